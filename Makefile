@@ -1,0 +1,30 @@
+# pasyans — every target creates the virtual environment from pyproject.toml when missing.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test lint bench clean
+
+$(BIN)/activate: pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(BIN)/activate
+
+$(VENV): $(BIN)/activate
+
+run: $(VENV)
+	$(BIN)/pasyans-server serve
+
+test: $(VENV)
+	$(BIN)/python -m pytest -q
+
+lint: $(VENV)
+	$(BIN)/ruff check server client protocol tests bench
+	$(BIN)/mypy server/patience protocol
+
+bench: $(VENV)
+	$(BIN)/python bench/engine.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,425 @@
+"""The engine contract every patience implements, and the machinery they share.
+
+A game is a stateless :class:`Game` object; all that changes lives in an immutable,
+hashable :class:`State`::
+
+    game = registry.get("crescent")
+    state = game.deal(seed)
+    for move in game.legal_moves(state): ...
+    state = game.apply(state, move)          # IllegalMove(reason) if it is not legal
+    game.status(state), game.score(state), game.view(state)
+    game.loads(game.dumps(state)) == state
+
+Exceptions::
+
+    PatienceError
+     ├── UnknownGame       registry.get() of a slug nobody registered
+     ├── InvalidMove       a wire move of the wrong shape (protocol: bad_request)
+     ├── IllegalMove       a well-formed move the rules forbid now (protocol: illegal_move)
+     └── CorruptState      loads() of bytes that are not a state of this game
+
+A game module declares its piles (:class:`Pile`), deals, lists its legal moves and
+plays a move it knows is legal; legality is checked once, here, against the very
+list ``legal_moves`` returns, so the two can never disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar, Literal, NamedTuple
+
+import msgpack
+
+from . import cards as C
+from .rng import check_seed, shuffle
+
+Kind = Literal["foundation", "tableau", "stock", "waste", "reserve", "cell", "grid", "discard"]
+Fan = Literal["none", "down", "right"]
+Show = Literal["up", "top", "down"]
+Status = Literal["playing", "won", "lost"]
+Param = str | int | None
+Piles = tuple[tuple[int, ...], ...]
+
+MOVE_CAP = 5000
+FORMAT = 1
+CODES: tuple[str, ...] = tuple(C.code(c) for c in range(52 * 2))
+_FROZENSET = 1
+
+
+class PatienceError(Exception):
+    """Root of every error the rules engine raises."""
+
+
+class UnknownGame(PatienceError):
+    def __init__(self, slug: str) -> None:
+        super().__init__(f"no patience is called {slug!r}")
+        self.slug = slug
+
+
+class InvalidMove(PatienceError, ValueError):
+    """A move whose wire form is malformed (wrong keys or types)."""
+
+
+class IllegalMove(PatienceError):
+    """A well-formed move that the rules forbid in this position; ``reason`` says why."""
+
+    def __init__(self, move: Move, reason: str) -> None:
+        super().__init__(f"{move}: {reason}")
+        self.move = move
+        self.reason = reason
+
+
+class CorruptState(PatienceError, ValueError):
+    """Bytes given to ``loads`` that are not a state of this game."""
+
+
+class Move(NamedTuple):
+    """A card move (``src`` → ``dst``) or an action with parameters.
+
+    Build them with :meth:`card` and :meth:`act`; compare and hash them freely.
+    """
+
+    src: str | None = None
+    dst: str | None = None
+    index: int | None = None
+    action: str | None = None
+    params: tuple[tuple[str, Param], ...] = ()
+
+    @classmethod
+    def card(cls, src: str, dst: str, *, index: int | None = None) -> Move:
+        return cls(src, dst, index)
+
+    @classmethod
+    def act(cls, action: str, **params: Param) -> Move:
+        return cls(None, None, None, action, tuple(sorted(params.items())))
+
+    def param(self, name: str) -> Param:
+        for key, value in self.params:
+            if key == name:
+                return value
+        return None
+
+    def to_wire(self) -> dict[str, Any]:
+        """The PROTOCOL.md form: ``{"from", "to"[, "index"]}`` or ``{"action", ...}``."""
+        if self.action is not None:
+            wire: dict[str, Any] = {"action": self.action}
+            wire.update(self.params)
+            return wire
+        wire = {"from": self.src, "to": self.dst}
+        if self.index is not None:
+            wire["index"] = self.index
+        return wire
+
+    def __repr__(self) -> str:
+        if self.action is not None:
+            args = "".join(f", {k}={v!r}" for k, v in self.params)
+            return f"Move.act({self.action!r}{args})"
+        extra = "" if self.index is None else f", index={self.index}"
+        return f"Move.card({self.src!r}, {self.dst!r}{extra})"
+
+    def __str__(self) -> str:
+        if self.action is not None:
+            return " ".join([self.action, *(f"{k}={v}" for k, v in self.params)])
+        at = "" if self.index is None else f"[{self.index}]"
+        return f"{self.src}{at}>{self.dst}"
+
+
+class Pile(NamedTuple):
+    """How a pile looks: its id, kind and place, and how much of it a player sees.
+
+    ``show``: ``"up"`` every card visible, ``"top"`` only the top card (a squared
+    pile), ``"down"`` nothing (the stock).
+    """
+
+    id: str
+    kind: Kind
+    x: int
+    y: int
+    label: str = ""
+    fan: Fan = "none"
+    show: Show = "up"
+    orient: str | None = None
+
+
+class State(NamedTuple):
+    """A position: the piles (bottom→top, in the game's pile order), the game's own
+    variables (a NamedTuple of the game), the generator state and the move count."""
+
+    piles: Piles
+    vars: Any
+    rng: int
+    moves: int = 0
+
+
+class NoVars(NamedTuple):
+    pass
+
+
+def shuffled(
+    decks: int, seed: int, *, set_aside: Iterable[tuple[int, int]] = ()
+) -> tuple[list[int], list[int], int]:
+    """DESIGN.md's deal: set aside the listed ``(rank, suit)`` cards (lowest ids, in
+    order), shuffle the rest with SplitMix64 from ``seed``.
+
+    Returns ``(aside, pack, rng)`` where ``pack[0]`` is the top of the pack (dealt
+    first) and ``rng`` the generator state to continue from.
+    """
+    cards = C.pack(decks)
+    aside = C.take_out(cards, set_aside)
+    rng = shuffle(cards, check_seed(seed))
+    return aside, cards, rng
+
+
+def rows(cards: Sequence[int], piles: int) -> list[list[int]]:
+    """Row-wise deal: card k goes to pile ``k mod piles`` (bottom first)."""
+    out: list[list[int]] = [[] for _ in range(piles)]
+    for k, c in enumerate(cards):
+        out[k % piles].append(c)
+    return out
+
+
+def as_stock(cards: Sequence[int]) -> tuple[int, ...]:
+    """A face-down stock whose top (last element) is ``cards[0]``, dealt first."""
+    return tuple(reversed(cards))
+
+
+class Game:
+    """Base of every patience. Subclasses set the class attributes and implement
+    :meth:`deal`, :meth:`moves` and :meth:`play`; the rest is shared."""
+
+    slug: ClassVar[str]
+    title_en: ClassVar[str]
+    title_ru: ClassVar[str]
+    decks: ClassVar[int]
+    summary: ClassVar[str] = ""
+    layout: ClassVar[tuple[Pile, ...]]
+    #: names of the actions the game knows (for parse_move)
+    actions: ClassVar[frozenset[str]] = frozenset()
+    #: actions with no alternative: a client may play them for the player
+    forced_actions: ClassVar[frozenset[str]] = frozenset()
+    #: cards that must reach the foundations to win (default: every card)
+    target: ClassVar[int] = 0
+    Vars: ClassVar[Any] = NoVars
+
+    def __init__(self) -> None:
+        self.ids: tuple[str, ...] = tuple(p.id for p in self.layout)
+        self.at: dict[str, int] = {p.id: i for i, p in enumerate(self.layout)}
+        self.total = self.target or 52 * self.decks
+        self._foundations = tuple(
+            i for i, p in enumerate(self.layout) if p.kind == "foundation"
+        )
+        self._cache: tuple[State | None, list[Move], frozenset[Move]] = (None, [], frozenset())
+
+    def __repr__(self) -> str:
+        return f"registry.get({self.slug!r})"
+
+    # -- what a game implements -------------------------------------------------
+
+    def deal(self, seed: int) -> State:
+        """The opening position of ``seed`` (an int in ``[0, 2**64)``)."""
+        raise NotImplementedError
+
+    def moves(self, state: State) -> list[Move]:
+        """Every legal move of a position still in play, in a deterministic order."""
+        raise NotImplementedError
+
+    def play(self, state: State, move: Move) -> State:
+        """Play a move known to be legal, then any forced steps that follow it."""
+        raise NotImplementedError
+
+    def is_lost(self, state: State) -> bool:
+        """A game-specific loss besides "no legal move" (e.g. a repeated position)."""
+        return False
+
+    def info(self, state: State) -> dict[str, Any]:
+        """Public game-specific counters for the view (e.g. redeals left)."""
+        return {}
+
+    def pile_view(self, state: State, i: int) -> dict[str, Any]:
+        """Per-position overrides of a pile's view (``label``, ``base``, ``show``)."""
+        return {}
+
+    def explain(self, state: State, move: Move) -> str:
+        """Why ``move`` is not legal now (called only for illegal moves)."""
+        return self._generic_reason(state, move)
+
+    # -- the shared contract ----------------------------------------------------
+
+    def new_state(self, piles: dict[str, Iterable[int]], vars: Any = None, rng: int = 0) -> State:
+        """A state from a mapping of pile id → cards (bottom first); others empty."""
+        unknown = set(piles) - set(self.at)
+        if unknown:
+            raise ValueError(f"unknown piles {sorted(unknown)}")
+        return State(
+            tuple(tuple(piles.get(pid, ())) for pid in self.ids),
+            self.Vars() if vars is None else vars,
+            rng,
+        )
+
+    def pile(self, state: State, pid: str) -> tuple[int, ...]:
+        return state.piles[self.at[pid]]
+
+    def legal_moves(self, state: State) -> list[Move]:
+        """Every move ``apply`` accepts now; empty once the game is over."""
+        cached_state, legal, _ = self._cache
+        if cached_state is state:
+            return list(legal)
+        legal = self._legal(state)
+        self._cache = (state, legal, frozenset(legal))
+        return list(legal)
+
+    def _legal(self, state: State) -> list[Move]:
+        if (
+            self.score(state)[0] == self.total
+            or state.moves >= MOVE_CAP
+            or self.is_lost(state)
+        ):
+            return []
+        return self.moves(state)
+
+    def apply(self, state: State, move: Move) -> State:
+        """The position after ``move``; raises :class:`IllegalMove` with a reason."""
+        if self._cache[0] is not state:
+            self.legal_moves(state)
+        if move not in self._cache[2]:
+            raise IllegalMove(move, self._reason(state, move))
+        after = self.play(state, move)
+        return State(after.piles, after.vars, after.rng, state.moves + 1)
+
+    def _reason(self, state: State, move: Move) -> str:
+        status = self.status(state)
+        if status != "playing":
+            return f"the game is over ({status})"
+        if move.action is not None and move.action not in self.actions:
+            return f"this game has no action {move.action!r}"
+        return self.explain(state, move)
+
+    def _generic_reason(self, state: State, move: Move) -> str:
+        if move.action is not None:
+            return f"{move.action!r} is not allowed now"
+        for pid in (move.src, move.dst):
+            if pid not in self.at:
+                return f"there is no pile {pid!r}"
+        src = self.pile(state, move.src or "")
+        if not src:
+            return f"pile {move.src} is empty"
+        if move.index is not None:
+            if not 0 <= move.index < len(src):
+                return f"pile {move.src} has no card at index {move.index}"
+            card = src[move.index]
+        else:
+            card = src[-1]
+        return f"{C.pretty(card)} from {move.src} cannot go to {move.dst} now"
+
+    def status(self, state: State) -> Status:
+        if self.score(state)[0] == self.total:
+            return "won"
+        return "playing" if self.legal_moves(state) else "lost"
+
+    def score(self, state: State) -> tuple[int, int]:
+        """``(cards on foundations, cards needed to win)``."""
+        piles = state.piles
+        return sum(len(piles[i]) for i in self._foundations), self.total
+
+    def forced_move(self, state: State) -> Move | None:
+        """The only legal move when it is a forced action (deal, travel…), else None."""
+        legal = self.legal_moves(state)
+        if len(legal) == 1 and legal[0].action in self.forced_actions:
+            return legal[0]
+        return None
+
+    def show(self, state: State, i: int) -> Show:
+        show: Show = self.pile_view(state, i).get("show", self.layout[i].show)
+        return show
+
+    def view(self, state: State) -> dict[str, Any]:
+        """What a player may see: face-down cards are None; no stock order, no rng."""
+        out = []
+        for i, spec in enumerate(self.layout):
+            cards = state.piles[i]
+            extra = self.pile_view(state, i)
+            show = extra.pop("show", spec.show)
+            if show == "up":
+                shown: list[str | None] = [CODES[c] for c in cards]
+            elif show == "top" and cards:
+                shown = [None] * (len(cards) - 1) + [CODES[cards[-1]]]
+            else:
+                shown = [None] * len(cards)
+            pile: dict[str, Any] = {
+                "id": spec.id,
+                "kind": spec.kind,
+                "label": spec.label,
+                "cards": shown,
+                "x": spec.x,
+                "y": spec.y,
+                "fan": spec.fan,
+            }
+            if spec.orient is not None:
+                pile["orient"] = spec.orient
+            pile.update(extra)
+            out.append(pile)
+        return {"piles": out, "info": self.info(state)}
+
+    # -- wire and persistence -----------------------------------------------------
+
+    def parse_move(self, wire: Any) -> Move:
+        """A :class:`Move` from its PROTOCOL.md form; raises :class:`InvalidMove`."""
+        if not isinstance(wire, dict) or not all(isinstance(k, str) for k in wire):
+            raise InvalidMove("a move is a map with string keys")
+        if "action" in wire:
+            action = wire["action"]
+            if not isinstance(action, str):
+                raise InvalidMove("'action' must be a string")
+            if action not in self.actions:
+                raise InvalidMove(f"{self.slug} has no action {action!r}")
+            params = {k: v for k, v in wire.items() if k != "action"}
+            for key, value in params.items():
+                if value is not None and (
+                    isinstance(value, bool) or not isinstance(value, int | str)
+                ):
+                    raise InvalidMove(f"parameter {key!r} must be a string, an int or null")
+            return Move.act(action, **params)
+        extra = set(wire) - {"from", "to", "index", "n"}
+        if extra:
+            raise InvalidMove(f"unknown move fields {sorted(extra)}")
+        src, dst = wire.get("from"), wire.get("to")
+        if not isinstance(src, str) or not isinstance(dst, str):
+            raise InvalidMove("a card move needs string 'from' and 'to'")
+        index = wire.get("index")
+        if index is not None and (isinstance(index, bool) or not isinstance(index, int)):
+            raise InvalidMove("'index' must be an int")
+        n = wire.get("n", 1)
+        if n != 1 or isinstance(n, bool):
+            raise InvalidMove("this game moves one card at a time ('n' must be 1)")
+        return Move.card(src, dst, index=index)
+
+    def dumps(self, state: State) -> bytes:
+        """Versioned bytes of ``state`` (msgpack; no pickles)."""
+        data = [FORMAT, self.slug, state.piles, tuple(state.vars), state.rng, state.moves]
+        packed: bytes = msgpack.packb(data, default=_encode)
+        return packed
+
+    def loads(self, data: bytes) -> State:
+        try:
+            fmt, slug, piles, vars_, rng, moves = msgpack.unpackb(
+                data, use_list=False, ext_hook=_decode, strict_map_key=False
+            )
+            if fmt != FORMAT or slug != self.slug or len(piles) != len(self.layout):
+                raise CorruptState(f"not a {self.slug} state of format {FORMAT}")
+            return State(piles, self.Vars(*vars_), rng, moves)
+        except CorruptState:
+            raise
+        except Exception as exc:
+            raise CorruptState(f"cannot read a {self.slug} state: {exc}") from exc
+
+
+def _encode(obj: object) -> msgpack.ExtType:
+    if isinstance(obj, frozenset):
+        return msgpack.ExtType(_FROZENSET, msgpack.packb(sorted(obj), default=_encode))
+    raise TypeError(f"cannot persist {type(obj).__name__}")
+
+
+def _decode(code: int, data: bytes) -> object:
+    if code == _FROZENSET:
+        return frozenset(msgpack.unpackb(data, use_list=False, ext_hook=_decode))
+    raise CorruptState(f"unknown extension type {code}")

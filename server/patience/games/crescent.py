@@ -1,0 +1,130 @@
+"""Полумесяц — Crescent (seed 000; RULES.md Part A §1).
+
+Two decks. An ace and a king of each suit start the foundations; the other 96
+cards lie in sixteen squared piles of six around them. Pile tops go up onto the
+aces or down onto the kings, or onto another pile top of the same suit one rank
+apart. Three times the bottom card of every pile may be shifted to its top.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..cards import KING, SUITS, pretty, rank, suit
+from ..engine import Game, Move, Pile, State, shuffled, rows
+from ..rules import moved
+
+TABLEAU = tuple(f"T{i}" for i in range(1, 17))
+UP = tuple(f"FA-{s}" for s in SUITS)
+DOWN = tuple(f"FK-{s}" for s in SUITS)
+WAIT = tuple(f"W-{s}" for s in SUITS)
+
+
+class Vars(NamedTuple):
+    shifts_left: int = 3
+
+
+class Crescent(Game):
+    slug = "crescent"
+    title_en = "Crescent"
+    title_ru = "Полумесяц"
+    decks = 2
+    summary = "Sixteen squared piles round the foundations; build up on aces, down on kings."
+    actions = frozenset({"shift"})
+    Vars = Vars
+    layout = (
+        *(Pile(t, "tableau", i, 0, label=t, show="top") for i, t in enumerate(TABLEAU[:8])),
+        *(Pile(f, "foundation", 2 + i, 1, label="A↑") for i, f in enumerate(UP)),
+        *(Pile(w, "cell", 2 + i, 2, label="wait") for i, w in enumerate(WAIT)),
+        *(Pile(f, "foundation", 2 + i, 3, label="K↓") for i, f in enumerate(DOWN)),
+        *(Pile(t, "tableau", i, 4, label=t, show="top") for i, t in enumerate(TABLEAU[8:])),
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tableau = tuple(self.at[t] for t in TABLEAU)
+        self.up = tuple(self.at[f] for f in UP)
+        self.down = tuple(self.at[f] for f in DOWN)
+        self.wait = tuple(self.at[w] for w in WAIT)
+
+    def deal(self, seed: int) -> State:
+        aside, cards, rng = shuffled(
+            2, seed, set_aside=[(1, s) for s in range(4)] + [(KING, s) for s in range(4)]
+        )
+        piles: dict[str, list[int]] = {f: [c] for f, c in zip(UP + DOWN, aside, strict=True)}
+        piles.update(zip(TABLEAU, rows(cards, 16), strict=True))
+        return self.new_state(piles, Vars(), rng)
+
+    def moves(self, state: State) -> list[Move]:
+        piles = state.piles
+        legal: list[Move] = []
+        tops: dict[tuple[int, int], list[str]] = {}
+        for t, i in zip(TABLEAU, self.tableau, strict=True):
+            if piles[i]:
+                c = piles[i][-1]
+                tops.setdefault((suit(c), rank(c)), []).append(t)
+        for (s, r), sources in tops.items():
+            for target in self._foundation_targets(piles, s, r):
+                legal.extend(Move(src, target) for src in sources)
+            for other in (r - 1, r + 1):
+                for dst in tops.get((s, other), ()):
+                    legal.extend(Move(src, dst) for src in sources)
+        if state.vars.shifts_left and any(len(piles[i]) > 1 for i in self.tableau):
+            legal.append(Move.act("shift"))
+        return legal
+
+    def _foundation_targets(self, piles: tuple[tuple[int, ...], ...], s: int, r: int) -> tuple[str, ...]:
+        up, down, waiting = piles[self.up[s]], piles[self.down[s]], piles[self.wait[s]]
+        a = rank(up[-1])
+        d = rank(down[-1])
+        if waiting:
+            w = rank(waiting[0])
+            # Seed: the waiting card lies "until the card that follows it comes out".
+            if r == w:
+                return (UP[s], DOWN[s])
+            return (UP[s],) if r == w + 1 else (DOWN[s],) if r == w - 1 else ()
+        if a + 1 == r == d - 1:
+            # Seed: a card that fits both foundations "is laid between the rows".
+            return (WAIT[s],)
+        return (UP[s],) if r == a + 1 else (DOWN[s],) if r == d - 1 else ()
+
+    def play(self, state: State, move: Move) -> State:
+        if move.action == "shift":
+            piles = tuple(
+                p[1:] + p[:1] if i in self.tableau and len(p) > 1 else p
+                for i, p in enumerate(state.piles)
+            )
+            return State(piles, Vars(state.vars.shifts_left - 1), state.rng)
+        src, dst = self.at[move.src or ""], self.at[move.dst or ""]
+        piles = state.piles
+        s = suit(piles[src][-1])
+        waiting = piles[self.wait[s]]
+        if waiting and dst in (self.up[s], self.down[s]):
+            r, w = rank(piles[src][-1]), rank(waiting[0])
+            # The waiting card goes first where the played card decides, or to the
+            # other foundation when the played card is its twin.
+            first = dst if r != w else (self.down[s] if dst == self.up[s] else self.up[s])
+            piles = moved(piles, self.wait[s], first)
+        return State(moved(piles, src, dst), state.vars, state.rng)
+
+    def info(self, state: State) -> dict[str, int]:
+        return {"shifts_left": state.vars.shifts_left}
+
+    def explain(self, state: State, move: Move) -> str:
+        if move.action == "shift":
+            return "all three shifts are used" if not state.vars.shifts_left else "no pile has two cards"
+        if move.src in self.at and move.src not in TABLEAU:
+            return "only the top cards of the sixteen piles move"
+        if move.src in TABLEAU and move.dst in UP + DOWN and state.piles[self.at[move.src]]:
+            c = state.piles[self.at[move.src]][-1]
+            s = suit(c)
+            if move.dst[-1] == SUITS[s] and WAIT[s] in self._foundation_targets(
+                state.piles, s, rank(c)
+            ):
+                return f"{pretty(c)} fits both foundations: it must wait in {WAIT[s]}"
+        if move.dst in TABLEAU and not state.piles[self.at[move.dst]]:
+            return "an empty pile stays empty"
+        return super().explain(state, move)
+
+
+GAME = Crescent()

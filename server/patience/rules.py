@@ -1,0 +1,100 @@
+"""Shared mechanics: rank sequences, foundations, builds, stock and waste.
+
+Pure functions over card ids and pile tuples, so a game module can say what its
+rules are ("build down in suit", "turn three", "the waste turned over becomes the
+stock") instead of re-implementing them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from .cards import is_red, rank, suit
+
+Cards = tuple[int, ...]
+
+
+def step(r: int, by: int, wrap: bool = False) -> int:
+    """The rank ``by`` steps from ``r`` (1..13), or 0 when it falls off the ends
+    (with ``wrap``, K is followed by A and A preceded by K)."""
+    n = r + by
+    if 1 <= n <= 13:
+        return n
+    return (n - 1) % 13 + 1 if wrap else 0
+
+
+def same_suit_adjacent(a: int, b: int, wrap: bool = False) -> bool:
+    """A "marriage": same suit, ranks one apart (either way)."""
+    if suit(a) != suit(b):
+        return False
+    ra, rb = rank(a), rank(b)
+    return rb in (step(ra, 1, wrap), step(ra, -1, wrap))
+
+
+def builds_on(below: int, card: int, *, by: int = -1, same_suit: bool = True,
+              alt_colour: bool = False, wrap: bool = False) -> bool:
+    """Whether ``card`` may be placed on ``below`` in a build of step ``by``."""
+    if same_suit and suit(card) != suit(below):
+        return False
+    if alt_colour and is_red(card) == is_red(below):
+        return False
+    return rank(card) == step(rank(below), by, wrap)
+
+
+class Foundation(NamedTuple):
+    """A foundation rule: started by rank ``first`` (of ``suit``, or of any suit when
+    None, after which the pile keeps the suit of its first card), built in suit by
+    ``by`` ranks, ``wrap`` around the ends or not, complete at ``size`` cards."""
+
+    first: int
+    by: int = 1
+    suit: int | None = None
+    wrap: bool = False
+    size: int = 13
+
+    def accepts(self, pile: Sequence[int], card: int) -> bool:
+        if not pile:
+            return rank(card) == self.first and (self.suit is None or suit(card) == self.suit)
+        if len(pile) >= self.size or suit(card) != suit(pile[0]):
+            return False
+        return rank(card) == step(rank(pile[-1]), self.by, self.wrap)
+
+    def needs(self, pile: Sequence[int]) -> int:
+        """The rank this foundation needs next (0 when complete)."""
+        if not pile:
+            return self.first
+        if len(pile) >= self.size:
+            return 0
+        return step(rank(pile[-1]), self.by, self.wrap)
+
+
+UP_FROM_ACE = Foundation(1, 1)
+DOWN_FROM_KING = Foundation(13, -1)
+
+
+def moved(piles: Sequence[Cards], src: int, dst: int, index: int = -1) -> tuple[Cards, ...]:
+    """Piles with one card (the top, or the one at ``index``) moved from ``src`` onto
+    the top of ``dst``."""
+    out = list(piles)
+    pile = out[src]
+    if index < 0:
+        index = len(pile) - 1
+    out[dst] = out[dst] + (pile[index],)
+    out[src] = pile[:index] + pile[index + 1:]
+    return tuple(out)
+
+
+def turned(stock: Cards, waste: Cards, n: int = 1) -> tuple[Cards, Cards]:
+    """Turn ``n`` cards (or what remains) from the stock top onto the waste, one by
+    one, so the last one turned lies on top."""
+    n = min(n, len(stock))
+    if n == 0:
+        return stock, waste
+    return stock[:-n], waste + tuple(reversed(stock[-n:]))
+
+
+def turned_over(waste: Cards) -> Cards:
+    """The waste turned face down as the new stock: the card that entered the waste
+    first is dealt first."""
+    return tuple(reversed(waste))
