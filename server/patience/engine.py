@@ -25,7 +25,7 @@ list ``legal_moves`` returns, so the two can never disagree.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Literal, NamedTuple
 
 import msgpack
@@ -81,7 +81,7 @@ class Move(NamedTuple):
 
     src: str | None = None
     dst: str | None = None
-    index: int | None = None
+    index: int | None = None  # type: ignore[assignment]  # shadows tuple.index on purpose
     action: str | None = None
     params: tuple[tuple[str, Param], ...] = ()
 
@@ -245,7 +245,9 @@ class Game:
 
     # -- the shared contract ----------------------------------------------------
 
-    def new_state(self, piles: dict[str, Iterable[int]], vars: Any = None, rng: int = 0) -> State:
+    def new_state(
+        self, piles: Mapping[str, Iterable[int]], vars: Any = None, rng: int = 0
+    ) -> State:
         """A state from a mapping of pile id → cards (bottom first); others empty."""
         unknown = set(piles) - set(self.at)
         if unknown:

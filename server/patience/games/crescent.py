@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..cards import KING, SUITS, pretty, rank, suit
-from ..engine import Game, Move, Pile, State, shuffled, rows
+from ..engine import Game, Move, Pile, Piles, State, rows, shuffled
 from ..rules import moved
 
 TABLEAU = tuple(f"T{i}" for i in range(1, 17))
@@ -73,7 +73,7 @@ class Crescent(Game):
             legal.append(Move.act("shift"))
         return legal
 
-    def _foundation_targets(self, piles: tuple[tuple[int, ...], ...], s: int, r: int) -> tuple[str, ...]:
+    def _foundation_targets(self, piles: Piles, s: int, r: int) -> tuple[str, ...]:
         up, down, waiting = piles[self.up[s]], piles[self.down[s]], piles[self.wait[s]]
         a = rank(up[-1])
         d = rank(down[-1])
@@ -112,7 +112,9 @@ class Crescent(Game):
 
     def explain(self, state: State, move: Move) -> str:
         if move.action == "shift":
-            return "all three shifts are used" if not state.vars.shifts_left else "no pile has two cards"
+            if not state.vars.shifts_left:
+                return "all three shifts are used"
+            return "no pile has two cards"
         if move.src in self.at and move.src not in TABLEAU:
             return "only the top cards of the sixteen piles move"
         if move.src in TABLEAU and move.dst in UP + DOWN and state.piles[self.at[move.src]]:
