@@ -1,0 +1,225 @@
+"""Короткий пасьянс — Short Patience (seed 001; RULES.md Part A §4).
+
+One deck. Six columns of four; the 25th card fixes the base rank and starts the
+first foundation, the other three cards of that rank start the others as they come
+free. Foundations go up in suit round the corner (for a ten: 10 J Q K A 2 … 9);
+columns build down one card at a time regardless of suit, never across the seam,
+and an empty column takes only the rank just below the base. The stock is turned
+three at a time and turned over again without limit — until the position at a
+redeal repeats, when the game is lost.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import NamedTuple
+
+from ..cards import RANKS, SUIT_SYMBOLS, pretty, rank, suit
+from ..engine import Game, Move, Pile, Piles, State, as_stock, rows, shuffled
+from ..rules import moved, turned, turned_over
+
+COLUMNS = tuple(f"C{i}" for i in range(1, 7))
+FOUNDATIONS = tuple(f"F{i}" for i in range(1, 5))
+DEAL = Move.act("deal")
+REDEAL = Move.act("redeal")
+
+
+def name(r: int) -> str:
+    return "10" if r == 10 else RANKS[r - 1]
+
+
+def snapshot(piles: Piles) -> int:
+    """A stable 64-bit digest of a position (every pile, in order): the key of the
+    repetition rule. blake2b, not hash(), so that it survives a Python upgrade."""
+    digest = hashlib.blake2b(digest_size=8)
+    for pile in piles:
+        digest.update(bytes(pile))
+        digest.update(b"\xff")
+    return int.from_bytes(digest.digest(), "big")
+
+
+class Vars(NamedTuple):
+    #: snapshots (tableau, foundations, stock order) at the deal and at every redeal
+    seen: frozenset[int] = frozenset()
+    #: the last redeal repeated an earlier snapshot: the game is lost
+    repeated: bool = False
+    #: the pass being played (1 at the deal, +1 at every redeal)
+    passes: int = 1
+
+
+class Short(Game):
+    slug = "short"
+    title_en = "Short Patience"
+    title_ru = "Короткий пасьянс"
+    decks = 1
+    summary = (
+        "Six columns of four; the 25th card sets the base rank. Build up in suit round "
+        "the corner, turning the stock by threes as often as you like."
+    )
+    actions = frozenset({"deal", "redeal"})
+    forced_actions = frozenset({"deal", "redeal"})
+    Vars = Vars
+    layout = (
+        *(Pile(f, "foundation", i, 0, label=f) for i, f in enumerate(FOUNDATIONS)),
+        *(Pile(c, "tableau", i, 1, label=c, fan="down") for i, c in enumerate(COLUMNS)),
+        Pile("S", "stock", 5, 0, label="stock", show="down"),
+        Pile("X", "waste", 4, 0, label="waste"),
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.columns = tuple(self.at[c] for c in COLUMNS)
+        self.foundations = tuple(self.at[f] for f in FOUNDATIONS)
+        self.stock = self.at["S"]
+        self.waste = self.at["X"]
+        self.sources = (*zip(COLUMNS, self.columns, strict=True), ("X", self.waste))
+
+    def deal(self, seed: int) -> State:
+        _, pack, rng = shuffled(1, seed)
+        piles: dict[str, list[int] | tuple[int, ...]] = dict(
+            zip(COLUMNS, rows(pack[:24], 6), strict=True)
+        )
+        piles["F1"] = pack[24:25]  # the 25th card fixes the base rank
+        piles["S"] = as_stock(pack[25:])
+        state = self.new_state(piles, Vars(), rng)
+        return State(state.piles, Vars(seen=frozenset({snapshot(state.piles)})), rng)
+
+    def base(self, piles: Piles) -> int:
+        return rank(piles[self.foundations[0]][0])
+
+    # -- legal moves ------------------------------------------------------------------
+
+    def moves(self, state: State) -> list[Move]:
+        piles = state.piles
+        b = self.base(piles)
+        # Relative rank v = (rank - b) mod 13: a card of value v goes onto a column top
+        # of value v + 1, and only v = 12 (rank b-1) into an empty column.
+        onto: dict[int, list[int]] = {}
+        for i in self.columns:
+            pile = piles[i]
+            if not pile:
+                onto.setdefault(12, []).append(i)
+            else:
+                v = (rank(pile[-1]) - b) % 13
+                if v:
+                    onto.setdefault(v - 1, []).append(i)
+        # Foundations: (suit, value) each needs next; None for an empty one (v = 0).
+        wants: dict[tuple[int, int] | None, list[str]] = {}
+        for f, i in zip(FOUNDATIONS, self.foundations, strict=True):
+            pile = piles[i]
+            if not pile:
+                wants.setdefault(None, []).append(f)
+            elif len(pile) < 13:
+                wants.setdefault((suit(pile[0]), len(pile)), []).append(f)
+        legal: list[Move] = []
+        for sid, si in self.sources:
+            src = piles[si]
+            if not src:
+                continue
+            c = src[-1]
+            v = (rank(c) - b) % 13
+            legal.extend(Move(sid, f) for f in wants.get((suit(c), v), ()))
+            if v == 0:
+                legal.extend(Move(sid, f) for f in wants.get(None, ()))
+            for di in onto.get(v, ()):
+                # A lone card moving to another empty column changes nothing.
+                if di != si and (piles[di] or si == self.waste or len(src) > 1):
+                    legal.append(Move(sid, self.ids[di]))
+        if piles[self.stock]:
+            legal.append(DEAL)
+        elif piles[self.waste]:
+            legal.append(REDEAL)
+        return legal
+
+    def is_lost(self, state: State) -> bool:
+        # Seed: the game fails when "the order of the cards in the pack starts to repeat".
+        return bool(state.vars.repeated)
+
+    # -- playing ----------------------------------------------------------------------
+
+    def play(self, state: State, move: Move) -> State:
+        piles = state.piles
+        if move.action == "deal":
+            out = list(piles)
+            out[self.stock], out[self.waste] = turned(piles[self.stock], piles[self.waste], 3)
+            return State(tuple(out), state.vars, state.rng)
+        if move.action == "redeal":
+            out = list(piles)
+            out[self.stock], out[self.waste] = turned_over(piles[self.waste]), ()
+            after = tuple(out)
+            key = snapshot(after)
+            seen: frozenset[int] = state.vars.seen
+            return State(
+                after,
+                Vars(seen | {key}, key in seen, state.vars.passes + 1),
+                state.rng,
+            )
+        return State(
+            moved(piles, self.at[move.src or ""], self.at[move.dst or ""]),
+            state.vars,
+            state.rng,
+        )
+
+    # -- what a player sees -----------------------------------------------------------
+
+    def info(self, state: State) -> dict[str, object]:
+        return {
+            "base": RANKS[self.base(state.piles) - 1],
+            "pass": state.vars.passes,
+            "redeals_left": None,  # unlimited
+            "repeated": state.vars.repeated,
+        }
+
+    def pile_view(self, state: State, i: int) -> dict[str, object]:
+        if i in self.foundations:
+            return {"base": RANKS[self.base(state.piles) - 1]}
+        return {}
+
+    def explain(self, state: State, move: Move) -> str:
+        piles = state.piles
+        b = self.base(piles)
+        if move.action == "deal":
+            return "the stock is empty: redeal (turn the waste over)"
+        if move.action == "redeal":
+            if piles[self.stock]:
+                return "deal out the stock before turning the waste over"
+            return "the waste is empty: there is nothing to redeal"
+        if move.action is not None or move.src not in self.at or move.dst not in self.at:
+            return super().explain(state, move)
+        src, dst = move.src or "", move.dst or ""
+        if src in FOUNDATIONS:
+            return "cards never leave the foundations"
+        if src == "S":
+            return "turn stock cards with the deal action"
+        pile = piles[self.at[src]]
+        if not pile:
+            return super().explain(state, move)
+        c = pile[-1]
+        v = (rank(c) - b) % 13
+        if src == dst:
+            return "a card cannot move onto its own pile"
+        if dst in FOUNDATIONS:
+            target = piles[self.at[dst]]
+            if not target:
+                return f"an empty foundation is started only by a {name(b)}, the base rank"
+            if len(target) == 13:
+                return f"{dst} is complete"
+            if suit(target[0]) != suit(c):
+                return f"{dst} builds in {SUIT_SYMBOLS[suit(target[0])]} only"
+            return f"{dst} needs the {name(rank(target[-1]) % 13 + 1)} next, not {pretty(c)}"
+        if dst in COLUMNS:
+            target = piles[self.at[dst]]
+            low = name((b + 11) % 13 + 1)
+            if not target:
+                if v == 12:
+                    return "moving the only card of a column to another empty column is no move"
+                return f"only a {low}, the rank below the base, may fill an empty column"
+            d = target[-1]
+            if (rank(d) - b) % 13 == 0:
+                return (f"nothing goes on {pretty(d)}: a column never turns the corner "
+                        f"from the base rank {name(b)} to {low}")
+            return f"on {pretty(d)} only a {name((rank(d) + 11) % 13 + 1)} of any suit may go"
+        return "cards go only onto the columns and the foundations"
+
+
+GAME = Short()
