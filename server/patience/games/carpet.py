@@ -1,0 +1,141 @@
+"""Ковер — Carpet, the Crazy Quilt (seed 003; RULES.md Part B §2).
+
+Two decks. An ace and a king of each suit start the foundations: up in suit to the
+king on the aces, down in suit to the ace on the kings. Sixty-four cards form the
+carpet (8×8, alternately upright and across, :mod:`..grid`); a card whose short side
+can be reached from outside is free. The stock is turned one card at a time onto a
+waste whose top card also plays; a free carpet card may be packed onto the waste top
+one rank up or down in suit. The waste is turned over once, unshuffled.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..cards import KING, SUIT_SYMBOLS, SUITS, pretty, rank, suit
+from ..engine import Move, Pile, State, as_stock, shuffled
+from ..grid import CELLS, CarpetGame, cell_piles
+from ..rules import DOWN_FROM_KING, UP_FROM_ACE, moved
+
+UP = tuple(f"FA-{s}" for s in SUITS)
+DOWN = tuple(f"FK-{s}" for s in SUITS)
+#: (suit, rank) of every card id, for indexing moves without calls
+KEY = tuple((suit(c), rank(c)) for c in range(104))
+
+
+class Vars(NamedTuple):
+    redeals_left: int = 1
+
+
+class Carpet(CarpetGame):
+    slug = "carpet"
+    title_en = "Carpet"
+    title_ru = "Ковер"
+    decks = 2
+    summary = (
+        "Take free cards from an 8×8 carpet up onto the aces and down onto the kings; "
+        "pack them on the waste in suit, one rank up or down."
+    )
+    actions = frozenset({"deal", "redeal"})
+    forced_actions = frozenset({"deal", "redeal"})
+    redeals = 1  # seed: turn the packet over once more, then the patience has failed
+    Vars = Vars
+    layout = (
+        *(Pile(f, "foundation", i, 0, label=f"A{SUIT_SYMBOLS[i]}↑") for i, f in enumerate(UP)),
+        *(Pile(f, "foundation", 4 + i, 0, label=f"K{SUIT_SYMBOLS[i]}↓")
+          for i, f in enumerate(DOWN)),
+        *cell_piles(0, 1),
+        Pile("S", "stock", 9, 1, label="stock", show="down"),
+        Pile("X", "waste", 9, 2, label="waste"),
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.up = tuple(self.at[f] for f in UP)
+        self.down = tuple(self.at[f] for f in DOWN)
+
+    def deal(self, seed: int) -> State:
+        aside, pack, rng = shuffled(
+            2, seed, set_aside=[(1, s) for s in range(4)] + [(KING, s) for s in range(4)]
+        )
+        piles: dict[str, tuple[int, ...]] = {
+            f: (c,) for f, c in zip(UP + DOWN, aside, strict=True)
+        }
+        piles.update((g, (c,)) for g, c in zip(CELLS, pack[:64], strict=True))
+        piles["S"] = as_stock(pack[64:])
+        return self.new_state(piles, Vars(), rng)
+
+    # -- legal moves ------------------------------------------------------------------
+
+    def _targets(self, state: State) -> dict[tuple[int, int], list[str]]:
+        """(suit, rank) → the foundations that take that card now."""
+        piles = state.piles
+        out: dict[tuple[int, int], list[str]] = {}
+        for s in range(4):
+            r = UP_FROM_ACE.needs(piles[self.up[s]])
+            if r:
+                out.setdefault((s, r), []).append(UP[s])
+            r = DOWN_FROM_KING.needs(piles[self.down[s]])
+            if r:
+                out.setdefault((s, r), []).append(DOWN[s])
+        return out
+
+    def moves(self, state: State) -> list[Move]:
+        piles = state.piles
+        g0 = self.g0
+        targets = self._targets(state)
+        waste = piles[self.waste]
+        packs: tuple[tuple[int, int], ...] = ()
+        if waste:
+            # Seed: "one higher or one lower in the same suit" as the waste top; no K↔A.
+            s, r = KEY[waste[-1]]
+            packs = ((s, r - 1), (s, r + 1))
+        legal: list[Move] = []
+        for i in self.free(state):
+            key = KEY[piles[g0 + i][-1]]
+            cell = CELLS[i]
+            for dst in targets.get(key, ()):
+                legal.append(Move(cell, dst))
+            if key in packs:
+                legal.append(Move(cell, "X"))
+        if waste:
+            legal.extend(Move("X", dst) for dst in targets.get(KEY[waste[-1]], ()))
+        legal.extend(self.stock_moves(state))
+        return legal
+
+    # -- playing ----------------------------------------------------------------------
+
+    def play(self, state: State, move: Move) -> State:
+        if move.action is not None:
+            return self.play_stock(state, move)
+        return State(moved(state.piles, self.at[move.src or ""], self.at[move.dst or ""]),
+                     state.vars, state.rng)
+
+    # -- what a player sees -----------------------------------------------------------
+
+    def explain(self, state: State, move: Move) -> str:
+        reason = self.explain_common(state, move)
+        if reason is not None:
+            return reason
+        piles = state.piles
+        src, dst = move.src or "", move.dst or ""
+        c = piles[self.at[src]][-1]
+        if dst == "X":
+            if src == "X":
+                return "a card cannot move onto its own pile"
+            waste = piles[self.waste]
+            if not waste:
+                return "cards are packed only onto a card of the waste, not an empty waste"
+            return (f"{pretty(c)} packs only onto a waste top of its suit one rank up or "
+                    f"down, not onto {pretty(waste[-1])} (and never a king on an ace)")
+        s = SUITS.index(dst[-1])
+        rule = UP_FROM_ACE if dst in UP else DOWN_FROM_KING
+        need = rule.needs(piles[self.at[dst]])
+        if not need:
+            return f"{dst} is complete"
+        if suit(c) != s:
+            return f"{dst} takes only {SUIT_SYMBOLS[s]}, not {pretty(c)}"
+        return f"{dst} needs {pretty(c - rank(c) + need)} next, not {pretty(c)}"
+
+
+GAME = Carpet()

@@ -1,0 +1,243 @@
+"""The carpet of seed 003: an 8×8 grid of cards laid alternately upright and across.
+
+Carpet (Ковер) and Squaring the Circle (Квадратура круга) share it (RULES.md Part B
+§2.3, Decision 5). Cell ``(r, c)`` — row and column 0..7, ``G00`` top left, ``G07``
+top right — holds one card or is a gap; a gap is never refilled. A card lies
+**upright** (``orient`` ``"v"``, short sides facing north and south) where ``r + c``
+is even and **across** (``"h"``, short sides west and east) where it is odd.
+
+A card is **free** when one of its short sides can be reached from outside the
+carpet. The default rule, ``adjacent``: the neighbour beyond a short side is off the
+grid or a gap. Since a card leaves only when free, every gap is joined through gaps
+to the outside, so this is the same as "reachable through the gaps". The option
+``line_of_sight`` (Cadogan's straight lane) asks for a clear row of gaps from that
+short side all the way to the edge; no game offers it yet.
+
+:class:`CarpetGame` adds what both games do alike around the carpet: a stock turned
+one card at a time onto a waste whose top plays, and unshuffled redeals.
+
+Cells are passed as a sequence of 64 items in row-major order (``G00`` first) or as
+8 rows of 8: pile tuples (a game's ``state.piles`` slice), flags, or card ids with
+``None`` for a gap (see :func:`occupied`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence, Sized
+from typing import Any, ClassVar, Literal
+
+from .engine import Game, Move, Pile, State
+from .rules import turned, turned_over
+
+Rule = Literal["adjacent", "line_of_sight"]
+
+SIZE = 8
+CELLS: tuple[str, ...] = tuple(f"G{r}{c}" for r in range(SIZE) for c in range(SIZE))
+
+
+def cell_id(r: int, c: int) -> str:
+    """``G<r><c>``, e.g. ``G07`` for row 0, column 7."""
+    return f"G{r}{c}"
+
+
+def orient(r: int, c: int) -> Literal["v", "h"]:
+    """``"v"`` (upright: short sides north and south) where ``r + c`` is even,
+    else ``"h"`` (across: short sides west and east)."""
+    return "v" if (r + c) % 2 == 0 else "h"
+
+
+def _sides(r: int, c: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The two directions ``(dr, dc)`` the short sides of cell ``(r, c)`` face."""
+    return ((-1, 0), (1, 0)) if orient(r, c) == "v" else ((0, -1), (0, 1))
+
+
+def _lane(r: int, c: int, dr: int, dc: int) -> tuple[int, ...]:
+    """Cell indices from the neighbour in direction ``(dr, dc)`` to the edge."""
+    out = []
+    r, c = r + dr, c + dc
+    while 0 <= r < SIZE and 0 <= c < SIZE:
+        out.append(r * SIZE + c)
+        r, c = r + dr, c + dc
+    return tuple(out)
+
+
+#: per cell, the two lanes beyond its short sides (an empty lane: the edge itself)
+LANES: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(
+    (_lane(r, c, *a), _lane(r, c, *b))
+    for r in range(SIZE)
+    for c in range(SIZE)
+    for a, b in [_sides(r, c)]
+)
+#: per cell, the neighbours beyond its short sides (-1: off the grid)
+_NEXT: tuple[tuple[int, int], ...] = tuple(
+    (a[0] if a else -1, b[0] if b else -1) for a, b in LANES
+)
+
+
+def occupied(cells: Sequence[Any]) -> tuple[bool, ...]:
+    """64 flags, row-major, from ``cells`` given flat (64 items) or as 8 rows of 8.
+
+    A cell holds a card when it is a non-empty pile, ``True`` or a card id (any int,
+    even 0); ``None``, ``False`` and empty piles are gaps."""
+    flat = [x for row in cells for x in row] if len(cells) == SIZE else list(cells)
+    if len(flat) != SIZE * SIZE:
+        raise ValueError(f"a carpet has {SIZE * SIZE} cells, not {len(flat)}")
+    return tuple(x is not None and x is not False and (isinstance(x, int) or bool(x))
+                 for x in flat)
+
+
+def _adjacent(cells: Sequence[Sized] | Sequence[bool]) -> list[int]:
+    """The `adjacent` rule over 64 truthy-when-occupied cells (the hot path of the
+    games' legal moves: one pass, no calls)."""
+    out = []
+    for i, (a, b) in enumerate(_NEXT):
+        if cells[i] and (a < 0 or b < 0 or not cells[a] or not cells[b]):
+            out.append(i)
+    return out
+
+
+def _free_at(cells: Sequence[bool], i: int, rule: Rule) -> bool:
+    if not cells[i]:
+        return False
+    if rule == "adjacent":
+        a, b = _NEXT[i]
+        return a < 0 or b < 0 or not cells[a] or not cells[b]
+    return any(not any(cells[j] for j in lane) for lane in LANES[i])
+
+
+def free(cells: Sequence[Any], r: int, c: int, *, rule: Rule = "adjacent") -> bool:
+    """Whether a card lies at ``(r, c)`` and may be taken (False for a gap).
+
+    ``cells``: see :func:`occupied`."""
+    if not (0 <= r < SIZE and 0 <= c < SIZE):
+        raise ValueError(f"no cell ({r}, {c}) on the carpet")
+    return _free_at(occupied(cells), r * SIZE + c, rule)
+
+
+def free_cells(cells: Sequence[Any], *, rule: Rule = "adjacent") -> list[int]:
+    """Row-major indices (``r * 8 + c``) of every free card; ``cells`` as for
+    :func:`occupied`."""
+    flags = occupied(cells)
+    if rule == "adjacent":
+        return _adjacent(flags)
+    return [i for i in range(SIZE * SIZE) if _free_at(flags, i, rule)]
+
+
+#: the 16 cards free in a full carpet (any rule): the short sides on the border
+INITIALLY_FREE: tuple[tuple[int, int], ...] = tuple(
+    (i // SIZE, i % SIZE) for i in free_cells([(0,)] * (SIZE * SIZE))
+)
+
+
+def cell_piles(x: int = 0, y: int = 0) -> tuple[Pile, ...]:
+    """The 64 grid piles, row-major, with their orientation; ``G00`` at ``(x, y)``."""
+    return tuple(
+        Pile(cell_id(r, c), "grid", x + c, y + r, label=cell_id(r, c), orient=orient(r, c))
+        for r in range(SIZE)
+        for c in range(SIZE)
+    )
+
+
+def blocked_reason(r: int, c: int) -> str:
+    """Why the card at ``(r, c)`` is not free (for ``explain``)."""
+    sides = "north and south" if orient(r, c) == "v" else "west and east"
+    lies = "upright" if orient(r, c) == "v" else "across"
+    return (f"{cell_id(r, c)} is not free: it lies {lies} and both its short sides "
+            f"({sides}) touch other cards")
+
+
+class CarpetGame(Game):
+    """A game of the carpet, a stock ``S`` and a waste ``X`` (both seed-003 carpets).
+
+    The layout must hold the 64 cells in row-major order; ``Vars`` must have a field
+    ``redeals_left``. ``deal`` turns one card, ``redeal`` turns the waste over
+    unshuffled (the card that entered it first is turned first again).
+    """
+
+    redeals: ClassVar[int]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.g0 = self.at[CELLS[0]]
+        self.stock = self.at["S"]
+        self.waste = self.at["X"]
+
+    def free(self, state: State) -> list[int]:
+        """Row-major indices of the free carpet cards."""
+        return _adjacent(state.piles[self.g0:self.g0 + SIZE * SIZE])
+
+    def stock_moves(self, state: State) -> list[Move]:
+        """``deal`` while the stock lasts, then ``redeal`` while one is left."""
+        piles = state.piles
+        if piles[self.stock]:
+            return [DEAL]
+        if piles[self.waste] and state.vars.redeals_left:
+            return [REDEAL]
+        return []
+
+    def play_stock(self, state: State, move: Move) -> State:
+        """Play ``deal`` or ``redeal``."""
+        piles = state.piles
+        out = list(piles)
+        if move.action == "deal":
+            out[self.stock], out[self.waste] = turned(piles[self.stock], piles[self.waste])
+            return State(tuple(out), state.vars, state.rng)
+        out[self.stock], out[self.waste] = turned_over(piles[self.waste]), ()
+        left = state.vars.redeals_left - 1
+        return State(tuple(out), state.vars._replace(redeals_left=left), state.rng)
+
+    def info(self, state: State) -> dict[str, Any]:
+        left = state.vars.redeals_left
+        return {
+            "redeals_left": left,
+            "pass": self.redeals + 1 - left,
+            "free": [CELLS[i] for i in self.free(state)],
+        }
+
+    def explain_common(self, state: State, move: Move) -> str | None:
+        """The reason shared by both games, or None when the game must say more.
+
+        Returns None only for a card move between known piles whose source card is
+        free (a free carpet card or the waste top) and whose target is neither the
+        carpet nor the stock."""
+        piles = state.piles
+        if move.action == "deal":
+            if piles[self.waste] and state.vars.redeals_left:
+                return "the stock is empty: turn the waste over with redeal"
+            return "the stock is empty"
+        if move.action == "redeal":
+            if piles[self.stock]:
+                return "turn the whole stock before redealing the waste"
+            if not state.vars.redeals_left:
+                times = "once" if self.redeals == 1 else f"{self.redeals} times"
+                return f"the waste may be turned over only {times}"
+            return "the waste is empty: there is nothing to redeal"
+        if move.action is not None or move.src not in self.at or move.dst not in self.at:
+            return self._generic_reason(state, move)
+        src, dst = move.src or "", move.dst or ""
+        if move.index is not None:
+            return "only top cards move here: a move names no index"
+        if src == "S":
+            return "turn stock cards with the deal action"
+        if dst in CELLS:
+            return "nothing may be put onto the carpet: its gaps stay empty"
+        if dst == "S":
+            return "nothing may be put onto the stock"
+        if src == dst:
+            return "a card cannot move onto its own pile"
+        if src in CELLS:
+            i = CELLS.index(src)
+            if not piles[self.g0 + i]:
+                return f"{src} is a gap: its card has gone"
+            if i not in self.free(state):
+                return blocked_reason(i // SIZE, i % SIZE)
+        elif src == "X":
+            if not piles[self.waste]:
+                return "the waste is empty"
+        else:
+            return "cards never leave the foundations"
+        return None
+
+
+DEAL = Move.act("deal")
+REDEAL = Move.act("redeal")
