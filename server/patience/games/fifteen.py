@@ -1,0 +1,259 @@
+"""Пятнадцать — The Fifteen (seed 002; RULES.md Part A §7).
+
+Two decks dealt face up in rows of fifteen: fourteen columns of seven and one of six.
+Only a column's exposed card is usable. The aces and kings found during play build
+up and down in suit; exposed cards marry one another (same suit, one rank up or
+down, either way) and an empty column ("lane") takes any exposed card. Once, when
+the game cannot even start, an ace and a king may be taken from the sixth row.
+An open game: every card is visible.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from ..cards import ACE, KING, SUITS, pretty, rank, suit
+from ..engine import Game, InvalidMove, Move, Pile, Piles, State, rows, shuffled
+
+COLUMNS = tuple(f"C{i}" for i in range(1, 16))
+UP = tuple(f"FA-{s}" for s in SUITS)
+DOWN = tuple(f"FK-{s}" for s in SUITS)
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+#: the grace takes "the sixth row": index 5 of a column (columns change only at the bottom)
+GRACE_ROW = 5
+
+
+class Vars(NamedTuple):
+    grace_used: bool = False
+
+
+class Fifteen(Game):
+    slug = "fifteen"
+    title_en = "The Fifteen"
+    title_ru = "Пятнадцать"
+    decks = 2
+    summary = (
+        "Fifteen open columns; marry cards in suit up or down, open lanes, and build "
+        "aces up and kings down in suit."
+    )
+    actions = frozenset({"grace"})
+    Vars = Vars
+    layout = (
+        *(Pile(f, "foundation", 3 + i, 0, label="A↑") for i, f in enumerate(UP)),
+        *(Pile(f, "foundation", 8 + i, 0, label="K↓") for i, f in enumerate(DOWN)),
+        *(Pile(c, "tableau", i, 1, label=c, fan="down") for i, c in enumerate(COLUMNS)),
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.columns = tuple(self.at[c] for c in COLUMNS)
+        self.up = tuple(self.at[f] for f in UP)
+        self.down = tuple(self.at[f] for f in DOWN)
+        self._col_ids = tuple(zip(COLUMNS, self.columns, strict=True))
+        self._found = self.up + self.down
+        #: every card move, built once: ``self._to[src][dst]``
+        self._to = {a: {b: Move(a, b) for b in self.ids if b != a} for a in self.ids}
+
+    def deal(self, seed: int) -> State:
+        _, pack, rng = shuffled(2, seed)
+        return self.new_state(dict(zip(COLUMNS, rows(pack, 15), strict=True)), Vars(), rng)
+
+    # -- legal moves ------------------------------------------------------------------
+
+    def _needs(self, piles: Piles) -> dict[int, list[str]]:
+        """Card (``card % 52``) each foundation takes next → their ids (an ace may fit
+        an empty FA and a FK waiting for its last card)."""
+        needs: dict[int, list[str]] = {}
+        for s in range(4):
+            up, down = piles[self.up[s]], piles[self.down[s]]
+            if not up:
+                needs.setdefault(s * 13, []).append(UP[s])
+            elif len(up) < 13:
+                needs.setdefault(up[-1] % 52 + 1, []).append(UP[s])
+            if not down:
+                needs.setdefault(s * 13 + 12, []).append(DOWN[s])
+            elif len(down) < 13:
+                needs.setdefault(down[-1] % 52 - 1, []).append(DOWN[s])
+        return needs
+
+    def moves(self, state: State) -> list[Move]:
+        piles = state.piles
+        sources: list[tuple[str, int]] = []  # (pile id, available card)
+        tops: dict[int, list[str]] = {}
+        empty: list[str] = []
+        for cid, i in self._col_ids:
+            pile = piles[i]
+            if pile:
+                c = pile[-1] % 52
+                sources.append((cid, c))
+                if c in tops:
+                    tops[c].append(cid)
+                else:
+                    tops[c] = [cid]
+            else:
+                empty.append(cid)
+        needs = self._needs(piles)
+        legal: list[Move] = []
+        add = legal.append
+        for src, key in sources:
+            to = self._to[src]
+            for f in needs.get(key, ()):
+                add(to[f])
+            # A marriage: same suit, one rank up or down, no wrap (RULES.md P1–P3).
+            r = key % 13
+            if r != KING - 1 and key + 1 in tops:
+                for dst in tops[key + 1]:
+                    add(to[dst])
+            if r != ACE - 1 and key - 1 in tops:
+                for dst in tops[key - 1]:
+                    add(to[dst])
+            # Any available card may go to an empty column.
+            for dst in empty:
+                add(to[dst])
+        if not state.vars.grace_used:
+            legal.extend(self._graces(state))
+        return legal
+
+    def _graces(self, state: State) -> list[Move]:
+        """The one-time opening exception: an ace and/or a king from the sixth row."""
+        piles = state.piles
+        if state.vars.grace_used or any(piles[i] for i in self._found):
+            return []
+        aces: list[str] = []
+        kings: list[str] = []
+        for cid, i in self._col_ids:
+            pile = piles[i]
+            if pile and rank(pile[-1]) in (ACE, KING):
+                return []  # an ace or a king is available: the game can start
+            if len(pile) > GRACE_ROW:
+                r = rank(pile[GRACE_ROW])
+                if r == ACE:
+                    aces.append(cid)
+                elif r == KING:
+                    kings.append(cid)
+        out = [Move.act("grace", ace=a, king=None) for a in aces]
+        out += [Move.act("grace", ace=None, king=k) for k in kings]
+        out += [Move.act("grace", ace=a, king=k) for a in aces for k in kings]
+        return out
+
+    # -- playing ----------------------------------------------------------------------
+
+    def play(self, state: State, move: Move) -> State:
+        piles = state.piles
+        if move.action == "grace":
+            out = list(piles)
+            for name in ("ace", "king"):
+                cid = move.param(name)
+                if cid is None:
+                    continue
+                i = self.at[str(cid)]
+                pile = out[i]
+                c = pile[GRACE_ROW]
+                # The cards below close up; the card founds its foundation.
+                out[i] = pile[:GRACE_ROW] + pile[GRACE_ROW + 1:]
+                f = self.up[suit(c)] if name == "ace" else self.down[suit(c)]
+                out[f] = (c,)
+            return State(tuple(out), Vars(grace_used=True), state.rng)
+        src, dst = self.at[move.src or ""], self.at[move.dst or ""]
+        out = list(piles)
+        c = piles[src][-1]
+        out[src] = piles[src][:-1]
+        out[dst] = piles[dst] + (c,)
+        return State(tuple(out), state.vars, state.rng)
+
+    # -- the wire ---------------------------------------------------------------------
+
+    @staticmethod
+    def canonical(move: Move) -> Move:
+        """A ``grace`` that leaves out ``ace`` or ``king`` means null there."""
+        if move.action == "grace" and {k for k, _ in move.params} < {"ace", "king"}:
+            return Move.act("grace", ace=move.param("ace"), king=move.param("king"))
+        return move
+
+    def apply(self, state: State, move: Move) -> State:
+        return super().apply(state, self.canonical(move))
+
+    def parse_move(self, wire: Any) -> Move:
+        """As the base, and a ``grace`` may leave out ``ace`` or ``king`` (= null)."""
+        move = super().parse_move(wire)
+        if move.action == "grace":
+            extra = {k for k, _ in move.params} - {"ace", "king"}
+            if extra:
+                raise InvalidMove(f"grace takes only 'ace' and 'king', not {sorted(extra)}")
+            return self.canonical(move)
+        return move
+
+    # -- what a player sees -----------------------------------------------------------
+
+    def info(self, state: State) -> dict[str, object]:
+        return {"grace_used": state.vars.grace_used}
+
+    def explain(self, state: State, move: Move) -> str:
+        piles = state.piles
+        if move.action == "grace":
+            return self._explain_grace(state, move)
+        if move.action is not None or move.src not in self.at or move.dst not in self.at:
+            return super().explain(state, move)
+        src, dst = self.at[move.src or ""], self.at[move.dst or ""]
+        if src in self._found:
+            return "cards never leave the foundations"
+        if move.index is not None:
+            return "only the exposed (lowest) card of a column is usable"
+        pile = piles[src]
+        if not pile:
+            return super().explain(state, move)
+        c = pile[-1]
+        if dst == src:
+            return "a card cannot move onto its own column"
+        target = piles[dst]
+        s = suit(c)
+        if dst in self._found:
+            kind = "A" if dst in self.up else "K"
+            if (move.dst or "")[-1] != SUITS[s]:
+                return f"{move.dst} is the foundation of another suit than {pretty(c)}"
+            if not target:
+                first = "an ace" if kind == "A" else "a king"
+                return f"{move.dst} is founded by {first} of {SUIT_NAMES[s]}, not {pretty(c)}"
+            if len(target) == 13:
+                return f"{move.dst} is complete"
+            nxt = target[-1] + (1 if kind == "A" else -1)
+            return f"{move.dst} needs {pretty(nxt)}, not {pretty(c)}"
+        if not target:
+            return super().explain(state, move)
+        top = target[-1]
+        if suit(top) != s:
+            return f"a marriage is in suit: {pretty(c)} cannot go on {pretty(top)}"
+        return (
+            f"a marriage is one rank up or down (no king on ace): {pretty(c)} cannot go "
+            f"on {pretty(top)}"
+        )
+
+    def _explain_grace(self, state: State, move: Move) -> str:
+        piles = state.piles
+        if state.vars.grace_used:
+            return "the grace is granted once a game, and it is used"
+        if any(piles[i] for i in self._found):
+            return "the grace is only for a game that cannot start: a foundation is founded"
+        for col, i in self._col_ids:
+            if piles[i] and rank(piles[i][-1]) in (ACE, KING):
+                return f"{pretty(piles[i][-1])} in {col} is available: play it instead"
+        ace, king = move.param("ace"), move.param("king")
+        if ace is None and king is None:
+            return "name the column of the ace, of the king, or both"
+        for name, cid, want in (("ace", ace, ACE), ("king", king, KING)):
+            if cid is None:
+                continue
+            if cid not in COLUMNS:
+                return f"{name} must name a column C1..C15, not {cid!r}"
+            pile = piles[self.at[str(cid)]]
+            if len(pile) <= GRACE_ROW:
+                return f"{cid} has no sixth card covered by another"
+            if rank(pile[GRACE_ROW]) != want:
+                return (
+                    f"the sixth card of {cid} is {pretty(pile[GRACE_ROW])}, not "
+                    f"{'an ace' if want == ACE else 'a king'}"
+                )
+        return "this grace is not allowed now"
+
+
+GAME = Fifteen()

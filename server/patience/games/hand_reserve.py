@@ -1,0 +1,204 @@
+"""Резерв в руке — Hand Reserve (seed 003, game A; RULES.md Part B §1, Decisions 4, 10).
+
+The seed keeps only the end of this game's rules and an opening example; the game is
+our documented reconstruction R1 (King Albert with the seed's locked foundations) with
+the flag ``pickUpColumn`` on, because the seed's own example takes a whole column into
+the hand.
+
+One deck. Nine open columns of 9, 8, …, 1 cards; the other seven cards are the hand,
+each playable at any time. Columns build down in alternating colours, one card at a
+time; an empty column takes any card. Aces found four foundations during play, built
+up in suit. Once a game a whole column may be taken into the hand.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..cards import ACE, KING, is_red, pretty, rank
+from ..engine import Game, Move, Pile, State, shuffled
+
+COLUMNS = tuple(f"C{i}" for i in range(1, 10))
+HAND = tuple(f"H{i}" for i in range(1, 17))
+FOUNDATIONS = tuple(f"F{i}" for i in range(1, 5))
+LENGTHS = tuple(range(9, 0, -1))  # C1..C9
+
+
+class Vars(NamedTuple):
+    picked_up: bool = False
+
+
+class HandReserve(Game):
+    slug = "hand_reserve"
+    title_en = "Hand Reserve"
+    title_ru = "Резерв в руке"
+    decks = 1
+    summary = (
+        "Nine open columns and seven cards in the hand; build down in alternating "
+        "colours and up in suit from the aces. Once, take a whole column into the hand."
+    )
+    actions = frozenset({"pick_up"})
+    Vars = Vars
+    #: RULES.md §1.2 R2 flag ``pickUpColumn``: on by Decision 4.
+    pick_up_column = True
+    layout = (
+        *(Pile(f, "foundation", 5 + i, 0, label="A→K") for i, f in enumerate(FOUNDATIONS)),
+        *(Pile(h, "reserve", i % 8, 1 + i // 8, label=h) for i, h in enumerate(HAND)),
+        *(Pile(c, "tableau", i, 3, label=c, fan="down") for i, c in enumerate(COLUMNS)),
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.columns = tuple(self.at[c] for c in COLUMNS)
+        self.hand = tuple(self.at[h] for h in HAND)
+        self.foundations = tuple(self.at[f] for f in FOUNDATIONS)
+        self._col_ids = tuple(zip(COLUMNS, self.columns, strict=True))
+        self._hand_ids = tuple(zip(HAND, self.hand, strict=True))
+        self._found_ids = tuple(zip(FOUNDATIONS, self.foundations, strict=True))
+        #: every card move, built once: ``self._to[src][dst]``
+        self._to = {a: {b: Move(a, b) for b in self.ids if b != a} for a in self.ids}
+
+    def deal(self, seed: int) -> State:
+        _, pack, rng = shuffled(1, seed)
+        cols: list[list[int]] = [[] for _ in COLUMNS]
+        k = 0
+        for row in range(9):  # passes: each column still short of its length gets a card
+            for j, length in enumerate(LENGTHS):
+                if length > row:
+                    cols[j].append(pack[k])
+                    k += 1
+        piles: dict[str, list[int]] = dict(zip(COLUMNS, cols, strict=True))
+        piles.update({h: [c] for h, c in zip(HAND, pack[k:], strict=False)})
+        return self.new_state(piles, Vars(), rng)
+
+    # -- legal moves ------------------------------------------------------------------
+
+    def moves(self, state: State) -> list[Move]:
+        piles = state.piles
+        sources: list[tuple[str, int]] = []  # (pile id, available card)
+        tops: dict[tuple[int, bool], list[str]] = {}  # (rank, red) of exposed cards
+        empty: list[str] = []
+        for cid, i in self._col_ids:
+            pile = piles[i]
+            if pile:
+                c = pile[-1]
+                sources.append((cid, c))
+                tops.setdefault((rank(c), is_red(c)), []).append(cid)
+            else:
+                empty.append(cid)
+        free_hand = 0
+        for hid, i in self._hand_ids:
+            pile = piles[i]
+            if pile:
+                sources.append((hid, pile[0]))
+            else:
+                free_hand += 1
+        needs: dict[int, list[str]] = {}
+        free: list[str] = []
+        for fid, i in self._found_ids:
+            pile = piles[i]
+            if not pile:
+                free.append(fid)
+            elif len(pile) < 13:
+                needs.setdefault(pile[-1] + 1, []).append(fid)
+        legal: list[Move] = []
+        add = legal.append
+        for src, c in sources:
+            to = self._to[src]
+            r = rank(c)
+            for f in free if r == ACE else needs.get(c, ()):
+                add(to[f])
+            if r != KING:
+                # Seed example: Q♦ on K♣, J♣ on Q♦ — down in alternating colours.
+                for d in tops.get((r + 1, not is_red(c)), ()):
+                    add(to[d])
+            # Any available card may go to an empty column.
+            for d in empty:
+                add(to[d])
+        if self.pick_up_column and not state.vars.picked_up:
+            legal.extend(
+                Move.act("pick_up", column=cid)
+                for cid, i in self._col_ids
+                if 0 < len(piles[i]) <= free_hand
+            )
+        return legal
+
+    # -- playing ----------------------------------------------------------------------
+
+    def play(self, state: State, move: Move) -> State:
+        piles = state.piles
+        out = list(piles)
+        if move.action == "pick_up":
+            col = self.at[str(move.param("column"))]
+            slots = [i for i in self.hand if not piles[i]]
+            # The column goes into the next empty hand slots, bottom card first.
+            for i, c in zip(slots, piles[col], strict=False):
+                out[i] = (c,)
+            out[col] = ()
+            return State(tuple(out), Vars(picked_up=True), state.rng)
+        src, dst = self.at[move.src or ""], self.at[move.dst or ""]
+        c = piles[src][-1]
+        out[src] = piles[src][:-1]
+        out[dst] = piles[dst] + (c,)
+        return State(tuple(out), state.vars, state.rng)
+
+    # -- what a player sees -----------------------------------------------------------
+
+    def info(self, state: State) -> dict[str, object]:
+        piles = state.piles
+        return {
+            "hand": sum(1 for i in self.hand if piles[i]),
+            "pick_up_left": int(self.pick_up_column and not state.vars.picked_up),
+        }
+
+    def explain(self, state: State, move: Move) -> str:
+        piles = state.piles
+        if move.action == "pick_up":
+            return self._explain_pick_up(state, move)
+        if move.action is not None or move.src not in self.at or move.dst not in self.at:
+            return super().explain(state, move)
+        src, dst = self.at[move.src or ""], self.at[move.dst or ""]
+        if src in self.foundations:
+            return "cards on the foundations never go back to the columns or the hand"
+        if dst in self.hand:
+            return "nothing enters the hand except a whole column, once (pick_up)"
+        if move.index is not None:
+            return "only the exposed card of a column moves, one card at a time"
+        pile = piles[src]
+        if not pile:
+            return super().explain(state, move)
+        c = pile[-1]
+        if dst == src:
+            return "a card cannot move onto its own pile"
+        target = piles[dst]
+        if dst in self.foundations:
+            if not target:
+                return f"an empty foundation takes only an ace, not {pretty(c)}"
+            top = target[-1]
+            if rank(top) == KING:
+                return f"{move.dst} is complete"
+            return f"{move.dst} needs {pretty(top + 1)}, not {pretty(c)}"
+        if not target:
+            return super().explain(state, move)
+        top = target[-1]
+        if is_red(top) == is_red(c):
+            return f"columns build in alternating colours: {pretty(c)} cannot go on {pretty(top)}"
+        return f"columns build down by one: {pretty(c)} cannot go on {pretty(top)}"
+
+    def _explain_pick_up(self, state: State, move: Move) -> str:
+        if not self.pick_up_column:
+            return "this version of the game does not allow taking a column into the hand"
+        if state.vars.picked_up:
+            return "a column may be taken into the hand only once a game"
+        cid = move.param("column")
+        if cid not in COLUMNS:
+            return f"column must name one of C1..C9, not {cid!r}"
+        piles = state.piles
+        n = len(piles[self.at[str(cid)]])
+        if not n:
+            return f"{cid} is empty"
+        free = sum(1 for i in self.hand if not piles[i])
+        return f"{cid} holds {n} cards but the hand has only {free} free places"
+
+
+GAME = HandReserve()

@@ -1,0 +1,358 @@
+"""Полушария — The Hemispheres (RULES.md Part A §6; Cadogan's rules).
+
+Seed 002 prints only the heading «Полушарія» (a stray page header); the game itself
+comes from Lady Cadogan's *Illustrated Games of Patience*. Two decks. Four red aces
+build up and four black kings build down, in suit. Twelve piles stand in a circle cut
+by four barrier cards: the red kings part the north (proper colour red) from the
+south (black), the black aces part each hemisphere into two races of three piles.
+Proper-coloured cards marry in suit inside their race (red down in the north, black
+up in the south); a black card alone in the north and a red card alone in the south
+may be exchanged. Empty piles are refilled by the next cards turned from the stock.
+When the stock and the waste are used up, wrong-coloured cards may cross to their own
+hemisphere and the barriers go to the foundations.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import ACE, CLUBS, DIAMONDS, HEARTS, KING, SPADES, is_red, pretty
+from ..engine import Game, InvalidMove, Move, Pile, Piles, State, as_stock, shuffled
+from ..rules import moved
+
+RED = ("FR1", "FR2", "FR3", "FR4")
+BLACK = ("FB1", "FB2", "FB3", "FB4")
+BARRIERS = ("BW", "BN", "BE", "BS")
+CIRCLE = tuple(f"P{i}" for i in range(1, 13))
+NORTH, SOUTH = CIRCLE[:6], CIRCLE[6:]
+RACES = ("NW", "NE", "SE", "SW")
+#: RULES.md §6.2, set aside in this order: FR1..FR4, FB1..FB4, then BW BN BE BS.
+SET_ASIDE = (
+    (ACE, HEARTS), (ACE, HEARTS), (ACE, DIAMONDS), (ACE, DIAMONDS),
+    (KING, SPADES), (KING, SPADES), (KING, CLUBS), (KING, CLUBS),
+    (KING, HEARTS), (ACE, SPADES), (KING, DIAMONDS), (ACE, CLUBS),
+)
+DEAL = Move.act("deal")
+#: The circle drawn on the rim of a 5×5 square (y shifted by one), clockwise from the
+#: west barrier: BW, P1 P2 P3 (race NW), BN, P4 P5 P6 (NE), BE, P7 P8 P9 (SE), BS,
+#: P10 P11 P12 (SW).
+RIM = (
+    (0, 3), (0, 2), (0, 1), (1, 1), (2, 1), (3, 1), (4, 1), (4, 2),
+    (4, 3), (4, 4), (4, 5), (3, 5), (2, 5), (1, 5), (0, 5), (0, 4),
+)
+RING = ("BW", "P1", "P2", "P3", "BN", "P4", "P5", "P6",
+        "BE", "P7", "P8", "P9", "BS", "P10", "P11", "P12")
+CELL = dict(zip(RING, RIM, strict=True))
+
+
+def _race(pid: str) -> str:
+    return RACES[(int(pid[1:]) - 1) // 3]
+
+
+class Hemispheres(Game):
+    slug = "hemispheres"
+    title_en = "The Hemispheres"
+    title_ru = "Полушария"
+    decks = 2
+    summary = (
+        "Twelve piles in a circle cut by four barriers: red cards are played in the "
+        "north, black in the south; red aces build up, black kings down."
+    )
+    actions = frozenset({"deal", "swap"})
+    forced_actions = frozenset({"deal"})  # when it is the only move left
+    layout = (
+        *(Pile(f, "foundation", i, 0, label="A↑") for i, f in enumerate(RED)),
+        *(Pile(f, "foundation", i, 6, label="K↓") for i, f in enumerate(BLACK)),
+        *(Pile(b, "reserve", *CELL[b], label=f"barrier {b[1]}") for b in BARRIERS),
+        *(Pile(p, "tableau", *CELL[p], label=f"{p} {_race(p)}", fan="down") for p in CIRCLE),
+        Pile("S", "stock", 6, 1, label="stock", show="down"),
+        Pile("X", "waste", 6, 2, label="waste"),
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.red = tuple(self.at[f] for f in RED)
+        self.black = tuple(self.at[f] for f in BLACK)
+        self.barriers = tuple(self.at[b] for b in BARRIERS)
+        self.circle = tuple(self.at[p] for p in CIRCLE)
+        self.stock = self.at["S"]
+        self.waste = self.at["X"]
+        self._found_ids = tuple(zip(RED + BLACK, self.red + self.black, strict=True))
+        self._barrier_ids = tuple(zip(BARRIERS, self.barriers, strict=True))
+        #: every card move, built once: ``self._to[src][dst]``
+        self._to = {a: {b: Move(a, b) for b in self.ids if b != a} for a in self.ids}
+        # (pile id, pile index, north?, race number) for P1..P12
+        self._circle = tuple(
+            (p, i, n < 6, n // 3) for n, (p, i) in enumerate(zip(CIRCLE, self.circle,
+                                                                 strict=True))
+        )
+
+    def deal(self, seed: int) -> State:
+        aside, pack, rng = shuffled(2, seed, set_aside=SET_ASIDE)
+        piles: dict[str, tuple[int, ...]] = {
+            pid: (c,) for pid, c in zip(RED + BLACK + BARRIERS, aside, strict=True)
+        }
+        piles.update({p: (c,) for p, c in zip(CIRCLE, pack[:12], strict=True)})
+        piles["S"] = as_stock(pack[12:])
+        return self.new_state(piles, rng=rng)
+
+    # -- legal moves ------------------------------------------------------------------
+
+    def _needs(self, piles: Piles) -> dict[int, list[str]]:
+        """Card (``card % 52``) each foundation takes next → its ids."""
+        needs: dict[int, list[str]] = {}
+        for fid, i in self._found_ids:
+            pile = piles[i]
+            if len(pile) < 13:
+                top = pile[-1] % 52
+                needs.setdefault(top + 1 if fid[1] == "R" else top - 1, []).append(fid)
+        return needs
+
+    def moves(self, state: State) -> list[Move]:
+        piles = state.piles
+        end = not piles[self.stock] and not piles[self.waste]
+        needs = self._needs(piles)
+        # Available (proper-coloured) tops by card % 52 → (pile id, race).
+        tops: dict[int, list[tuple[str, int]]] = {}
+        sources: list[tuple[str, int, bool, int]] = []  # (pid, card, north, race)
+        strays: list[tuple[str, int, bool]] = []  # wrong-coloured lone cards
+        empty_north: list[str] = []
+        empty_south: list[str] = []
+        for pid, i, north, race in self._circle:
+            pile = piles[i]
+            if not pile:
+                (empty_north if north else empty_south).append(pid)
+                continue
+            c = pile[-1]
+            if is_red(c) == north:
+                tops.setdefault(c % 52, []).append((pid, race))
+                sources.append((pid, c, north, race))
+            elif len(pile) == 1:
+                strays.append((pid, c, north))
+        legal: list[Move] = []
+        add = legal.append
+        for src, c, north, race in sources:
+            key = c % 52
+            to = self._to[src]
+            for f in needs.get(key, ()):
+                add(to[f])
+            # Marriage in suit inside the race: red down in the north, black up in the south.
+            if north:
+                if key % 13 != KING - 1:
+                    for d, r in tops.get(key + 1, ()):
+                        if r == race:
+                            add(to[d])
+            elif key % 13 != ACE - 1:
+                for d, r in tops.get(key - 1, ()):
+                    if r == race:
+                        add(to[d])
+        waste = piles[self.waste]
+        if waste:
+            c = waste[-1]
+            key = c % 52
+            to = self._to["X"]
+            for f in needs.get(key, ()):
+                add(to[f])
+            # The waste top may marry into any race of its own hemisphere.
+            if is_red(c):
+                if key % 13 != KING - 1:
+                    for d, _ in tops.get(key + 1, ()):
+                        add(to[d])
+            elif key % 13 != ACE - 1:
+                for d, _ in tops.get(key - 1, ()):
+                    add(to[d])
+        # Exchange: a black card alone in the north for a red card alone in the south.
+        north_strays = [pid for pid, _, north in strays if north]
+        south_strays = [pid for pid, _, north in strays if not north]
+        legal.extend(Move.act("swap", a=a, b=b) for a in north_strays for b in south_strays)
+        if end:
+            legal.extend(self._end_moves(piles, needs, tops, strays, empty_north, empty_south))
+        elif piles[self.stock]:
+            legal.append(DEAL)
+        return legal
+
+    def _end_moves(
+        self,
+        piles: Piles,
+        needs: dict[int, list[str]],
+        tops: dict[int, list[tuple[str, int]]],
+        strays: list[tuple[str, int, bool]],
+        empty_north: list[str],
+        empty_south: list[str],
+    ) -> list[Move]:
+        """Stock and waste used up: strays cross home, barriers go to the foundations."""
+        legal: list[Move] = []
+        for src, c, north in strays:
+            key = c % 52
+            if north:  # a black card going south
+                legal.extend(Move(src, d) for d in empty_south)
+                if key % 13 != ACE - 1:
+                    legal.extend(Move(src, d) for d, _ in tops.get(key - 1, ()))
+            else:  # a red card going north
+                legal.extend(Move(src, d) for d in empty_north)
+                if key % 13 != KING - 1:
+                    legal.extend(Move(src, d) for d, _ in tops.get(key + 1, ()))
+        for bid, i in self._barrier_ids:
+            pile = piles[i]
+            if pile:
+                legal.extend(Move(bid, f) for f in needs.get(pile[-1] % 52, ()))
+        return legal
+
+    # -- playing ----------------------------------------------------------------------
+
+    def play(self, state: State, move: Move) -> State:
+        piles = state.piles
+        out = list(piles)
+        if move.action == "deal":
+            stock = piles[self.stock]
+            c = stock[-1]
+            out[self.stock] = stock[:-1]
+            # The turned card fills the first empty circle pile, else goes to the waste.
+            dst = next((i for i in self.circle if not piles[i]), self.waste)
+            out[dst] = piles[dst] + (c,)
+            return State(tuple(out), state.vars, state.rng)
+        if move.action == "swap":
+            a, b = self.at[str(move.param("a"))], self.at[str(move.param("b"))]
+            out[a], out[b] = piles[b], piles[a]
+            return State(tuple(out), state.vars, state.rng)
+        return State(
+            moved(piles, self.at[move.src or ""], self.at[move.dst or ""]),
+            state.vars,
+            state.rng,
+        )
+
+    # -- the wire ---------------------------------------------------------------------
+
+    @staticmethod
+    def canonical(move: Move) -> Move:
+        """A ``swap`` names the north pile ``a`` and the south pile ``b``; the other
+        order means the same exchange."""
+        if move.action == "swap":
+            a, b = move.param("a"), move.param("b")
+            if a in SOUTH and b in NORTH and len(move.params) == 2:
+                return Move.act("swap", a=b, b=a)
+        return move
+
+    def apply(self, state: State, move: Move) -> State:
+        return super().apply(state, self.canonical(move))
+
+    def parse_move(self, wire: Any) -> Move:
+        """As the base; a ``swap`` may name its two piles in either order."""
+        move = super().parse_move(wire)
+        if move.action == "swap":
+            extra = {k for k, _ in move.params} - {"a", "b"}
+            if extra:
+                raise InvalidMove(f"swap takes only 'a' and 'b', not {sorted(extra)}")
+            return self.canonical(Move.act("swap", a=move.param("a"), b=move.param("b")))
+        return move
+
+    # -- what a player sees -----------------------------------------------------------
+
+    def info(self, state: State) -> dict[str, object]:
+        piles = state.piles
+        return {
+            "stock": len(piles[self.stock]),
+            "end_phase": not piles[self.stock] and not piles[self.waste],
+        }
+
+    def pile_view(self, state: State, i: int) -> dict[str, Any]:
+        spec = self.layout[i]
+        if spec.kind == "foundation":
+            return {"base": "up in suit to K" if spec.id[1] == "R" else "down in suit to A"}
+        return {}
+
+    def explain(self, state: State, move: Move) -> str:
+        piles = state.piles
+        end = not piles[self.stock] and not piles[self.waste]
+        if move.action == "deal":
+            return "the stock is used up: this patience is not dealt a second time"
+        if move.action == "swap":
+            return self._explain_swap(state, move)
+        if move.action is not None or move.src not in self.at or move.dst not in self.at:
+            return super().explain(state, move)
+        src, dst = self.at[move.src or ""], self.at[move.dst or ""]
+        sid, did = move.src or "", move.dst or ""
+        if src in self.red + self.black:
+            return "cards never leave the foundations"
+        if src == self.stock:
+            return "turn the stock with the deal action"
+        if move.index is not None:
+            return "only the top card of a pile moves"
+        if dst in (self.stock, self.waste) or dst in self.barriers:
+            return f"nothing is played onto {did}"
+        pile = piles[src]
+        if not pile:
+            return super().explain(state, move)
+        c = pile[-1]
+        if src in self.barriers and not end:
+            return "the barriers go to the foundations only when the stock and waste are used up"
+        target = piles[dst]
+        if dst in self.red + self.black:
+            if src in self.circle and is_red(c) != (sid in NORTH):
+                return self._stray_reason(c, sid)
+            if (did[1] == "R") != is_red(c):
+                if is_red(c):
+                    return f"red cards go up on the red foundations, not on {did}"
+                return f"black cards go down on the black foundations, not on {did}"
+            top = target[-1]
+            if len(target) == 13:
+                return f"{did} is complete"
+            if (top % 52) // 13 != (c % 52) // 13:
+                return f"{did} is built in suit from {pretty(target[0])}: not {pretty(c)}"
+            nxt = top + 1 if did[1] == "R" else top - 1
+            return f"{did} needs {pretty(nxt)}, not {pretty(c)}"
+        # dst is a circle pile
+        if src in self.circle and is_red(c) != (sid in NORTH):
+            if not end:
+                return self._stray_reason(c, sid)
+            home = "south" if sid in NORTH else "north"
+            if (did in NORTH) == (sid in NORTH):
+                return f"{pretty(c)} may only cross to its own hemisphere, the {home}"
+        if not target:
+            if end:
+                return (
+                    "only a wrong-coloured card from the other hemisphere goes into an "
+                    "empty pile"
+                )
+            return "an empty pile is refilled only from the stock, by dealing"
+        top = target[-1]
+        if is_red(top) != (did in NORTH):
+            return f"nothing is built on a wrong-coloured card ({pretty(top)} in {did})"
+        if is_red(c) != (did in NORTH):
+            return "red cards are built in the north (P1–P6), black in the south (P7–P12)"
+        if (
+            src in self.circle
+            and is_red(c) == (sid in NORTH)
+            and _race(sid) != _race(did)
+        ):
+            return (
+                f"marriages stay inside a race of three piles: {sid} is in race "
+                f"{_race(sid)}, {did} in race {_race(did)}"
+            )
+        if is_red(c):
+            return f"in the north a red card goes on the same suit one higher, not on {pretty(top)}"
+        return f"in the south a black card goes on the same suit one lower, not on {pretty(top)}"
+
+    @staticmethod
+    def _stray_reason(c: int, pid: str) -> str:
+        where = "north" if pid in NORTH else "south"
+        return (
+            f"{pretty(c)} is the wrong colour for the {where}: it can only be exchanged "
+            "(swap) until the stock and the waste are used up"
+        )
+
+    def _explain_swap(self, state: State, move: Move) -> str:
+        piles = state.piles
+        a, b = move.param("a"), move.param("b")
+        if a not in NORTH or b not in SOUTH:
+            return "swap a north pile (a: P1–P6) with a south pile (b: P7–P12)"
+        pa, pb = piles[self.at[str(a)]], piles[self.at[str(b)]]
+        if len(pa) != 1 or is_red(pa[0]):
+            return f"{a} must hold a black card alone"
+        if len(pb) != 1 or not is_red(pb[0]):
+            return f"{b} must hold a red card alone"
+        return "this exchange is not allowed now"
+
+
+GAME = Hemispheres()
+

@@ -1,0 +1,170 @@
+"""Наполеон на острове Святой Елены — Napoleon at St Helena (seed 002; RULES.md Part A §5).
+
+Two decks. Forty cards lie in ten columns of four; the other 64 are the stock. Aces
+found eight foundations, built up in suit to the kings. One card moves at a time: a
+column's exposed card or the waste top goes onto a foundation, onto the exposed card
+of the same suit one rank higher, or into an empty column. The stock is turned one
+card at a time, once.
+
+The seed prints only the second half of the rules (under a stray page heading
+«Полушарія»); the first half, the deal, is Cadogan's.
+"""
+
+from __future__ import annotations
+
+from ..cards import ACE, KING, pretty
+from ..engine import Game, Move, Pile, State, as_stock, rows, shuffled
+from ..rules import moved, turned
+
+COLUMNS = tuple(f"C{i}" for i in range(1, 11))
+FOUNDATIONS = tuple(f"F{i}" for i in range(1, 9))
+DEAL = Move.act("deal")
+
+
+class StHelena(Game):
+    slug = "st_helena"
+    title_en = "Napoleon at St Helena"
+    title_ru = "Наполеон на острове Святой Елены"
+    decks = 2
+    summary = (
+        "Forty Thieves: ten columns of four; build down in suit one card at a time, "
+        "eight aces up to the kings, the stock turned once."
+    )
+    actions = frozenset({"deal"})
+    forced_actions = frozenset({"deal"})  # when it is the only move left
+    layout = (
+        Pile("S", "stock", 0, 0, label="stock", show="down"),
+        Pile("X", "waste", 1, 0, label="waste"),
+        *(Pile(f, "foundation", 2 + i, 0, label="A→K") for i, f in enumerate(FOUNDATIONS)),
+        *(Pile(c, "tableau", i, 1, label=c, fan="down") for i, c in enumerate(COLUMNS)),
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stock = self.at["S"]
+        self.waste = self.at["X"]
+        self.columns = tuple(self.at[c] for c in COLUMNS)
+        self.foundations = tuple(self.at[f] for f in FOUNDATIONS)
+        self._col_ids = tuple(zip(COLUMNS, self.columns, strict=True))
+        self._found_ids = tuple(zip(FOUNDATIONS, self.foundations, strict=True))
+        #: every card move, built once: ``self._to[src][dst]``
+        self._to = {a: {b: Move(a, b) for b in self.ids if b != a} for a in self.ids}
+
+    def deal(self, seed: int) -> State:
+        _, pack, rng = shuffled(2, seed)
+        piles: dict[str, list[int] | tuple[int, ...]] = dict(
+            zip(COLUMNS, rows(pack[:40], 10), strict=True)
+        )
+        piles["S"] = as_stock(pack[40:])
+        return self.new_state(piles, rng=rng)
+
+    # -- legal moves ------------------------------------------------------------------
+
+    def moves(self, state: State) -> list[Move]:
+        piles = state.piles
+        # Available cards: each column's exposed card and the waste top.
+        sources: list[tuple[str, int]] = []  # (pile id, card % 52)
+        tops: dict[int, list[str]] = {}  # card % 52 of an exposed column card → columns
+        empty: list[str] = []
+        for cid, i in self._col_ids:
+            pile = piles[i]
+            if pile:
+                c = pile[-1] % 52
+                sources.append((cid, c))
+                if c in tops:
+                    tops[c].append(cid)
+                else:
+                    tops[c] = [cid]
+            else:
+                empty.append(cid)
+        waste = piles[self.waste]
+        if waste:
+            sources.append(("X", waste[-1] % 52))
+        # Foundations: what each needs next (card % 52), empty ones take any ace.
+        needs: dict[int, list[str]] = {}
+        free: list[str] = []
+        for fid, i in self._found_ids:
+            pile = piles[i]
+            if not pile:
+                free.append(fid)
+            elif pile[-1] % 13 != KING - 1:
+                needs.setdefault(pile[-1] % 52 + 1, []).append(fid)
+        legal: list[Move] = []
+        add = legal.append
+        for src, key in sources:
+            to = self._to[src]
+            r = key % 13
+            for f in free if r == ACE - 1 else needs.get(key, ()):
+                add(to[f])
+            # Seed: a marriage "in descending order": onto the same suit one higher.
+            if r != KING - 1 and key + 1 in tops:
+                for dst in tops[key + 1]:
+                    add(to[dst])
+            # Any available card may go to an empty column.
+            for dst in empty:
+                add(to[dst])
+        if piles[self.stock]:
+            add(DEAL)
+        return legal
+
+    # -- playing ----------------------------------------------------------------------
+
+    def play(self, state: State, move: Move) -> State:
+        piles = state.piles
+        if move.action == "deal":
+            stock, waste = turned(piles[self.stock], piles[self.waste])
+            out = list(piles)
+            out[self.stock], out[self.waste] = stock, waste
+            return State(tuple(out), state.vars, state.rng)
+        return State(
+            moved(piles, self.at[move.src or ""], self.at[move.dst or ""]),
+            state.vars,
+            state.rng,
+        )
+
+    # -- what a player sees -----------------------------------------------------------
+
+    def info(self, state: State) -> dict[str, object]:
+        return {"stock": len(state.piles[self.stock]), "redeals_left": 0}
+
+    def explain(self, state: State, move: Move) -> str:
+        piles = state.piles
+        if move.action == "deal":
+            return "the stock is used up: this patience is not dealt a second time"
+        if move.action is not None or move.src not in self.at or move.dst not in self.at:
+            return super().explain(state, move)
+        src, dst = self.at[move.src or ""], self.at[move.dst or ""]
+        if src in self.foundations:
+            return "cards never leave the foundations"
+        if src == self.stock:
+            return "turn the stock with the deal action"
+        if move.index is not None:
+            return "only the exposed card of a column moves, one card at a time"
+        pile = piles[src]
+        if not pile:
+            return super().explain(state, move)
+        c = pile[-1]
+        if dst in (self.stock, self.waste):
+            return "nothing is played onto the stock or the waste"
+        if dst == src:
+            return "a card cannot move onto its own pile"
+        target = piles[dst]
+        if dst in self.foundations:
+            if not target:
+                return f"an empty foundation takes only an ace, not {pretty(c)}"
+            top = target[-1]
+            if top % 13 == KING - 1:
+                return f"{move.dst} is complete"
+            return f"{move.dst} needs {pretty(top + 1)}, not {pretty(c)}"
+        if not target:
+            return super().explain(state, move)
+        top = target[-1]
+        if top % 13 == ACE - 1:
+            return f"nothing goes on an ace in a column ({pretty(top)} in {move.dst})"
+        return (
+            f"build down in suit: only {pretty(top - 1)} goes on {pretty(top)}, "
+            f"not {pretty(c)}"
+        )
+
+
+GAME = StHelena()

@@ -1,0 +1,237 @@
+"""Hand Reserve (seed 003, game A, reconstruction R1 + pickUpColumn): the deal in
+passes, seed 003's opening example on a hand-built position, the hand, the end."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.patience import registry
+from server.patience.cards import RANKS, code, parse
+from server.patience.engine import IllegalMove, Move, State, shuffled
+from server.patience.games.hand_reserve import Vars
+
+G = registry.get("hand_reserve")
+COLUMNS = [f"C{i}" for i in range(1, 10)]
+HAND = [f"H{i}" for i in range(1, 17)]
+
+
+def codes(state: State, pid: str) -> str:
+    return " ".join(code(c) for c in G.pile(state, pid))
+
+
+def run(s: str, lo: int, hi: int) -> str:
+    return " ".join(f"{RANKS[r - 1]}{s}" for r in range(lo, hi + 1))
+
+
+def build(spec: dict[str, str], rest: str | None = None, vars: Vars | None = None) -> State:
+    """A position from pile id → codes (bottom first); cards not named go under
+    ``rest`` (or must not exist)."""
+    used: set[int] = set()
+    piles: dict[str, list[int]] = {}
+    for pid, text in spec.items():
+        piles[pid] = [parse(t) for t in text.split()]
+        assert not used & set(piles[pid]), f"a card twice in {pid}"
+        used |= set(piles[pid])
+    left = [c for c in range(52) if c not in used]
+    if rest is not None:
+        piles[rest] = left + piles.get(rest, [])
+    else:
+        assert not left, f"{len(left)} cards not placed"
+    return G.new_state(piles, vars)
+
+
+def pick_up(column: str) -> Move:
+    return Move.act("pick_up", column=column)
+
+
+# -- the deal -------------------------------------------------------------------------
+
+GOLDEN = {
+    0: {
+        "C1": "8C AS 2S 5H QS 9H 7C JC KC", "C2": "JD JS 3D 8D JH 3S 9C 6D",
+        "C3": "9S 7S 5S 8H 3C KH 7H", "C4": "2C 9D AD AH 4H AC", "C5": "2H 8S 6S QD 2D",
+        "C6": "QH QC 4C TC", "C7": "6C KD TH", "C8": "TS 5D", "C9": "3H",
+        "hand": "4S 7D 5C 6H 4D KS TD",
+    },
+    2**64 - 1: {
+        "C1": "JS 7H 2H AS 9S 6D TD 2C QS", "C2": "KC 6H 9D 8C 4D 9H 6S 3D",
+        "C3": "7C 6C QD QH JH 8D KH", "C4": "4S 4H 8H TH KD 8S", "C5": "AH AC 3C 7S KS",
+        "C6": "JD 4C 5C QC", "C7": "5H 7D 9C", "C8": "2D 3H", "C9": "AD",
+        "hand": "JC 3S 5D TC 2S TS 5S",
+    },
+}
+
+
+@pytest.mark.parametrize("seed", sorted(GOLDEN))
+def test_golden_deals(seed: int) -> None:
+    state = G.deal(seed)
+    want = GOLDEN[seed]
+    for pid in COLUMNS:
+        assert codes(state, pid) == want[pid], pid
+    assert " ".join(codes(state, h) for h in HAND[:7]) == want["hand"]
+    assert all(G.pile(state, h) == () for h in HAND[7:])
+    assert all(G.pile(state, f"F{i}") == () for i in range(1, 5))
+    assert state.vars == Vars(picked_up=False)
+
+
+@pytest.mark.parametrize("seed", [0, 3, 2**50, 2**64 - 1])
+def test_deal_follows_the_rules_order(seed: int) -> None:
+    """Passes k = 0..8 over C1..C9, a card to every column still shorter than its
+    length (9, 8, …, 1); the seven cards left are the hand, H1..H7."""
+    _, pack, rng = shuffled(1, seed)
+    state = G.deal(seed)
+    k = 0
+    for row in range(9):
+        for j in range(9):
+            if 9 - j > row:
+                assert G.pile(state, COLUMNS[j])[row] == pack[k]
+                k += 1
+    assert k == 45
+    assert [len(G.pile(state, c)) for c in COLUMNS] == list(range(9, 0, -1))
+    assert [G.pile(state, h) for h in HAND[:7]] == [(c,) for c in pack[45:]]
+    assert state.rng == rng
+
+
+def test_an_open_game() -> None:
+    view = G.view(G.deal(1))
+    assert all(None not in p["cards"] for p in view["piles"])
+    assert sum(len(p["cards"]) for p in view["piles"]) == 52
+
+
+# -- seed 003: the opening example ---------------------------------------------------------
+
+EXAMPLE = {
+    # C6 holds four cards, as in a deal of columns 9..1; Q♦ lies on 2♦ in column 2.
+    "C1": "5S 9C 3H 8D 4S 6C 7H TS KC",
+    "C2": "9D 3S 2C 8S TH 6S 2D QD",
+    "C3": "4H 7C 3D JH 8C 5D 9S",
+    "C4": "6H 2S 4C KH 7S 5C",
+    "C5": "TD JS QC 8H 6D",
+    "C6": "AS 9H AC JC",
+    "C7": "QS 3C KS",
+    "C8": "4D 5H",
+    "C9": "TC",
+    "H1": "AD", "H2": "7D", "H3": "2H", "H4": "JD", "H5": "QH", "H6": "KD", "H7": "AH",
+}
+
+
+def test_seed_example_opening() -> None:
+    """«даму бубен на короля треф, четыре карты шестого столбца взять в руки
+    (резерв), тузы — пиковый и трефовый, отправляются наверх, трефовый валет ляжет на
+    бубновую даму, туз бубновый пойдет наверх, двойку бубен из второго столбца — на
+    бубнового туза наверху»."""
+    state = build(EXAMPLE)
+    state = G.apply(state, Move.card("C2", "C1"))  # Q♦ on K♣
+    assert codes(state, "C1").endswith("KC QD") and codes(state, "C2").endswith("6S 2D")
+    state = G.apply(state, pick_up("C6"))  # the four cards of column 6 into the hand
+    assert G.pile(state, "C6") == ()
+    assert [codes(state, h) for h in HAND[7:11]] == ["AS", "9H", "AC", "JC"]
+    state = G.apply(state, Move.card("H8", "F1"))  # A♠ up
+    state = G.apply(state, Move.card("H10", "F2"))  # A♣ up
+    state = G.apply(state, Move.card("H11", "C1"))  # J♣ on Q♦
+    state = G.apply(state, Move.card("H1", "F3"))  # A♦ up
+    state = G.apply(state, Move.card("C2", "F3"))  # 2♦ from column 2 on A♦
+    assert [codes(state, f"F{i}") for i in range(1, 5)] == ["AS", "AC", "AD 2D", ""]
+    assert codes(state, "C1").endswith("KC QD JC")
+    assert codes(state, "H9") == "9H"
+    assert G.info(state) == {"hand": 7, "pick_up_left": 0}
+
+
+def test_columns_build_down_in_alternating_colours_one_card_at_a_time() -> None:
+    state = build(EXAMPLE)
+    legal = set(G.legal_moves(state))
+    assert Move.card("C2", "C1") in legal  # Q♦ on K♣
+    assert Move.card("H5", "C1") in legal  # Q♥ from the hand on K♣
+    assert Move.card("C3", "C9") not in legal  # 9♠ on 10♣
+    with pytest.raises(IllegalMove, match="alternating colours: 9♠ cannot go on 10♣"):
+        G.apply(state, Move.card("C3", "C9"))
+    assert Move.card("C9", "C7") not in legal  # 10♣ on K♠: not one rank
+    with pytest.raises(IllegalMove, match="down by one"):
+        G.apply(state, Move.card("C8", "C4"))  # 5♥ on 5♣
+
+
+def test_hand_cards_play_at_any_time_but_nothing_enters_the_hand() -> None:
+    """«Карты из резерва можно, если подходят, в любой момент переложить на базовые
+    или в столбцы»."""
+    state = build(EXAMPLE)
+    legal = set(G.legal_moves(state))
+    assert {Move.card("H1", f"F{i}") for i in range(1, 5)} <= legal  # any empty slot
+    assert {Move.card("H7", f"F{i}") for i in range(1, 5)} <= legal
+    with pytest.raises(IllegalMove, match="nothing enters the hand"):
+        G.apply(state, Move.card("C9", "H8"))
+    with pytest.raises(IllegalMove, match="only an ace"):
+        G.apply(state, Move.card("H3", "F1"))
+
+
+def test_foundation_cards_never_go_back() -> None:
+    """«Карты, уложенные на базовые, нельзя переносить ни в столбцы, ни в резерв»."""
+    state = build({**EXAMPLE, "H1": "", "F1": "AD"})
+    for dst in ("C1", "H1"):
+        with pytest.raises(IllegalMove, match="never go back"):
+            G.apply(state, Move.card("F1", dst))
+
+
+def test_pick_up_takes_any_column_that_fits_in_the_hand() -> None:
+    state = build(EXAMPLE)
+    # Seven cards in hand, nine free places: every column fits, even C1's nine.
+    picks = [m for m in G.legal_moves(state) if m.action == "pick_up"]
+    assert picks == [pick_up(c) for c in COLUMNS]
+    assert pick_up("C1").to_wire() == {"action": "pick_up", "column": "C1"}
+    assert G.parse_move({"action": "pick_up", "column": "C6"}) == pick_up("C6")
+    state = G.apply(state, Move.card("C2", "C1"))  # Q♦ on K♣: C1 holds ten now
+    assert pick_up("C1") not in G.legal_moves(state)
+    with pytest.raises(IllegalMove, match="C1 holds 10 cards but the hand has only 9"):
+        G.apply(state, pick_up("C1"))
+    with pytest.raises(IllegalMove, match=r"one of C1\.\.C9"):
+        G.apply(state, pick_up("H1"))
+    state = G.apply(state, pick_up("C9"))
+    assert G.pile(state, "C9") == () and codes(state, "H8") == "TC"
+
+
+def test_pick_up_fills_gaps_first_bottom_card_first() -> None:
+    state = build(EXAMPLE)
+    state = G.apply(state, Move.card("H1", "F1"))  # A♦ up: H1 is empty now
+    state = G.apply(state, pick_up("C8"))
+    assert codes(state, "H1") == "4D" and codes(state, "H8") == "5H"
+    assert G.pile(state, "C8") == ()
+    assert not [m for m in G.legal_moves(state) if m.action == "pick_up"]
+    with pytest.raises(IllegalMove, match="only once a game"):
+        G.apply(state, pick_up("C9"))
+
+
+def test_an_empty_column_takes_any_card() -> None:
+    state = build({**EXAMPLE, "C9": "", "H8": "TC"})
+    legal = set(G.legal_moves(state))
+    assert Move.card("C1", "C9") in legal and Move.card("H2", "C9") in legal
+    # Even a column's only card may go to an empty column.
+    lone = build({**EXAMPLE, "C8": "", "H8": "4D", "H9": "5H"})
+    assert Move.card("C9", "C8") in set(G.legal_moves(lone))
+
+
+# -- the end --------------------------------------------------------------------------
+
+
+def test_a_near_won_position_is_won() -> None:
+    spec = {"F1": run("S", 1, 13), "F2": run("H", 1, 13), "F3": run("D", 1, 12),
+            "F4": run("C", 1, 12), "C4": "KC", "H12": "KD"}
+    state = build(spec, vars=Vars(picked_up=True))
+    state = G.apply(state, Move.card("C4", "F4"))
+    assert G.status(state) == "playing"
+    state = G.apply(state, Move.card("H12", "F3"))
+    assert G.status(state) == "won" and G.score(state) == (52, 52)
+
+
+def test_a_dead_position_is_lost() -> None:
+    # Every foundation waits for a five; nine black tops that cannot marry each
+    # other; the hand is empty and the pick-up is spent.
+    spec = {
+        "F1": run("S", 1, 4), "F2": run("H", 1, 4), "F3": run("D", 1, 4), "F4": run("C", 1, 4),
+        "C1": "5S 5H 6S", "C2": "5D 5C 7S", "C3": "6H 6D 8S", "C4": "7H 7D 9S",
+        "C5": "8H 8D TS", "C6": "9H 9D JS", "C7": "TH TD QS", "C8": "JH JD KS",
+        "C9": "QH QD KH KD 6C 7C 8C 9C TC JC QC KC",
+    }
+    state = build(spec, vars=Vars(picked_up=True))
+    assert G.legal_moves(state) == []
+    assert G.status(state) == "lost"
+    # With the pick-up unused, taking a column into the hand is still a way out.
+    assert pick_up("C1") in G.legal_moves(state._replace(vars=Vars()))
