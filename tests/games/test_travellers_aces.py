@@ -1,0 +1,157 @@
+"""Travellers, eight aces (seed 004 а, the original variant): aces laid in play, one up
+and one down (round the corner) per suit, chosen by the first ace."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.patience import registry
+from server.patience.engine import IllegalMove, Move, State, shuffled
+from server.patience.games.travellers_aces import GAME
+from server.patience.travel import TravelVars
+from tests.games.test_travel import build, codes, rederive
+
+G = GAME
+assert registry.get("travellers_aces") is G
+COUNT = (1, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2)
+
+GOLDEN = {
+    0: {
+        "P1": "3H JD JD 3S 7H 5H KD 5C",
+        "P2": "8C 5H 2S AS 8H 3C QH QH",
+        "P3": "JS 9H AS JH 6D 4D 9C TD",
+        "P4": "6S 5C 9S 8D TC 7S 4D",
+        "P5": "4H 9S KC 4S 4C 4H 6C",
+        "P6": "2D 3D KD 5D 8C JC 4S",
+        "P7": "TS QD 4C 3H QS 3C AH",
+        "P8": "AD 5D 5S 6D 2H 3S TD",
+        "P9": "8H JC 9D QD 7D TS AC",
+        "P10": "TH QS 6H 6H 2C JH 8D",
+        "P11": "6S TH 2H 8S 2D AC TC",
+        "P12": "AD 8S 2S AH 9H 2C 9C",
+        "P13": "KC 3D 6C 7S QC JS KS",
+        "T": "7H KH 7D KS QC 9D 5S KH 7C 7C",
+        "F1": "",
+        "F2": "",
+        "F3": "",
+        "F4": "",
+        "F5": "",
+        "F6": "",
+        "F7": "",
+        "F8": "",
+    },
+    2**64 - 1: {
+        "P1": "9D 5H 8H KS 5C JC 6C 7S",
+        "P2": "3S QD 6D 9S AS 7S 2D TS",
+        "P3": "9S JH 8H 2S 8S 4C 7H 6S",
+        "P4": "AS 4H TD QC KS 6C 8D 5S",
+        "P5": "6H 3D 8C 3H AC QH 8D",
+        "P6": "TC AD 2C 2S TH 4D TD",
+        "P7": "2C QH 5D 2H JD AH 9H",
+        "P8": "QS 6S TC TH 9H 3S 3C",
+        "P9": "KD 7D 3C 4H 3D 8S 4C",
+        "P10": "6H KH 4D AD JH AC JD",
+        "P11": "5C 3H 2H QD KH 9C 7C",
+        "P12": "5D 7D 9C 4S JC QC 7C",
+        "P13": "9D QS JS TS 7H 8C 4S",
+        "T": "2D 5H KC KD JS 6D 5S AH KC",
+        "F1": "",
+        "F2": "",
+        "F3": "",
+        "F4": "",
+        "F5": "",
+        "F6": "",
+        "F7": "",
+        "F8": "",
+    },
+}
+
+
+@pytest.mark.parametrize("seed", sorted(GOLDEN))
+def test_golden_deals(seed: int) -> None:
+    state = G.deal(seed)
+    assert {pid: codes(G, state, pid) for pid in G.ids} == GOLDEN[seed]
+
+
+@pytest.mark.parametrize("seed", [0, 5, 2**64 - 1])
+def test_deal_follows_the_rules_order(seed: int) -> None:
+    """Nothing set aside: all 104 cards dealt by counting A, K, Q, …, 2."""
+    state = G.deal(seed)
+    _, pack, rng = shuffled(2, seed)
+    piles, trav, _, _, _ = rederive(pack, COUNT)
+    assert [G.pile(state, f"P{i}") for i in range(1, 14)] == [tuple(p) for p in piles]
+    assert G.pile(state, "T") == tuple(trav)
+    assert all(G.pile(state, f"F{k}") == () for k in range(1, 9))
+    assert state.rng == rng and sum(map(len, state.piles)) == 104
+    assert not any(c % 13 == 0 for c in G.pile(state, "P1")), "an ace at 'ace' travels"
+
+
+def test_foundation_directions_alternate_up_and_down_round_the_corner() -> None:
+    view = G.view(G.deal(0))["piles"]
+    assert [p["label"] for p in view if p["kind"] == "foundation"] == ["A→K", "A→2"] * 4
+
+
+def position(table: dict[str, str], found: dict[str, tuple[str, int]] | None = None,
+             t: str = "", deal: int = 1) -> State:
+    """Piles as given (P1 also holds every card placed nowhere else, below its top)."""
+    return build(G, {"T": t, **table}, found, rest="P1", vars=TravelVars(deal=deal))
+
+
+def test_the_first_ace_of_a_suit_chooses_its_direction() -> None:
+    state = position({"P1": "7C", "P4": "AS", "P9": "AS"}, t="5D")
+    assert G.legal_moves(state) == [
+        Move.card("P4", "F1"), Move.card("P4", "F2"),
+        Move.card("P9", "F1"), Move.card("P9", "F2"),
+    ]
+    state = G.apply(state, Move.card("P4", "F2"))  # down: A, K, Q, …, 2
+    view = {p["id"]: p for p in G.view(state)["piles"]}
+    assert view["F2"]["base"] == "AS" and view["F2"]["label"] == "A→2"
+    assert view["F1"]["base"] == "AS" and view["F1"]["cards"] == []  # kept for its twin
+    assert G.legal_moves(state) == [Move.card("P9", "F1")]
+    with pytest.raises(IllegalMove, match="does not fit F3"):
+        G.apply(state, Move.card("P9", "F3"))
+
+
+def test_a_new_suit_opens_the_next_free_pair() -> None:
+    state = position({"P1": "7C", "P4": "AH"}, {"F2": ("S", 1)}, t="5D")
+    assert G.legal_moves(state) == [Move.card("P4", "F3"), Move.card("P4", "F4")]
+    with pytest.raises(IllegalMove, match="further left"):
+        G.apply(state, Move.card("P4", "F5"))
+
+
+def test_the_down_foundation_turns_the_corner() -> None:
+    state = position({"P1": "7C", "P2": "KS", "P3": "2S"}, {"F1": ("S", 1), "F2": ("S", 1)},
+                     t="5D")
+    assert G.legal_moves(state) == [Move.card("P2", "F2"), Move.card("P3", "F1")]
+    state = G.apply(state, Move.card("P2", "F2"))
+    assert codes(G, state, "F2") == "AS KS"
+
+
+def test_a_drawn_ace_is_always_playable() -> None:
+    state = position({"P1": "7C"}, {"F1": ("H", 2), "F2": ("H", 1)}, t="5D AD")
+    assert G.legal_moves(state) == [Move.act("travel")]
+    state = G.apply(state, Move.act("travel"))
+    assert G.legal_moves(state) == [Move.card("T", "F3"), Move.card("T", "F4")]
+    state = G.apply(state, Move.card("T", "F3"))
+    assert codes(G, state, "F3") == "AD" and codes(G, state, "T") == "5D"
+
+
+def test_journey_runs_as_in_the_main_variant() -> None:
+    state = position({"P1": "7C", "P6": "2S 4C", "P11": "6S"}, {"F1": ("S", 1)}, t="9H")
+    state = G.apply(state, Move.act("travel"))
+    assert codes(G, state, "P6") == "9H 2S"  # 4C travels under pile 4; 2S uncovered
+    assert codes(G, state, "P11") == "4C 6S"
+    assert G.legal_moves(state) == [Move.card("P6", "F1")]
+
+
+def test_near_won_position_is_won() -> None:
+    full = {f"F{k}": ("SHDC"[(k - 1) // 2], 13) for k in range(1, 9)}
+    state = position({"P7": "2C"}, {**full, "F8": ("C", 12)})
+    assert G.legal_moves(state) == [Move.card("P7", "F8")]
+    assert G.status(G.apply(state, Move.card("P7", "F8"))) == "won"
+
+
+def test_stuck_in_the_third_deal_is_lost() -> None:
+    state = position({"P1": "7C"}, deal=3)
+    assert G.status(state) == "lost"
+    assert G.legal_moves(position({"P1": "7C"}, deal=2)) == [Move.act("redeal")]
