@@ -24,7 +24,7 @@ lint: $(VENV)
 	$(BIN)/mypy server/patience protocol
 
 bench: $(VENV)
-	$(BIN)/python bench/engine.py
+	$(BIN)/python -m bench.engine
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
