@@ -206,6 +206,8 @@ class TravelGame(Game):
 
     decks = 2
     Vars = TravelVars
+    #: set per game by ``__init_subclass__``: RULES.md names ``next_row`` only for the
+    #: Classic and ``spread`` only for the games with a kings' reserve
     actions = frozenset({TRAVEL, NEXT_ROW, SPREAD, REDEAL})
     forced_actions = actions
 
@@ -231,6 +233,15 @@ class TravelGame(Game):
     reshuffle: ClassVar[bool] = True
     #: what the set-aside cards are called ("traveller", "exile")
     word: ClassVar[str] = "traveller"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        names = {TRAVEL, REDEAL}
+        if cls.in_rows:
+            names.add(NEXT_ROW)
+        if cls.spread_reserve:
+            names.add(SPREAD)
+        cls.actions = cls.forced_actions = frozenset(names)
 
     def __init__(self) -> None:
         super().__init__()

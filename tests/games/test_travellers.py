@@ -229,8 +229,8 @@ def test_a_whole_game_runs_through_three_deals() -> None:
         (Move.card("P6", "F5", index=1), "squared"),
         (Move.card("P1", "F1"), "needs the 2♠"),
         (Move.act("redeal"), "the deal is not over"),
-        (Move.act("spread"), "no reserve"),
-        (Move.act("next_row"), "no rows"),
+        (Move.act("spread"), "no action 'spread'"),
+        (Move.act("next_row"), "no action 'next_row'"),
     ],
 )
 def test_illegal_moves_say_why(move: Move, reason: str) -> None:
