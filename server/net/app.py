@@ -1,0 +1,482 @@
+"""The WebSocket server: ``/ws`` (subprotocol ``pasyans.v1``), ``/healthz``, ``/metrics``.
+
+One :class:`App` per process. Each connection runs one loop: read a frame, decode
+and validate it at the edge (``protocol``), rate-limit, dispatch to a service, send
+exactly one reply. Requests of one connection are answered in order; connections are
+independent. Nothing a client sends can raise out of the loop: protocol errors get
+their code, anything unexpected is logged with context and answered ``internal``.
+
+Shutdown (SIGTERM/SIGINT or :meth:`App.stop`): stop accepting, let in-flight requests
+finish (``shutdown_timeout``), send ``bye``, close every socket with 1001.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import http
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import redis.exceptions
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request as HttpRequest
+from websockets.http11 import Response
+from websockets.typing import Subprotocol
+
+import protocol as P
+from protocol import ErrorCode, Op, ProtocolError
+
+from ..patience import registry
+from ..services import Clock, Services, daily_overview
+from ..services.daily import Winnable
+from ..settings import Settings
+from ..solver import winnable as stub_winnable
+from ..store import EmbeddedRedis, Store
+from .metrics import Metrics
+from .ratelimit import TokenBucket
+
+log = logging.getLogger("pasyans.server")
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"
+Result = dict[str, Any]
+
+
+async def _bounded(what: str, aw: Awaitable[Any], seconds: float) -> None:
+    try:
+        await asyncio.wait_for(aw, seconds)
+    except TimeoutError:
+        log.warning("shutdown: %s took over %s s; going on", what, seconds)
+
+
+def _usable_id(value: object) -> int | None:
+    """A request id good enough to echo in an error reply, else None."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= P.MAX_ID:
+        return value
+    return None
+
+
+class Conn:
+    """One client connection: its socket, player (once authenticated), rate-limit
+    bucket and count of bad frames in a row. :meth:`push` sends it an event."""
+
+    __slots__ = ("bad", "bucket", "player", "ws")
+
+    def __init__(self, ws: ServerConnection, bucket: TokenBucket) -> None:
+        self.ws = ws
+        self.player: str | None = None
+        self.bucket = bucket
+        self.bad = 0
+
+    async def push(self, msg: dict[str, Any]) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            await self.ws.send(P.encode(msg))
+
+    def need_player(self) -> str:
+        if self.player is None:
+            raise ProtocolError(ErrorCode.UNAUTHORIZED, "register or auth first")
+        return self.player
+
+
+class Hub:
+    """Who is connected: every connection, and each player's connections (for events)."""
+
+    def __init__(self) -> None:
+        self.conns: set[Conn] = set()
+        self.players: dict[str, set[Conn]] = {}
+
+    def add(self, conn: Conn) -> None:
+        self.conns.add(conn)
+
+    def login(self, conn: Conn, player: str) -> None:
+        if conn.player is not None:
+            self._forget(conn)
+        conn.player = player
+        self.players.setdefault(player.lower(), set()).add(conn)
+
+    def remove(self, conn: Conn) -> None:
+        self.conns.discard(conn)
+        self._forget(conn)
+
+    def _forget(self, conn: Conn) -> None:
+        if conn.player is not None:
+            mine = self.players.get(conn.player.lower())
+            if mine is not None:
+                mine.discard(conn)
+                if not mine:
+                    del self.players[conn.player.lower()]
+
+    async def send_to(self, player: str, msg: dict[str, Any]) -> None:
+        for conn in list(self.players.get(player.lower(), ())):
+            await conn.push(msg)
+
+
+class App:
+    """A pasyans server process (in-process tests build one directly)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        clock: Clock | None = None,
+        winnable: Winnable = stub_winnable,
+    ) -> None:
+        self.settings = settings
+        self.clock = clock
+        self.winnable = winnable
+        self.metrics = Metrics()
+        self.hub = Hub()
+        self.embedded: EmbeddedRedis | None = None
+        self.store: Store | None = None
+        self.services: Services | None = None
+        self.server: Server | None = None
+        self.draining = False
+        self.inflight = 0
+        self._idle = asyncio.Event()
+        self._routes: dict[Op, Callable[[Conn, Any], Awaitable[Result]]] = {
+            Op.REGISTER: self.op_register,
+            Op.AUTH: self.op_auth,
+            Op.GAMES: self.op_games,
+            Op.RULES: self.op_rules,
+            Op.START: self.op_start,
+            Op.RESUME: self.op_resume,
+            Op.MOVE: self.op_move,
+            Op.UNDO: self.op_undo,
+            Op.RESIGN: self.op_resign,
+            Op.MY_GAMES: self.op_my_games,
+            Op.DAILY: self.op_daily,
+            Op.LEADERBOARD: self.op_leaderboard,
+            Op.RACE_CREATE: self.op_race_create,
+            Op.RACE_JOIN: self.op_race_join,
+            Op.RACE_START: self.op_race_start,
+            Op.RACE_LEAVE: self.op_race_leave,
+        }
+        self._listener: asyncio.Task[None] | None = None
+
+    # -- life cycle -------------------------------------------------------------------
+
+    async def start(self) -> None:
+        s = self.settings
+        url = s.redis_url
+        if url is None:
+            self.embedded = EmbeddedRedis(s.data_dir, binary=s.redis_server)
+            await self.embedded.start()
+            url = self.embedded.url
+        self.store = Store(
+            url,
+            prefix=s.key_prefix,
+            max_connections=s.redis_connections,
+            observe=self.metrics.observe_redis,
+        )
+        self.services = Services.build(
+            self.store,
+            self.clock,
+            winnable=self.winnable,
+            cache_size=s.game_cache,
+            countdown=s.race_countdown,
+        )
+        self._listener = asyncio.create_task(self.listen(), name="race-events")
+        self.server = await serve(
+            self.handler,
+            s.host,
+            s.port,
+            subprotocols=[Subprotocol(P.SUBPROTOCOL)],
+            process_request=self.process_request,
+            compression="deflate" if s.compression else None,
+            max_size=s.hard_max_frame,
+            max_queue=4,
+            ping_interval=s.ping_interval or None,
+            ping_timeout=s.ping_timeout or None,
+            close_timeout=5,
+            reuse_port=s.reuse_port or None,
+        )
+        log.info("pasyans-server listening on ws://%s:%d/ws", s.host, self.port)
+
+    @property
+    def port(self) -> int:
+        assert self.server is not None
+        port: int = self.server.sockets[0].getsockname()[1]
+        return port
+
+    async def stop(self) -> None:
+        """Graceful shutdown; safe to call twice. Every step is bounded in time."""
+        limit = self.settings.shutdown_timeout
+        if self.server is not None and not self.draining:
+            self.draining = True
+            self.server.server.close()  # stop accepting
+            if self.inflight:
+                self._idle.clear()
+                await _bounded("in-flight requests", self._idle.wait(), limit)
+            bye = P.event(P.Event.BYE, reason="server shutting down")
+            pushes = asyncio.gather(*(c.push(bye) for c in list(self.hub.conns)))
+            await _bounded("bye", pushes, limit)
+            self.server.close(code=P.CLOSE_GOING_AWAY, reason="server shutting down")
+            await _bounded("closing connections", self.server.wait_closed(), limit)
+        if self._listener is not None:
+            self._listener.cancel()
+            await asyncio.wait({self._listener}, timeout=2)
+            self._listener = None
+        if self.services is not None:
+            await _bounded("races", self.services.races.close(), 2)
+        if self.store is not None:
+            await _bounded("redis client", self.store.close(), 2)
+            self.store = None
+        if self.embedded is not None:
+            await self.embedded.stop()
+            self.embedded = None
+
+    # -- events across instances --------------------------------------------------------
+
+    async def listen(self) -> None:
+        """Pass race events published by any instance to the members connected here."""
+        assert self.store is not None
+        while True:
+            pubsub = self.store.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.psubscribe(self.store.keys.race_channels())
+                while True:
+                    msg = await pubsub.get_message(timeout=1.0)
+                    if msg is not None and msg.get("type") == "pmessage":
+                        try:
+                            await self.deliver(msgpack.unpackb(msg["data"]))
+                        except Exception:
+                            log.exception("cannot deliver a race event")
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("race event listener: %r; reconnecting", exc)
+                await asyncio.sleep(0.5)
+            finally:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(pubsub.aclose(), 1)  # type: ignore[no-untyped-call]
+
+    async def deliver(self, message: dict[str, Any]) -> None:
+        race = message["race"]
+        members = [p["player"] for p in race["players"]]
+        ev = P.event(P.Event.RACE, **race)
+        for member in members:
+            await self.hub.send_to(member, ev)
+        for member, gid in (message.get("games") or {}).items():
+            if not self.hub.players.get(member.lower()):
+                continue
+            try:
+                state = await self.sv.games.resume(member, gid)
+            except Exception:
+                log.exception("race %s: cannot load the game of %s", race["race_id"], member)
+                continue
+            started = P.event(P.Event.RACE_STARTED, race_id=race["race_id"], state=state)
+            await self.hub.send_to(member, started)
+
+    # -- HTTP -------------------------------------------------------------------------
+
+    async def process_request(
+        self, connection: ServerConnection, request: HttpRequest
+    ) -> Response | None:
+        path = request.path.split("?", 1)[0]
+        if path == "/ws":
+            if self.draining:
+                return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "shutting down\n")
+            offered = ",".join(request.headers.get_all("Sec-WebSocket-Protocol"))
+            if P.SUBPROTOCOL not in [p.strip() for p in offered.split(",")]:
+                return connection.respond(
+                    http.HTTPStatus.BAD_REQUEST,
+                    f"this endpoint speaks the WebSocket subprotocol {P.SUBPROTOCOL}: "
+                    "offer it in Sec-WebSocket-Protocol\n",
+                )
+            return None
+        if path == "/healthz":
+            healthy = False
+            if self.store is not None:
+                with contextlib.suppress(redis.exceptions.RedisError, OSError, TimeoutError):
+                    healthy = await asyncio.wait_for(self.store.ping(), 2.0)
+            if healthy:
+                return connection.respond(http.HTTPStatus.OK, "ok")
+            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "redis unavailable\n")
+        if path == "/metrics":
+            body = self.metrics.render()
+            headers = Headers(
+                [
+                    ("Content-Type", "text/plain; version=0.0.4; charset=utf-8"),
+                    ("Content-Length", str(len(body))),
+                ]
+            )
+            return Response(200, "OK", headers, body)
+        return connection.respond(
+            http.HTTPStatus.NOT_FOUND, "not found: try /ws, /healthz, /metrics\n"
+        )
+
+    # -- WebSocket --------------------------------------------------------------------
+
+    async def handler(self, ws: ServerConnection) -> None:
+        s = self.settings
+        conn = Conn(ws, TokenBucket(s.rate, s.burst, time.monotonic()))
+        self.hub.add(conn)
+        self.metrics.connections.inc()
+        self.metrics.connections_total.inc()
+        try:
+            async for frame in ws:
+                if self.draining:
+                    break
+                self.inflight += 1
+                try:
+                    reply = await self.handle_frame(conn, frame)
+                    await ws.send(P.encode(reply))
+                finally:
+                    self.inflight -= 1
+                    if self.draining and not self.inflight:
+                        self._idle.set()
+                if conn.bad >= s.max_bad_frames:
+                    self.metrics.policy_closes.inc()
+                    reason = f"{conn.bad} bad frames in a row"
+                    await conn.push(P.event(P.Event.BYE, reason=reason))
+                    await ws.close(P.CLOSE_POLICY, reason)
+                    break
+        except ConnectionClosed:
+            pass
+        finally:
+            self.hub.remove(conn)
+            self.metrics.connections.dec()
+
+    async def handle_frame(self, conn: Conn, frame: bytes | str) -> dict[str, Any]:
+        """Exactly one reply to one frame; never raises."""
+        try:
+            msg = P.decode(frame, max_size=self.settings.max_frame)
+        except ProtocolError as exc:
+            conn.bad += 1
+            self.metrics.bad_frames.labels(str(exc.code)).inc()
+            rid = P.peek_id(frame) if isinstance(frame, bytes) else None
+            return P.error(rid, exc.code, exc.message)
+        rid = _usable_id(msg.get("id"))
+        if not conn.bucket.take(time.monotonic()):
+            self.metrics.rate_limited.inc()
+            return P.error(rid, ErrorCode.RATE_LIMITED, "too many requests: slow down")
+        try:
+            req = P.parse_request(msg)
+        except ProtocolError as exc:
+            conn.bad += 1
+            self.metrics.bad_frames.labels(str(exc.code)).inc()
+            return P.error(rid, exc.code, exc.message)
+        conn.bad = 0
+        op = req.op
+        start = time.perf_counter()
+        try:
+            route = self._routes.get(op)
+            if route is None:
+                raise ProtocolError(ErrorCode.UNKNOWN_OP, f"{op} is not served yet")
+            if op not in P.PUBLIC_OPS:
+                conn.need_player()
+            result = await route(conn, req)
+            self.metrics.count_op(op, "ok")
+            return P.ok(req.id, **result)
+        except ProtocolError as exc:
+            self.metrics.count_op(op, exc.code)
+            return P.error(req.id, exc.code, exc.message, **exc.extra)
+        except redis.exceptions.RedisError as exc:
+            log.error("redis error in %s (id %s, player %s): %r", op, req.id, conn.player, exc)
+            self.metrics.count_op(op, "internal")
+            return P.error(req.id, ErrorCode.INTERNAL, "storage is unavailable; try again")
+        except Exception:
+            log.exception("unexpected error in %r (player %s)", req, conn.player)
+            self.metrics.count_op(op, "internal")
+            return P.error(req.id, ErrorCode.INTERNAL, "internal error")
+        finally:
+            if op is Op.MOVE:
+                self.metrics.move_seconds.observe(time.perf_counter() - start)
+
+    # -- operations -------------------------------------------------------------------
+
+    @property
+    def sv(self) -> Services:
+        assert self.services is not None
+        return self.services
+
+    async def op_register(self, conn: Conn, req: P.Register) -> Result:
+        token = await self.sv.accounts.register(req.name)
+        self.hub.login(conn, req.name)
+        return {"player": req.name, "token": token}
+
+    async def op_auth(self, conn: Conn, req: P.Auth) -> Result:
+        name = await self.sv.accounts.authenticate(req.token)
+        self.hub.login(conn, name)
+        return {"player": name}
+
+    async def op_games(self, conn: Conn, req: P.Games) -> Result:
+        games = [
+            {
+                "slug": g.slug,
+                "title_en": g.title_en,
+                "title_ru": g.title_ru,
+                "decks": g.decks,
+                "summary": g.summary,
+            }
+            for g in registry.games()
+        ]
+        return {"games": games}
+
+    async def op_rules(self, conn: Conn, req: P.Rules) -> Result:
+        if req.game not in registry.slugs():
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"no patience is called {req.game!r}")
+        path = DOCS / f"{req.game}.md"
+        try:
+            text = await asyncio.to_thread(path.read_text, encoding="utf-8")
+        except FileNotFoundError:
+            raise ProtocolError(
+                ErrorCode.NOT_FOUND, f"the rules of {req.game} are not written yet"
+            ) from None
+        return {"game": req.game, "text": text}
+
+    async def op_start(self, conn: Conn, req: P.Start) -> Result:
+        state = await self.sv.games.start(conn.need_player(), req.game, req.mode, req.seed)
+        return {"state": state}
+
+    async def op_resume(self, conn: Conn, req: P.Resume) -> Result:
+        return {"state": await self.sv.games.resume(conn.need_player(), req.game_id)}
+
+    async def op_move(self, conn: Conn, req: P.Move) -> Result:
+        state = await self.sv.games.move(conn.need_player(), req.game_id, req.seq, req.move)
+        return {"state": state}
+
+    async def op_undo(self, conn: Conn, req: P.Undo) -> Result:
+        return {"state": await self.sv.games.undo(conn.need_player(), req.game_id, req.seq)}
+
+    async def op_resign(self, conn: Conn, req: P.Resign) -> Result:
+        return {"state": await self.sv.games.resign(conn.need_player(), req.game_id)}
+
+    async def op_my_games(self, conn: Conn, req: P.MyGames) -> Result:
+        return await self.sv.games.my_games(conn.need_player(), req.limit, req.cursor)
+
+    async def op_daily(self, conn: Conn, req: P.Daily) -> Result:
+        return await daily_overview(self.sv.games, req.date, conn.player)
+
+    async def op_race_create(self, conn: Conn, req: P.RaceCreate) -> Result:
+        return {"race": await self.sv.races.create(conn.need_player(), req.game, req.seed)}
+
+    async def op_race_join(self, conn: Conn, req: P.RaceJoin) -> Result:
+        return {"race": await self.sv.races.join(conn.need_player(), req.code)}
+
+    async def op_race_start(self, conn: Conn, req: P.RaceStart) -> Result:
+        return {"race": await self.sv.races.start(conn.need_player(), req.race_id)}
+
+    async def op_race_leave(self, conn: Conn, req: P.RaceLeave) -> Result:
+        return await self.sv.races.leave(conn.need_player(), req.race_id)
+
+    async def op_leaderboard(self, conn: Conn, req: P.Leaderboard) -> Result:
+        from ..services.games import find_game
+
+        find_game(req.game)
+        date = self.sv.dailies.check_date(req.date)
+        return await self.sv.boards.page(
+            req.game,
+            req.board,
+            date,
+            limit=req.limit,
+            cursor=req.cursor,
+            around_me=req.around_me,
+            player=conn.player,
+        )

@@ -1,0 +1,45 @@
+"""Use cases, no sockets: accounts, games, dailies, leaderboards."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import solver
+from ..store import Store
+from .accounts import Accounts
+from .clock import Clock, FakeClock, SystemClock
+from .daily import Dailies, Winnable
+from .games import Games, daily_overview
+from .leaderboard import Leaderboards
+from .race import Races
+
+
+@dataclass
+class Services:
+    store: Store
+    clock: Clock
+    accounts: Accounts
+    dailies: Dailies
+    boards: Leaderboards
+    games: Games
+    races: Races
+
+    @classmethod
+    def build(
+        cls,
+        store: Store,
+        clock: Clock | None = None,
+        *,
+        winnable: Winnable = solver.winnable,
+        cache_size: int = 4096,
+        countdown: float = 3.0,
+    ) -> Services:
+        clock = clock or SystemClock()
+        dailies = Dailies(store, clock, winnable=winnable)
+        boards = Leaderboards(store)
+        games = Games(store, clock, dailies, boards, cache_size=cache_size)
+        races = Races(store, clock, games, countdown=countdown)
+        return cls(store, clock, Accounts(store, clock), dailies, boards, games, races)
+
+
+__all__ = ["Clock", "FakeClock", "Services", "SystemClock", "daily_overview"]

@@ -1,0 +1,513 @@
+"""Games: start, resume, move, undo, resign, list; and the wire ``state`` object.
+
+A game lives in Redis as a hash (seed, player, mode, seq, status, the state bytes,
+timestamps, score) and a log of its moves. Every change is one compare-and-set on
+``seq`` (``Store.cas_game``): the reply goes out only after Redis accepted it, and of
+two writers racing on one ``seq`` exactly one wins; the other gets ``stale_seq`` with
+the current state.
+
+A process-wide cache of recently used games saves the read before a move. It needs
+no invalidation: a stale entry only makes the compare-and-set fail, and the game is
+then read afresh.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import msgpack
+
+from protocol import ErrorCode, Mode, ProtocolError
+
+from ..patience import registry
+from ..patience.engine import Game, IllegalMove, InvalidMove, Move, State, UnknownGame
+from ..store import Store
+from .clock import Clock, day_before
+from .daily import Dailies
+from .leaderboard import Entry, Leaderboards
+
+UNDO = msgpack.packb({"undo": 1})
+RESIGN = msgpack.packb({"resign": 1})
+SUMMARY_FIELDS = [
+    "slug",
+    "mode",
+    "status",
+    "seq",
+    "moves",
+    "foundation",
+    "total",
+    "created",
+    "updated",
+    "date",
+    "ranked",
+    "clean",
+]
+
+
+def find_game(slug: str) -> Game:
+    try:
+        return registry.get(slug)
+    except UnknownGame:
+        raise ProtocolError(ErrorCode.NOT_FOUND, f"no patience is called {slug!r}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One game as stored in Redis, with its state decoded."""
+
+    gid: str
+    game: Game
+    seed: int
+    player: str
+    mode: str
+    seq: int
+    status: str
+    state: State
+    created: int
+    updated: int
+    finished: int
+    moves: int
+    foundation: int
+    date: str  # the daily's date for a daily deal, else ""
+    ranked: bool
+    clean: bool
+    commitment: str
+    recorded: bool
+    race: str = ""  # the race id of a race game
+    #: the legal moves of ``state`` once computed (saves recomputing them per move)
+    legal: tuple[Move, ...] | None = None
+
+    @classmethod
+    def load(cls, gid: str, raw: dict[str, bytes]) -> Record:
+        def text(name: str) -> str:
+            return raw.get(name, b"").decode()
+
+        game = find_game(text("slug"))
+        return cls(
+            gid=gid,
+            game=game,
+            seed=int(raw["seed"]),
+            player=text("player"),
+            mode=text("mode"),
+            seq=int(raw["seq"]),
+            status=text("status"),
+            state=game.loads(raw["state"]),
+            created=int(raw["created"]),
+            updated=int(raw.get("updated", raw["created"])),
+            finished=int(raw.get("finished", 0)),
+            moves=int(raw.get("moves", 0)),
+            foundation=int(raw.get("foundation", 0)),
+            date=text("date"),
+            ranked=raw.get("ranked") == b"1",
+            clean=raw.get("clean", b"1") == b"1",
+            commitment=text("commitment"),
+            recorded=raw.get("recorded") == b"1",
+            race=text("race"),
+        )
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "slug": self.game.slug,
+            "seed": self.seed,
+            "player": self.player,
+            "mode": self.mode,
+            "seq": self.seq,
+            "status": self.status,
+            "state": self.game.dumps(self.state),
+            "created": self.created,
+            "updated": self.updated,
+            "moves": self.moves,
+            "foundation": self.foundation,
+            "total": self.game.total,
+            "date": self.date,
+            "ranked": int(self.ranked),
+            "clean": int(self.clean),
+            "commitment": self.commitment,
+            "race": self.race,
+        }
+
+
+class Games:
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        dailies: Dailies,
+        boards: Leaderboards,
+        *,
+        cache_size: int = 4096,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.dailies = dailies
+        self.boards = boards
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, Record] = OrderedDict()
+        #: called after every change of a race game (the race service publishes it)
+        self.on_race_change: Callable[[Record], Awaitable[None]] | None = None
+
+    # -- the wire state ---------------------------------------------------------------
+
+    def wire(self, rec: Record) -> dict[str, Any]:
+        """PROTOCOL.md's state object (plus ``clean``, ``ranked`` and ``date``)."""
+        game = rec.game
+        hidden = (bool(rec.date) and not self.dailies.revealed(rec.date)) or (
+            bool(rec.race) and rec.status == "playing"
+        )
+        end = rec.finished or self.clock.now_ms()
+        legal = self.legal(rec) if rec.status == "playing" else ()
+        return {
+            "game_id": rec.gid,
+            "game": game.slug,
+            "mode": rec.mode,
+            "seq": rec.seq,
+            "status": rec.status,
+            "moves": rec.moves,
+            "time_ms": max(0, end - rec.created),
+            "foundation": rec.foundation,
+            "total": game.total,
+            "deal": {"seed": None if hidden else rec.seed, "commitment": rec.commitment or None},
+            "view": game.view(rec.state),
+            "legal": [m.to_wire() for m in legal],
+            "clean": rec.clean,
+            "ranked": rec.ranked,
+            "date": rec.date or None,
+        }
+
+    def summary(self, gid: str, values: list[bytes | None]) -> dict[str, Any] | None:
+        raw = dict(zip(SUMMARY_FIELDS, values, strict=True))
+        if raw["slug"] is None:
+            return None
+
+        def num(name: str) -> int:
+            value = raw[name]
+            return int(value) if value is not None else 0
+
+        def text(name: str) -> str | None:
+            value = raw[name]
+            return value.decode() if value else None
+
+        return {
+            "game_id": gid,
+            "game": text("slug"),
+            "mode": text("mode"),
+            "status": text("status"),
+            "seq": num("seq"),
+            "moves": num("moves"),
+            "foundation": num("foundation"),
+            "total": num("total"),
+            "created": num("created"),
+            "updated": num("updated"),
+            "date": text("date"),
+            "ranked": raw["ranked"] == b"1",
+            "clean": raw["clean"] != b"0",
+        }
+
+    def legal(self, rec: Record) -> tuple[Move, ...]:
+        if rec.legal is not None:
+            return rec.legal
+        legal = tuple(rec.game.legal_moves(rec.state))
+        if self._cache.get(rec.gid) is rec:
+            self._cache[rec.gid] = replace(rec, legal=legal)
+        return legal
+
+    # -- reading ----------------------------------------------------------------------
+
+    def _remember(self, rec: Record) -> Record:
+        self._cache[rec.gid] = rec
+        self._cache.move_to_end(rec.gid)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+        return rec
+
+    async def _fetch(self, gid: str) -> Record:
+        raw = await self.store.game(gid)
+        if raw is None:
+            self._cache.pop(gid, None)
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"no game {gid!r}")
+        return self._remember(Record.load(gid, raw))
+
+    async def _owned(self, gid: str, player: str, seq: int | None = None) -> Record:
+        """The game, from the cache when its ``seq`` is the one asked for."""
+        rec = self._cache.get(gid)
+        if rec is None or seq is None or rec.seq != seq:
+            rec = await self._fetch(gid)
+        if rec.player != player:
+            raise ProtocolError(ErrorCode.FORBIDDEN, f"game {gid} is not yours")
+        return rec
+
+    async def resume(self, player: str, gid: str) -> dict[str, Any]:
+        rec = await self._owned(gid, player)
+        await self._finish(rec)
+        return self.wire(rec)
+
+    async def my_games(self, player: str, limit: int, cursor: str | None) -> dict[str, Any]:
+        if cursor is not None and (not cursor.isdigit() or len(cursor) > 9):
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "'cursor' is not a cursor of my_games")
+        offset = int(cursor) if cursor else 0
+        gids = await self.store.player_game_ids(player, offset, limit + 1)
+        more = len(gids) > limit
+        gids = gids[:limit]
+        rows = await self.store.games(gids, SUMMARY_FIELDS) if gids else []
+        games = [s for g, r in zip(gids, rows, strict=True) if (s := self.summary(g, r))]
+        return {"games": games, "cursor": str(offset + limit) if more else None}
+
+    # -- starting ---------------------------------------------------------------------
+
+    async def start(self, player: str, slug: str, mode: Mode, seed: int | None) -> dict[str, Any]:
+        game = find_game(slug)
+        gid = secrets.token_urlsafe(9)
+        date = commit = ""
+        ranked = False
+        if mode is Mode.DAILY:
+            date = self.dailies.today()
+            seed, commit = await self.dailies.deal(date, slug)
+            first = await self.store.claim_daily(player, date, slug, gid)
+            if first == gid:
+                ranked = True
+            else:
+                raw = await self.store.game(first)
+                if raw is None:  # claimed by a start that died before creating it
+                    gid, ranked = first, True
+                else:
+                    rec = self._remember(Record.load(first, raw))
+                    if rec.status == "playing":
+                        return self.wire(rec)
+                    # Later plays of a finished daily deal are practice.
+                    mode = Mode.PRACTICE
+        elif mode is Mode.PRACTICE:
+            seed = secrets.randbits(64)
+        assert seed is not None
+        rec = await self.create(
+            player, game, seed, str(mode), gid=gid, date=date, commitment=commit, ranked=ranked
+        )
+        return self.wire(rec)
+
+    async def create(
+        self,
+        player: str,
+        game: Game,
+        seed: int,
+        mode: str,
+        *,
+        gid: str | None = None,
+        date: str = "",
+        commitment: str = "",
+        ranked: bool = False,
+        race: str = "",
+    ) -> Record:
+        """A new game of ``player`` on the deal of ``seed``, stored in Redis."""
+        gid = gid or secrets.token_urlsafe(9)
+        now = self.clock.now_ms()
+        state = game.deal(seed)
+        status = game.status(state)
+        rec = Record(
+            gid=gid,
+            game=game,
+            seed=seed,
+            player=player,
+            mode=mode,
+            seq=0,
+            status=status,
+            state=state,
+            created=now,
+            updated=now,
+            finished=now if status != "playing" else 0,
+            moves=0,
+            foundation=game.score(state)[0],
+            date=date,
+            ranked=ranked,
+            clean=True,
+            commitment=commitment,
+            recorded=False,
+            race=race,
+        )
+        fields = rec.fields()
+        if rec.finished:
+            fields["finished"] = now
+        if not await self.store.create_game(gid, fields, player):
+            # A concurrent start of the same daily created it first.
+            return await self._fetch(gid)
+        self._remember(rec)
+        await self._finish(rec)
+        return rec
+
+    # -- changing ---------------------------------------------------------------------
+
+    async def move(self, player: str, gid: str, seq: int, wire: dict[str, Any]) -> dict[str, Any]:
+        rec = await self._playing(player, gid, seq)
+        game = rec.game
+        try:
+            move = game.parse_move(wire)
+            if move in self.legal(rec):
+                # What Game.apply does, minus recomputing the legal moves we hold.
+                after = game.play(rec.state, move)
+                state = State(after.piles, after.vars, after.rng, rec.state.moves + 1)
+            else:
+                state = game.apply(rec.state, move)  # raises IllegalMove with the reason
+        except InvalidMove as exc:
+            raise ProtocolError(ErrorCode.BAD_REQUEST, f"malformed move: {exc}") from None
+        except IllegalMove as exc:
+            raise ProtocolError(ErrorCode.ILLEGAL_MOVE, exc.reason) from None
+        entry = msgpack.packb(move.to_wire())
+        return await self._commit(rec, state, entry, clean=rec.clean)
+
+    async def undo(self, player: str, gid: str, seq: int) -> dict[str, Any]:
+        rec = await self._playing(player, gid, seq)
+        played = effective_moves(await self.store.game_log(gid))
+        if not played:
+            raise ProtocolError(ErrorCode.ILLEGAL_MOVE, "there is no move to undo")
+        game = rec.game
+        state = game.deal(rec.seed)
+        for wire in played[:-1]:
+            state = game.apply(state, game.parse_move(wire))
+        return await self._commit(rec, state, UNDO, clean=False)
+
+    async def resign(self, player: str, gid: str) -> dict[str, Any]:
+        for _ in range(8):
+            rec = await self._owned(gid, player)
+            if rec.status != "playing":
+                raise ProtocolError(ErrorCode.GAME_OVER, f"the game is over ({rec.status})")
+            try:
+                return await self._commit(
+                    rec, rec.state, RESIGN, clean=rec.clean, status="lost", count=False
+                )
+            except ProtocolError as exc:
+                if exc.code is not ErrorCode.STALE_SEQ:
+                    raise
+        raise ProtocolError(ErrorCode.STALE_SEQ, "the game keeps changing; try again")
+
+    async def _playing(self, player: str, gid: str, seq: int) -> Record:
+        rec = await self._owned(gid, player, seq)
+        if rec.seq != seq:
+            raise ProtocolError(
+                ErrorCode.STALE_SEQ, f"seq is {rec.seq}, not {seq}", state=self.wire(rec)
+            )
+        if rec.status != "playing":
+            raise ProtocolError(ErrorCode.GAME_OVER, f"the game is over ({rec.status})")
+        return rec
+
+    async def _commit(
+        self,
+        rec: Record,
+        state: State,
+        entry: bytes,
+        *,
+        clean: bool,
+        status: str | None = None,
+        count: bool = True,
+    ) -> dict[str, Any]:
+        game = rec.game
+        legal = tuple(game.legal_moves(state))
+        status = status or game.status(state)  # uses the engine's cache of legal_moves
+        foundation = game.score(state)[0]
+        now = self.clock.now_ms()
+        moves = rec.moves + 1 if count else rec.moves
+        finished = status != "playing"
+        done, current = await self.store.cas_game(
+            rec.gid,
+            seq=rec.seq,
+            state=game.dumps(state),
+            entry=entry,
+            status=status,
+            moves=moves,
+            foundation=foundation,
+            now_ms=now,
+            finished=finished,
+            clean=clean,
+        )
+        if done != 1:
+            self._cache.pop(rec.gid, None)
+            if done == 0:
+                fresh = await self._fetch(rec.gid)
+                raise ProtocolError(
+                    ErrorCode.STALE_SEQ,
+                    f"seq is {current}, not {rec.seq}: the game moved on elsewhere",
+                    state=self.wire(fresh),
+                )
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"no game {rec.gid!r}")
+        new = replace(
+            rec,
+            seq=current,
+            state=state,
+            status=status,
+            moves=moves,
+            foundation=foundation,
+            updated=now,
+            finished=now if finished else 0,
+            clean=clean,
+            legal=legal,
+        )
+        self._remember(new)
+        await self._finish(new)
+        if new.race and self.on_race_change is not None:
+            await self.on_race_change(new)
+        return self.wire(new)
+
+    async def _finish(self, rec: Record) -> None:
+        """Rank a finished ranked daily (idempotent: redone on resume if a crash came
+        between the move and the ranking)."""
+        if rec.status == "playing" or not rec.ranked or rec.recorded:
+            return
+        won = rec.status == "won"
+        entry = Entry(
+            player=rec.player,
+            won=won,
+            foundation=rec.foundation,
+            moves=rec.moves,
+            time_ms=max(0, rec.finished - rec.created),
+            finished_ms=rec.finished,
+            clean=rec.clean,
+        )
+        await self.boards.record(rec.game.slug, rec.date, entry)
+        await self.store.count_streak(rec.player, rec.date, day_before(rec.date))
+        await self.store.set_game_fields(rec.gid, {"recorded": 1})
+        self._remember(replace(rec, recorded=True))
+
+
+def effective_moves(log: list[bytes]) -> list[dict[str, Any]]:
+    """The moves in force after a log's undos: "a game is its seed plus its moves"."""
+    moves: list[dict[str, Any]] = []
+    for raw in log:
+        item = msgpack.unpackb(raw)
+        if item.get("undo"):
+            if moves:
+                moves.pop()
+        elif not item.get("resign"):
+            moves.append(item)
+    return moves
+
+
+async def daily_overview(games: Games, date: str | None, player: str | None) -> dict[str, Any]:
+    """The ``daily`` op: per game the commitment, par, the seed once the day is over,
+    and the player's own ranked game of that day; plus the player's streak."""
+    dailies = games.dailies
+    day = dailies.check_date(date)
+    today = dailies.today()
+    revealed = dailies.revealed(day)
+    mine_ids = await games.store.player_dailies(player, day) if player else {}
+    slugs = registry.slugs()
+    ids = [mine_ids[s] for s in slugs if s in mine_ids]
+    rows = await games.store.games(ids, SUMMARY_FIELDS) if ids else []
+    mine = {g: games.summary(g, r) for g, r in zip(ids, rows, strict=True)}
+    out: dict[str, Any] = {}
+    for slug in slugs:
+        seed, commit = await dailies.deal(day, slug, keep=day == today)
+        gid = mine_ids.get(slug)
+        out[slug] = {
+            "commitment": commit,
+            "par": None,
+            "seed": seed if revealed else None,
+            "mine": mine.get(gid) if gid else None,
+        }
+    streak = 0
+    if player:
+        info = await games.store.player(player)
+        last = info.get("streak_day", b"").decode()
+        if last and last >= day_before(today):
+            streak = int(info.get("streak", b"0"))
+    return {"date": day, "games": out, "streak": streak}

@@ -1,0 +1,204 @@
+"""Races: friends play the same deal at the same time and see each other's progress.
+
+A race lives in Redis (``race:{rid}`` and friends, see ``store/keys.py``) and expires
+after a day. Every change is published on the race's channel as the full ``race``
+event (plus, when the race starts, each member's game id), so every server instance
+can pass it on to the members connected to it; this service never touches a socket.
+
+Life of a race: ``lobby`` (join with the code) → ``race_start`` by its creator →
+``countdown`` (``starts_at``, ms since the epoch) → ``running`` (each member gets a
+game on the race's deal) → ``finished`` once every member's game is over. Places go
+to winners in the order they win.
+
+The countdown runs on the instance that started it: if that instance dies during the
+few seconds of countdown, the race stays in ``countdown`` (a known limitation).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from typing import Any
+
+import msgpack
+
+from protocol import ErrorCode, ProtocolError
+
+from ..store import Store
+from .clock import Clock
+from .games import SUMMARY_FIELDS, Games, Record, find_game
+
+log = logging.getLogger(__name__)
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+MAX_MEMBERS = 50
+MODE = "race"
+
+
+class Races:
+    def __init__(self, store: Store, clock: Clock, games: Games, *, countdown: float = 3.0):
+        self.store = store
+        self.clock = clock
+        self.games = games
+        self.countdown = countdown
+        self._tasks: set[asyncio.Task[None]] = set()
+        games.on_race_change = self._game_changed
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    # -- ops ----------------------------------------------------------------------------
+
+    async def create(self, player: str, slug: str, seed: int | None) -> dict[str, Any]:
+        find_game(slug)
+        rid = secrets.token_urlsafe(9)
+        fields: dict[str, str | int] = {
+            "game": slug,
+            "seed": secrets.randbits(64) if seed is None else seed,
+            "creator": player,
+            "status": "lobby",
+            "created": self.clock.now_ms(),
+            "placed": 0,
+        }
+        for _ in range(16):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if await self.store.create_race(rid, code, {**fields, "code": code}):
+                break
+        else:
+            raise ProtocolError(ErrorCode.INTERNAL, "no free race code; try again")
+        await self.store.race_member(rid, player, add=True)
+        return await self.publish(rid)
+
+    async def join(self, player: str, code: str) -> dict[str, Any]:
+        rid = await self.store.race_by_code(code)
+        if rid is None:
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"no race has the code {code!r}")
+        info, members, _, _ = await self.store.race(rid)
+        if player in members:
+            return await self.build(rid)
+        if info.get("status") != b"lobby":
+            raise ProtocolError(ErrorCode.FORBIDDEN, "this race has already started")
+        if len(members) >= MAX_MEMBERS:
+            raise ProtocolError(ErrorCode.FORBIDDEN, f"a race holds at most {MAX_MEMBERS}")
+        await self.store.race_member(rid, player, add=True)
+        return await self.publish(rid)
+
+    async def start(self, player: str, rid: str) -> dict[str, Any]:
+        info, _, _, _ = await self._race(rid)
+        if info.get("creator", b"").decode() != player:
+            raise ProtocolError(ErrorCode.FORBIDDEN, "only the race's creator starts it")
+        starts_at = self.clock.now_ms() + int(self.countdown * 1000)
+        if not await self.store.race_status(rid, "lobby", "countdown", {"starts_at": starts_at}):
+            raise ProtocolError(ErrorCode.FORBIDDEN, "this race has already started")
+        task = asyncio.create_task(self._run(rid), name=f"race-{rid}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return await self.publish(rid)
+
+    async def leave(self, player: str, rid: str) -> dict[str, Any]:
+        await self._race(rid)
+        if not await self.store.race_member(rid, player, add=False):
+            raise ProtocolError(ErrorCode.NOT_FOUND, "you are not in this race")
+        await self.publish(rid)
+        return {}
+
+    # -- running ------------------------------------------------------------------------
+
+    async def _run(self, rid: str) -> None:
+        try:
+            await asyncio.sleep(self.countdown)
+            info, members, _, _ = await self.store.race(rid)
+            game = find_game(info["game"].decode())
+            seed = int(info["seed"])
+            games = {}
+            for member in members:
+                rec = await self.games.create(member, game, seed, MODE, race=rid)
+                games[member] = rec.gid
+            await self.store.race_set_games(rid, games)
+            await self.store.race_status(rid, "countdown", "running", {})
+            await self.publish(rid, games=games)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("race %s could not start", rid)
+
+    async def _game_changed(self, rec: Record) -> None:
+        if rec.status == "won":
+            await self.store.race_place(rec.race, rec.player)
+        await self.publish(rec.race)
+
+    # -- the race object ----------------------------------------------------------------
+
+    async def _race(
+        self, rid: str
+    ) -> tuple[dict[str, bytes], list[str], dict[str, str], dict[str, int]]:
+        info, members, games, places = await self.store.race(rid)
+        if not info:
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"no race {rid!r}")
+        return info, members, games, places
+
+    async def build(self, rid: str) -> dict[str, Any]:
+        """The ``race`` event's fields (PROTOCOL.md)."""
+        info, members, games, places = await self._race(rid)
+        status = info.get("status", b"lobby").decode()
+        gids = [games[m] for m in members if m in games]
+        rows = await self.store.games(gids, SUMMARY_FIELDS) if gids else []
+        summaries = {g: self.games.summary(g, r) for g, r in zip(gids, rows, strict=True)}
+        total = find_game(info["game"].decode()).total
+        now = self.clock.now_ms()
+        players: list[dict[str, Any]] = []
+        for member in members:
+            s = summaries.get(games.get(member, ""))
+            if s is None:
+                players.append(
+                    {
+                        "player": member,
+                        "status": "ready",
+                        "foundation": 0,
+                        "total": total,
+                        "moves": 0,
+                        "time_ms": 0,
+                        "place": None,
+                    }
+                )
+                continue
+            end = s["updated"] if s["status"] != "playing" else now
+            players.append(
+                {
+                    "player": member,
+                    "status": s["status"],
+                    "foundation": s["foundation"],
+                    "total": s["total"],
+                    "moves": s["moves"],
+                    "time_ms": max(0, end - s["created"]),
+                    "place": places.get(member),
+                }
+            )
+        if status == "running" and players and all(p["status"] != "playing" for p in players):
+            await self.store.race_status(rid, "running", "finished", {})
+            status = "finished"
+        players.sort(key=lambda p: (p["place"] is None, p["place"] or 0, -p["foundation"]))
+        starts_at = info.get("starts_at")
+        return {
+            "race_id": rid,
+            "code": info.get("code", b"").decode(),
+            "game": info["game"].decode(),
+            "status": status,
+            "starts_at": int(starts_at) if starts_at else None,
+            "players": players,
+        }
+
+    async def publish(self, rid: str, *, games: dict[str, str] | None = None) -> dict[str, Any]:
+        """Build the race and publish it to every instance; returns it."""
+        race = await self.build(rid)
+        message: dict[str, Any] = {"race": race}
+        if games:
+            message["games"] = games
+        await self.store.publish(self.store.keys.race_channel(rid), msgpack.packb(message))
+        return race

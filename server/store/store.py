@@ -1,0 +1,338 @@
+"""Everything the services ask of Redis, one method per question or atomic step.
+
+A semaphore bounds concurrent Redis calls (redis-py's asyncio pool raises past its
+``max_connections`` instead of waiting). Every call is timed into the
+``pasyans_redis_seconds`` histogram when metrics are on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from . import scripts
+from .keys import Keys
+
+Fields = dict[str, bytes]
+Value = bytes | str | int | float
+Observer = Callable[[str, float], None]
+POOL_HEADROOM = 8  # connections beyond the semaphore (pub/sub listeners)
+
+
+def _text(value: bytes | str | None) -> str | None:
+    if value is None:
+        return None
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _fields(raw: Mapping[Any, Any]) -> Fields:
+    return {(k.decode() if isinstance(k, bytes) else str(k)): v for k, v in raw.items()}
+
+
+class Store:
+    """The Redis side of pasyans. ``url`` is any redis-py URL (``redis://``,
+    ``unix://``); ``prefix`` goes before every key."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "",
+        max_connections: int = 64,
+        observe: Observer | None = None,
+    ) -> None:
+        self.keys = Keys(prefix)
+        # Headroom over the semaphore: the pub/sub listener holds a connection too.
+        self.redis: aioredis.Redis = aioredis.Redis.from_url(
+            url, max_connections=max_connections + POOL_HEADROOM, decode_responses=False
+        )
+        self._sem = _Semaphore(max_connections)
+        self._observe = observe
+        self._move = self.redis.register_script(scripts.MOVE)
+        self._board_put = self.redis.register_script(scripts.BOARD_PUT)
+        self._streak = self.redis.register_script(scripts.STREAK)
+        self._create = self.redis.register_script(scripts.CREATE)
+        self._race_status = self.redis.register_script(scripts.RACE_STATUS)
+        self._race_place = self.redis.register_script(scripts.RACE_PLACE)
+
+    async def close(self) -> None:
+        await self.redis.aclose()
+
+    @asynccontextmanager
+    async def _call(self, name: str) -> AsyncIterator[None]:
+        async with self._sem.held():
+            start = time.perf_counter()
+            try:
+                yield
+            finally:
+                if self._observe is not None:
+                    self._observe(name, time.perf_counter() - start)
+
+    async def ping(self) -> bool:
+        async with self._call("ping"):
+            return bool(await self.redis.ping())
+
+    # -- players ----------------------------------------------------------------------
+
+    async def create_player(self, name: str, digest: str, now_ms: int) -> bool:
+        """Claim ``name`` (case-insensitively); False when it is taken."""
+        key = self.keys.player(name)
+        async with self._call("create_player"):
+            if not await self.redis.hsetnx(key, "token", digest):
+                return False
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hset(key, mapping={"name": name, "created": now_ms, "streak": 0})
+            pipe.set(self.keys.token(digest), name)
+            await pipe.execute()
+            return True
+
+    async def player_of_token(self, digest: str) -> str | None:
+        """The player whose token hashes to ``digest``, checked in constant time."""
+        async with self._call("auth"):
+            name = _text(await self.redis.get(self.keys.token(digest)))
+            if name is None:
+                return None
+            stored = _text(await self.redis.hget(self.keys.player(name), "token")) or ""
+        return name if hmac.compare_digest(stored.encode(), digest.encode()) else None
+
+    async def player(self, name: str) -> Fields:
+        async with self._call("player"):
+            return _fields(await self.redis.hgetall(self.keys.player(name)))
+
+    async def count_streak(self, name: str, date: str, day_before: str) -> int:
+        async with self._call("streak"):
+            return int(await self._streak(keys=[self.keys.player(name)], args=[date, day_before]))
+
+    # -- games ------------------------------------------------------------------------
+
+    async def create_game(self, gid: str, fields: Mapping[str, Value], player: str) -> bool:
+        """Store a new game (False, and nothing written, if ``gid`` exists)."""
+        args: list[Value] = [x for item in fields.items() for x in item]
+        async with self._call("create_game"):
+            if not await self._create(keys=[self.keys.game(gid)], args=args):
+                return False
+            await self.redis.zadd(self.keys.player_games(player), {gid: int(fields["created"])})
+            return True
+
+    async def game(self, gid: str) -> Fields | None:
+        async with self._call("game"):
+            raw = await self.redis.hgetall(self.keys.game(gid))
+        return _fields(raw) if raw else None
+
+    async def games(self, gids: list[str], fields: list[str]) -> list[list[bytes | None]]:
+        async with self._call("games"):
+            pipe = self.redis.pipeline(transaction=False)
+            for gid in gids:
+                pipe.hmget(self.keys.game(gid), fields)
+            return list(await pipe.execute())
+
+    async def cas_game(
+        self,
+        gid: str,
+        *,
+        seq: int,
+        state: bytes,
+        entry: bytes,
+        status: str,
+        moves: int,
+        foundation: int,
+        now_ms: int,
+        finished: bool,
+        clean: bool,
+    ) -> tuple[int, int]:
+        """One atomic compare-and-set on ``seq``: ``(1, new seq)`` when written,
+        ``(0, current seq)`` when another writer was first, ``(-1, 0)`` if missing."""
+        args: list[Value] = [
+            seq,
+            state,
+            entry,
+            status,
+            moves,
+            foundation,
+            now_ms,
+            int(finished),
+            int(clean),
+        ]
+        # The hot path: the semaphore and the timing inline, without a context manager.
+        sem = self._sem.get()
+        await sem.acquire()
+        start = time.perf_counter()
+        try:
+            done, current = await self._move(
+                keys=[self.keys.game(gid), self.keys.game_log(gid)], args=args
+            )
+        finally:
+            sem.release()
+            if self._observe is not None:
+                self._observe("move", time.perf_counter() - start)
+        return int(done), int(current)
+
+    async def game_log(self, gid: str) -> list[bytes]:
+        async with self._call("log"):
+            raw: list[Any] = await self.redis.lrange(self.keys.game_log(gid), 0, -1)
+            return [bytes(x) for x in raw]
+
+    async def set_game_fields(self, gid: str, fields: Mapping[str, Value]) -> None:
+        async with self._call("game_fields"):
+            await self.redis.hset(self.keys.game(gid), mapping=dict[Any, Any](fields))
+
+    async def player_game_ids(self, player: str, offset: int, limit: int) -> list[str]:
+        """The player's game ids, newest first."""
+        async with self._call("my_games"):
+            raw = await self.redis.zrevrange(
+                self.keys.player_games(player), offset, offset + limit - 1
+            )
+        return [_text(g) or "" for g in raw]  # type: ignore[arg-type]
+
+    # -- dailies ----------------------------------------------------------------------
+
+    async def secret(self) -> bytes:
+        """The server secret, generated once (first caller wins) and kept in Redis."""
+        key = self.keys.secret()
+        async with self._call("secret"):
+            await self.redis.set(key, secrets.token_bytes(32), nx=True)
+            value = await self.redis.get(key)
+        assert isinstance(value, bytes)
+        return value
+
+    async def daily(self, date: str) -> Fields:
+        async with self._call("daily"):
+            return _fields(await self.redis.hgetall(self.keys.daily(date)))
+
+    async def put_daily(self, date: str, fields: Mapping[str, Value]) -> None:
+        """Set fields not set yet (so every instance agrees on the first choice)."""
+        async with self._call("daily"):
+            pipe = self.redis.pipeline(transaction=False)
+            for k, v in fields.items():
+                pipe.hsetnx(self.keys.daily(date), k, v)
+            await pipe.execute()
+
+    async def claim_daily(self, player: str, date: str, slug: str, gid: str) -> str:
+        """The id of the player's ranked game of that daily: ``gid`` if this call
+        claimed it, else the one claimed before."""
+        key, field = self.keys.player_dailies(player), f"{date}:{slug}"
+        async with self._call("claim_daily"):
+            if await self.redis.hsetnx(key, field, gid):
+                return gid
+            return _text(await self.redis.hget(key, field)) or gid
+
+    async def player_dailies(self, player: str, date: str) -> dict[str, str]:
+        """slug → the player's ranked game id on ``date``."""
+        async with self._call("player_dailies"):
+            raw = _fields(await self.redis.hgetall(self.keys.player_dailies(player)))
+        prefix = f"{date}:"
+        return {k[len(prefix) :]: _text(v) or "" for k, v in raw.items() if k.startswith(prefix)}
+
+    # -- leaderboards -----------------------------------------------------------------
+
+    async def board_put(self, slug: str, period: str, player: str, member: str, mode: str) -> bool:
+        keys = [self.keys.board(slug, period), self.keys.board_players(slug, period)]
+        async with self._call("board_put"):
+            return bool(await self._board_put(keys=keys, args=[player, member, mode]))
+
+    async def board_page(self, slug: str, period: str, start: int, stop: int) -> list[str]:
+        async with self._call("board"):
+            raw = await self.redis.zrange(self.keys.board(slug, period), start, stop)
+        return [_text(m) or "" for m in raw]  # type: ignore[arg-type]
+
+    async def board_size(self, slug: str, period: str) -> int:
+        async with self._call("board"):
+            size: Any = await self.redis.zcard(self.keys.board(slug, period))
+            return int(size)
+
+    async def board_entry(self, slug: str, period: str, player: str) -> tuple[int, str] | None:
+        """``(0-based rank, member)`` of the player's entry, or None."""
+        async with self._call("board"):
+            member = await self.redis.hget(self.keys.board_players(slug, period), player)
+            if member is None:
+                return None
+            rank: Any = await self.redis.zrank(self.keys.board(slug, period), member)
+        if rank is None:
+            return None
+        return int(rank), _text(member) or ""
+
+    # -- races ------------------------------------------------------------------------
+
+    async def create_race(self, rid: str, code: str, fields: Mapping[str, Value]) -> bool:
+        """Store a new race under a fresh join code; False if the code is taken."""
+        async with self._call("race"):
+            if not await self.redis.set(self.keys.race_code(code), rid, nx=True, ex=86_400):
+                return False
+            await self.redis.hset(self.keys.race(rid), mapping=dict[Any, Any](fields))
+            await self.redis.expire(self.keys.race(rid), 86_400)
+            return True
+
+    async def race_by_code(self, code: str) -> str | None:
+        async with self._call("race"):
+            return _text(await self.redis.get(self.keys.race_code(code)))
+
+    async def race(self, rid: str) -> tuple[Fields, list[str], dict[str, str], dict[str, int]]:
+        """``(race hash, members, member → game id, member → place)``."""
+        async with self._call("race"):
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hgetall(self.keys.race(rid))
+            pipe.smembers(self.keys.race_players(rid))
+            pipe.hgetall(self.keys.race_games(rid))
+            pipe.hgetall(self.keys.race_places(rid))
+            info, members, games, places = await pipe.execute()
+        return (
+            _fields(info),
+            sorted(_text(m) or "" for m in members),
+            {k: _text(v) or "" for k, v in _fields(games).items()},
+            {k: int(v) for k, v in _fields(places).items()},
+        )
+
+    async def race_member(self, rid: str, player: str, *, add: bool) -> bool:
+        key = self.keys.race_players(rid)
+        async with self._call("race"):
+            if add:
+                changed = await self.redis.sadd(key, player)
+                await self.redis.expire(key, 86_400)
+            else:
+                changed = await self.redis.srem(key, player)
+        return bool(changed)
+
+    async def race_status(self, rid: str, old: str, new: str, fields: Mapping[str, Value]) -> bool:
+        args: list[Value] = [old, new, *(x for item in fields.items() for x in item)]
+        async with self._call("race"):
+            return bool(await self._race_status(keys=[self.keys.race(rid)], args=args))
+
+    async def race_set_games(self, rid: str, games: Mapping[str, str]) -> None:
+        async with self._call("race"):
+            await self.redis.hset(self.keys.race_games(rid), mapping=dict[Any, Any](games))
+            await self.redis.expire(self.keys.race_games(rid), 86_400)
+
+    async def race_place(self, rid: str, player: str) -> int:
+        keys = [self.keys.race(rid), self.keys.race_places(rid)]
+        async with self._call("race"):
+            return int(await self._race_place(keys=keys, args=[player]))
+
+    async def publish(self, channel: str, data: bytes) -> None:
+        async with self._call("publish"):
+            await self.redis.publish(channel, data)
+
+
+class _Semaphore:
+    """An asyncio.Semaphore created lazily in the running loop."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._sem: Any = None
+
+    def get(self) -> asyncio.Semaphore:
+        if self._sem is None:
+            self._sem = asyncio.Semaphore(self.size)
+        sem: asyncio.Semaphore = self._sem
+        return sem
+
+    @asynccontextmanager
+    async def held(self) -> AsyncIterator[None]:
+        async with self.get():
+            yield

@@ -1,0 +1,147 @@
+"""Strict request parsing and the reply/event builders."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import protocol as P
+from protocol import ErrorCode, Op, ProtocolError, parse_request
+
+
+def refused(msg: dict[str, Any]) -> ErrorCode:
+    with pytest.raises(ProtocolError) as err:
+        parse_request(msg)
+    assert err.value.message
+    return err.value.code
+
+
+def test_versions_and_names() -> None:
+    assert P.VERSION == 1
+    assert P.SUBPROTOCOL == "pasyans.v1"
+    assert P.MAX_FRAME == 64 * 1024
+    assert len(ErrorCode) == 12
+    assert {str(c) for c in ErrorCode} == {
+        "bad_request",
+        "unknown_op",
+        "unauthorized",
+        "not_found",
+        "name_taken",
+        "illegal_move",
+        "stale_seq",
+        "game_over",
+        "rate_limited",
+        "too_large",
+        "forbidden",
+        "internal",
+    }
+    assert P.CLOSE_GOING_AWAY == 1001 and P.CLOSE_POLICY == 1008
+    assert set(P.REQUESTS) == set(Op)
+
+
+def test_typed_requests() -> None:
+    move = parse_request(
+        P.request(3, Op.MOVE, game_id="g1", seq=2, move={"from": "T1", "to": "T2"})
+    )
+    assert move == P.Move(id=3, game_id="g1", seq=2, move={"from": "T1", "to": "T2"})
+    start = parse_request(
+        {"id": 0, "op": "start", "game": "crescent", "mode": "deal", "seed": 2**64 - 1}
+    )
+    assert isinstance(start, P.Start) and start.seed == 2**64 - 1 and start.mode is P.Mode.DEAL
+    board = parse_request({"id": 1, "op": "leaderboard", "game": "crescent"})
+    assert board == P.Leaderboard(id=1, game="crescent")
+    assert board.limit == 20 and board.board is P.Board.DAILY and not board.around_me
+    assert parse_request({"id": 1, "op": "my_games", "cursor": None}) == P.MyGames(id=1)
+    assert parse_request({"id": 1, "op": "daily", "date": "2026-02-28"}) == P.Daily(1, "2026-02-28")
+
+
+@pytest.mark.parametrize(
+    "msg",
+    [
+        {"op": "games"},
+        {"id": -1, "op": "games"},
+        {"id": True, "op": "games"},
+        {"id": "1", "op": "games"},
+        {"id": 2**63, "op": "games"},
+        {"id": 1},
+        {"id": 1, "op": 5},
+        {"id": 1, "op": "games", "extra": 1},
+        {"id": 1, "op": "register"},
+        {"id": 1, "op": "register", "name": "no spaces"},
+        {"id": 1, "op": "register", "name": "ab"},
+        {"id": 1, "op": "register", "name": "a" * 21},
+        {"id": 1, "op": "start", "game": "crescent", "mode": "deal"},
+        {"id": 1, "op": "start", "game": "crescent", "mode": "practice", "seed": 5},
+        {"id": 1, "op": "start", "game": "crescent", "mode": "deal", "seed": 2**64},
+        {"id": 1, "op": "start", "game": "crescent", "mode": "deal", "seed": -1},
+        {"id": 1, "op": "start", "game": "crescent", "mode": "speedrun"},
+        {"id": 1, "op": "start", "game": "../etc", "mode": "practice"},
+        {"id": 1, "op": "move", "game_id": "g", "seq": -1, "move": {"action": "x"}},
+        {"id": 1, "op": "move", "game_id": "g", "seq": 1.0, "move": {"action": "x"}},
+        {"id": 1, "op": "move", "game_id": "g", "seq": 1, "move": []},
+        {"id": 1, "op": "move", "game_id": "g", "seq": 1, "move": {}},
+        {"id": 1, "op": "move", "game_id": "g", "seq": 1, "move": {"from": ["T1"]}},
+        {"id": 1, "op": "move", "game_id": "g", "seq": 1, "move": {str(i): i for i in range(9)}},
+        {"id": 1, "op": "move", "game_id": "", "seq": 1, "move": {"action": "x"}},
+        {"id": 1, "op": "move", "game_id": "g" * 65, "seq": 1, "move": {"action": "x"}},
+        {"id": 1, "op": "my_games", "limit": 0},
+        {"id": 1, "op": "my_games", "limit": 101},
+        {"id": 1, "op": "leaderboard", "game": "crescent", "board": "weekly"},
+        {"id": 1, "op": "leaderboard", "game": "crescent", "around_me": 1},
+        {"id": 1, "op": "daily", "date": "2026-02-30"},
+        {"id": 1, "op": "daily", "date": "26-1-1"},
+        {"id": 1, "op": "auth", "token": ""},
+    ],
+)
+def test_bad_requests(msg: dict[str, Any]) -> None:
+    assert refused(msg) is ErrorCode.BAD_REQUEST
+
+
+def test_unknown_op() -> None:
+    assert refused({"id": 1, "op": "teleport"}) is ErrorCode.UNKNOWN_OP
+
+
+def test_builders_and_reply_parser() -> None:
+    assert P.ok(4, player="x") == {"re": 4, "ok": True, "player": "x"}
+    err = P.error(5, ErrorCode.STALE_SEQ, "seq is 3", state={"seq": 3})
+    assert err == {
+        "re": 5,
+        "ok": False,
+        "error": {"code": "stale_seq", "message": "seq is 3", "state": {"seq": 3}},
+    }
+    reply = P.parse_reply(err)
+    assert isinstance(reply, P.Reply) and not reply.ok
+    with pytest.raises(ProtocolError) as exc:
+        reply.unwrap()
+    assert exc.value.code is ErrorCode.STALE_SEQ and exc.value.extra == {"state": {"seq": 3}}
+    assert P.parse_reply(P.ok(4, player="x")) == P.Reply(4, True, {"player": "x"})
+    push = P.parse_reply(P.event(P.Event.BYE, reason="later"))
+    assert push == P.Push("bye", {"reason": "later"})
+    assert P.request(1, Op.DAILY, date=None) == {"id": 1, "op": "daily"}
+
+
+def test_cards() -> None:
+    from protocol import cards
+
+    assert cards.pretty("TD") == "10♦"
+    assert cards.pretty(None) == "??"
+    assert cards.parse("QS") == cards.WireCard(12, 0)
+    assert cards.parse("AH").red and cards.parse("AH").name == "ace of hearts"
+    with pytest.raises(ValueError):
+        cards.parse("1S")
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(["id", "op", "game", "seq", "move", "name", "x"]),
+        st.one_of(st.none(), st.integers(), st.text(max_size=5), st.booleans()),
+    )
+)
+def test_parse_request_refuses_only_with_protocol_errors(msg: dict[str, Any]) -> None:
+    try:
+        parse_request(msg)
+    except ProtocolError as exc:
+        assert exc.code in (ErrorCode.BAD_REQUEST, ErrorCode.UNKNOWN_OP)

@@ -1,0 +1,67 @@
+"""register and auth over a real WebSocket on a real Redis."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.support import TestClient, connect
+
+
+async def test_register_returns_a_token_once(client: TestClient) -> None:
+    result = await client.call("register", name="alice")
+    assert result["player"] == "alice"
+    assert isinstance(result["token"], str) and len(result["token"]) >= 32
+
+
+async def test_name_taken_regardless_of_case(client: TestClient, client2: TestClient) -> None:
+    await client.register("alice")
+    err = await client2.error("register", name="ALICE")
+    assert err["code"] == "name_taken"
+
+
+async def test_auth_on_a_new_connection(ws_url: str, client: TestClient) -> None:
+    token = await client.register("carol")
+    async with connect(ws_url) as other:
+        assert (await other.call("auth", token=token)) == {"player": "carol"}
+        await other.call("my_games")
+
+
+async def test_unknown_token_is_unauthorized(client: TestClient) -> None:
+    err = await client.error("auth", token="nope" * 10)
+    assert err["code"] == "unauthorized"
+
+
+async def test_ops_that_need_a_player(client: TestClient) -> None:
+    cases: list[tuple[str, dict[str, Any]]] = [
+        ("start", {"game": "crescent", "mode": "practice"}),
+        ("resume", {"game_id": "abc"}),
+        ("move", {"game_id": "abc", "seq": 0, "move": {"action": "shift"}}),
+        ("undo", {"game_id": "abc", "seq": 0}),
+        ("resign", {"game_id": "abc"}),
+        ("my_games", {}),
+    ]
+    for op, params in cases:
+        err = await client.error(op, **params)
+        assert err["code"] == "unauthorized", op
+
+
+async def test_bad_names_are_bad_requests(client: TestClient) -> None:
+    for name in ["ab", "x" * 21, "has space", "ünï", 12]:
+        err = await client.error("register", name=name)
+        assert err["code"] == "bad_request", name
+
+
+async def test_token_is_stored_only_as_its_hash(app, client: TestClient) -> None:  # type: ignore[no-untyped-def]
+    token = await client.register("dave")
+    store = app.store
+    keys = [k async for k in store.redis.scan_iter(match=f"{store.keys.prefix}*")]
+    for key in keys:
+        kind = (await store.redis.type(key)).decode()
+        if kind == "hash":
+            values = (await store.redis.hgetall(key)).values()
+        elif kind == "string":
+            values = [await store.redis.get(key)]
+        else:
+            continue
+        assert all(token.encode() not in v for v in values)
+        assert token.encode() not in key

@@ -1,0 +1,206 @@
+"""Fair dailies and leaderboards, with a fake clock."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import Any
+
+import pytest
+
+from server.net import App
+from server.patience import registry
+from server.services import FakeClock
+from server.services.daily import candidate_seed, choose_seed, commitment
+from server.services.leaderboard import Entry
+from tests.support import TestClient, connect
+
+TODAY = "2026-03-14"
+
+
+async def finish_daily(client: TestClient, moves: int, *, undo: bool = False) -> dict[str, Any]:
+    state = await client.start("crescent", "daily")
+    for _ in range(moves):
+        state = await client.move(state, state["legal"][0])
+    if undo:
+        state = (await client.call("undo", game_id=state["game_id"], seq=state["seq"]))["state"]
+    over: dict[str, Any] = (await client.call("resign", game_id=state["game_id"]))["state"]
+    return over
+
+
+async def test_daily_shows_commitments_then_seeds(
+    app: App, player: TestClient, clock: FakeClock
+) -> None:
+    today = await player.call("daily")
+    assert today["date"] == TODAY and today["streak"] == 0
+    assert list(today["games"]) == registry.slugs()
+    for entry in today["games"].values():
+        assert entry["seed"] is None and entry["par"] is None and entry["mine"] is None
+        assert len(entry["commitment"]) == 64
+    clock.advance(days=1)
+    past = await player.call("daily", date=TODAY)
+    assert app.store is not None
+    secret = await app.store.secret()
+    for slug, entry in past["games"].items():
+        seed = entry["seed"]
+        assert seed == candidate_seed(secret, TODAY, slug, 0)
+        assert entry["commitment"] == today["games"][slug]["commitment"]
+        expected = hashlib.sha256(seed.to_bytes(8, "big") + f"{TODAY}:{slug}".encode())
+        assert entry["commitment"] == expected.hexdigest()
+    assert (await player.error("daily", date="2026-03-16"))["code"] == "not_found"
+
+
+async def test_everybody_gets_the_same_daily(player: TestClient, player2: TestClient) -> None:
+    a = await player.start("crescent", "daily")
+    b = await player2.start("crescent", "daily")
+    assert a["game_id"] != b["game_id"]
+    assert a["view"] == b["view"] and a["deal"] == b["deal"]
+    assert a["deal"]["seed"] is None and a["mode"] == "daily" and a["ranked"] is True
+    again = await player.start("crescent", "daily")
+    assert again["game_id"] == a["game_id"]
+
+
+async def test_first_finished_attempt_counts(player: TestClient, clock: FakeClock) -> None:
+    first = await finish_daily(player, 2)
+    replay = await player.start("crescent", "daily")
+    assert replay["mode"] == "practice" and replay["ranked"] is False
+    assert replay["deal"]["seed"] is None and replay["view"]["piles"]
+    replay = await player.move(replay, replay["legal"][0])
+    await player.call("resign", game_id=replay["game_id"])
+    board = await player.call("leaderboard", game="crescent", board="daily")
+    assert [e["player"] for e in board["entries"]] == [player.player]
+    assert board["entries"][0]["moves"] == first["moves"] == 2
+    assert board["me"]["rank"] == 1
+    mine = (await player.call("daily"))["games"]["crescent"]["mine"]
+    assert mine["game_id"] == first["game_id"] and mine["status"] == "lost"
+    clock.advance(days=1)
+    revealed = (await player.call("resume", game_id=replay["game_id"]))["state"]
+    assert isinstance(revealed["deal"]["seed"], int)
+
+
+async def test_leaderboard_order_ranks_cursor_and_around_me(ws_url: str) -> None:
+    names = [f"racer{i}" for i in range(7)]
+    for i, name in enumerate(names):
+        async with connect(ws_url) as c:
+            await c.register(name)
+            await finish_daily(c, i % 4, undo=(i == 5))
+    async with connect(ws_url) as c:
+        board = await c.call("leaderboard", game="crescent", limit=3)
+        assert [e["rank"] for e in board["entries"]] == [1, 2, 3]
+        assert board["me"] is None and board["cursor"] == "3"
+        seen = board["entries"]
+        while board["cursor"]:
+            board = await c.call("leaderboard", game="crescent", limit=3, cursor=board["cursor"])
+            seen += board["entries"]
+        assert [e["rank"] for e in seen] == list(range(1, 8))
+        keys = [(not e["won"], -e["foundation"], e["moves"], e["time_ms"]) for e in seen]
+        assert keys == sorted(keys)
+        assert {e["player"] for e in seen} == set(names)
+        assert [e["clean"] for e in seen if e["player"] == "racer5"] == [False]
+        err = await c.error("leaderboard", game="crescent", around_me=True)
+        assert err["code"] == "unauthorized"
+    async with connect(ws_url) as c:
+        await c.call("auth", token=await _token_of(ws_url))
+        around = await c.call("leaderboard", game="crescent", limit=3, around_me=True)
+        me = around["me"]
+        assert me["player"] == "lurker"
+        first = max(1, me["rank"] - 1)
+        assert [e["rank"] for e in around["entries"]] == list(range(first, min(first + 3, 9)))
+        assert me in around["entries"]
+        alltime = await c.call("leaderboard", game="crescent", board="alltime")
+        assert len(alltime["entries"]) == 8 and alltime["date"] is None
+
+
+async def _token_of(ws_url: str) -> str:
+    async with connect(ws_url) as c:
+        token = await c.register("lurker")
+        await finish_daily(c, 0)
+        return token
+
+
+async def test_leaderboard_errors(player: TestClient) -> None:
+    assert (await player.error("leaderboard", game="nope"))["code"] == "not_found"
+    assert (await player.error("leaderboard", game="crescent", cursor="x"))["code"] == "bad_request"
+    assert (await player.error("leaderboard", game="crescent", limit=101))["code"] == "bad_request"
+    empty = await player.call("leaderboard", game="crescent", date="2026-01-01")
+    assert empty["entries"] == [] and empty["cursor"] is None and empty["me"] is None
+
+
+async def test_alltime_keeps_the_best_daily(player: TestClient, clock: FakeClock) -> None:
+    results = []
+    for moves in (3, 1, 2):
+        results.append(await finish_daily(player, moves))
+        clock.advance(days=1)
+    best = await player.call("leaderboard", game="crescent", board="alltime")
+    assert len(best["entries"]) == 1
+    winner = min(results, key=lambda s: (s["status"] != "won", -s["foundation"], s["moves"]))
+    assert (best["me"]["moves"], best["me"]["foundation"]) == (
+        winner["moves"],
+        winner["foundation"],
+    )
+
+
+async def test_streak(player: TestClient, clock: FakeClock) -> None:
+    await finish_daily(player, 1)
+    assert (await player.call("daily"))["streak"] == 1
+    clock.advance(days=1)
+    assert (await player.call("daily"))["streak"] == 1  # yesterday still counts
+    await finish_daily(player, 1)
+    assert (await player.call("daily"))["streak"] == 2
+    clock.advance(days=2)
+    assert (await player.call("daily"))["streak"] == 0
+    await finish_daily(player, 1)
+    assert (await player.call("daily"))["streak"] == 1
+
+
+def test_ranking_order_is_designs() -> None:
+    rnd = random.Random(5)
+    entries = [
+        Entry(
+            f"p{i}",
+            rnd.random() < 0.3,
+            rnd.randrange(105),
+            rnd.randrange(3000),
+            rnd.randrange(10**7),
+            rnd.randrange(10**12),
+            rnd.random() < 0.5,
+        )
+        for i in range(300)
+    ]
+    by_member = sorted(entries, key=Entry.member)
+    by_rule = sorted(
+        entries,
+        key=lambda e: (
+            not e.won,
+            -e.foundation,
+            e.moves,
+            e.time_ms,
+            e.finished_ms,
+            not e.clean,
+            e.player,
+        ),
+    )
+    assert by_member == by_rule
+    assert all(Entry.parse(e.member()) == e for e in entries)
+
+
+def test_solver_seam_skips_unwinnable_candidates() -> None:
+    game = registry.get("crescent")
+    secret = b"s" * 32
+    assert choose_seed(game, secret, TODAY) == (candidate_seed(secret, TODAY, "crescent", 0), 0)
+    refuted = {candidate_seed(secret, TODAY, "crescent", k) for k in range(2)}
+
+    def winnable(g: Any, seed: int, budget: int) -> bool | None:
+        return seed not in refuted
+
+    assert choose_seed(game, secret, TODAY, winnable=winnable)[1] == 2
+    assert (
+        commitment(1, TODAY, "x")
+        == hashlib.sha256((1).to_bytes(8, "big") + b"2026-03-14:x").hexdigest()
+    )
+
+
+@pytest.mark.parametrize("date", ["2026-03-14", "2026-12-31"])
+def test_candidate_seeds_are_64_bit(date: str) -> None:
+    seed = candidate_seed(b"k", date, "crescent", 0)
+    assert 0 <= seed < 2**64
