@@ -1,0 +1,10 @@
+"""``pasyans``: the terminal client (``python -m client`` works too)."""
+
+from __future__ import annotations
+
+import sys
+
+from .cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

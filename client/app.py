@@ -1,0 +1,159 @@
+"""The Textual application: connect, log in (or register on first run), then the
+home screen or straight to a game.
+
+The WebSocket connection runs on the same asyncio loop as Textual; screens await
+the server directly, so one player's requests go out strictly in order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from textual.app import App
+
+from protocol.errors import ErrorCode
+from protocol.messages import Event, Mode, Push
+
+from . import config
+from .connection import ClientError, Connection, ServerError
+from .dialogs import MessageScreen, NameScreen
+from .lists import DailyScreen
+from .play import BoardScreen
+
+
+@dataclass(frozen=True)
+class Launch:
+    """What ``pasyans play``/``resume`` asked for (None: the home screen)."""
+
+    game: str = ""
+    mode: Mode = Mode.PRACTICE
+    seed: int | None = None
+    game_id: str = ""
+    resume: bool = False
+
+
+class PasyansApp(App[int]):
+    TITLE = "pasyans"
+    CSS = "Screen { background: $background; }"
+
+    def __init__(self, server: str, *, launch: Launch | None = None) -> None:
+        super().__init__()
+        self.server = server
+        self.launch = launch
+        self.conn = Connection(server, on_event=self.server_event)
+        self.titles: dict[str, dict[str, Any]] = {}
+        self.connected = False
+
+    async def on_mount(self) -> None:
+        try:
+            await self.conn.open()
+            self.connected = True
+            self.titles = {str(g["slug"]): g for g in await self.conn.games()}
+        except ClientError as exc:
+            await self.push_screen(MessageScreen(f"{exc}\n\nPress q to quit."))
+            return
+        creds = config.load(self.server)
+        if creds is None:
+            await self.push_screen(NameScreen())
+            return
+        try:
+            await self.conn.auth(creds.token)
+        except ServerError as exc:
+            if exc.code != ErrorCode.UNAUTHORIZED:
+                raise
+            await self.push_screen(
+                NameScreen(
+                    f"The server refused the saved token of {creds.player!r}. Choose a name "
+                    "for a new account, or quit and run `pasyans login TOKEN`."
+                )
+            )
+            return
+        except ClientError as exc:
+            await self.push_screen(MessageScreen(f"{exc}\n\nPress q to quit."))
+            return
+        await self.logged_in()
+
+    async def reconnect(self) -> None:
+        """A new connection in place of a dropped one, logged in again."""
+        old = self.conn
+        conn = Connection(self.server, on_event=self.server_event)
+        await conn.open()
+        creds = config.load(self.server)
+        if creds is not None:
+            try:
+                await conn.auth(creds.token)
+            except ClientError:
+                await conn.close()
+                raise
+        self.conn = conn
+        await old.close()
+
+    async def on_unmount(self) -> None:
+        if self.connected:
+            await self.conn.close()
+
+    async def register(self, name: str) -> str | None:
+        """Register ``name`` and carry on; an error message for the name screen, else None."""
+        try:
+            result = await self.conn.register(name)
+        except ServerError as exc:
+            if exc.code == ErrorCode.NAME_TAKEN:
+                return f"{name!r} is taken: try another name"
+            return str(exc)
+        except ClientError as exc:
+            return str(exc)
+        config.save(self.server, config.Credentials(result["player"], result["token"]))
+        self.pop_screen()
+        self.notify(f"Welcome, {result['player']}! Your token is saved in your config folder.")
+        await self.logged_in()
+        return None
+
+    async def logged_in(self) -> None:
+        launch = self.launch
+        if launch is None:
+            await self.push_screen(DailyScreen())
+            return
+        try:
+            if launch.resume:
+                gid = launch.game_id or await self.latest_game()
+                state = await self.conn.resume(gid)
+            else:
+                state = await self.conn.start(launch.game, launch.mode, launch.seed)
+        except ClientError as exc:
+            await self.push_screen(MessageScreen(f"{exc}\n\nPress q to quit."))
+            return
+        await self.push_screen(BoardScreen(state))
+
+    async def latest_game(self) -> str:
+        result = await self.conn.my_games(limit=50)
+        for game in result.get("games") or []:
+            if game.get("status", "playing") == "playing" and game.get("game_id"):
+                return str(game["game_id"])
+        raise ClientError("you have no game in play: start one with `pasyans play GAME`")
+
+    async def open_game(
+        self, slug: str, mode: Mode, *, seed: int | None = None, resume: str | None = None
+    ) -> None:
+        """Start (or resume) a game from the home screen; errors go to a notification."""
+        try:
+            if resume:
+                state = await self.conn.resume(resume)
+            else:
+                state = await self.conn.start(slug, mode, seed)
+        except ClientError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        await self.push_screen(BoardScreen(state))
+
+    def leave_board(self) -> None:
+        """Back to the home screen, or quit when the board was the command."""
+        if self.launch is not None:
+            self.exit(0)
+        else:
+            self.pop_screen()
+
+    def server_event(self, push: Push) -> None:
+        if push.name == Event.BYE:
+            reason = push.fields.get("reason") or "no reason given"
+            self.notify(f"the server is closing the connection: {reason}", severity="warning")

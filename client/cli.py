@@ -1,0 +1,332 @@
+"""The ``pasyans`` command line: subcommands, connection set-up, plain-text output.
+
+Exit status: 0 done, 1 the server refused something (message on stderr), 2 bad
+usage, 3 the server cannot be reached.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from protocol.errors import ErrorCode
+from protocol.messages import Board, Mode
+
+from . import config
+from .connection import ClientError, Connection, ServerError, ServerUnavailable
+from .script import Script, stdin_reader
+from .text import daily_text, games_text, leaderboard_text, title
+
+EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 3
+
+DESCRIPTION = """\
+Play the classic Russian patiences (пасьянсы) on a pasyans server: today's daily
+deal of every game, practice deals, leaderboards. With no command, opens the home
+screen."""
+
+EPILOG = """\
+examples:
+  pasyans register alice              make an account (the token is saved for you)
+  pasyans play crescent --daily       today's Crescent, on the board
+  pasyans play crescent --deal 7 --script < moves.txt
+  pasyans leaderboard crescent --around-me
+The server is --server URL, else $PASYANS_SERVER, else ws://127.0.0.1:8765/ws."""
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    pass
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--server",
+        metavar="URL",
+        default=argparse.SUPPRESS,
+        help=f"server WebSocket URL (default: ${config.SERVER_ENV} or {config.DEFAULT_SERVER})",
+    )
+    parser = argparse.ArgumentParser(
+        prog="pasyans",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=_Formatter,
+        parents=[common],
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(name: str, help: str, description: str | None = None) -> argparse.ArgumentParser:
+        return sub.add_parser(
+            name,
+            help=help,
+            description=description or help,
+            parents=[common],
+            formatter_class=_Formatter,
+        )
+
+    p = command(
+        "register",
+        "create an account and save its token",
+        "Create an account on the server. The token is shown once and saved (mode 0600)\n"
+        "in your config directory, so later commands log in by themselves.",
+    )
+    p.add_argument("name", metavar="NAME", help="3–20 letters, digits, '_' or '-'")
+
+    p = command(
+        "login",
+        "log in with a token you already have",
+        "Check TOKEN with the server and save it (e.g. on a second computer).",
+    )
+    p.add_argument("token", metavar="TOKEN")
+
+    command("games", "list the games the server offers")
+
+    p = command("rules", "show the rules of a game")
+    p.add_argument("game", metavar="GAME", help="a slug from `pasyans games`")
+
+    p = command(
+        "play",
+        "play a game (today's daily, a practice deal or a given deal)",
+        "Play GAME on the board (a practice deal unless told otherwise).\n"
+        "Without a terminal, or with --script, moves are read from stdin, one a line:\n"
+        "  T3 FA-H    card from pile T3 to pile FA-H     R[2] F3   card 2 (0 = bottom) of R\n"
+        "  deal       an action (also 'swap a=P1 b=P2')  undo, resign, auto, legal, board",
+    )
+    p.add_argument("game", metavar="GAME", help="a slug from `pasyans games`")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--daily", action="store_true", help="today's deal, ranked")
+    mode.add_argument("--practice", action="store_true", help="a random deal (default)")
+    mode.add_argument("--deal", type=int, metavar="SEED", help="the deal of SEED (0 … 2**64-1)")
+    p.add_argument("--script", action="store_true", help="read moves from stdin, print text")
+
+    p = command(
+        "resume",
+        "go back to an unfinished game",
+        "Resume GAME_ID, or your most recent game still in play.",
+    )
+    p.add_argument("game_id", metavar="GAME_ID", nargs="?")
+    p.add_argument("--script", action="store_true", help="read moves from stdin, print text")
+
+    p = command(
+        "daily",
+        "today's games, their commitments, your results and streak",
+        "The daily deal of every game: its commitment (the seed is revealed after the\n"
+        "day), par, your result so far and your streak.",
+    )
+    p.add_argument("--date", metavar="YYYY-MM-DD", help="another day (UTC)")
+
+    p = command(
+        "leaderboard",
+        "a game's daily or all-time leaderboard",
+        "Ranking: won first, then more cards on the foundations, fewer moves, less time.",
+    )
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--date", metavar="YYYY-MM-DD", help="the daily board of that day (UTC)")
+    p.add_argument("--all-time", action="store_true", help="the all-time board")
+    p.add_argument("--around-me", action="store_true", help="the page around your entry")
+    p.add_argument("--limit", type=int, default=20, metavar="N", help="entries (1–100)")
+    p.add_argument("--cursor", metavar="C", help="the next page (printed after a page)")
+    return parser
+
+
+def _token_is_not_an_option(argv: list[str]) -> list[str]:
+    """Tokens are URL-safe base64 and may start with "-": ``login -x1…`` must not be
+    read as an option, so a ``--`` goes in front of such a token."""
+    if "login" in argv:
+        i = argv.index("login") + 1
+        if i < len(argv) and argv[i].startswith("-") and argv[i] not in LOGIN_OPTIONS:
+            return [*argv[:i], "--", *argv[i:]]
+    return argv
+
+
+LOGIN_OPTIONS = frozenset({"-h", "--help", "--server", "--"})
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(_token_is_not_an_option(list(sys.argv[1:] if argv is None else argv)))
+    args.server = config.server_url(getattr(args, "server", None))
+    try:
+        if args.command is None:
+            return home(args)
+        if args.command in ("play", "resume") and not (args.script or _tty()):
+            args.script = True
+            print("no terminal: script mode (moves from stdin)", file=sys.stderr)
+        if args.command in ("play", "resume") and not args.script:
+            return board(args)
+        return asyncio.run(COMMANDS[args.command](args, sys.stdout))
+    except ServerUnavailable as exc:
+        print(f"pasyans: {exc}", file=sys.stderr)
+        return EXIT_UNREACHABLE
+    except ClientError as exc:
+        print(f"pasyans: {exc}", file=sys.stderr)
+        return EXIT_REFUSED
+    except KeyboardInterrupt:
+        return EXIT_REFUSED
+
+
+def _tty() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+async def connect(server: str, *, need_auth: bool) -> Connection:
+    """A connection, logged in with the saved token when there is one.
+
+    A refused token stops commands that need an account and is only a warning for
+    the others (games, rules, daily and leaderboards are public).
+    """
+    conn = await Connection(server).open()
+    creds = config.load(server)
+    try:
+        if creds is not None:
+            try:
+                await conn.auth(creds.token)
+            except ServerError as exc:
+                if exc.code != ErrorCode.UNAUTHORIZED:
+                    raise
+                message = (
+                    f"the server at {server} refused the saved token of {creds.player!r}: "
+                    "run `pasyans login TOKEN` or `pasyans register NAME`"
+                )
+                if need_auth:
+                    raise ClientError(message) from None
+                print(f"pasyans: warning: {message}", file=sys.stderr)
+        elif need_auth:
+            raise ClientError(
+                f"you have no account on {server} yet: run `pasyans register NAME` "
+                "(or `pasyans login TOKEN`)"
+            )
+    except BaseException:
+        await conn.close()
+        raise
+    return conn
+
+
+async def cmd_register(args: argparse.Namespace, out: TextIO) -> int:
+    async with await connect(args.server, need_auth=False) as conn:
+        result = await conn.register(args.name)
+    path = config.save(args.server, config.Credentials(result["player"], result["token"]))
+    out.write(
+        f"registered as {result['player']} on {args.server}\n"
+        f"token (shown once, saved in {path}): {result['token']}\n"
+    )
+    return EXIT_OK
+
+
+async def cmd_login(args: argparse.Namespace, out: TextIO) -> int:
+    async with Connection(args.server) as conn:
+        try:
+            result = await conn.auth(args.token)
+        except ServerError as exc:
+            if exc.code == ErrorCode.UNAUTHORIZED:
+                raise ClientError(f"the server at {args.server} does not know this token") from None
+            raise
+    path = config.save(args.server, config.Credentials(result["player"], args.token))
+    out.write(f"logged in as {result['player']} on {args.server} (token saved in {path})\n")
+    return EXIT_OK
+
+
+async def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
+    async with await connect(args.server, need_auth=False) as conn:
+        out.write(games_text(await conn.games()) + "\n")
+    return EXIT_OK
+
+
+async def cmd_rules(args: argparse.Namespace, out: TextIO) -> int:
+    async with await connect(args.server, need_auth=False) as conn:
+        out.write((await conn.rules(args.game)).rstrip() + "\n")
+    return EXIT_OK
+
+
+async def titles_of(conn: Connection) -> dict[str, dict[str, Any]]:
+    return {str(g["slug"]): g for g in await conn.games()}
+
+
+async def cmd_daily(args: argparse.Namespace, out: TextIO) -> int:
+    async with await connect(args.server, need_auth=False) as conn:
+        daily = await conn.daily(args.date)
+        out.write(daily_text(daily, await titles_of(conn)) + "\n")
+    return EXIT_OK
+
+
+async def cmd_leaderboard(args: argparse.Namespace, out: TextIO) -> int:
+    if args.all_time and args.date:
+        raise ClientError("--date is for daily boards; drop it with --all-time")
+    async with await connect(args.server, need_auth=args.around_me) as conn:
+        board = await conn.leaderboard(
+            args.game,
+            board=Board.ALLTIME if args.all_time else Board.DAILY,
+            date=args.date,
+            limit=args.limit,
+            cursor=args.cursor,
+            around_me=args.around_me,
+        )
+        titles = await titles_of(conn)
+        day = board.get("date") or args.date or "today"
+        which = "all time" if args.all_time else f"daily {day}"
+        heading = f"{title(args.game, titles)} · {which}"
+        out.write(leaderboard_text(board, heading=heading, you=conn.player) + "\n")
+    return EXIT_OK
+
+
+def play_mode(args: argparse.Namespace) -> tuple[Mode, int | None]:
+    if args.daily:
+        return Mode.DAILY, None
+    if args.deal is not None:
+        return Mode.DEAL, args.deal
+    return Mode.PRACTICE, None
+
+
+async def latest_game(conn: Connection) -> str:
+    """The id of the player's most recent game still in play."""
+    result = await conn.my_games(limit=50)
+    for game in result.get("games") or []:
+        if game.get("status", "playing") == "playing" and game.get("game_id"):
+            return str(game["game_id"])
+    raise ClientError("you have no game in play: start one with `pasyans play GAME`")
+
+
+async def cmd_script(args: argparse.Namespace, out: TextIO) -> int:
+    async with await connect(args.server, need_auth=True) as conn:
+        titles = await titles_of(conn)
+        if args.command == "play":
+            mode, seed = play_mode(args)
+            state = await conn.start(args.game, mode, seed)
+        else:
+            state = await conn.resume(args.game_id or await latest_game(conn))
+        return await Script(conn, state, out, titles).run(stdin_reader(sys.stdin))
+
+
+COMMANDS = {
+    "register": cmd_register,
+    "login": cmd_login,
+    "games": cmd_games,
+    "rules": cmd_rules,
+    "daily": cmd_daily,
+    "leaderboard": cmd_leaderboard,
+    "play": cmd_script,
+    "resume": cmd_script,
+}
+
+
+def home(args: argparse.Namespace) -> int:
+    if not _tty():
+        print("no terminal: showing today's dailies (see `pasyans --help`)", file=sys.stderr)
+        args.date = None
+        return asyncio.run(cmd_daily(args, sys.stdout))
+    from .app import PasyansApp  # Textual loads only for the board
+
+    return PasyansApp(args.server).run() or EXIT_OK
+
+
+def board(args: argparse.Namespace) -> int:
+    from .app import Launch, PasyansApp
+
+    if args.command == "play":
+        mode, seed = play_mode(args)
+        launch = Launch(game=args.game, mode=mode, seed=seed)
+    else:
+        launch = Launch(game_id=args.game_id or "", resume=True)
+    return PasyansApp(args.server, launch=launch).run() or EXIT_OK

@@ -1,0 +1,248 @@
+"""One WebSocket connection to a pasyans server, with a method per operation.
+
+Every frame goes through the ``protocol`` package (codec, op names, error codes).
+Requests carry increasing ids; a reader task matches replies to their waiting
+callers and hands unasked events to ``on_event``. Replies may come in any order.
+
+Exceptions (all :class:`ClientError`, whose ``str`` is a message for people)::
+
+    ClientError
+     ├── ServerUnavailable   cannot connect, or the connection dropped
+     └── ServerError         the server refused a request (``code``, ``extra``)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.typing import Subprotocol
+
+from protocol import SUBPROTOCOL
+from protocol.codec import MAX_FRAME, decode, encode
+from protocol.errors import ErrorCode, ProtocolError
+from protocol.messages import Board, Mode, Op, Push, Reply, parse_reply, request
+
+#: seconds to wait for the handshake and for each reply
+OPEN_TIMEOUT = 5.0
+REPLY_TIMEOUT = 15.0
+#: replies (a state with its view) may be larger than requests; accept some slack
+MAX_REPLY = 4 * MAX_FRAME
+
+Message = dict[str, Any]
+
+
+class ClientError(Exception):
+    """Anything that stops a command; ``str()`` is meant for the user."""
+
+
+class ServerUnavailable(ClientError):
+    pass
+
+
+class ServerError(ClientError):
+    """A failed reply: ``code`` (an :class:`ErrorCode` value), the server's message,
+    and the error's other fields in ``extra`` (``state`` for ``stale_seq``)."""
+
+    def __init__(self, code: str, message: str, extra: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.extra = extra or {}
+
+    def __str__(self) -> str:
+        if self.code == ErrorCode.UNAUTHORIZED:
+            return (
+                f"{self.message} — the server does not know this token: "
+                "run `pasyans login TOKEN` or `pasyans register NAME`"
+            )
+        return f"{self.message} ({self.code})"
+
+
+def unreachable(url: str, why: object) -> ServerUnavailable:
+    return ServerUnavailable(
+        f"cannot reach the pasyans server at {url}: {why}\n"
+        "Is it running? Start one with `pasyans-server serve`, or pick another with "
+        "--server URL (or PASYANS_SERVER)."
+    )
+
+
+class Connection:
+    """A connected client. Use ``async with Connection(url) as conn:``."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        on_event: Callable[[Push], None] | None = None,
+        reply_timeout: float = REPLY_TIMEOUT,
+    ) -> None:
+        self.url = url
+        self.on_event = on_event
+        self.reply_timeout = reply_timeout
+        self.player: str | None = None
+        self._ws: ClientConnection | None = None
+        self._ids = itertools.count(1)
+        self._waiting: dict[int, asyncio.Future[Reply]] = {}
+        self._reader: asyncio.Task[None] | None = None
+        self._closed_why: str | None = None
+
+    async def open(self) -> Connection:
+        try:
+            self._ws = await connect(
+                self.url,
+                subprotocols=[Subprotocol(SUBPROTOCOL)],
+                compression=None,
+                max_size=MAX_REPLY,
+                open_timeout=OPEN_TIMEOUT,
+                proxy=None,
+            )
+        except InvalidURI as exc:
+            raise ServerUnavailable(f"{self.url} is not a WebSocket URL: {exc}") from None
+        except ConnectionRefusedError:
+            raise unreachable(self.url, "connection refused") from None
+        except (OSError, InvalidHandshake, TimeoutError) as exc:
+            raise unreachable(self.url, exc or type(exc).__name__) from None
+        self._reader = asyncio.create_task(self._read(), name="pasyans-reader")
+        return self
+
+    async def close(self) -> None:
+        if self._ws is not None:
+            await self._ws.close()
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+        self._fail_all("the connection is closed")
+
+    async def __aenter__(self) -> Connection:
+        return self if self._ws is not None else await self.open()
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def _read(self) -> None:
+        assert self._ws is not None
+        why = "the server closed the connection"
+        try:
+            async for frame in self._ws:
+                try:
+                    msg = parse_reply(decode(frame, max_size=MAX_REPLY))
+                except ProtocolError:
+                    continue  # a frame we cannot read is dropped, not fatal
+                if isinstance(msg, Push):
+                    if self.on_event is not None:
+                        self.on_event(msg)
+                elif msg.re is not None and msg.re in self._waiting:
+                    future = self._waiting.pop(msg.re)
+                    if not future.done():
+                        future.set_result(msg)
+        except ConnectionClosed as exc:
+            if exc.rcvd is not None and exc.rcvd.reason:
+                why = f"the server closed the connection: {exc.rcvd.reason}"
+        except OSError as exc:
+            why = f"the connection was lost: {exc}"
+        finally:
+            self._closed_why = why
+            self._fail_all(why)
+
+    def _fail_all(self, why: str) -> None:
+        for future in self._waiting.values():
+            if not future.done():
+                future.set_exception(ServerUnavailable(why))
+        self._waiting.clear()
+
+    async def call(self, op: Op, **params: Any) -> Message:
+        """Send one request and wait for its reply; the result fields on success,
+        :class:`ServerError` on a failed reply."""
+        if self._ws is None or self._closed_why is not None:
+            raise ServerUnavailable(self._closed_why or "not connected")
+        rid = next(self._ids)
+        future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
+        self._waiting[rid] = future
+        try:
+            await self._ws.send(encode(request(rid, op, **params)))
+        except ConnectionClosed:
+            self._waiting.pop(rid, None)
+            raise ServerUnavailable("the server closed the connection") from None
+        try:
+            reply = await asyncio.wait_for(future, self.reply_timeout)
+        except TimeoutError:
+            self._waiting.pop(rid, None)
+            raise ServerUnavailable(
+                f"no reply to {op} within {self.reply_timeout:g} s"
+            ) from None
+        if reply.error is not None:
+            err = reply.error
+            raise ServerError(err.code, err.message, err.extra)
+        return reply.result
+
+    # -- one method per operation (PROTOCOL.md) ---------------------------------
+
+    async def register(self, name: str) -> Message:
+        result = await self.call(Op.REGISTER, name=name)
+        self.player = result.get("player")
+        return result
+
+    async def auth(self, token: str) -> Message:
+        result = await self.call(Op.AUTH, token=token)
+        self.player = result.get("player")
+        return result
+
+    async def games(self) -> list[Message]:
+        return list((await self.call(Op.GAMES))["games"])
+
+    async def rules(self, game: str) -> str:
+        return str((await self.call(Op.RULES, game=game))["text"])
+
+    async def start(self, game: str, mode: Mode, seed: int | None = None) -> Message:
+        return dict((await self.call(Op.START, game=game, mode=mode, seed=seed))["state"])
+
+    async def resume(self, game_id: str) -> Message:
+        return dict((await self.call(Op.RESUME, game_id=game_id))["state"])
+
+    async def move(self, game_id: str, seq: int, move: Message) -> Message:
+        return dict((await self.call(Op.MOVE, game_id=game_id, seq=seq, move=move))["state"])
+
+    async def undo(self, game_id: str, seq: int) -> Message:
+        return dict((await self.call(Op.UNDO, game_id=game_id, seq=seq))["state"])
+
+    async def resign(self, game_id: str) -> Message:
+        return dict((await self.call(Op.RESIGN, game_id=game_id))["state"])
+
+    async def my_games(self, limit: int = 20, cursor: str | None = None) -> Message:
+        return await self.call(Op.MY_GAMES, limit=limit, cursor=cursor)
+
+    async def daily(self, date: str | None = None) -> Message:
+        return await self.call(Op.DAILY, date=date)
+
+    async def leaderboard(
+        self,
+        game: str,
+        *,
+        board: Board = Board.DAILY,
+        date: str | None = None,
+        limit: int = 20,
+        cursor: str | None = None,
+        around_me: bool = False,
+    ) -> Message:
+        return await self.call(
+            Op.LEADERBOARD,
+            game=game,
+            board=board,
+            date=date,
+            limit=limit,
+            cursor=cursor,
+            around_me=around_me or None,
+        )

@@ -1,0 +1,215 @@
+"""Small screens: rules, confirmations, move choices, the end of a game, messages,
+and the first-run name prompt."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Input, Markdown, OptionList, Static
+from textual.widgets.option_list import Option
+
+from protocol.cards import pretty
+
+from .notation import format_move
+from .text import clock
+
+WireMove = dict[str, Any]
+
+MODAL_CSS = """
+{name} {{ align: center middle; }}
+{name} > Vertical {{
+    width: 80%; max-width: 100; height: auto; max-height: 90%;
+    border: thick $primary; background: $surface; padding: 1 2;
+}}
+"""
+
+
+class RulesScreen(ModalScreen[None]):
+    """A game's rules (Markdown from the server) in a scrollable panel."""
+
+    DEFAULT_CSS = (
+        MODAL_CSS.format(name="RulesScreen")
+        + "RulesScreen VerticalScroll { height: auto; max-height: 30; }"
+    )
+    BINDINGS = [  # noqa: RUF012
+        Binding("escape", "dismiss", "Close"),
+        Binding("q", "dismiss", "Close"),
+        Binding("question_mark", "dismiss", "Close"),
+    ]
+
+    def __init__(self, heading: str, text: str) -> None:
+        super().__init__()
+        self.heading = heading
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(f"[b]{self.heading}[/b] — Esc closes", markup=True)
+            with VerticalScroll(id="rules"):
+                yield Markdown(self.text)
+
+    def on_mount(self) -> None:
+        self.query_one("#rules").focus()
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    DEFAULT_CSS = MODAL_CSS.format(name="ConfirmScreen")
+    BINDINGS = [  # noqa: RUF012
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n", "answer(False)", "No"),
+        Binding("escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(f"{self.question}  (y/n)")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+def describe(move: Mapping[str, Any], piles: Sequence[Mapping[str, Any]]) -> str:
+    """A move in notation, with the card it takes when that card is visible."""
+    text = format_move(dict(move))
+    if "from" in move:
+        pile = next((p for p in piles if p["id"] == move["from"]), None)
+        cards = list(pile.get("cards") or []) if pile else []
+        index = move.get("index", len(cards) - 1)
+        if isinstance(index, int) and 0 <= index < len(cards) and cards[index]:
+            text += f"   ({pretty(cards[index])})"
+    return text
+
+
+class PickScreen(ModalScreen[WireMove | None]):
+    """Choose one of several legal moves (actions, or cards of a spread pile)."""
+
+    DEFAULT_CSS = MODAL_CSS.format(name="PickScreen")
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]  # noqa: RUF012
+
+    def __init__(self, moves: Sequence[WireMove], piles: Sequence[Mapping[str, Any]]) -> None:
+        super().__init__()
+        self.moves = list(moves)
+        self.piles = piles
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Which move? (Enter plays it, Esc cancels)")
+            yield OptionList(
+                *(Option(describe(m, self.piles), id=str(i)) for i, m in enumerate(self.moves)),
+                markup=False,
+            )
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    @on(OptionList.OptionSelected)
+    def selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.moves[int(event.option_id or 0)])
+
+
+class EndScreen(ModalScreen[None]):
+    """Won or lost, with the counters and the rank on the daily board."""
+
+    DEFAULT_CSS = MODAL_CSS.format(name="EndScreen")
+    BINDINGS = [  # noqa: RUF012
+        Binding("enter", "dismiss", "Back to the board"),
+        Binding("escape", "dismiss", "Back to the board"),
+        Binding("q", "leave", "Leave"),
+        Binding("l", "leaderboard", "Leaderboard"),
+    ]
+
+    def __init__(self, state: Mapping[str, Any], heading: str, rank: int | None) -> None:
+        super().__init__()
+        self.state = state
+        self.heading = heading
+        self.rank = rank
+
+    def compose(self) -> ComposeResult:
+        state = self.state
+        won = state.get("status") == "won"
+        lines = [
+            f"[b]{'You won!' if won else 'Game over: no more moves.'}[/b]",
+            self.heading,
+            f"{state.get('foundation')}/{state.get('total')} cards on the foundations",
+            f"{state.get('moves')} moves in {clock(state.get('time_ms'))}",
+        ]
+        if self.rank is not None:
+            lines.append(f"rank {self.rank} on today's board")
+        lines.append("")
+        lines.append("Enter: look at the board · l: leaderboard · q: leave")
+        with Vertical():
+            yield Static("\n".join(lines), id="end", markup=True)
+
+    def action_leave(self) -> None:
+        from .app import PasyansApp
+
+        self.dismiss()
+        if isinstance(self.app, PasyansApp):
+            self.app.leave_board()
+
+    def action_leaderboard(self) -> None:
+        from .app import PasyansApp
+        from .lists import LeaderboardScreen
+
+        self.dismiss()
+        if isinstance(self.app, PasyansApp):
+            self.app.push_screen(LeaderboardScreen(str(self.state["game"])))
+
+
+class MessageScreen(Screen[None]):
+    """A full-screen message (e.g. the server cannot be reached); q quits."""
+
+    DEFAULT_CSS = "MessageScreen { align: center middle; } #message { width: 80%; }"
+    BINDINGS = [Binding("q", "app.quit", "Quit"), Binding("escape", "app.quit", "Quit")]  # noqa: RUF012
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.text, id="message", markup=False)
+        yield Footer()
+
+
+class NameScreen(Screen[None]):
+    """First run: choose a name; the account's token is saved for next time."""
+
+    DEFAULT_CSS = """
+    NameScreen { align: center middle; }
+    NameScreen > Vertical { width: 60; height: auto; border: thick $primary; padding: 1 2; }
+    #why { color: $warning; }
+    """
+    BINDINGS = [Binding("escape", "app.quit", "Quit")]  # noqa: RUF012
+
+    def __init__(self, why: str = "") -> None:
+        super().__init__()
+        self.why = why
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Welcome to pasyans! Choose a player name (3–20 letters, digits, _ -).")
+            yield Input(placeholder="your name", id="name", max_length=20)
+            yield Static(self.why, id="why", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    @on(Input.Submitted)
+    async def submitted(self, event: Input.Submitted) -> None:
+        from .app import PasyansApp
+
+        assert isinstance(self.app, PasyansApp)
+        error = await self.app.register(event.value.strip())
+        if error:
+            self.query_one("#why", Static).update(error)

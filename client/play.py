@@ -1,0 +1,429 @@
+"""The board screen: play the moves the server lists in ``legal``, nothing else.
+
+Choosing a move: pick a source pile, then one of its highlighted targets, by
+mouse, by moving the cursor (arrows, Enter/space), or by typing a pile id in
+capitals (``T`` ``1`` ``2`` Enter). Esc cancels. When several legal moves join the
+same two piles (cards of a spread pile) or for actions (``x``), a list pops up.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import ScrollableContainer
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from protocol.errors import ErrorCode
+from protocol.messages import Board as BoardKind
+from protocol.messages import Mode
+
+from .board import Marks
+from .connection import ClientError, ServerError, ServerUnavailable
+from .dialogs import ConfirmScreen, EndScreen, PickScreen, RulesScreen
+from .notation import forced, format_move
+from .text import clock, deal_text, info_line, title
+from .widgets import BoardView
+
+if TYPE_CHECKING:
+    from .app import PasyansApp
+
+WireMove = dict[str, Any]
+#: safety bound for ``a`` (a chain of forced moves never needs more)
+AUTO_LIMIT = 1000
+PILE_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")
+
+
+class BoardScreen(Screen[None]):
+    DEFAULT_CSS = """
+    BoardScreen { layout: vertical; }
+    #title { height: 1; background: $primary; color: $text; padding: 0 1; }
+    #scroll { height: 1fr; }
+    #counters { height: 1; padding: 0 1; }
+    #hint { height: auto; max-height: 3; padding: 0 1; color: $text-muted; }
+    #status { height: 1; padding: 0 1; color: $warning; }
+    """
+
+    BINDINGS = [  # noqa: RUF012 (Textual's convention)
+        Binding("u", "undo", "Undo"),
+        Binding("r", "resign", "Resign"),
+        Binding("question_mark", "rules", "Rules"),
+        Binding("a", "auto", "Auto"),
+        Binding("x", "actions", "Actions"),
+        Binding("escape", "cancel", "Cancel"),
+        Binding("enter", "choose", "Choose", show=False),
+        Binding("space", "choose", "Choose", show=False),
+        Binding("left", "cursor('left')", show=False),
+        Binding("right", "cursor('right')", show=False),
+        Binding("up", "cursor('up')", show=False),
+        Binding("down", "cursor('down')", show=False),
+        Binding("backspace", "erase", show=False),
+        Binding("q", "leave", "Leave"),
+    ]
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        super().__init__()
+        self.state = state
+        self.received = time.monotonic()
+        self.source: str | None = None
+        self.source_index: int | None = None
+        self.cursor: str | None = None
+        self.typed = ""
+        self.busy = False
+        self.ended_shown = False
+
+    @property
+    def papp(self) -> PasyansApp:
+        from .app import PasyansApp
+
+        assert isinstance(self.app, PasyansApp)
+        return self.app
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        with ScrollableContainer(id="scroll"):
+            yield BoardView(id="board")
+        yield Static(id="counters")
+        yield Static(id="hint")
+        yield Static(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.set_interval(1.0, self.tick)
+        self.redraw()
+        self.query_one(BoardView).focus()
+
+    # -- what the server says ------------------------------------------------
+
+    @property
+    def legal(self) -> list[WireMove]:
+        return list(self.state.get("legal") or [])
+
+    @property
+    def piles(self) -> list[dict[str, Any]]:
+        return list((self.state.get("view") or {}).get("piles") or [])
+
+    @property
+    def playing(self) -> bool:
+        return self.state.get("status") == "playing"
+
+    def sources(self) -> set[str]:
+        return {str(m["from"]) for m in self.legal if "from" in m}
+
+    def moves_from(self, pid: str, index: int | None = None) -> list[WireMove]:
+        """Legal card moves from ``pid``; with ``index``, only those taking that card
+        (a move without an index takes the top card)."""
+        moves = [m for m in self.legal if m.get("from") == pid]
+        if index is None:
+            return moves
+        top = next((len(p.get("cards") or []) - 1 for p in self.piles if p["id"] == pid), -1)
+        return [m for m in moves if m.get("index", top) == index]
+
+    def targets(self) -> frozenset[str]:
+        if self.source is None:
+            return frozenset()
+        return frozenset(str(m["to"]) for m in self.moves_from(self.source, self.source_index))
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        self.state = state
+        self.received = time.monotonic()
+        self.source = self.source_index = None
+        self.redraw()
+        if self.playing:
+            self.ended_shown = False  # e.g. an undo of the last move
+        elif not self.ended_shown:
+            self.ended_shown = True
+            self.app.call_later(self.show_end)
+
+    # -- drawing -------------------------------------------------------------
+
+    def elapsed_ms(self) -> int:
+        ms = int(self.state.get("time_ms") or 0)
+        if self.playing:
+            ms += int((time.monotonic() - self.received) * 1000)
+        return ms
+
+    def redraw(self) -> None:
+        state = self.state
+        head = [title(str(state.get("game")), self.papp.titles), str(state.get("mode", ""))]
+        deal = deal_text(state)
+        if deal:
+            head.append(deal)
+        self.query_one("#title", Static).update(" · ".join(head))
+        marks = Marks(
+            source=self.source,
+            card=self.source_index,
+            targets=self.targets(),
+            sources=frozenset(self.sources()),
+            cursor=self.cursor,
+        )
+        self.query_one(BoardView).show(self.piles, marks)
+        self.tick()
+        self.query_one("#hint", Static).update(self.hint())
+
+    def tick(self) -> None:
+        state = self.state
+        parts = [
+            f"moves {state.get('moves', 0)}",
+            f"time {clock(self.elapsed_ms())}",
+            f"foundation {state.get('foundation', 0)}/{state.get('total', 0)}",
+            str(state.get("status", "")),
+        ]
+        info = info_line(state)
+        if info:
+            parts.append(info)
+        self.query_one("#counters", Static).update(" · ".join(parts))
+
+    def hint(self) -> str:
+        if not self.playing:
+            return f"game over: {self.state.get('status')} — q to leave"
+        if self.typed:
+            return f"pile: {self.typed}…  (Enter to choose, Backspace to erase)"
+        if self.source is not None:
+            targets = " ".join(sorted(self.targets())) or "none"
+            return f"from {self.source}: choose a target ({targets}) · Esc cancels"
+        actions = [format_move(m) for m in self.legal if "action" in m]
+        text = "choose a source pile (click, arrows + Enter, or type its id in capitals)"
+        if forced(self.legal):
+            text = f"forced: {format_move(self.legal[0])} — press a to play it"
+        elif actions:
+            text += " · actions (x): " + ", ".join(actions)
+        return text
+
+    def say(self, text: str) -> None:
+        self.query_one("#status", Static).update(text)
+
+    # -- choosing a move -------------------------------------------------------
+
+    @on(BoardView.PileClicked)
+    async def clicked(self, message: BoardView.PileClicked) -> None:
+        self.cursor = message.pid
+        self.typed = ""
+        await self.choose(message.pid, message.index)
+
+    async def choose(self, pid: str, index: int | None = None) -> None:
+        if not self.playing:
+            self.say("the game is over")
+            return
+        if self.source is None:
+            await self.choose_source(pid, index)
+        elif pid == self.source and index in (None, self.source_index):
+            self.action_cancel()
+        elif pid in self.targets():
+            moves = [m for m in self.moves_from(self.source, self.source_index) if m["to"] == pid]
+            if len(moves) == 1:
+                await self.play(moves[0])
+            else:
+                self.pick(moves)
+        elif pid in self.sources():
+            await self.choose_source(pid, index)
+        else:
+            self.say(f"no legal move from {self.source} to {pid}")
+
+    async def choose_source(self, pid: str, index: int | None) -> None:
+        moves = self.moves_from(pid, index)
+        if not moves and index is not None:
+            moves = self.moves_from(pid)
+            index = None
+        if moves:
+            self.source, self.source_index = pid, index
+            self.say("")
+            self.redraw()
+            return
+        actions = [m for m in self.legal if "action" in m]
+        kind = next((p.get("kind") for p in self.piles if p["id"] == pid), None)
+        if kind == "stock" and len(actions) == 1:
+            await self.play(actions[0])  # clicking the stock deals (or whatever it offers)
+            return
+        self.say(f"no legal move starts from {pid}")
+
+    def pick(self, moves: Sequence[WireMove]) -> None:
+        async def picked(move: WireMove | None) -> None:
+            if move is not None:
+                await self.play(move)
+
+        self.app.push_screen(PickScreen(moves, self.piles), picked)
+
+    async def play(self, move: WireMove) -> None:
+        await self.request("move", move)
+
+    async def request(self, what: str, move: WireMove | None = None) -> bool:
+        """One round trip; the new state on success, the server's words otherwise."""
+        if self.busy:
+            return False
+        self.busy = True
+        conn = self.papp.conn
+        gid, seq = str(self.state["game_id"]), int(self.state["seq"])
+        try:
+            if what == "move":
+                assert move is not None
+                state = await conn.move(gid, seq, move)
+            elif what == "undo":
+                state = await conn.undo(gid, seq)
+            else:
+                state = await conn.resign(gid)
+        except ServerError as exc:
+            if exc.code == ErrorCode.STALE_SEQ and isinstance(exc.extra.get("state"), dict):
+                self.set_state(exc.extra["state"])
+                self.say("the game moved on elsewhere: the board is up to date again")
+            else:
+                self.say(f"error: {exc}")
+            return False
+        except ServerUnavailable as exc:
+            await self.recover(exc)
+            return False
+        except ClientError as exc:
+            self.say(f"error: {exc}")
+            return False
+        finally:
+            self.busy = False
+        self.set_state(state)
+        self.say(f"{what} {format_move(move)}" if move is not None else what)
+        return True
+
+    async def recover(self, lost: ServerUnavailable) -> None:
+        """The connection dropped (a server restart, a network blip): connect again,
+        log in and fetch the game as the server has it. The move is not sent again:
+        the player sees the fresh board and decides."""
+        self.say(f"{lost} — reconnecting…")
+        try:
+            await self.papp.reconnect()
+            state = await self.papp.conn.resume(str(self.state["game_id"]))
+        except ClientError as exc:
+            self.say(f"error: {exc} — press q to leave, or try again")
+            return
+        self.set_state(state)
+        self.say("reconnected: the board is as the server has it, play on")
+
+    # -- keys ------------------------------------------------------------------
+
+    async def on_key(self, event: events.Key) -> None:
+        char = event.character or ""
+        if len(char) == 1 and char in PILE_CHARS and (char.isupper() or self.typed):
+            event.stop()
+            self.typed += char
+            ids = [str(p["id"]) for p in self.piles]
+            match = [pid for pid in ids if pid.upper().startswith(self.typed)]
+            if not match:
+                self.say(f"no pile id starts with {self.typed}")
+                self.typed = ""
+            elif len(match) == 1 and match[0].upper() == self.typed:
+                self.typed = ""
+                self.cursor = match[0]
+                await self.choose(match[0])
+            self.redraw()
+
+    async def action_choose(self) -> None:
+        if self.typed:
+            typed, self.typed = self.typed, ""
+            exact = [str(p["id"]) for p in self.piles if str(p["id"]).upper() == typed]
+            if exact:
+                self.cursor = exact[0]
+                await self.choose(exact[0])
+            else:
+                self.say(f"no pile {typed}")
+            self.redraw()
+        elif self.cursor is not None:
+            await self.choose(self.cursor)
+        else:
+            self.action_cursor("right")
+
+    def action_erase(self) -> None:
+        self.typed = self.typed[:-1]
+        self.redraw()
+
+    def action_cancel(self) -> None:
+        self.typed = ""
+        if self.source is not None:
+            self.source = self.source_index = None
+            self.say("cancelled")
+        self.redraw()
+
+    def action_cursor(self, direction: str) -> None:
+        piles = self.piles
+        if not piles:
+            return
+        cells = {str(p["id"]): (int(p["x"]), int(p["y"])) for p in piles}
+        if self.cursor not in cells:
+            self.cursor = next(iter(sorted(cells, key=lambda pid: cells[pid][::-1])))
+        else:
+            self.cursor = _step(cells, self.cursor, direction)
+        self.redraw()
+
+    async def action_undo(self) -> None:
+        await self.request("undo")
+
+    def action_resign(self) -> None:
+        if not self.playing:
+            return
+
+        async def confirmed(yes: bool | None) -> None:
+            if yes:
+                await self.request("resign")
+
+        self.app.push_screen(ConfirmScreen("Resign this game?"), confirmed)
+
+    async def action_rules(self) -> None:
+        game = str(self.state.get("game"))
+        try:
+            text = await self.papp.conn.rules(game)
+        except ClientError as exc:
+            self.say(f"error: {exc}")
+            return
+        self.app.push_screen(RulesScreen(title(game, self.papp.titles), text))
+
+    async def action_auto(self) -> None:
+        played = 0
+        while self.playing and played < AUTO_LIMIT:
+            move = forced(self.legal)
+            if move is None or not await self.request("move", move):
+                break
+            played += 1
+        if not played:
+            self.say("nothing forced: the next move is yours")
+        else:
+            self.say(f"played {played} forced move{'s' if played > 1 else ''}")
+
+    def action_actions(self) -> None:
+        actions = [m for m in self.legal if "action" in m]
+        if not actions:
+            self.say("no action is legal now")
+            return
+        self.pick(actions)
+
+    def action_leave(self) -> None:
+        self.papp.leave_board()
+
+    async def show_end(self) -> None:
+        state = self.state
+        rank = None
+        if state.get("mode") == Mode.DAILY:
+            try:
+                board = await self.papp.conn.leaderboard(
+                    str(state["game"]), board=BoardKind.DAILY, around_me=True, limit=5
+                )
+                rank = (board.get("me") or {}).get("rank")
+            except ClientError:
+                rank = None
+        self.app.push_screen(EndScreen(state, title(str(state["game"]), self.papp.titles), rank))
+
+
+def _step(cells: dict[str, tuple[int, int]], current: str, direction: str) -> str:
+    """The pile next to ``current`` in ``direction`` by layout cells (or ``current``)."""
+    x, y = cells[current]
+    if direction in ("left", "right"):
+        sign = 1 if direction == "right" else -1
+        row = [(cx, pid) for pid, (cx, cy) in cells.items() if cy == y and (cx - x) * sign > 0]
+        return min(row, key=lambda c: abs(c[0] - x))[1] if row else current
+    sign = 1 if direction == "down" else -1
+    ahead = {cy for _, cy in cells.values() if (cy - y) * sign > 0}
+    rows = sorted(ahead, key=lambda r: abs(r - y))
+    if not rows:
+        return current
+    near = [(abs(cx - x), cx, pid) for pid, (cx, cy) in cells.items() if cy == rows[0]]
+    return min(near)[2]

@@ -1,0 +1,126 @@
+"""Script mode: moves from a text stream, the board as plain text after each one.
+
+For terminals without a TTY, for pipes and for tests::
+
+    printf 'T3 FA-H\\nundo\\nshift\\n' | pasyans play crescent --deal 7 --script
+
+Lines: a move in :mod:`client.notation`, or one of ``undo``, ``resign``,
+``auto`` (play forced moves until a choice), ``board`` (print it again),
+``legal`` (list the legal moves), ``help``; ``#`` starts a comment. A move that the
+server's ``legal`` list does not hold is still sent, so the server says why it is
+illegal. Errors are printed as ``error: …`` and the script goes on; the exit
+status is 1 when any line was refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any, TextIO
+
+from protocol.errors import ErrorCode
+
+from .connection import Connection, ServerError
+from .notation import NotationError, forced, format_move, parse, resolve
+from .text import Titles, legal_line, state_text
+
+#: safety bound for ``auto`` (a forced chain never needs more)
+AUTO_LIMIT = 1000
+
+HELP = """\
+moves: 'T3 FA-H' (from to), 'R[2] F3' (card 2 of a spread pile), 'deal', 'swap a=P1 b=P2'
+commands: undo, resign, auto (play forced moves), board, legal, help; '#' comments"""
+
+Line = Callable[[], Awaitable[str]]
+
+
+def stdin_reader(stream: TextIO) -> Line:
+    """Read lines off the event loop, so the connection's keep-alive keeps running."""
+
+    async def read() -> str:
+        return await asyncio.to_thread(stream.readline)
+
+    return read
+
+
+class Script:
+    def __init__(
+        self, conn: Connection, state: dict[str, Any], out: TextIO, titles: Titles | None
+    ) -> None:
+        self.conn = conn
+        self.state = state
+        self.out = out
+        self.titles = titles
+        self.refused = 0
+
+    def say(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def board(self) -> None:
+        self.say(state_text(self.state, self.titles))
+
+    def piles(self) -> list[str]:
+        return [str(p["id"]) for p in self.state["view"]["piles"]]
+
+    async def run(self, read: Line) -> int:
+        self.board()
+        while True:
+            raw = await read()
+            if not raw:
+                break
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            self.say(f"> {line}")
+            try:
+                await self.command(line)
+            except NotationError as exc:
+                self.refused += 1
+                self.say(f"error: {exc}")
+            except ServerError as exc:
+                self.refused += 1
+                if exc.code == ErrorCode.STALE_SEQ and isinstance(exc.extra.get("state"), dict):
+                    self.state = exc.extra["state"]
+                self.say(f"error: {exc}")
+        return 1 if self.refused else 0
+
+    async def command(self, line: str) -> None:
+        word = line.lower()
+        gid = str(self.state["game_id"])
+        if word == "help":
+            self.say(HELP)
+        elif word == "board":
+            self.board()
+        elif word == "legal":
+            self.say(legal_line(self.state.get("legal") or []))
+        elif word == "undo":
+            self.state = await self.conn.undo(gid, int(self.state["seq"]))
+            self.board()
+        elif word == "resign":
+            self.state = await self.conn.resign(gid)
+            self.board()
+        elif word == "auto":
+            played = await self.auto()
+            if not played:
+                self.say("nothing forced: the next move is yours")
+            self.board()
+        else:
+            move = parse(line, self.piles())
+            legal = self.state.get("legal") or []
+            move = resolve(move, legal) or move
+            self.state = await self.conn.move(gid, int(self.state["seq"]), move)
+            self.board()
+
+    async def auto(self) -> int:
+        played = 0
+        while self.state.get("status") == "playing" and played < AUTO_LIMIT:
+            move = forced(self.state.get("legal") or [])
+            if move is None:
+                break
+            self.say(f"auto: {format_move(move)}")
+            self.state = await self.conn.move(
+                str(self.state["game_id"]), int(self.state["seq"]), move
+            )
+            played += 1
+        return played

@@ -1,0 +1,183 @@
+"""Plain-text output: the board of script mode and the CLI's tables.
+
+Pure functions of what the server sent; nothing here talks to the network.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .board import draw
+from .notation import format_move
+
+Titles = Mapping[str, Mapping[str, Any]]
+
+
+def clock(ms: int | float | None) -> str:
+    """``83_000`` → ``"1:23"``; hours when needed."""
+    seconds = int((ms or 0) // 1000)
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02}:{s:02}" if h else f"{m}:{s:02}"
+
+
+def title(slug: str, titles: Titles | None = None) -> str:
+    """``"Полумесяц — Crescent"`` when the catalogue is known, else the slug."""
+    entry = (titles or {}).get(slug)
+    if not entry:
+        return slug
+    return f"{entry.get('title_ru', '')} — {entry.get('title_en', slug)}"
+
+
+def deal_text(state: Mapping[str, Any]) -> str:
+    deal = state.get("deal") or {}
+    if deal.get("seed") is not None:
+        return f"deal {deal['seed']}"
+    if deal.get("commitment"):
+        return f"commitment {str(deal['commitment'])[:12]}…"
+    return ""
+
+
+def status_line(state: Mapping[str, Any], elapsed_ms: int | None = None) -> str:
+    ms = state.get("time_ms", 0) if elapsed_ms is None else elapsed_ms
+    parts = [
+        f"moves {state.get('moves', 0)}",
+        f"time {clock(ms)}",
+        f"foundation {state.get('foundation', 0)}/{state.get('total', 0)}",
+        str(state.get("status", "")),
+    ]
+    return " · ".join(parts)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return " ".join(str(v) for v in value) or "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "—" if value is None else str(value)
+
+
+def info_line(state: Mapping[str, Any]) -> str:
+    """The game's own counters (``view.info``), e.g. ``shifts left 3``."""
+    info = (state.get("view") or {}).get("info") or {}
+    return " · ".join(f"{k.replace('_', ' ')} {_value(v)}" for k, v in info.items())
+
+
+def legal_line(legal: Sequence[Mapping[str, Any]]) -> str:
+    if not legal:
+        return "legal: none"
+    return f"legal ({len(legal)}): " + " · ".join(format_move(dict(m)) for m in legal)
+
+
+def state_text(state: Mapping[str, Any], titles: Titles | None = None) -> str:
+    """The whole position as plain text: title, board, counters, legal moves."""
+    head = [title(str(state.get("game", "")), titles)]
+    for part in (state.get("mode"), deal_text(state)):
+        if part:
+            head.append(str(part))
+    lines = [" · ".join(head), ""]
+    lines.append(draw((state.get("view") or {}).get("piles") or []).plain())
+    lines.append("")
+    lines.append(status_line(state))
+    info = info_line(state)
+    if info:
+        lines.append(info)
+    if state.get("status") == "playing":
+        lines.append(legal_line(state.get("legal") or []))
+    return "\n".join(lines)
+
+
+def table(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> str:
+    """Columns padded to their widest cell; numbers right-aligned."""
+    cells = [[str(h) for h in header]] + [["" if c is None else str(c) for c in r] for r in rows]
+    numeric = [
+        all(isinstance(r[i], int | float) or r[i] is None for r in rows) and bool(rows)
+        for i in range(len(header))
+    ]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    out = []
+    for row in cells:
+        out.append(
+            "  ".join(
+                c.rjust(w) if num else c.ljust(w)
+                for c, w, num in zip(row, widths, numeric, strict=True)
+            ).rstrip()
+        )
+    return "\n".join(out)
+
+
+def result_text(mine: Mapping[str, Any] | None) -> str:
+    """A daily result (``mine``) in a few words."""
+    if not mine:
+        return "not played"
+    status = mine.get("status") or ("won" if mine.get("won") else "")
+    bits = [str(status)] if status else []
+    if "foundation" in mine:
+        bits.append(f"{mine['foundation']}/{mine.get('total', '?')}")
+    if "moves" in mine:
+        bits.append(f"{mine['moves']} moves")
+    if "time_ms" in mine:
+        bits.append(clock(mine["time_ms"]))
+    if "rank" in mine and mine["rank"] is not None:
+        bits.append(f"rank {mine['rank']}")
+    if mine.get("clean") is False:
+        bits.append("undo used")
+    return ", ".join(bits) or "played"
+
+
+def daily_text(daily: Mapping[str, Any], titles: Titles | None = None) -> str:
+    rows = []
+    for slug, entry in (daily.get("games") or {}).items():
+        rows.append(
+            [
+                slug,
+                title(slug, titles),
+                entry.get("par"),
+                str(entry.get("commitment") or "")[:16],
+                "" if entry.get("seed") is None else entry["seed"],
+                result_text(entry.get("mine")),
+            ]
+        )
+    lines = [f"Daily deals of {daily.get('date', '?')} (UTC) · streak {daily.get('streak', 0)}"]
+    lines.append(table(rows, ["game", "title", "par", "commitment", "seed", "yours"]))
+    return "\n".join(lines)
+
+
+def entry_row(entry: Mapping[str, Any]) -> list[Any]:
+    return [
+        entry.get("rank"),
+        entry.get("player"),
+        "yes" if entry.get("won") else "no",
+        entry.get("foundation"),
+        entry.get("moves"),
+        clock(entry.get("time_ms")),
+        "" if entry.get("clean") is None else ("yes" if entry["clean"] else "undo used"),
+    ]
+
+
+LEADERBOARD_HEADER = ["rank", "player", "won", "foundation", "moves", "time", "clean"]
+
+
+def leaderboard_text(
+    board: Mapping[str, Any], *, heading: str, you: str | None = None
+) -> str:
+    entries = board.get("entries") or []
+    lines = [heading]
+    if entries:
+        lines.append(table([entry_row(e) for e in entries], LEADERBOARD_HEADER))
+    else:
+        lines.append("no results yet")
+    me = board.get("me")
+    if me:
+        lines.append(f"you ({you or me.get('player')}): rank {me.get('rank')}")
+    if board.get("cursor") is not None:
+        lines.append(f"more: --cursor {board['cursor']}")
+    return "\n".join(lines)
+
+
+def games_text(games: Sequence[Mapping[str, Any]]) -> str:
+    rows = [
+        [g.get("slug"), g.get("title_ru"), g.get("title_en"), g.get("decks")] for g in games
+    ]
+    return table(rows, ["slug", "Russian", "English", "decks"])

@@ -1,0 +1,59 @@
+"""A real pasyans server on a real Redis (tests/support), on free ports, for the
+whole session; a fresh account per test, its token saved in a per-test config
+directory."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from client import config
+from client.connection import Connection
+from tests.support import RedisProcess, ServerProcess
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def server_url() -> Iterator[str]:
+    """``pasyans-server serve`` in a subprocess (tests/support) on a real Redis; the
+    rate limit is raised so that quick scripted play is never throttled."""
+    with (
+        RedisProcess() as redis,
+        ServerProcess(
+            "--rate", "10000", "--burst", "10000", "--log-level", "warning", redis_url=redis.url
+        ) as server,
+    ):
+        yield server.url
+
+
+@pytest.fixture(autouse=True)
+def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own (empty) config directory; no real token is touched."""
+    path = tmp_path / "config"
+    monkeypatch.setenv(config.CONFIG_ENV, str(path))
+    monkeypatch.delenv(config.SERVER_ENV, raising=False)
+    return path
+
+
+def fresh_name() -> str:
+    return "t" + uuid.uuid4().hex[:12]
+
+
+@pytest.fixture
+async def account(server_url: str, config_dir: Path) -> config.Credentials:
+    """A new player registered on the test server, its token saved like `register` does."""
+    async with Connection(server_url) as conn:
+        result = await conn.register(fresh_name())
+    creds = config.Credentials(result["player"], result["token"])
+    config.save(server_url, creds)
+    return creds
+
+
+@pytest.fixture
+def server_env(server_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv(config.SERVER_ENV, server_url)
+    return server_url

@@ -1,0 +1,194 @@
+"""The `pasyans` commands against a real server: register, login, games, rules,
+daily, leaderboard, and the clear messages when something is wrong."""
+
+from __future__ import annotations
+
+import json
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from client import config
+from client.cli import EXIT_OK, EXIT_REFUSED, EXIT_UNREACHABLE, main
+from client.connection import Connection
+from protocol.messages import Mode
+
+from .conftest import ROOT, fresh_name
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_register_saves_the_token_0600(
+    server_env: str, config_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = fresh_name()
+    code, out, _ = run(capsys, "register", name)
+    assert code == EXIT_OK
+    assert f"registered as {name}" in out
+    path = config_dir / config.CREDENTIALS
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(config_dir.stat().st_mode) == 0o700
+    saved = json.loads(path.read_text())["servers"][server_env]
+    assert saved["player"] == name
+    assert saved["token"] in out  # shown once, to keep
+
+
+def test_register_a_taken_name(
+    server_env: str, account: config.Credentials, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, "register", account.player)
+    assert code == EXIT_REFUSED
+    assert "name_taken" in err
+
+
+def test_login_with_a_token(
+    server_env: str,
+    account: config.Credentials,
+    config_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    (config_dir / config.CREDENTIALS).unlink()
+    code, out, _ = run(capsys, "login", account.token)
+    assert code == EXIT_OK
+    assert f"logged in as {account.player}" in out
+    assert config.load(server_env) == account
+
+
+def test_login_with_a_token_that_looks_like_an_option(
+    server_env: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, "login", "-x1")
+    assert code == EXIT_REFUSED
+    assert "does not know this token" in err
+
+
+def test_login_with_a_wrong_token(server_env: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "login", "not-a-real-token")
+    assert code == EXIT_REFUSED
+    assert "does not know this token" in err
+    assert config.load(server_env) is None
+
+
+def test_a_wrong_saved_token_is_explained(
+    server_env: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config.save(server_env, config.Credentials("ghost", "wrong-token"))
+    code, _, err = run(capsys, "play", "crescent", "--deal", "1", "--script")
+    assert code == EXIT_REFUSED
+    assert "refused the saved token of 'ghost'" in err
+    assert "pasyans login TOKEN" in err
+    # public commands still work, with a warning
+    code, out, err = run(capsys, "games")
+    assert code == EXIT_OK
+    assert "crescent" in out
+    assert "warning" in err
+
+
+def test_not_registered_yet(server_env: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "play", "crescent", "--script")
+    assert code == EXIT_REFUSED
+    assert "pasyans register NAME" in err
+
+
+def test_server_down(capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    code, _, err = run(capsys, "--server", f"ws://127.0.0.1:{port}/ws", "games")
+    assert code == EXIT_UNREACHABLE
+    assert "cannot reach the pasyans server" in err
+    assert "pasyans-server serve" in err
+
+
+def test_games_and_rules(server_env: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "games")
+    assert code == EXIT_OK
+    assert "Полумесяц" in out and "Crescent" in out
+    code, out, _ = run(capsys, "rules", "crescent")
+    assert code == EXIT_OK
+    assert "Crescent" in out or "Полумесяц" in out
+    code, _, err = run(capsys, "rules", "no_such_game")
+    assert code == EXIT_REFUSED
+    assert err
+
+
+def test_server_flag_after_the_command(server_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "games", "--server", server_url)
+    assert code == EXIT_OK
+    assert "crescent" in out
+
+
+async def finish_a_daily(url: str, token: str) -> None:
+    async with Connection(url) as conn:
+        await conn.auth(token)
+        state = await conn.start("crescent", Mode.DAILY)
+        await conn.resign(state["game_id"])
+
+
+def test_daily_and_leaderboard(
+    server_env: str, account: config.Credentials, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import asyncio
+
+    asyncio.run(finish_a_daily(server_env, account.token))
+    code, out, _ = run(capsys, "daily")
+    assert code == EXIT_OK
+    assert "streak" in out
+    assert "Полумесяц — Crescent" in out
+    code, out, _ = run(capsys, "leaderboard", "crescent")
+    assert code == EXIT_OK
+    assert account.player in out
+    code, out, _ = run(capsys, "leaderboard", "crescent", "--around-me")
+    assert code == EXIT_OK
+    assert f"you ({account.player}): rank" in out
+    code, out, _ = run(capsys, "leaderboard", "crescent", "--all-time", "--limit", "5")
+    assert code == EXIT_OK
+    assert "all time" in out
+
+
+def test_help_of_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    commands = ["register", "login", "games", "rules", "play", "resume", "daily", "leaderboard"]
+    for command in [None, *commands]:
+        argv = ["--help"] if command is None else [command, "--help"]
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        assert exit_.value.code == 0
+        out = capsys.readouterr().out
+        assert "usage: pasyans" in out
+        assert "--server" in out
+
+
+def test_console_script_in_a_pipe(server_env: str, account: config.Credentials) -> None:
+    """The installed `pasyans` entry point: no TTY means script mode by itself."""
+    script = Path(sys.executable).with_name("pasyans")
+    argv = [str(script)] if script.exists() else [sys.executable, "-m", "client"]
+    done = subprocess.run(
+        [*argv, "play", "crescent", "--deal", "0"],
+        input="T3 FA-H\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "no terminal: script mode" in done.stderr
+    assert "> T3 FA-H" in done.stdout
+    assert "moves 1 ·" in done.stdout
+
+
+def test_no_command_without_a_terminal_shows_the_dailies(
+    server_env: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys)
+    assert code == EXIT_OK
+    assert "Daily deals of" in out
+    assert "no terminal" in err

@@ -1,0 +1,166 @@
+"""Script mode against a real server: notation in, plain-text boards out."""
+
+from __future__ import annotations
+
+import io
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+from client import config
+from client.cli import EXIT_OK, EXIT_REFUSED, main
+from client.connection import Connection
+from client.notation import format_move
+from client.script import Script
+from protocol.messages import Mode
+from server.patience import registry
+
+from .views import engine_state
+
+
+def play(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lines: str, *argv: str
+) -> tuple[int, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
+    code = main(["play", *argv, "--script"])
+    return code, capsys.readouterr().out
+
+
+def boards(out: str) -> list[str]:
+    """The boards printed, one per accepted command (the first is the deal)."""
+    return [b for b in out.split("\n> ") if b]
+
+
+def test_a_move_undo_and_the_same_board_again(
+    server_env: str,
+    account: config.Credentials,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out = play(monkeypatch, capsys, "T3 FA-H\nundo\n", "crescent", "--deal", "0")
+    assert code == EXIT_OK
+    first, moved, undone = out.split("\n> ")
+    assert first.startswith("Полумесяц — Crescent · deal · deal 0")
+    assert "FA-H A↑" in first
+    assert "moves 1 · " in moved and "foundation 9/104" in moved
+    assert " 2♥ ×2" in moved  # the two of hearts went up on the ace
+    assert "moves 2 · " in undone and "foundation 8/104" in undone
+    # undo gives back the position of the deal (the counters aside)
+    board = first.split("\n\nmoves")[0]
+    assert board.split("\n", 1)[1] in undone
+
+
+def test_the_deal_matches_the_engine_snapshot(
+    server_env: str,
+    account: config.Credentials,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from client.board import draw
+
+    code, out = play(monkeypatch, capsys, "", "crescent", "--deal", "0")
+    assert code == EXIT_OK
+    assert draw(engine_state("crescent", 0)["view"]["piles"]).plain() in out
+
+
+def test_errors_are_reported_and_the_script_goes_on(
+    server_env: str,
+    account: config.Credentials,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    lines = "T1 T7\nnonsense words here\n# a comment\n\nt3 fa-h\nlegal\n"
+    code, out = play(monkeypatch, capsys, lines, "crescent", "--deal", "0")
+    assert code == EXIT_REFUSED
+    assert "error: 9♣ from T1 cannot go to T7 now (illegal_move)" in out
+    assert "error: cannot read 'nonsense words here'" in out
+    assert "> t3 fa-h" in out
+    assert "moves 1 · " in out  # lower-case ids work
+    assert "legal (12): T1 T5 ·" in out
+
+
+def test_resign_ends_the_game(
+    server_env: str,
+    account: config.Credentials,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out = play(monkeypatch, capsys, "resign\nT3 FA-H\n", "crescent", "--deal", "3")
+    assert code == EXIT_REFUSED  # no move after the end
+    assert "· lost" in out
+    assert "game_over" in out
+
+
+def test_resume_the_latest_game(
+    server_env: str,
+    account: config.Credentials,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    play(monkeypatch, capsys, "T3 FA-H\n", "crescent", "--deal", "0")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code = main(["resume", "--script"])
+    out = capsys.readouterr().out
+    assert code == EXIT_OK
+    assert "moves 1 · " in out and " 2♥ ×2" in out
+
+
+async def test_every_game_plays_its_first_legal_move_from_notation(
+    server_url: str, account: config.Credentials
+) -> None:
+    """Each registered game: the notation of a legal move (whatever its shape:
+    card, index or action with parameters) reaches the server as that very move."""
+    async with Connection(server_url) as conn:
+        await conn.auth(account.token)
+        for slug in registry.slugs():
+            state = await conn.start(slug, Mode.DEAL, 0)
+            out = io.StringIO()
+            script = Script(conn, state, out, None)
+            lines = iter([format_move(state["legal"][0]) + "\n", ""])
+
+            async def read(lines: Iterator[str] = lines) -> str:
+                return next(lines)
+
+            assert await script.run(read) == 0, out.getvalue()
+            assert script.state["moves"] == 1, slug
+
+
+async def test_auto_plays_forced_moves_until_a_choice(
+    server_url: str, account: config.Credentials
+) -> None:
+    forced_games = [
+        s
+        for s in registry.slugs()
+        if len(engine_state(s, 0)["legal"]) == 1 and "action" in engine_state(s, 0)["legal"][0]
+    ]
+    if not forced_games:
+        pytest.skip("no registered game opens with a forced action")
+    async with Connection(server_url) as conn:
+        await conn.auth(account.token)
+        state = await conn.start(forced_games[0], Mode.DEAL, 0)
+        out = io.StringIO()
+        script = Script(conn, state, out, None)
+        lines = iter(["auto\n", ""])
+
+        async def read() -> str:
+            return next(lines)
+
+        assert await script.run(read) == 0
+        assert "auto: " in out.getvalue()
+        assert script.state["moves"] >= 1
+        legal = script.state["legal"]
+        assert script.state["status"] != "playing" or not (len(legal) == 1 and "action" in legal[0])
+
+
+def test_a_daily_shows_its_commitment_not_its_seed(
+    server_env: str,
+    account: config.Credentials,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out = play(monkeypatch, capsys, "", "crescent", "--daily")
+    assert code == EXIT_OK
+    head = out.splitlines()[0]
+    assert head.startswith("Полумесяц — Crescent · daily · commitment ")
+    assert "deal " not in head
