@@ -195,6 +195,9 @@ class Game:
     layout: ClassVar[tuple[Pile, ...]]
     #: names of the actions the game knows (for parse_move)
     actions: ClassVar[frozenset[str]] = frozenset()
+    #: the parameters each action takes (one left out means null); actions not listed
+    #: take none
+    action_params: ClassVar[Mapping[str, frozenset[str]]] = {}
     #: actions with no alternative: a client may play them for the player
     forced_actions: ClassVar[frozenset[str]] = frozenset()
     #: cards that must reach the foundations to win (default: every card)
@@ -243,6 +246,15 @@ class Game:
         """Why ``move`` is not legal now (called only for illegal moves)."""
         return self._generic_reason(state, move)
 
+    def canonical(self, move: Move) -> Move:
+        """The one spelling of ``move`` that ``legal_moves`` lists: parameters left out
+        are null. A game whose moves have several spellings extends this."""
+        names = self.action_params.get(move.action or "")
+        if names and len(move.params) < len(names):
+            given = dict(move.params)
+            return Move.act(move.action or "", **{n: given.get(n) for n in names})
+        return move
+
     # -- the shared contract ----------------------------------------------------
 
     def new_state(
@@ -281,6 +293,7 @@ class Game:
 
     def apply(self, state: State, move: Move) -> State:
         """The position after ``move``; raises :class:`IllegalMove` with a reason."""
+        move = self.canonical(move)
         if self._cache[0] is not state:
             self.legal_moves(state)
         if move not in self._cache[2]:
@@ -375,12 +388,15 @@ class Game:
             if action not in self.actions:
                 raise InvalidMove(f"{self.slug} has no action {action!r}")
             params = {k: v for k, v in wire.items() if k != "action"}
+            extra = set(params) - self.action_params.get(action, frozenset())
+            if extra:
+                raise InvalidMove(f"{action!r} takes no parameter {sorted(extra)}")
             for key, value in params.items():
                 if value is not None and (
                     isinstance(value, bool) or not isinstance(value, int | str)
                 ):
                     raise InvalidMove(f"parameter {key!r} must be a string, an int or null")
-            return Move.act(action, **params)
+            return self.canonical(Move.act(action, **params))
         extra = set(wire) - {"from", "to", "index", "n"}
         if extra:
             raise InvalidMove(f"unknown move fields {sorted(extra)}")

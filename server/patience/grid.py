@@ -27,7 +27,7 @@ from collections.abc import Sequence, Sized
 from typing import Any, ClassVar, Literal
 
 from .engine import Game, Move, Pile, State
-from .rules import turned, turned_over
+from .rules import moved, turned, turned_over
 
 Rule = Literal["adjacent", "line_of_sight"]
 
@@ -175,9 +175,13 @@ class CarpetGame(Game):
             return [REDEAL]
         return []
 
-    def play_stock(self, state: State, move: Move) -> State:
-        """Play ``deal`` or ``redeal``."""
+    def play(self, state: State, move: Move) -> State:
+        """A card move (both games only move top cards one at a time), ``deal`` or
+        ``redeal``."""
         piles = state.piles
+        if move.action is None:
+            src, dst = self.at[move.src or ""], self.at[move.dst or ""]
+            return State(moved(piles, src, dst), state.vars, state.rng)
         out = list(piles)
         if move.action == "deal":
             out[self.stock], out[self.waste] = turned(piles[self.stock], piles[self.waste])

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from ..cards import KING, SUIT_SYMBOLS, SUITS, pretty, rank, suit
 from ..engine import Move, Pile, State, as_stock, shuffled
 from ..grid import CELLS, CarpetGame, cell_piles
-from ..rules import DOWN_FROM_KING, UP_FROM_ACE, moved
+from ..rules import DOWN_FROM_KING, UP_FROM_ACE
 
 UP = tuple(f"FA-{s}" for s in SUITS)
 DOWN = tuple(f"FK-{s}" for s in SUITS)
@@ -102,14 +102,6 @@ class Carpet(CarpetGame):
             legal.extend(Move("X", dst) for dst in targets.get(KEY[waste[-1]], ()))
         legal.extend(self.stock_moves(state))
         return legal
-
-    # -- playing ----------------------------------------------------------------------
-
-    def play(self, state: State, move: Move) -> State:
-        if move.action is not None:
-            return self.play_stock(state, move)
-        return State(moved(state.piles, self.at[move.src or ""], self.at[move.dst or ""]),
-                     state.vars, state.rng)
 
     # -- what a player sees -----------------------------------------------------------
 

@@ -10,10 +10,11 @@ An open game: every card is visible.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Mapping
+from typing import ClassVar, NamedTuple
 
 from ..cards import ACE, KING, SUITS, pretty, rank, suit
-from ..engine import Game, InvalidMove, Move, Pile, Piles, State, rows, shuffled
+from ..engine import Game, Move, Pile, Piles, State, rows, shuffled
 
 COLUMNS = tuple(f"C{i}" for i in range(1, 16))
 UP = tuple(f"FA-{s}" for s in SUITS)
@@ -37,6 +38,10 @@ class Fifteen(Game):
         "aces up and kings down in suit."
     )
     actions = frozenset({"grace"})
+    # A grace names the column of its ace, its king or both; one left out means null.
+    action_params: ClassVar[Mapping[str, frozenset[str]]] = {
+        "grace": frozenset({"ace", "king"})
+    }
     Vars = Vars
     layout = (
         *(Pile(f, "foundation", 3 + i, 0, label="A↑") for i, f in enumerate(UP)),
@@ -160,28 +165,6 @@ class Fifteen(Game):
         out[src] = piles[src][:-1]
         out[dst] = piles[dst] + (c,)
         return State(tuple(out), state.vars, state.rng)
-
-    # -- the wire ---------------------------------------------------------------------
-
-    @staticmethod
-    def canonical(move: Move) -> Move:
-        """A ``grace`` that leaves out ``ace`` or ``king`` means null there."""
-        if move.action == "grace" and {k for k, _ in move.params} < {"ace", "king"}:
-            return Move.act("grace", ace=move.param("ace"), king=move.param("king"))
-        return move
-
-    def apply(self, state: State, move: Move) -> State:
-        return super().apply(state, self.canonical(move))
-
-    def parse_move(self, wire: Any) -> Move:
-        """As the base, and a ``grace`` may leave out ``ace`` or ``king`` (= null)."""
-        move = super().parse_move(wire)
-        if move.action == "grace":
-            extra = {k for k, _ in move.params} - {"ace", "king"}
-            if extra:
-                raise InvalidMove(f"grace takes only 'ace' and 'king', not {sorted(extra)}")
-            return self.canonical(move)
-        return move
 
     # -- what a player sees -----------------------------------------------------------
 

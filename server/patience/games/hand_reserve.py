@@ -13,7 +13,8 @@ up in suit. Once a game a whole column may be taken into the hand.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Mapping
+from typing import ClassVar, NamedTuple
 
 from ..cards import ACE, KING, is_red, pretty, rank
 from ..engine import Game, Move, Pile, State, shuffled
@@ -38,6 +39,7 @@ class HandReserve(Game):
         "colours and up in suit from the aces. Once, take a whole column into the hand."
     )
     actions = frozenset({"pick_up"})
+    action_params: ClassVar[Mapping[str, frozenset[str]]] = {"pick_up": frozenset({"column"})}
     Vars = Vars
     #: RULES.md §1.2 R2 flag ``pickUpColumn``: on by Decision 4.
     pick_up_column = True

@@ -14,10 +14,11 @@ hemisphere and the barriers go to the foundations.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from ..cards import ACE, CLUBS, DIAMONDS, HEARTS, KING, SPADES, is_red, pretty
-from ..engine import Game, InvalidMove, Move, Pile, Piles, State, as_stock, shuffled
+from ..engine import Game, Move, Pile, Piles, State, as_stock, shuffled
 from ..rules import moved
 
 RED = ("FR1", "FR2", "FR3", "FR4")
@@ -59,6 +60,7 @@ class Hemispheres(Game):
         "north, black in the south; red aces build up, black kings down."
     )
     actions = frozenset({"deal", "swap"})
+    action_params: ClassVar[Mapping[str, frozenset[str]]] = {"swap": frozenset({"a", "b"})}
     forced_actions = frozenset({"deal"})  # when it is the only move left
     layout = (
         *(Pile(f, "foundation", i, 0, label="A↑") for i, f in enumerate(RED)),
@@ -223,27 +225,14 @@ class Hemispheres(Game):
 
     # -- the wire ---------------------------------------------------------------------
 
-    @staticmethod
-    def canonical(move: Move) -> Move:
+    def canonical(self, move: Move) -> Move:
         """A ``swap`` names the north pile ``a`` and the south pile ``b``; the other
         order means the same exchange."""
+        move = super().canonical(move)
         if move.action == "swap":
             a, b = move.param("a"), move.param("b")
-            if a in SOUTH and b in NORTH and len(move.params) == 2:
+            if a in SOUTH and b in NORTH:
                 return Move.act("swap", a=b, b=a)
-        return move
-
-    def apply(self, state: State, move: Move) -> State:
-        return super().apply(state, self.canonical(move))
-
-    def parse_move(self, wire: Any) -> Move:
-        """As the base; a ``swap`` may name its two piles in either order."""
-        move = super().parse_move(wire)
-        if move.action == "swap":
-            extra = {k for k, _ in move.params} - {"a", "b"}
-            if extra:
-                raise InvalidMove(f"swap takes only 'a' and 'b', not {sorted(extra)}")
-            return self.canonical(Move.act("swap", a=move.param("a"), b=move.param("b")))
         return move
 
     # -- what a player sees -----------------------------------------------------------

@@ -15,7 +15,6 @@ from typing import NamedTuple
 from ..cards import KING, RANKS, SUIT_SYMBOLS, SUITS, pretty, rank, suit
 from ..engine import Move, Pile, State, as_stock, shuffled
 from ..grid import CELLS, CarpetGame, cell_piles
-from ..rules import moved
 
 #: the bases of the circle in the order of the slot ids (``B<base><suit><n>``)
 BASES = (KING, 1, 5, 9)
@@ -133,14 +132,6 @@ class SquaringCircle(CarpetGame):
             legal.extend(Move("X", dst) for dst in targets.get(KEY[waste[-1]], ()))
         legal.extend(self.stock_moves(state))
         return legal
-
-    # -- playing ----------------------------------------------------------------------
-
-    def play(self, state: State, move: Move) -> State:
-        if move.action is not None:
-            return self.play_stock(state, move)
-        return State(moved(state.piles, self.at[move.src or ""], self.at[move.dst or ""]),
-                     state.vars, state.rng)
 
     # -- what a player sees -----------------------------------------------------------
 
