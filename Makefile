@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench bench-server clean
 
 $(BIN)/activate: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -21,10 +21,13 @@ test: $(VENV)
 
 lint: $(VENV)
 	$(BIN)/ruff check server client protocol tests bench
-	$(BIN)/mypy server/patience protocol
+	$(BIN)/mypy server/patience protocol client
 
 bench: $(VENV)
 	$(BIN)/python -m bench.engine
+
+bench-server: $(VENV)
+	$(BIN)/python -m bench.server
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
