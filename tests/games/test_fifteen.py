@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from server.patience import registry
-from server.patience.cards import RANKS, SUITS, card, code, parse, rank
+from server.patience.cards import SUITS, card, code, parse, rank
 from server.patience.engine import IllegalMove, InvalidMove, Move, State, shuffled
 from server.patience.games.fifteen import Vars
+from tests.games.positions import position, run
 
 G = registry.get("fifteen")
 COLUMNS = [f"C{i}" for i in range(1, 16)]
@@ -16,36 +17,12 @@ UP = [f"FA-{s}" for s in SUITS]
 DOWN = [f"FK-{s}" for s in SUITS]
 
 
+def build(spec: dict[str, str], rest: str | None = None, vars: Vars | None = None) -> State:
+    return position(G, spec, rest=rest, vars=vars)
+
+
 def codes(state: State, pid: str) -> str:
     return " ".join(code(c) for c in G.pile(state, pid))
-
-
-def run(s: str, lo: int, hi: int) -> str:
-    """Codes of suit ``s`` from rank ``lo`` to ``hi`` (down when ``lo > hi``)."""
-    step = 1 if hi >= lo else -1
-    return " ".join(f"{RANKS[r - 1]}{s}" for r in range(lo, hi + step, step))
-
-
-def build(spec: dict[str, str], rest: str | None = None, vars: Vars | None = None) -> State:
-    """A position from pile id → codes (bottom first); the first use of a code is the
-    deck-0 card, the second the deck-1 card. Cards not named go under ``rest``."""
-    used: set[int] = set()
-    piles: dict[str, list[int]] = {}
-    for pid, text in spec.items():
-        piles[pid] = []
-        for t in text.split():
-            c = parse(t)
-            if c in used:
-                c += 52
-            assert c not in used, f"a third {t}"
-            used.add(c)
-            piles[pid].append(c)
-    left = [c for c in range(104) if c not in used]
-    if rest is not None:
-        piles[rest] = left + piles.get(rest, [])
-    else:
-        assert not left, f"{len(left)} cards not placed"
-    return G.new_state(piles, vars)
 
 
 def home(**ranks: tuple[int, int]) -> dict[str, str]:

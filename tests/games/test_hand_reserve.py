@@ -6,38 +6,22 @@ from __future__ import annotations
 import pytest
 
 from server.patience import registry
-from server.patience.cards import RANKS, code, parse
+from server.patience.cards import code
 from server.patience.engine import IllegalMove, Move, State, shuffled
 from server.patience.games.hand_reserve import Vars
+from tests.games.positions import position, run
 
 G = registry.get("hand_reserve")
 COLUMNS = [f"C{i}" for i in range(1, 10)]
 HAND = [f"H{i}" for i in range(1, 17)]
 
 
+def build(spec: dict[str, str], rest: str | None = None, vars: Vars | None = None) -> State:
+    return position(G, spec, rest=rest, vars=vars)
+
+
 def codes(state: State, pid: str) -> str:
     return " ".join(code(c) for c in G.pile(state, pid))
-
-
-def run(s: str, lo: int, hi: int) -> str:
-    return " ".join(f"{RANKS[r - 1]}{s}" for r in range(lo, hi + 1))
-
-
-def build(spec: dict[str, str], rest: str | None = None, vars: Vars | None = None) -> State:
-    """A position from pile id → codes (bottom first); cards not named go under
-    ``rest`` (or must not exist)."""
-    used: set[int] = set()
-    piles: dict[str, list[int]] = {}
-    for pid, text in spec.items():
-        piles[pid] = [parse(t) for t in text.split()]
-        assert not used & set(piles[pid]), f"a card twice in {pid}"
-        used |= set(piles[pid])
-    left = [c for c in range(52) if c not in used]
-    if rest is not None:
-        piles[rest] = left + piles.get(rest, [])
-    else:
-        assert not left, f"{len(left)} cards not placed"
-    return G.new_state(piles, vars)
 
 
 def pick_up(column: str) -> Move:

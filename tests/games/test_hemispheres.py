@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from server.patience import registry
-from server.patience.cards import RANKS, code, parse
+from server.patience.cards import code
 from server.patience.engine import IllegalMove, InvalidMove, Move, State, shuffled
+from tests.games.positions import position, run
 
 G = registry.get("hemispheres")
 CIRCLE = [f"P{i}" for i in range(1, 13)]
@@ -19,34 +20,13 @@ START = {
 }
 
 
+def build(spec: dict[str, str], rest: str = "S") -> State:
+    """Over the opening foundations and barriers."""
+    return position(G, {**START, **spec}, rest=rest)
+
+
 def codes(state: State, pid: str) -> str:
     return " ".join(code(c) for c in G.pile(state, pid))
-
-
-def run(s: str, lo: int, hi: int) -> str:
-    """Codes of suit ``s`` from rank ``lo`` to ``hi`` (down when ``lo > hi``)."""
-    step = 1 if hi >= lo else -1
-    return " ".join(f"{RANKS[r - 1]}{s}" for r in range(lo, hi + step, step))
-
-
-def build(spec: dict[str, str], rest: str = "S") -> State:
-    """A position from pile id → codes (bottom first) over the opening foundations
-    and barriers; the first use of a code is the deck-0 card, the second the deck-1
-    card. Cards not named go under ``rest``."""
-    spec = {**START, **spec}
-    used: set[int] = set()
-    piles: dict[str, list[int]] = {}
-    for pid, text in spec.items():
-        piles[pid] = []
-        for t in text.split():
-            c = parse(t)
-            if c in used:
-                c += 52
-            assert c not in used, f"a third {t}"
-            used.add(c)
-            piles[pid].append(c)
-    piles[rest] = [c for c in range(104) if c not in used] + piles.get(rest, [])
-    return G.new_state(piles)
 
 
 # -- the deal -------------------------------------------------------------------------
