@@ -212,6 +212,15 @@ class Game:
             i for i, p in enumerate(self.layout) if p.kind == "foundation"
         )
         self._cache: tuple[State | None, list[Move], frozenset[Move]] = (None, [], frozenset())
+        #: per pile, the view's fields before and after ``cards`` (built once)
+        self._view_parts = tuple(
+            (
+                {"id": p.id, "kind": p.kind, "label": p.label},
+                {"x": p.x, "y": p.y, "fan": p.fan}
+                | ({"orient": p.orient} if p.orient is not None else {}),
+            )
+            for p in self.layout
+        )
 
     def __repr__(self) -> str:
         return f"registry.get({self.slug!r})"
@@ -349,31 +358,30 @@ class Game:
 
     def view(self, state: State) -> dict[str, Any]:
         """What a player may see: face-down cards are None; no stock order, no rng."""
-        out = []
-        for i, spec in enumerate(self.layout):
-            cards = state.piles[i]
-            extra = self.pile_view(state, i)
-            show = extra.pop("show", spec.show)
-            if show == "up":
-                shown: list[str | None] = [CODES[c] for c in cards]
-            elif show == "top" and cards:
-                shown = [None] * (len(cards) - 1) + [CODES[cards[-1]]]
-            else:
-                shown = [None] * len(cards)
-            pile: dict[str, Any] = {
-                "id": spec.id,
-                "kind": spec.kind,
-                "label": spec.label,
-                "cards": shown,
-                "x": spec.x,
-                "y": spec.y,
-                "fan": spec.fan,
-            }
-            if spec.orient is not None:
-                pile["orient"] = spec.orient
+        pile = self.view_pile
+        return {
+            "piles": [pile(state, i) for i in range(len(self.layout))],
+            "info": self.info(state),
+        }
+
+    def view_pile(self, state: State, i: int) -> dict[str, Any]:
+        """Pile ``i`` of :meth:`view`. Unless a game overrides :meth:`pile_view`, it
+        depends on the pile's cards alone (the server reuses its encoding)."""
+        spec = self.layout[i]
+        cards = state.piles[i]
+        extra = self.pile_view(state, i)
+        show = extra.pop("show", spec.show) if extra else spec.show
+        if show == "up":
+            shown: list[str | None] = [CODES[c] for c in cards]
+        elif show == "top" and cards:
+            shown = [None] * (len(cards) - 1) + [CODES[cards[-1]]]
+        else:
+            shown = [None] * len(cards)
+        before, after = self._view_parts[i]
+        pile: dict[str, Any] = {**before, "cards": shown, **after}
+        if extra:
             pile.update(extra)
-            out.append(pile)
-        return {"piles": out, "info": self.info(state)}
+        return pile
 
     # -- wire and persistence -----------------------------------------------------
 

@@ -48,6 +48,25 @@ SUMMARY_FIELDS = [
 ]
 
 
+def _array_header(n: int) -> bytes:
+    """The msgpack header of an array of ``n`` items."""
+    if n < 16:
+        return bytes((0x90 | n,))
+    if n < 0x10000:
+        return b"\xdc" + n.to_bytes(2, "big")
+    return b"\xdd" + n.to_bytes(4, "big")
+
+
+def _map_body(entries: dict[str, Any]) -> bytes:
+    """The msgpack of a map of < 16 entries without its one-byte header."""
+    return msgpack.packb(entries)[1:]  # type: ignore[no-any-return]
+
+
+_PILES_KEY = msgpack.packb("piles")
+_INFO_KEY = msgpack.packb("info")
+_VIEW_KEY = msgpack.packb("view")
+
+
 def find_game(slug: str) -> Game:
     try:
         return registry.get(slug)
@@ -80,6 +99,8 @@ class Record:
     race: str = ""  # the race id of a race game
     #: the legal moves of ``state`` once computed (saves recomputing them per move)
     legal: tuple[Move, ...] | None = None
+    #: the msgpack bytes of each pile of ``game.view(state)`` (see ``packed_wire``)
+    packed_piles: tuple[bytes, ...] | None = None
 
     @classmethod
     def load(cls, gid: str, raw: dict[str, bytes]) -> Record:
@@ -154,13 +175,58 @@ class Games:
 
     def wire(self, rec: Record) -> dict[str, Any]:
         """PROTOCOL.md's state object (plus ``clean``, ``ranked`` and ``date``)."""
+        head, tail = self._wire_parts(rec)
+        return {**head, "view": rec.game.view(rec.state), **tail}
+
+    def packed_wire(self, rec: Record) -> bytes:
+        """``msgpack.packb(self.wire(rec))``, byte for byte, with the view's piles
+        taken from ``rec.packed_piles`` (encoded once per change of a pile)."""
+        piles = rec.packed_piles
+        if piles is None:
+            return msgpack.packb(self.wire(rec))  # type: ignore[no-any-return]
+        head, tail = self._wire_parts(rec)
+        assert len(head) + 1 + len(tail) < 16  # one fixmap header
+        view = b"".join(
+            (
+                b"\x82",
+                _PILES_KEY,
+                _array_header(len(piles)),
+                *piles,
+                _INFO_KEY,
+                msgpack.packb(rec.game.info(rec.state)),
+            )
+        )
+        return b"".join(
+            (bytes((0x80 | (len(head) + 1 + len(tail)),)), _map_body(head), _VIEW_KEY, view)
+            + ((_map_body(tail),) if tail else ())
+        )
+
+    @staticmethod
+    def _packed_piles(game: Game, state: State, prev: Record) -> tuple[bytes, ...] | None:
+        """The encoded piles of ``game.view(state)``, reusing those of ``prev`` whose
+        cards did not change; None for a game whose piles' views depend on more than
+        their cards (it overrides ``pile_view``)."""
+        if type(game).pile_view is not Game.pile_view:
+            return None
+        old = prev.packed_piles
+        before = prev.state.piles
+        out = []
+        for i, cards in enumerate(state.piles):
+            if old is not None and before[i] == cards:
+                out.append(old[i])
+            else:
+                out.append(msgpack.packb(game.view_pile(state, i)))
+        return tuple(out)
+
+    def _wire_parts(self, rec: Record) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The state object's fields before and after ``view``."""
         game = rec.game
         hidden = (bool(rec.date) and not self.dailies.revealed(rec.date)) or (
             bool(rec.race) and rec.status == "playing"
         )
         end = rec.finished or self.clock.now_ms()
         legal = self.legal(rec) if rec.status == "playing" else ()
-        return {
+        head = {
             "game_id": rec.gid,
             "game": game.slug,
             "mode": rec.mode,
@@ -171,12 +237,14 @@ class Games:
             "foundation": rec.foundation,
             "total": game.total,
             "deal": {"seed": None if hidden else rec.seed, "commitment": rec.commitment or None},
-            "view": game.view(rec.state),
+        }
+        tail = {
             "legal": [m.to_wire() for m in legal],
             "clean": rec.clean,
             "ranked": rec.ranked,
             "date": rec.date or None,
         }
+        return head, tail
 
     def summary(self, gid: str, values: list[bytes | None]) -> dict[str, Any] | None:
         raw = dict(zip(SUMMARY_FIELDS, values, strict=True))
@@ -339,6 +407,15 @@ class Games:
     # -- changing ---------------------------------------------------------------------
 
     async def move(self, player: str, gid: str, seq: int, wire: dict[str, Any]) -> dict[str, Any]:
+        return self.wire(await self._move(player, gid, seq, wire))
+
+    async def move_packed(self, player: str, gid: str, seq: int, wire: dict[str, Any]) -> bytes:
+        """:meth:`move`, its state already msgpack-encoded (the server's hot path)."""
+        return self.packed_wire(await self._move(player, gid, seq, wire, pack=True))
+
+    async def _move(
+        self, player: str, gid: str, seq: int, wire: dict[str, Any], *, pack: bool = False
+    ) -> Record:
         rec = await self._playing(player, gid, seq)
         game = rec.game
         try:
@@ -354,7 +431,7 @@ class Games:
         except IllegalMove as exc:
             raise ProtocolError(ErrorCode.ILLEGAL_MOVE, exc.reason) from None
         entry = msgpack.packb(move.to_wire())
-        return await self._commit(rec, state, entry, clean=rec.clean)
+        return await self._commit(rec, state, entry, clean=rec.clean, pack=pack)
 
     async def undo(self, player: str, gid: str, seq: int) -> dict[str, Any]:
         rec = await self._playing(player, gid, seq)
@@ -365,7 +442,7 @@ class Games:
         state = game.deal(rec.seed)
         for wire in played[:-1]:
             state = game.apply(state, game.parse_move(wire))
-        return await self._commit(rec, state, UNDO, clean=False)
+        return self.wire(await self._commit(rec, state, UNDO, clean=False))
 
     async def resign(self, player: str, gid: str) -> dict[str, Any]:
         for _ in range(8):
@@ -373,8 +450,10 @@ class Games:
             if rec.status != "playing":
                 raise ProtocolError(ErrorCode.GAME_OVER, f"the game is over ({rec.status})")
             try:
-                return await self._commit(
-                    rec, rec.state, RESIGN, clean=rec.clean, status="lost", count=False
+                return self.wire(
+                    await self._commit(
+                        rec, rec.state, RESIGN, clean=rec.clean, status="lost", count=False
+                    )
                 )
             except ProtocolError as exc:
                 if exc.code is not ErrorCode.STALE_SEQ:
@@ -400,11 +479,15 @@ class Games:
         clean: bool,
         status: str | None = None,
         count: bool = True,
-    ) -> dict[str, Any]:
+        pack: bool = False,
+    ) -> Record:
+        """Write the new position with the compare-and-set on ``seq``; the new record
+        (with its view's piles encoded when ``pack``)."""
         game = rec.game
         legal = tuple(game.legal_moves(state))
-        status = status or game.status(state)  # uses the engine's cache of legal_moves
         foundation = game.score(state)[0]
+        if status is None:  # Game.status, from the legal moves and score just computed
+            status = "won" if foundation == game.total else "playing" if legal else "lost"
         now = self.clock.now_ms()
         moves = rec.moves + 1 if count else rec.moves
         finished = status != "playing"
@@ -441,12 +524,13 @@ class Games:
             finished=now if finished else 0,
             clean=clean,
             legal=legal,
+            packed_piles=self._packed_piles(game, state, rec) if pack else None,
         )
         self._remember(new)
         await self._finish(new)
         if new.race and self.on_race_change is not None:
             await self.on_race_change(new)
-        return self.wire(new)
+        return new
 
     async def _finish(self, rec: Record) -> None:
         """Rank a finished ranked daily (idempotent: redone on resume if a crash came
