@@ -7,6 +7,7 @@ the server directly, so one player's requests go out strictly in order.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +32,7 @@ class Launch:
     seed: int | None = None
     game_id: str = ""
     resume: bool = False
+    race: str = ""  # "new" (a race on game, seed) or a race code to join
 
 
 class PasyansApp(App[int]):
@@ -44,6 +46,8 @@ class PasyansApp(App[int]):
         self.conn = Connection(server, on_event=self.server_event)
         self.titles: dict[str, dict[str, Any]] = {}
         self.connected = False
+        #: the race screen's handler of ``race``/``race_started`` events
+        self.race_listener: Callable[[Push], None] | None = None
 
     async def on_mount(self) -> None:
         try:
@@ -114,6 +118,9 @@ class PasyansApp(App[int]):
         if launch is None:
             await self.push_screen(DailyScreen())
             return
+        if launch.race:
+            await self.open_race(launch)
+            return
         try:
             if launch.resume:
                 gid = launch.game_id or await self.latest_game()
@@ -124,6 +131,21 @@ class PasyansApp(App[int]):
             await self.push_screen(MessageScreen(f"{exc}\n\nPress q to quit."))
             return
         await self.push_screen(BoardScreen(state))
+
+    async def open_race(self, launch: Launch) -> None:
+        from .racing import RaceScreen
+
+        try:
+            state = None
+            if launch.race == "new":
+                race = await self.conn.race_create(launch.game, launch.seed)
+            else:
+                joined = await self.conn.race_join(launch.race)
+                race, state = dict(joined["race"]), joined.get("state")
+        except ClientError as exc:
+            await self.push_screen(MessageScreen(f"{exc}\n\nPress q to quit."))
+            return
+        await self.push_screen(RaceScreen(race, state))
 
     async def latest_game(self) -> str:
         result = await self.conn.my_games(limit=50)
@@ -154,6 +176,8 @@ class PasyansApp(App[int]):
             self.pop_screen()
 
     def server_event(self, push: Push) -> None:
+        if push.name in (Event.RACE, Event.RACE_STARTED) and self.race_listener is not None:
+            self.race_listener(push)
         if push.name == Event.BYE:
             reason = push.fields.get("reason") or "no reason given"
             self.notify(f"the server is closing the connection: {reason}", severity="warning")

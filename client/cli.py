@@ -33,6 +33,8 @@ examples:
   pasyans play crescent --daily       today's Crescent, on the board
   pasyans play crescent --deal 7 --script < moves.txt
   pasyans leaderboard crescent --around-me
+  pasyans race new crescent           race friends: share the code it shows
+  pasyans race join K7QX2M            join a friend's race
 The server is --server URL, else $PASYANS_SERVER, else ws://127.0.0.1:8765/ws."""
 
 
@@ -128,6 +130,39 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--around-me", action="store_true", help="the page around your entry")
     p.add_argument("--limit", type=int, default=20, metavar="N", help="entries (1–100)")
     p.add_argument("--cursor", metavar="C", help="the next page (printed after a page)")
+
+    p = command(
+        "race",
+        "race friends on the same deal (new, join)",
+        "Race friends on the same deal, each on your own game, watching each other's\n"
+        "progress live. One of you makes the race and shares its code; the others join\n"
+        "with it; the creator starts it (s in the lobby) and after a short countdown\n"
+        "everybody's game is dealt at the same moment.",
+    )
+    rsub = p.add_subparsers(dest="race_command", metavar="ACTION", required=True)
+    r = rsub.add_parser(
+        "new",
+        help="make a race on GAME and wait for friends in its lobby",
+        description="Make a race on GAME (a fresh deal, or --deal SEED) and show its lobby\n"
+        "with the code to share. Without a terminal (or with --script), lines from stdin:\n"
+        "  start  leave  wait  'wait finished'  race  and, once dealt, the moves of\n"
+        "  `pasyans play --script`.",
+        parents=[common],
+        formatter_class=_Formatter,
+    )
+    r.add_argument("game", metavar="GAME", help="a slug from `pasyans games`")
+    r.add_argument("--deal", type=int, metavar="SEED", help="race on the deal of SEED")
+    r.add_argument("--script", action="store_true", help="read commands from stdin, print text")
+    r = rsub.add_parser(
+        "join",
+        help="join a friend's race by its code (or come back to yours)",
+        description="Join the race of CODE while it is in its lobby. A member who comes\n"
+        "back (from any computer, to any server) gets the race and their game again.",
+        parents=[common],
+        formatter_class=_Formatter,
+    )
+    r.add_argument("code", metavar="CODE", help="the race's code, e.g. K7QX2M")
+    r.add_argument("--script", action="store_true", help="read commands from stdin, print text")
     return parser
 
 
@@ -151,11 +186,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command is None:
             return home(args)
-        if args.command in ("play", "resume") and not (args.script or _tty()):
+        if args.command in ("play", "resume", "race") and not (args.script or _tty()):
             args.script = True
             print("no terminal: script mode (moves from stdin)", file=sys.stderr)
         if args.command in ("play", "resume") and not args.script:
             return board(args)
+        if args.command == "race" and not args.script:
+            return race_board(args)
         return asyncio.run(COMMANDS[args.command](args, sys.stdout))
     except ServerUnavailable as exc:
         print(f"pasyans: {exc}", file=sys.stderr)
@@ -299,6 +336,20 @@ async def cmd_script(args: argparse.Namespace, out: TextIO) -> int:
         return await Script(conn, state, out, titles).run(stdin_reader(sys.stdin))
 
 
+async def cmd_race(args: argparse.Namespace, out: TextIO) -> int:
+    from .race import RaceScript
+
+    async with await connect(args.server, need_auth=True) as conn:
+        titles = await titles_of(conn)
+        state = None
+        if args.race_command == "new":
+            race = await conn.race_create(args.game, args.deal)
+        else:
+            joined = await conn.race_join(args.code)
+            race, state = joined["race"], joined.get("state")
+        return await RaceScript(conn, race, out, titles, state).run(stdin_reader(sys.stdin))
+
+
 COMMANDS = {
     "register": cmd_register,
     "login": cmd_login,
@@ -308,6 +359,7 @@ COMMANDS = {
     "leaderboard": cmd_leaderboard,
     "play": cmd_script,
     "resume": cmd_script,
+    "race": cmd_race,
 }
 
 
@@ -329,4 +381,14 @@ def board(args: argparse.Namespace) -> int:
         launch = Launch(game=args.game, mode=mode, seed=seed)
     else:
         launch = Launch(game_id=args.game_id or "", resume=True)
+    return PasyansApp(args.server, launch=launch).run() or EXIT_OK
+
+
+def race_board(args: argparse.Namespace) -> int:
+    from .app import Launch, PasyansApp
+
+    if args.race_command == "new":
+        launch = Launch(game=args.game, seed=args.deal, race="new")
+    else:
+        launch = Launch(race=args.code)
     return PasyansApp(args.server, launch=launch).run() or EXIT_OK

@@ -246,3 +246,22 @@ class Connection:
             cursor=cursor,
             around_me=around_me or None,
         )
+
+    # -- races: the replies carry the race; ``race``/``race_started`` events follow
+
+    async def race_create(self, game: str, seed: int | None = None) -> Message:
+        return dict((await self.call(Op.RACE_CREATE, game=game, seed=seed))["race"])
+
+    async def race_join(self, code: str) -> Message:
+        """``{"race": …}``, plus ``"state"`` (your game) when you rejoin a running race."""
+        return await self.call(Op.RACE_JOIN, code=code)
+
+    async def race_start(self, race_id: str) -> Message:
+        return dict((await self.call(Op.RACE_START, race_id=race_id))["race"])
+
+    async def race_leave(self, race_id: str) -> None:
+        await self.call(Op.RACE_LEAVE, race_id=race_id)
+
+    async def race_rematch(self, race_id: str) -> Message:
+        """The rematch of a finished race (made now, or the one a member made first)."""
+        return dict((await self.call(Op.RACE_REMATCH, race_id=race_id))["race"])

@@ -63,8 +63,11 @@ class Script:
     def piles(self) -> list[str]:
         return [str(p["id"]) for p in self.state["view"]["piles"]]
 
-    async def run(self, read: Line) -> int:
+    def intro(self) -> None:
         self.board()
+
+    async def run(self, read: Line) -> int:
+        self.intro()
         while True:
             raw = await read()
             if not raw:

@@ -55,6 +55,7 @@ class Op(StrEnum):
     RACE_JOIN = "race_join"
     RACE_START = "race_start"
     RACE_LEAVE = "race_leave"
+    RACE_REMATCH = "race_rematch"
 
 
 class Event(StrEnum):
@@ -321,6 +322,13 @@ class RaceLeave(Request):
     fields: ClassVar[Schema] = {"race_id": _text(ID_RE, "a race id")}
 
 
+@dataclass(frozen=True, slots=True)
+class RaceRematch(Request):
+    race_id: str
+    op = Op.RACE_REMATCH
+    fields: ClassVar[Schema] = {"race_id": _text(ID_RE, "a race id")}
+
+
 REQUESTS: dict[Op, type[Request]] = {
     cls.op: cls
     for cls in (
@@ -340,6 +348,7 @@ REQUESTS: dict[Op, type[Request]] = {
         RaceJoin,
         RaceStart,
         RaceLeave,
+        RaceRematch,
     )
 }
 

@@ -8,10 +8,14 @@ can pass it on to the members connected to it; this service never touches a sock
 Life of a race: ``lobby`` (join with the code) → ``race_start`` by its creator →
 ``countdown`` (``starts_at``, ms since the epoch) → ``running`` (each member gets a
 game on the race's deal) → ``finished`` once every member's game is over. Places go
-to winners in the order they win.
+to winners in the order they win. A finished race keeps its result; ``race_rematch``
+makes one new race (lobby, fresh deal, same game and members) that the old race's
+event then names in ``rematch``.
 
-The countdown runs on the instance that started it: if that instance dies during the
-few seconds of countdown, the race stays in ``countdown`` (a known limitation).
+The countdown runs on the instance that started it. If that instance dies during the
+few seconds of countdown, the race stays in ``countdown`` until a member comes back
+with ``race_join`` (on any instance) later than a second after ``starts_at``: that
+instance deals it then. Only one instance ever deals a race (``dealer`` claim).
 """
 
 from __future__ import annotations
@@ -34,8 +38,10 @@ log = logging.getLogger(__name__)
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
-MAX_MEMBERS = 50
+MAX_MEMBERS = 10
 MODE = "race"
+#: ms after ``starts_at`` when a race still in countdown is taken over (see ``join``)
+STALLED_MS = 1000
 
 
 class Races:
@@ -55,9 +61,17 @@ class Races:
 
     # -- ops ----------------------------------------------------------------------------
 
-    async def create(self, player: str, slug: str, seed: int | None) -> dict[str, Any]:
+    async def create(
+        self,
+        player: str,
+        slug: str,
+        seed: int | None,
+        *,
+        rid: str | None = None,
+        members: list[str] | None = None,
+    ) -> dict[str, Any]:
         find_game(slug)
-        rid = secrets.token_urlsafe(9)
+        rid = rid or secrets.token_urlsafe(9)
         fields: dict[str, str | int] = {
             "game": slug,
             "seed": secrets.randbits(64) if seed is None else seed,
@@ -72,8 +86,32 @@ class Races:
                 break
         else:
             raise ProtocolError(ErrorCode.INTERNAL, "no free race code; try again")
-        await self.store.race_member(rid, player, add=True)
+        for member in [player, *(m for m in members or () if m != player)]:
+            await self.store.race_member(rid, member, add=True)
         return await self.publish(rid)
+
+    async def rematch(self, player: str, rid: str) -> dict[str, Any]:
+        """A new race on a fresh deal of the same game with the same members, made by
+        the first member who asks once ``rid`` is finished; later askers get it too."""
+        info, members, _, _ = await self._race(rid)
+        if player not in members:
+            raise ProtocolError(ErrorCode.FORBIDDEN, "you are not in this race")
+        if (await self.build(rid))["status"] != "finished":
+            raise ProtocolError(ErrorCode.FORBIDDEN, "a rematch is offered once the race is over")
+        new = secrets.token_urlsafe(9)
+        key = self.store.keys.race(rid)
+        if not await self.store.redis.hsetnx(key, "rematch", new):  # someone was first
+            raw = await self.store.redis.hget(key, "rematch")
+            other = raw.decode() if isinstance(raw, bytes) else str(raw or "")
+            for _ in range(50):  # the first asker may still be creating it
+                if (await self.store.race(other))[0]:
+                    return await self.build(other)
+                await asyncio.sleep(0.02)
+            raise ProtocolError(ErrorCode.INTERNAL, "the rematch is not ready; try again")
+        race = await self.create(player, info["game"].decode(), None, rid=new, members=members)
+        await self.store.redis.hset(key, "rematch_code", race["code"])
+        await self.publish(rid)
+        return race
 
     async def join(self, player: str, code: str) -> dict[str, Any]:
         rid = await self.store.race_by_code(code)
@@ -81,11 +119,16 @@ class Races:
             raise ProtocolError(ErrorCode.NOT_FOUND, f"no race has the code {code!r}")
         info, members, _, _ = await self.store.race(rid)
         if player in members:
+            starts_at = int(info.get("starts_at") or 0)
+            overdue = self.clock.now_ms() > starts_at + STALLED_MS
+            if info.get("status") == b"countdown" and overdue:
+                await self._run(rid, 0)  # the instance that counted down is gone: deal here
             return await self.build(rid)
         if info.get("status") != b"lobby":
             raise ProtocolError(ErrorCode.FORBIDDEN, "this race has already started")
         if len(members) >= MAX_MEMBERS:
-            raise ProtocolError(ErrorCode.FORBIDDEN, f"a race holds at most {MAX_MEMBERS}")
+            full = f"this race is full: a race holds at most {MAX_MEMBERS} players"
+            raise ProtocolError(ErrorCode.FORBIDDEN, full)
         await self.store.race_member(rid, player, add=True)
         return await self.publish(rid)
 
@@ -96,10 +139,19 @@ class Races:
         starts_at = self.clock.now_ms() + int(self.countdown * 1000)
         if not await self.store.race_status(rid, "lobby", "countdown", {"starts_at": starts_at}):
             raise ProtocolError(ErrorCode.FORBIDDEN, "this race has already started")
-        task = asyncio.create_task(self._run(rid), name=f"race-{rid}")
+        task = asyncio.create_task(self._run(rid, self.countdown), name=f"race-{rid}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return await self.publish(rid)
+
+    async def my_game(self, player: str, rid: str) -> dict[str, Any] | None:
+        """The state of ``player``'s game in the race, once it runs (for a member who
+        comes back, on any instance, with ``race_join``); None before."""
+        _, members, games, _ = await self.store.race(rid)
+        gid = games.get(player)
+        if player not in members or not gid:
+            return None
+        return await self.games.resume(player, gid)
 
     async def leave(self, player: str, rid: str) -> dict[str, Any]:
         await self._race(rid)
@@ -110,9 +162,13 @@ class Races:
 
     # -- running ------------------------------------------------------------------------
 
-    async def _run(self, rid: str) -> None:
+    async def _run(self, rid: str, delay: float) -> None:
+        """Deal every member's game after ``delay``; only one instance deals a race
+        (the first to claim its ``dealer`` field)."""
         try:
-            await asyncio.sleep(self.countdown)
+            await asyncio.sleep(delay)
+            if not await self.store.redis.hsetnx(self.store.keys.race(rid), "dealer", "1"):
+                return
             info, members, _, _ = await self.store.race(rid)
             game = find_game(info["game"].decode())
             seed = int(info["seed"])
@@ -185,6 +241,9 @@ class Races:
             status = "finished"
         players.sort(key=lambda p: (p["place"] is None, p["place"] or 0, -p["foundation"]))
         starts_at = info.get("starts_at")
+        rematch = None
+        if info.get("rematch") and info.get("rematch_code"):
+            rematch = {"race_id": info["rematch"].decode(), "code": info["rematch_code"].decode()}
         return {
             "race_id": rid,
             "code": info.get("code", b"").decode(),
@@ -192,6 +251,8 @@ class Races:
             "status": status,
             "starts_at": int(starts_at) if starts_at else None,
             "players": players,
+            "creator": info.get("creator", b"").decode(),
+            "rematch": rematch,
         }
 
     async def publish(self, rid: str, *, games: dict[str, str] | None = None) -> dict[str, Any]:

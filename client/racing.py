@@ -1,0 +1,279 @@
+"""Races on the Textual client: the lobby (members, the code to share, ``s`` starts
+for the creator), the countdown, the board with a side panel of every member's
+progress (updated live from ``race`` events), and the result table at the end."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from rich.markup import escape
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Static
+
+from protocol.messages import Event, Push
+
+from .connection import ClientError
+from .dialogs import MODAL_CSS
+from .play import BoardScreen
+from .race import bar, member_status, plural, result_table, seconds_left
+from .text import clock, title
+from .widgets import BoardView
+
+if TYPE_CHECKING:
+    from .app import PasyansApp
+
+Race = dict[str, Any]
+
+
+def panel_text(race: Mapping[str, Any], you: str | None) -> str:
+    """The side panel: one block per member, you first marked with *."""
+    lines = [f"[b]Race {escape(str(race.get('code')))}[/b] · {race.get('status')}", ""]
+    for p in race.get("players") or []:
+        name = escape(str(p["player"])) + (" *" if p["player"] == you else "")
+        found, total = int(p.get("foundation") or 0), int(p.get("total") or 0)
+        lines.append(f"[b]{name}[/b]")
+        lines.append(f"{escape(bar(found, total, 16))} {found}/{total}")
+        lines.append(
+            f"{plural(int(p.get('moves') or 0), 'move')} · {clock(p.get('time_ms') or 0)}"
+            f" · {member_status(p)}"
+        )
+        lines.append("")
+    return "\n".join(lines).rstrip()
+
+
+class RaceScreen(Screen[None]):
+    """The lobby and the countdown; it pushes the race board when the game is dealt."""
+
+    DEFAULT_CSS = """
+    RaceScreen { layout: vertical; }
+    #race-title { height: 1; background: $primary; color: $text; padding: 0 1; }
+    #lobby { height: 1fr; padding: 1 2; }
+    """
+    BINDINGS = [  # noqa: RUF012
+        Binding("s", "start", "Start"),
+        Binding("r", "rematch", "Rematch"),
+        Binding("q", "leave", "Leave"),
+    ]
+
+    def __init__(self, race: Race, state: dict[str, Any] | None = None) -> None:
+        super().__init__()
+        self.race = race
+        self.state = state
+        self.board: RaceBoardScreen | None = None
+        self.results_shown = False
+
+    @property
+    def papp(self) -> PasyansApp:
+        from .app import PasyansApp
+
+        assert isinstance(self.app, PasyansApp)
+        return self.app
+
+    @property
+    def you(self) -> str | None:
+        return self.papp.conn.player
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="race-title")
+        yield Static(id="lobby", markup=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.papp.race_listener = self.event
+        self.set_interval(0.2, self.redraw)
+        self.redraw()
+        if self.state is not None:  # back in a running race
+            self.deal(self.state)
+        elif self.race.get("status") == "finished":
+            self.show_results()
+
+    def on_unmount(self) -> None:
+        if self.papp.race_listener == self.event:
+            self.papp.race_listener = None
+
+    def lobby_text(self) -> str:
+        race = self.race
+        players = list(race.get("players") or [])
+        status = race.get("status")
+        lines = []
+        if status == "lobby":
+            lines.append(
+                f"Share the code [b]{escape(str(race.get('code')))}[/b]: "
+                f"pasyans race join {escape(str(race.get('code')))}"
+            )
+            lines.append(
+                "Press s to start when everybody is in."
+                if self.creator
+                else "Waiting for the race's creator to start it."
+            )
+        elif status == "countdown":
+            left = seconds_left(race, int(time.time() * 1000))
+            lines.append(f"[b]Starting in {left:.1f} s…[/b]")
+        elif status == "finished":
+            lines.append("The race is over: r for a rematch on a new deal, q to leave.")
+        else:
+            lines.append(f"The race is {status}.")
+        lines.append("")
+        lines.append(f"{plural(len(players), 'player')} (up to 10):")
+        for p in players:
+            you = " (you)" if p["player"] == self.you else ""
+            lines.append(f"  {escape(str(p['player']))}{you}")
+        return "\n".join(lines)
+
+    @property
+    def creator(self) -> bool:
+        """Whether we made this race (the server checks it anyway on ``s``)."""
+        return bool(self.race.get("creator")) and self.race.get("creator") == self.you
+
+    def redraw(self) -> None:
+        head = f"Race · {title(str(self.race.get('game')), self.papp.titles)}"
+        self.query_one("#race-title", Static).update(head)
+        self.query_one("#lobby", Static).update(self.lobby_text())
+
+    # -- events --------------------------------------------------------------
+
+    def event(self, push: Push) -> None:
+        fields = push.fields
+        if fields.get("race_id") != self.race.get("race_id"):
+            offer = push.name == Event.RACE and fields.get("status") == "lobby"
+            if offer and self.race.get("status") == "finished":  # a member made a rematch
+                self.notify(f"{fields.get('creator')} offers a rematch: press r to join it")
+            return
+        if push.name == Event.RACE:
+            self.race = dict(fields)
+            self.redraw()
+            if self.board is not None:
+                self.board.show_race(self.race)
+            if self.race.get("status") == "finished":
+                self.show_results()
+        elif push.name == Event.RACE_STARTED and isinstance(fields.get("state"), dict):
+            self.deal(dict(fields["state"]))
+
+    def deal(self, state: dict[str, Any]) -> None:
+        if self.board is not None:
+            self.board.set_state(state)
+            return
+        self.board = RaceBoardScreen(state, self)
+        self.app.push_screen(self.board)
+
+    def show_results(self) -> None:
+        if not self.results_shown:
+            self.results_shown = True
+            self.app.push_screen(ResultScreen(self.race))
+
+    # -- keys ----------------------------------------------------------------
+
+    async def action_start(self) -> None:
+        if self.race.get("status") != "lobby":
+            return
+        try:
+            race = await self.papp.conn.race_start(str(self.race["race_id"]))
+        except ClientError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.race = race
+        self.redraw()
+
+    async def action_rematch(self) -> None:
+        """A new race with the same members on a fresh deal, once this one is over."""
+        if self.race.get("status") != "finished":
+            self.notify("a rematch is offered once the race is over", severity="warning")
+            return
+        try:
+            race = await self.papp.conn.race_rematch(str(self.race["race_id"]))
+        except ClientError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        while self.app.screen is not self:
+            self.app.pop_screen()
+        self.race, self.state, self.board, self.results_shown = race, None, None, False
+        self.redraw()
+
+    async def action_leave(self) -> None:
+        if self.race.get("status") in ("lobby", "countdown"):
+            try:
+                await self.papp.conn.race_leave(str(self.race["race_id"]))
+            except ClientError as exc:
+                self.notify(str(exc), severity="warning")
+        self.papp.leave_board()
+
+
+class RaceBoardScreen(BoardScreen):
+    """The board, with every member's progress on the right."""
+
+    DEFAULT_CSS = """
+    RaceBoardScreen #row { height: 1fr; }
+    RaceBoardScreen #scroll { width: 1fr; }
+    RaceBoardScreen #race-panel {
+        width: 34; height: 1fr; padding: 0 1; border-left: solid $primary;
+    }
+    """
+
+    def __init__(self, state: dict[str, Any], lobby: RaceScreen) -> None:
+        super().__init__(state)
+        self.lobby = lobby
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        with Horizontal(id="row"):
+            with ScrollableContainer(id="scroll"):
+                yield BoardView(id="board")
+            with Vertical(id="race-side"):
+                yield Static(id="race-panel", markup=True)
+        yield Static(id="counters")
+        yield Static(id="hint")
+        yield Static(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.show_race(self.lobby.race)
+
+    def show_race(self, race: Mapping[str, Any]) -> None:
+        self.query_one("#race-panel", Static).update(panel_text(race, self.papp.conn.player))
+
+    async def show_end(self) -> None:
+        # your game is over; the race's result table comes when everybody is done
+        self.say("your game is over: waiting for the others (the panel shows them)")
+
+    def action_leave(self) -> None:
+        self.papp.leave_board()
+
+
+class ResultScreen(ModalScreen[None]):
+    """The race's result: places, times, moves."""
+
+    DEFAULT_CSS = MODAL_CSS.format(name="ResultScreen")
+    BINDINGS = [  # noqa: RUF012
+        Binding("enter", "dismiss", "Back"),
+        Binding("escape", "dismiss", "Back"),
+        Binding("r", "rematch", "Rematch"),
+        Binding("q", "leave", "Leave"),
+    ]
+
+    def __init__(self, race: Mapping[str, Any]) -> None:
+        super().__init__()
+        self.race = race
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(f"[b]Race {escape(str(self.race.get('code')))}: the result[/b]")
+            yield Static(escape(result_table(self.race)), id="results")
+            yield Static("\nEnter: back · r: rematch on a new deal · q: leave")
+
+    def action_leave(self) -> None:
+        from .app import PasyansApp
+
+        self.dismiss()
+        if isinstance(self.app, PasyansApp):
+            self.app.leave_board()
+
+    async def action_rematch(self) -> None:
+        lobby = next((s for s in self.app.screen_stack if isinstance(s, RaceScreen)), None)
+        if lobby is not None:
+            await lobby.action_rematch()
