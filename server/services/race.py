@@ -124,12 +124,12 @@ class Races:
             if info.get("status") == b"countdown" and overdue:
                 await self._run(rid, 0)  # the instance that counted down is gone: deal here
             return await self.build(rid)
-        if info.get("status") != b"lobby":
+        joined = await self.store.race_join(rid, player, MAX_MEMBERS)
+        if joined == -1:
             raise ProtocolError(ErrorCode.FORBIDDEN, "this race has already started")
-        if len(members) >= MAX_MEMBERS:
+        if joined == -2:
             full = f"this race is full: a race holds at most {MAX_MEMBERS} players"
             raise ProtocolError(ErrorCode.FORBIDDEN, full)
-        await self.store.race_member(rid, player, add=True)
         return await self.publish(rid)
 
     async def start(self, player: str, rid: str) -> dict[str, Any]:

@@ -66,6 +66,19 @@ if #ARGV > 2 then redis.call('HSET', KEYS[1], unpack(ARGV, 3)) end
 return 1
 """
 
+#: Join a race atomically, so two instances admitting players at once cannot pass the
+#: cap nor slip a member in as the race starts. KEYS: race hash, members set.
+#: ARGV: player, most members. Returns 1 joined, 0 already a member, -1 the race is
+#: not in its lobby, -2 the race is full.
+RACE_JOIN = """
+if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then return 0 end
+if redis.call('HGET', KEYS[1], 'status') ~= 'lobby' then return -1 end
+if redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[2]) then return -2 end
+redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('EXPIRE', KEYS[2], 86400)
+return 1
+"""
+
 #: The finishing place of a race member (given once). KEYS: race hash, places hash.
 #: ARGV: player. Returns the place.
 RACE_PLACE = """

@@ -66,6 +66,7 @@ class Store:
         self._streak = self.redis.register_script(scripts.STREAK)
         self._create = self.redis.register_script(scripts.CREATE)
         self._race_status = self.redis.register_script(scripts.RACE_STATUS)
+        self._race_join = self.redis.register_script(scripts.RACE_JOIN)
         self._race_place = self.redis.register_script(scripts.RACE_PLACE)
 
     async def close(self) -> None:
@@ -313,6 +314,13 @@ class Store:
             else:
                 changed = await self.redis.srem(key, player)
         return bool(changed)
+
+    async def race_join(self, rid: str, player: str, most: int) -> int:
+        """Add ``player`` to a race in its lobby holding fewer than ``most`` members:
+        1 joined, 0 already a member, -1 not in the lobby, -2 full (one atomic step)."""
+        keys = [self.keys.race(rid), self.keys.race_players(rid)]
+        async with self._call("race"):
+            return int(await self._race_join(keys=keys, args=[player, most]))
 
     async def race_status(self, rid: str, old: str, new: str, fields: Mapping[str, Value]) -> bool:
         args: list[Value] = [old, new, *(x for item in fields.items() for x in item)]

@@ -3,9 +3,12 @@ server instances sharing one Redis."""
 
 from __future__ import annotations
 
+import asyncio
+import uuid
 from typing import Any
 
 from server.net import App
+from server.store import Store
 from tests.support import TestClient, connect, running_app
 from tests.support.server import server_settings
 
@@ -87,3 +90,21 @@ async def test_race_events_cross_instances(redis_url: str, app: App) -> None:
             await b.move(sb, sb["legal"][0])
             ev = await next_event(a, "race", status="running")
             assert {p["player"]: p["moves"] for p in ev["players"]}["there"] == 1
+
+
+async def test_concurrent_joins_never_pass_the_cap(redis_url: str) -> None:
+    """Twenty players joining one lobby at once (as from several instances): exactly
+    the free places are taken, and nobody joins once the race has left its lobby."""
+    store = Store(redis_url, prefix=f"joins{uuid.uuid4().hex[:8]}:")
+    try:
+        assert await store.create_race("r1", "ABCDEF", {"status": "lobby", "game": "short"})
+        assert await store.race_join("r1", "creator", 10) == 1
+        results = await asyncio.gather(*(store.race_join("r1", f"p{i}", 10) for i in range(20)))
+        assert sorted(results).count(1) == 9 and results.count(-2) == 11
+        assert len((await store.race("r1"))[1]) == 10
+        assert await store.race_join("r1", "p3", 10) in (0, -2)
+        assert await store.race_join("r1", "creator", 10) == 0
+        assert await store.race_status("r1", "lobby", "countdown", {})
+        assert await store.race_join("r1", "late", 99) == -1
+    finally:
+        await store.close()
