@@ -138,7 +138,8 @@ class PasyansApp(App[int]):
         try:
             state = None
             if launch.race == "new":
-                race = await self.conn.race_create(launch.game, launch.seed)
+                daily = launch.mode is Mode.DAILY
+                race = await self.conn.race_create(launch.game, launch.seed, daily=daily)
             else:
                 joined = await self.conn.race_join(launch.race)
                 race, state = dict(joined["race"]), joined.get("state")

@@ -143,15 +143,21 @@ def build_parser() -> argparse.ArgumentParser:
     r = rsub.add_parser(
         "new",
         help="make a race on GAME and wait for friends in its lobby",
-        description="Make a race on GAME (a fresh deal, or --deal SEED) and show its lobby\n"
-        "with the code to share. Without a terminal (or with --script), lines from stdin:\n"
+        description="Make a race on GAME (a fresh deal, --deal SEED or --daily) and show its\n"
+        "lobby with the code to share. Without a terminal (or with --script), lines from stdin:\n"
         "  start  leave  wait  'wait finished'  race  and, once dealt, the moves of\n"
         "  `pasyans play --script`.",
         parents=[common],
         formatter_class=_Formatter,
     )
     r.add_argument("game", metavar="GAME", help="a slug from `pasyans games`")
-    r.add_argument("--deal", type=int, metavar="SEED", help="race on the deal of SEED")
+    deal = r.add_mutually_exclusive_group()
+    deal.add_argument("--deal", type=int, metavar="SEED", help="race on the deal of SEED")
+    deal.add_argument(
+        "--daily", action="store_true",
+        help="race on today's daily deal (its seed stays hidden until the day is over; "
+        "race games are never ranked)",
+    )
     r.add_argument("--script", action="store_true", help="read commands from stdin, print text")
     r = rsub.add_parser(
         "join",
@@ -343,7 +349,7 @@ async def cmd_race(args: argparse.Namespace, out: TextIO) -> int:
         titles = await titles_of(conn)
         state = None
         if args.race_command == "new":
-            race = await conn.race_create(args.game, args.deal)
+            race = await conn.race_create(args.game, args.deal, daily=args.daily)
         else:
             joined = await conn.race_join(args.code)
             race, state = joined["race"], joined.get("state")
@@ -388,7 +394,8 @@ def race_board(args: argparse.Namespace) -> int:
     from .app import Launch, PasyansApp
 
     if args.race_command == "new":
-        launch = Launch(game=args.game, seed=args.deal, race="new")
+        mode = Mode.DAILY if args.daily else Mode.PRACTICE
+        launch = Launch(game=args.game, mode=mode, seed=args.deal, race="new")
     else:
         launch = Launch(race=args.code)
     return PasyansApp(args.server, launch=launch).run() or EXIT_OK

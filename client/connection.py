@@ -249,8 +249,12 @@ class Connection:
 
     # -- races: the replies carry the race; ``race``/``race_started`` events follow
 
-    async def race_create(self, game: str, seed: int | None = None) -> Message:
-        return dict((await self.call(Op.RACE_CREATE, game=game, seed=seed))["race"])
+    async def race_create(
+        self, game: str, seed: int | None = None, *, daily: bool = False
+    ) -> Message:
+        """A new race on a fresh deal, on ``seed``, or on today's daily deal."""
+        extra = {"daily": True} if daily else {}
+        return dict((await self.call(Op.RACE_CREATE, game=game, seed=seed, **extra))["race"])
 
     async def race_join(self, code: str) -> Message:
         """``{"race": …}``, plus ``"state"`` (your game) when you rejoin a running race."""

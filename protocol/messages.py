@@ -293,10 +293,21 @@ class Leaderboard(Request):
 
 @dataclass(frozen=True, slots=True)
 class RaceCreate(Request):
+    """A race on a fresh deal, on ``seed``, or (``daily``) on today's daily deal."""
+
     game: str
     seed: int | None = None
+    daily: bool = False
     op = Op.RACE_CREATE
-    fields: ClassVar[Schema] = {"game": _game, "seed": _optional(_int(0, MAX_SEED))}
+    fields: ClassVar[Schema] = {
+        "game": _game,
+        "seed": _optional(_int(0, MAX_SEED)),
+        "daily": _bool,
+    }
+
+    def __post_init__(self) -> None:
+        if self.daily and self.seed is not None:
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "give a seed or daily, not both")
 
 
 @dataclass(frozen=True, slots=True)

@@ -480,7 +480,9 @@ class App:
         return await daily_overview(self.sv.games, req.date, conn.player)
 
     async def op_race_create(self, conn: Conn, req: P.RaceCreate) -> Result:
-        return {"race": await self.sv.races.create(conn.need_player(), req.game, req.seed)}
+        player = conn.need_player()
+        race = await self.sv.races.create(player, req.game, req.seed, daily=req.daily)
+        return {"race": race}
 
     async def op_race_join(self, conn: Conn, req: P.RaceJoin) -> Result:
         player = conn.need_player()

@@ -67,12 +67,20 @@ class Races:
         slug: str,
         seed: int | None,
         *,
+        daily: bool = False,
         rid: str | None = None,
         members: list[str] | None = None,
     ) -> dict[str, Any]:
         find_game(slug)
         rid = rid or secrets.token_urlsafe(9)
-        fields: dict[str, str | int] = {
+        fields: dict[str, str | int] = {}
+        if daily:
+            # Today's daily deal: its games carry the date and commitment, so the seed
+            # stays hidden until the day is over.
+            date = self.games.dailies.today()
+            seed, fields["commitment"] = await self.games.dailies.deal(date, slug)
+            fields["date"] = date
+        fields |= {
             "game": slug,
             "seed": secrets.randbits(64) if seed is None else seed,
             "creator": player,
@@ -174,7 +182,17 @@ class Races:
             seed = int(info["seed"])
             games = {}
             for member in members:
-                rec = await self.games.create(member, game, seed, MODE, race=rid)
+                gid = secrets.token_urlsafe(9)
+                date = _text(info.get("date"))
+                # On the daily deal, the race game is the member's daily attempt unless
+                # they already made one: the deal may not be seen before it counts.
+                ranked = bool(date) and (
+                    await self.store.claim_daily(member, date, game.slug, gid) == gid
+                )
+                rec = await self.games.create(
+                    member, game, seed, MODE, gid=gid, race=rid, ranked=ranked,
+                    date=date, commitment=_text(info.get("commitment")),
+                )
                 games[member] = rec.gid
             await self.store.race_set_games(rid, games)
             await self.store.race_status(rid, "countdown", "running", {})
@@ -263,3 +281,7 @@ class Races:
             message["games"] = games
         await self.store.publish(self.store.keys.race_channel(rid), msgpack.packb(message))
         return race
+
+
+def _text(value: bytes | None) -> str:
+    return value.decode() if value else ""

@@ -108,3 +108,33 @@ async def test_concurrent_joins_never_pass_the_cap(redis_url: str) -> None:
         assert await store.race_join("r1", "late", 99) == -1
     finally:
         await store.close()
+
+
+async def test_a_race_on_the_daily_deal_is_the_members_daily_attempt(
+    player: TestClient, player2: TestClient
+) -> None:
+    """`race_create daily` deals today's daily: the race game carries the daily's
+    commitment, its seed stays hidden even after it ends (the day is not over), and it
+    is the daily attempt of a member who had none, while a member who already played
+    the daily races unranked (no one sees the deal before the attempt that counts)."""
+    daily = (await player.call("daily"))["games"]["short"]
+    before = (await player2.call("start", game="short", mode="daily"))["state"]
+    await player2.call("resign", game_id=before["game_id"])
+    race = (await player.call("race_create", game="short", daily=True))["race"]
+    both = await player.error("race_create", game="short", daily=True, seed=3)
+    assert both["code"] == "bad_request"
+    await player2.call("race_join", code=race["code"])
+    await player.call("race_start", race_id=race["race_id"])
+    mine = (await next_event(player, "race_started"))["state"]
+    theirs = (await next_event(player2, "race_started"))["state"]
+    assert mine["deal"] == {"seed": None, "commitment": daily["commitment"]}
+    assert mine["view"] == before["view"] == theirs["view"]
+    assert mine["ranked"] is True and theirs["ranked"] is False
+    again = (await player.call("start", game="short", mode="daily"))["state"]
+    assert again["game_id"] == mine["game_id"]  # the race game is the daily attempt
+    over = (await player.call("resign", game_id=mine["game_id"]))["state"]
+    assert over["status"] == "lost" and over["deal"]["seed"] is None
+    practice = (await player.call("start", game="short", mode="daily"))["state"]
+    assert practice["mode"] == "practice" and practice["game_id"] != mine["game_id"]
+    board = await player.call("leaderboard", game="short", board="daily")
+    assert player.player in [e["player"] for e in board["entries"]]
