@@ -20,21 +20,33 @@ def run(s: str, lo: int, hi: int) -> str:
     return " ".join(f"{RANKS[r - 1]}{s}" for r in range(lo, hi + step, step))
 
 
+class Pack:
+    """Cards handed out by wire code: the first use of a code is the deck-0 card, the
+    second the deck-1 card; a code used more often than it exists fails the test."""
+
+    def __init__(self, decks: int = 2) -> None:
+        self.decks = decks
+        self.used: set[int] = set()
+
+    def take(self, text: str) -> int:
+        c = parse(text)
+        while c in self.used:
+            c += 52
+        assert c < 52 * self.decks, f"one {text} too many"
+        self.used.add(c)
+        return c
+
+    def rest(self) -> list[int]:
+        """Every card not handed out yet, in increasing id."""
+        return [c for c in range(52 * self.decks) if c not in self.used]
+
+
 def position(
     game: Game, spec: dict[str, str], *, rest: str | None = None, vars: Any = None
 ) -> State:
-    used: set[int] = set()
-    piles: dict[str, list[int]] = {}
-    for pid, text in spec.items():
-        piles[pid] = []
-        for t in text.split():
-            c = parse(t)
-            while c in used:
-                c += 52
-            assert c < 52 * game.decks, f"one {t} too many"
-            used.add(c)
-            piles[pid].append(c)
-    left = [c for c in range(52 * game.decks) if c not in used]
+    pack = Pack(game.decks)
+    piles = {pid: [pack.take(t) for t in text.split()] for pid, text in spec.items()}
+    left = pack.rest()
     if rest is not None:
         piles[rest] = left + piles.get(rest, [])
     else:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 
 from server.patience import registry
-from server.patience.cards import KING, RANKS, SUITS, card, code, parse
+from server.patience.cards import KING, RANKS, SUITS, card, code
 from server.patience.engine import IllegalMove, Move, State, as_stock, shuffled
 from server.patience.games.carpet import DOWN, UP, Vars
 from server.patience.grid import CELLS, INITIALLY_FREE, cell_id
+from tests.games.positions import Pack
 
 G = registry.get("carpet")
 DEAL = Move.act("deal")
@@ -33,15 +34,8 @@ def position(cells: dict[str, str], *, up: int | dict[str, int] = 1,
     left out (they play no part)."""
     ups = up if isinstance(up, dict) else dict.fromkeys(SUITS, up)
     downs = down if isinstance(down, dict) else dict.fromkeys(SUITS, down)
-    used: set[int] = set()
-
-    def take(text: str) -> int:
-        c = parse(text)
-        if c in used:
-            c += 52
-        assert c not in used, f"three copies of {text}"
-        used.add(c)
-        return c
+    pack = Pack()
+    take = pack.take
 
     piles: dict[str, list[int]] = {}
     for s in SUITS:

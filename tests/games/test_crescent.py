@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from server.patience import registry
-from server.patience.cards import HEARTS, KING, SPADES, card, code, parse
+from server.patience.cards import HEARTS, KING, SPADES, card, code
 from server.patience.engine import IllegalMove, Move, State, rows, shuffled
 from server.patience.games.crescent import Vars
+from tests.games.positions import Pack
 
 G = registry.get("crescent")
 
@@ -66,14 +67,8 @@ def position(tableau: dict[str, list[str]], up: dict[str, int], down: dict[str, 
     (up to rank ``up[s]`` on FA, down to rank ``down[s]`` on FK); the rest of the pack
     fills T16 so that no card is lost."""
     piles: dict[str, list[int]] = {}
-    used: set[int] = set()
-
-    def take(text: str) -> int:
-        c = parse(text)
-        if c in used:
-            c += 52
-        used.add(c)
-        return c
+    pack = Pack()
+    take = pack.take
 
     for pid, cards in tableau.items():
         piles[pid] = [take(t) for t in cards]
@@ -85,7 +80,7 @@ def position(tableau: dict[str, list[str]], up: dict[str, int], down: dict[str, 
             take(f"{'A23456789TJQK'[r - 1]}{s}") for r in range(13, down[s] - 1, -1)
         ]
     piles.setdefault("T16", [])
-    piles["T16"] = [c for c in range(104) if c not in used] + piles["T16"]
+    piles["T16"] = pack.rest() + piles["T16"]
     return G.new_state(piles, Vars(shifts))
 
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 
 from server.patience import registry
-from server.patience.cards import RANKS, code, parse, rank
+from server.patience.cards import RANKS, code, rank
 from server.patience.engine import IllegalMove, Move, State, as_stock, shuffled
 from server.patience.games.first_and_last import BOTTOM, BUILD, TOP, Vars
 from server.patience.rng import shuffle
+from tests.games.positions import Pack
 
 G = registry.get("first_and_last")
 DEAL = Move.act("deal")
@@ -33,20 +34,13 @@ def position(spec: dict[str, str], *, stock: str = "", done: int = 0,
     """Piles from wire codes (bottom first; the second copy of a code is deck 1);
     ``stock`` lists the stock top first. P1..P``done`` are filled complete with cards
     not named; any card still unnamed is left out (these tests do not need it)."""
-    used: set[int] = set()
-
-    def take(text: str) -> int:
-        c = parse(text)
-        if c in used:
-            c += 52
-        assert c not in used, f"three copies of {text}"
-        used.add(c)
-        return c
+    pack = Pack()
+    take = pack.take
 
     piles = {pid: [take(t) for t in cards.split()] for pid, cards in spec.items()}
     if stock:
         piles["S"] = list(as_stock([take(t) for t in stock.split()]))
-    spare = [c for c in range(104) if c not in used]
+    spare = pack.rest()
     for n in range(done):
         piles[BUILD[n]] = spare[13 * n: 13 * n + 13]
     return G.new_state(piles, Vars(redeals_left), rng)

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from server.patience import registry
-from server.patience.cards import KING, QUEEN, SPADES, card, code, parse, rank
+from server.patience.cards import KING, QUEEN, SPADES, card, code, rank
 from server.patience.engine import IllegalMove, Move, State, as_stock, shuffled
 from server.patience.games.picture_gallery import ACES, KINGS, Vars
+from tests.games.positions import Pack
 
 G = registry.get("picture_gallery")
 DEAL = Move.act("deal")
@@ -24,20 +25,13 @@ def position(spec: dict[str, str], *, redeals_left: int = 2, rest: str = "Q",
     """Piles from wire codes (bottom first; the second copy of a code is deck 1).
     ``stock`` lists the stock top first. Every card not named lands in ``rest``
     (bottom), so no card is lost."""
-    used: set[int] = set()
-
-    def take(text: str) -> int:
-        c = parse(text)
-        if c in used:
-            c += 52
-        assert c not in used, f"three copies of {text}"
-        used.add(c)
-        return c
+    pack = Pack()
+    take = pack.take
 
     piles = {pid: [take(t) for t in cards.split()] for pid, cards in spec.items()}
     if stock:
         piles["S"] = list(as_stock([take(t) for t in stock.split()]))
-    piles[rest] = [c for c in range(104) if c not in used] + piles.get(rest, [])
+    piles[rest] = pack.rest() + piles.get(rest, [])
     return G.new_state(piles, Vars(redeals_left))
 
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 
 from server.patience import registry
-from server.patience.cards import RANKS, SUITS, code, parse
+from server.patience.cards import RANKS, SUITS, code
 from server.patience.engine import IllegalMove, Move, State, as_stock, shuffled
 from server.patience.games.squaring_circle import SLOTS, Vars
 from server.patience.grid import CELLS, cell_id
+from tests.games.positions import Pack
 
 G = registry.get("squaring_circle")
 DEAL = Move.act("deal")
@@ -37,15 +38,8 @@ def position(circle: dict[str, str], cells: dict[str, str] | None = None, *,
     """Named slots (bottom first), carpet cells (one code each), waste (bottom first)
     and stock (top first); the second copy of a code is deck 1; unnamed cards are left
     out."""
-    used: set[int] = set()
-
-    def take(text: str) -> int:
-        c = parse(text)
-        if c in used:
-            c += 52
-        assert c not in used, f"three copies of {text}"
-        used.add(c)
-        return c
+    pack = Pack()
+    take = pack.take
 
     piles: dict[str, list[int]] = {}
     for pid, text in {**circle, **(cells or {})}.items():
