@@ -74,6 +74,65 @@ async def echo_server(port: int) -> None:
         await asyncio.Future()
 
 
+# -- the floor server (run as a subprocess) --------------------------------------------
+
+FLOOR_SCRIPT = """
+redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'state', ARGV[2])
+redis.call('RPUSH', KEYS[2], ARGV[3])
+return 1
+"""
+
+
+async def floor_server(port: int, redis_url: str) -> None:
+    """What any server of this architecture must do per move, and nothing more: read
+    the frame, persist a real state with one script call on the same pipelined Redis
+    connection the pasyans server uses, answer with a real (canned) ~2 KB state. No
+    validation, no engine: the pasyans row over this row is what our own code costs."""
+    from websockets.asyncio.server import ServerConnection, serve
+
+    from server.patience import registry
+    from server.store.pipe import ScriptPipe, sha1
+
+    game = registry.get(GAME)
+    state = game.deal(1)
+    dumped = game.dumps(state)
+    canned = {
+        "game_id": "abcdefghijkl",
+        "game": GAME,
+        "mode": "practice",
+        "seq": 1,
+        "status": "playing",
+        "moves": 1,
+        "time_ms": 1000,
+        "foundation": 8,
+        "total": game.total,
+        "deal": {"seed": 1, "commitment": None},
+        "view": game.view(state),
+        "legal": [m.to_wire() for m in game.legal_moves(state)],
+        "clean": True,
+        "ranked": False,
+        "date": None,
+    }
+    pipe = ScriptPipe(redis_url)
+    script, sha = FLOOR_SCRIPT.encode(), sha1(FLOOR_SCRIPT)
+    count = 0
+
+    async def handler(ws: ServerConnection) -> None:
+        nonlocal count
+        count += 1
+        keys = [f"floor:{{{count}}}", f"floor:{{{count}}}:log"]
+        async for frame in ws:
+            msg = msgpack.unpackb(frame)
+            seq = msg.get("seq", 0)
+            await pipe.evalsha(script, sha, keys, [seq, dumped, frame])
+            await ws.send(msgpack.packb({"re": msg.get("id"), "ok": True, "state": canned}))
+
+    async with serve(
+        handler, "127.0.0.1", port, compression=None, ping_interval=None, max_size=P.MAX_FRAME
+    ):
+        await asyncio.Future()
+
+
 # -- helpers ----------------------------------------------------------------------------
 
 
@@ -304,12 +363,25 @@ async def main_async(args: argparse.Namespace) -> None:
         ]
     )
     echo = spawn([sys.executable, __file__, "--echo-server", str(eport), "--loop", args.loop])
+    fport = free_port()
+    floor = spawn(
+        [
+            sys.executable,
+            __file__,
+            "--floor-server",
+            str(fport),
+            "--redis-url",
+            redis.url,
+            "--loop",
+            args.loop,
+        ]
+    )
     if args.pin:
         # The servers on the first CPU, the load client and redis-server on the others:
         # each server then competes with its own load for nothing.
         cpus = sorted(os.sched_getaffinity(0))
         first, rest = {cpus[0]}, set(cpus[1:]) or {cpus[0]}
-        for proc in (server, echo):
+        for proc in (server, echo, floor):
             os.sched_setaffinity(proc.pid, first)
         if redis.process is not None:
             os.sched_setaffinity(redis.process.pid, rest)
@@ -318,22 +390,27 @@ async def main_async(args: argparse.Namespace) -> None:
     try:
         wait_http(sport)
         wait_http(eport, "/")
+        wait_http(fport, "/")
         for n in args.players:
             await run_echo(eport, echo.pid, n, 0.5)  # warm-up
+            await run_echo(fport, floor.pid, n, 0.5)
             await run_pasyans(sport, server.pid, n, 0.5)
             e = await run_echo(eport, echo.pid, n, args.seconds)
+            f = await run_echo(fport, floor.pid, n, args.seconds)
             s = await run_pasyans(sport, server.pid, n, args.seconds)
-            rows.append((n, s, e))
+            rows.append((n, s, e, f))
             print(
                 f"  {n} players: pasyans {s[0]:,.0f}/s p50 {s[1]:.2f} p99 {s[2]:.2f} ms; "
-                f"echo {e[0]:,.0f}/s p50 {e[1]:.2f} p99 {e[2]:.2f} ms; CPU µs per message: "
-                f"server {s[3]:.0f} (client {s[4]:.0f}), echo {e[3]:.0f} (client {e[4]:.0f})",
+                f"echo {e[0]:,.0f}/s p50 {e[1]:.2f} p99 {e[2]:.2f} ms; "
+                f"floor {f[0]:,.0f}/s p50 {f[1]:.2f} p99 {f[2]:.2f} ms; CPU µs per message: "
+                f"server {s[3]:.0f} (client {s[4]:.0f}), echo {e[3]:.0f} (client {e[4]:.0f}), "
+                f"floor {f[3]:.0f} (client {f[4]:.0f})",
                 file=sys.stderr,
             )
         solo = args.idle and args.workers == 1
         idle_row = await idle(sport, server.pid, args.idle) if solo else None
     finally:
-        for proc in (server, echo):
+        for proc in (server, echo, floor):
             proc.terminate()
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(15)
@@ -344,20 +421,24 @@ async def main_async(args: argparse.Namespace) -> None:
     print(
         "| players | pasyans moves/s | p50 ms | p99 ms | echo msgs/s | p50 ms | p99 ms "
         "| throughput ratio (≥ 0.5) | p99 ratio (≤ 2) | baseline ratio | baseline p99 ratio "
-        "| server CPU µs/move | echo CPU µs/msg | baseline server µs/move |"
+        "| floor msgs/s | floor p99 ms | floor ratio | floor p99 ratio "
+        "| server CPU µs/move | echo CPU µs/msg | floor CPU µs/msg | baseline server µs/move |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---:" * 19 + "|")
     saved: dict[str, dict[str, float]] = {}
-    for n, s, e in rows:
+    for n, s, e, f in rows:
         ratio = s[0] / e[0] if e[0] else 0
         p99r = s[2] / e[2] if e[2] else 0
+        fratio = f[0] / e[0] if e[0] else 0
+        fp99r = f[2] / e[2] if e[2] else 0
         base = baseline.get(str(n))
         was = f"{base['ratio']:.2f} | {base['p99_ratio']:.2f}" if base else "– | –"
         was_cpu = f"{base['server_us']:.0f}" if base and "server_us" in base else "–"
         print(
             f"| {n:,} | {s[0]:,.0f} | {s[1]:.2f} | {s[2]:.2f} | {e[0]:,.0f} | {e[1]:.2f} "
-            f"| {e[2]:.2f} | {ratio:.2f} | {p99r:.2f} | {was} | {s[3]:.0f} | {e[3]:.0f} "
-            f"| {was_cpu} |"
+            f"| {e[2]:.2f} | {ratio:.2f} | {p99r:.2f} | {was} "
+            f"| {f[0]:,.0f} | {f[2]:.2f} | {fratio:.2f} | {fp99r:.2f} "
+            f"| {s[3]:.0f} | {e[3]:.0f} | {f[3]:.0f} | {was_cpu} |"
         )
         saved[str(n)] = {
             "moves_per_s": round(s[0]),
@@ -372,6 +453,11 @@ async def main_async(args: argparse.Namespace) -> None:
             "client_us": round(s[4], 1),
             "echo_us": round(e[3], 1),
             "echo_client_us": round(e[4], 1),
+            "floor_per_s": round(f[0]),
+            "floor_p99_ms": round(f[2], 2),
+            "floor_ratio": round(fratio, 3),
+            "floor_p99_ratio": round(fp99r, 3),
+            "floor_us": round(f[3], 1),
         }
     if args.save:
         BASELINE.write_text(json.dumps(saved, indent=2) + "\n")
@@ -405,12 +491,18 @@ def main() -> None:
     )
     parser.add_argument("--save", action="store_true", help="save this run as the baseline")
     parser.add_argument("--echo-server", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--floor-server", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--redis-url", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     from server.__main__ import run
 
     if args.echo_server:
         with contextlib.suppress(KeyboardInterrupt):
             run(echo_server(args.echo_server), args.loop)
+        return
+    if args.floor_server:
+        with contextlib.suppress(KeyboardInterrupt):
+            run(floor_server(args.floor_server, args.redis_url), args.loop)
         return
     args.players = [int(x) for x in args.players.split(",") if x]
     run(main_async(args), args.loop)
