@@ -62,9 +62,29 @@ def _map_body(entries: dict[str, Any]) -> bytes:
     return msgpack.packb(entries)[1:]  # type: ignore[no-any-return]
 
 
+_WIRE_MOVES: dict[Move, bytes] = {}
+_WIRE_MOVES_MAX = 1 << 16
+
+
+def _packed_legal(legal: tuple[Move, ...]) -> bytes:
+    """``msgpack.packb([m.to_wire() for m in legal])``, each move's bytes encoded once
+    per process (a game's moves come from its fixed piles and actions)."""
+    cache = _WIRE_MOVES
+    parts = [_array_header(len(legal))]
+    for m in legal:
+        packed = cache.get(m)
+        if packed is None:
+            if len(cache) >= _WIRE_MOVES_MAX:
+                cache.clear()
+            packed = cache[m] = msgpack.packb(m.to_wire())
+        parts.append(packed)
+    return b"".join(parts)
+
+
 _PILES_KEY = msgpack.packb("piles")
 _INFO_KEY = msgpack.packb("info")
 _VIEW_KEY = msgpack.packb("view")
+_LEGAL_KEY = msgpack.packb("legal")
 
 
 def find_game(slug: str) -> Game:
@@ -74,9 +94,11 @@ def find_game(slug: str) -> Game:
         raise ProtocolError(ErrorCode.NOT_FOUND, f"no patience is called {slug!r}") from None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Record:
-    """One game as stored in Redis, with its state decoded."""
+    """One game as stored in Redis, with its state decoded. Treat it as frozen: a
+    change makes a new record (plain slots rather than ``frozen=True`` only because a
+    frozen dataclass is several times slower to build, and one is built per move)."""
 
     gid: str
     game: Game
@@ -175,30 +197,37 @@ class Games:
 
     def wire(self, rec: Record) -> dict[str, Any]:
         """PROTOCOL.md's state object (plus ``clean``, ``ranked`` and ``date``)."""
-        head, tail = self._wire_parts(rec)
-        return {**head, "view": rec.game.view(rec.state), **tail}
+        return {
+            **self._head(rec),
+            "view": rec.game.view(rec.state),
+            "legal": [m.to_wire() for m in self._legal_now(rec)],
+            **self._tail(rec),
+        }
 
     def packed_wire(self, rec: Record) -> bytes:
         """``msgpack.packb(self.wire(rec))``, byte for byte, with the view's piles
-        taken from ``rec.packed_piles`` (encoded once per change of a pile)."""
+        taken from ``rec.packed_piles`` (encoded once per change of a pile) and each
+        legal move's encoding cached."""
         piles = rec.packed_piles
         if piles is None:
             return msgpack.packb(self.wire(rec))  # type: ignore[no-any-return]
-        head, tail = self._wire_parts(rec)
-        assert len(head) + 1 + len(tail) < 16  # one fixmap header
-        view = b"".join(
+        head, tail = self._head(rec), self._tail(rec)
+        assert len(head) + 2 + len(tail) < 16  # one fixmap header
+        return b"".join(
             (
+                bytes((0x80 | (len(head) + 2 + len(tail)),)),
+                _map_body(head),
+                _VIEW_KEY,
                 b"\x82",
                 _PILES_KEY,
                 _array_header(len(piles)),
                 *piles,
                 _INFO_KEY,
                 msgpack.packb(rec.game.info(rec.state)),
+                _LEGAL_KEY,
+                _packed_legal(self._legal_now(rec)),
+                _map_body(tail),
             )
-        )
-        return b"".join(
-            (bytes((0x80 | (len(head) + 1 + len(tail)),)), _map_body(head), _VIEW_KEY, view)
-            + ((_map_body(tail),) if tail else ())
         )
 
     @staticmethod
@@ -210,23 +239,27 @@ class Games:
             return None
         old = prev.packed_piles
         before = prev.state.piles
+        view_pile = game.view_pile
         out = []
         for i, cards in enumerate(state.piles):
-            if old is not None and before[i] == cards:
+            # A move rebuilds only the piles it changes: the others are the same tuple.
+            if old is not None and before[i] is cards:
                 out.append(old[i])
             else:
-                out.append(msgpack.packb(game.view_pile(state, i)))
+                out.append(msgpack.packb(view_pile(state, i)))
         return tuple(out)
 
-    def _wire_parts(self, rec: Record) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The state object's fields before and after ``view``."""
+    def _legal_now(self, rec: Record) -> tuple[Move, ...]:
+        return self.legal(rec) if rec.status == "playing" else ()
+
+    def _head(self, rec: Record) -> dict[str, Any]:
+        """The state object's fields before ``view``."""
         game = rec.game
         hidden = (bool(rec.date) and not self.dailies.revealed(rec.date)) or (
             bool(rec.race) and rec.status == "playing"
         )
         end = rec.finished or self.clock.now_ms()
-        legal = self.legal(rec) if rec.status == "playing" else ()
-        head = {
+        return {
             "game_id": rec.gid,
             "game": game.slug,
             "mode": rec.mode,
@@ -238,13 +271,11 @@ class Games:
             "total": game.total,
             "deal": {"seed": None if hidden else rec.seed, "commitment": rec.commitment or None},
         }
-        tail = {
-            "legal": [m.to_wire() for m in legal],
-            "clean": rec.clean,
-            "ranked": rec.ranked,
-            "date": rec.date or None,
-        }
-        return head, tail
+
+    @staticmethod
+    def _tail(rec: Record) -> dict[str, Any]:
+        """The state object's fields after ``legal``."""
+        return {"clean": rec.clean, "ranked": rec.ranked, "date": rec.date or None}
 
     def summary(self, gid: str, values: list[bytes | None]) -> dict[str, Any] | None:
         raw = dict(zip(SUMMARY_FIELDS, values, strict=True))
@@ -513,16 +544,26 @@ class Games:
                     state=self.wire(fresh),
                 )
             raise ProtocolError(ErrorCode.NOT_FOUND, f"no game {rec.gid!r}")
-        new = replace(
-            rec,
+        new = Record(
+            gid=rec.gid,
+            game=game,
+            seed=rec.seed,
+            player=rec.player,
+            mode=rec.mode,
             seq=current,
-            state=state,
             status=status,
-            moves=moves,
-            foundation=foundation,
+            state=state,
+            created=rec.created,
             updated=now,
             finished=now if finished else 0,
+            moves=moves,
+            foundation=foundation,
+            date=rec.date,
+            ranked=rec.ranked,
             clean=clean,
+            commitment=rec.commitment,
+            recorded=rec.recorded,
+            race=rec.race,
             legal=legal,
             packed_piles=self._packed_piles(game, state, rec) if pack else None,
         )

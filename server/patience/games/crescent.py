@@ -60,15 +60,15 @@ class Crescent(Game):
         legal: list[Move] = []
         tops: dict[tuple[int, int], list[str]] = {}
         for t, i in zip(TABLEAU, self.tableau, strict=True):
-            if piles[i]:
-                c = piles[i][-1]
-                tops.setdefault((suit(c), rank(c)), []).append(t)
+            if pile := piles[i]:
+                c = pile[-1] % 52  # inlined suit and rank: this loop is the hot path
+                tops.setdefault((c // 13, c % 13 + 1), []).append(t)
         for (s, r), sources in tops.items():
             for target in self._foundation_targets(piles, s, r):
-                legal.extend(Move(src, target) for src in sources)
+                legal.extend([Move(src, target) for src in sources])
             for other in (r - 1, r + 1):
-                for dst in tops.get((s, other), ()):
-                    legal.extend(Move(src, dst) for src in sources)
+                if dsts := tops.get((s, other)):
+                    legal.extend([Move(src, dst) for dst in dsts for src in sources])
         if state.vars.shifts_left and any(len(piles[i]) > 1 for i in self.tableau):
             legal.append(Move.act("shift"))
         return legal
