@@ -66,19 +66,20 @@ _WIRE_MOVES: dict[Move, bytes] = {}
 _WIRE_MOVES_MAX = 1 << 16
 
 
+def _packed_move(move: Move) -> bytes:
+    """``msgpack.packb(move.to_wire())``, encoded once per process (a game's moves
+    come from its fixed piles and actions, so there are few of them)."""
+    packed = _WIRE_MOVES.get(move)
+    if packed is None:
+        if len(_WIRE_MOVES) >= _WIRE_MOVES_MAX:
+            _WIRE_MOVES.clear()
+        packed = _WIRE_MOVES[move] = msgpack.packb(move.to_wire())
+    return packed
+
+
 def _packed_legal(legal: tuple[Move, ...]) -> bytes:
-    """``msgpack.packb([m.to_wire() for m in legal])``, each move's bytes encoded once
-    per process (a game's moves come from its fixed piles and actions)."""
-    cache = _WIRE_MOVES
-    parts = [_array_header(len(legal))]
-    for m in legal:
-        packed = cache.get(m)
-        if packed is None:
-            if len(cache) >= _WIRE_MOVES_MAX:
-                cache.clear()
-            packed = cache[m] = msgpack.packb(m.to_wire())
-        parts.append(packed)
-    return b"".join(parts)
+    """``msgpack.packb([m.to_wire() for m in legal])``."""
+    return b"".join((_array_header(len(legal)), *map(_packed_move, legal)))
 
 
 _PILES_KEY = msgpack.packb("piles")
@@ -461,7 +462,7 @@ class Games:
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"malformed move: {exc}") from None
         except IllegalMove as exc:
             raise ProtocolError(ErrorCode.ILLEGAL_MOVE, exc.reason) from None
-        entry = msgpack.packb(move.to_wire())
+        entry = _packed_move(move)
         return await self._commit(rec, state, entry, clean=rec.clean, pack=pack)
 
     async def undo(self, player: str, gid: str, seq: int) -> dict[str, Any]:
