@@ -13,9 +13,13 @@ makes one new race (lobby, fresh deal, same game and members) that the old race'
 event then names in ``rematch``.
 
 The countdown runs on the instance that started it. If that instance dies during the
-few seconds of countdown, the race stays in ``countdown`` until a member comes back
-with ``race_join`` (on any instance) later than a second after ``starts_at``: that
-instance deals it then. Only one instance ever deals a race (``dealer`` claim).
+few seconds of countdown, or while dealing, the race stays in ``countdown`` until a
+member comes back with ``race_join`` (on any instance) later than a second after
+``starts_at``: that instance deals it then. One instance at a time deals a race: it
+holds the race's dealer lease (``DEAL_LEASE_MS``); a lease left by a dead dealer runs
+out and the next comer takes over. Dealing is idempotent (each member's game id is
+derived from the race id and the member), so a deal taken over halfway finishes the
+same games rather than making second ones.
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ MAX_MEMBERS = 10
 MODE = "race"
 #: ms after ``starts_at`` when a race still in countdown is taken over (see ``join``)
 STALLED_MS = 1000
+#: how long an instance may take to deal a race before another may take over
+DEAL_LEASE_MS = 10_000
 
 
 class Races:
@@ -171,18 +177,19 @@ class Races:
     # -- running ------------------------------------------------------------------------
 
     async def _run(self, rid: str, delay: float) -> None:
-        """Deal every member's game after ``delay``; only one instance deals a race
-        (the first to claim its ``dealer`` field)."""
+        """Deal every member's game after ``delay``, holding the dealer lease."""
         try:
             await asyncio.sleep(delay)
-            if not await self.store.redis.hsetnx(self.store.keys.race(rid), "dealer", "1"):
+            if not await self.store.claim_race_dealer(rid, DEAL_LEASE_MS):
                 return
             info, members, _, _ = await self.store.race(rid)
+            if info.get("status") != b"countdown":
+                return  # dealt already, by an instance whose lease has run out since
             game = find_game(info["game"].decode())
             seed = int(info["seed"])
             games = {}
             for member in members:
-                gid = secrets.token_urlsafe(9)
+                gid = race_game_id(rid, member)
                 date = _text(info.get("date"))
                 # On the daily deal, the race game is the member's daily attempt unless
                 # they already made one: the deal may not be seen before it counts.
@@ -281,6 +288,13 @@ class Races:
             message["games"] = games
         await self.store.publish(self.store.keys.race_channel(rid), msgpack.packb(message))
         return race
+
+
+def race_game_id(rid: str, member: str) -> str:
+    """The id of ``member``'s game in race ``rid``: the same on every instance, so a
+    deal redone after a dealer died makes no second game. (A race id has a fixed
+    length, so the pair is unambiguous; both parts are of the game id alphabet.)"""
+    return f"{rid}-{member}"
 
 
 def _text(value: bytes | None) -> str:

@@ -81,6 +81,10 @@ class Keys:
         """hash: member → finishing place (winners only, in order)."""
         return f"{self.prefix}race:{{{rid}}}:places"
 
+    def race_dealer(self, rid: str) -> str:
+        """string with a time to live: held by the instance dealing the race."""
+        return f"{self.prefix}race:{{{rid}}}:dealer"
+
     def race_code(self, code: str) -> str:
         """string: race id of a join code."""
         return f"{self.prefix}racecode:{{{code.upper()}}}"

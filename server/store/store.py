@@ -332,6 +332,11 @@ class Store:
             await self.redis.hset(self.keys.race_games(rid), mapping=dict[Any, Any](games))
             await self.redis.expire(self.keys.race_games(rid), 86_400)
 
+    async def claim_race_dealer(self, rid: str, lease_ms: int) -> bool:
+        """True if this call may deal the race: nobody holds its dealer lease."""
+        async with self._call("race"):
+            return bool(await self.redis.set(self.keys.race_dealer(rid), 1, nx=True, px=lease_ms))
+
     async def race_place(self, rid: str, player: str) -> int:
         keys = [self.keys.race(rid), self.keys.race_places(rid)]
         async with self._call("race"):

@@ -8,6 +8,9 @@ import uuid
 from typing import Any
 
 from server.net import App
+from server.services import Services
+from server.services.games import find_game
+from server.services.race import race_game_id
 from server.store import Store
 from tests.support import TestClient, connect, running_app
 from tests.support.server import server_settings
@@ -138,3 +141,35 @@ async def test_a_race_on_the_daily_deal_is_the_members_daily_attempt(
     assert practice["mode"] == "practice" and practice["game_id"] != mine["game_id"]
     board = await player.call("leaderboard", game="short", board="daily")
     assert player.player in [e["player"] for e in board["entries"]]
+
+
+async def test_a_deal_left_halfway_by_a_dead_instance_is_finished_once(redis_url: str) -> None:
+    """An instance claimed the dealer lease, dealt one member's game and died: while
+    its lease holds nobody deals; once it runs out, the member who comes back gets
+    the race dealt, and the half-dealt game is the one they play (no second game)."""
+    store = Store(redis_url, prefix=f"deal{uuid.uuid4().hex[:8]}:")
+    services = Services.build(store)
+    races, games = services.races, services.games
+    try:
+        race = await races.create("ann", "crescent", 7)
+        rid = race["race_id"]
+        await races.join("bob", race["code"])
+        long_ago = services.clock.now_ms() - 60_000
+        assert await store.race_status(rid, "lobby", "countdown", {"starts_at": long_ago})
+        # The dead instance: its lease, and Ann's game dealt before it died.
+        assert await store.claim_race_dealer(rid, 300)
+        game = find_game("crescent")
+        first = await games.create("ann", game, 7, "race", gid=race_game_id(rid, "ann"), race=rid)
+        assert (await races.join("bob", race["code"]))["status"] == "countdown"
+        await asyncio.sleep(0.4)  # the lease runs out
+        dealt = await races.join("bob", race["code"])
+        assert dealt["status"] == "running"
+        _, _, ids, _ = await store.race(rid)
+        assert ids == {"ann": first.gid, "bob": race_game_id(rid, "bob")}
+        assert await store.player_game_ids("ann", 0, 10) == [first.gid]
+        bob = await races.my_game("bob", rid)
+        assert bob is not None and bob["view"] == games.wire(first)["view"]
+        assert not await store.claim_race_dealer(rid, 300)  # the new dealer holds it
+    finally:
+        await services.races.close()
+        await store.close()
