@@ -10,6 +10,13 @@ and 1,000 players; 10,000 idle connections at ≤ 20 KiB each.
 
     python bench/server.py [--seconds 4] [--players 1,100,1000] [--idle 10000] [--save]
 
+A third server, the *floor*, is measured in the same run: it does per move only what
+any server of this design must (read the frame, persist a real state with one Lua
+script call on the same pipelined Redis connection, answer with a real ~2 KB state),
+with no validation and no engine. Its ratio to the echo bounds what the pasyans
+server can reach on this machine; the gap between the floor and pasyans is the cost
+of our own code (rules, validation, bookkeeping).
+
 Each run is compared with the saved baseline ``bench/server_baseline.json`` when present
 (the ratios to the echo count: absolute figures move with the machine's load);
 ``--save`` makes this run the baseline.
@@ -481,7 +488,7 @@ def main() -> None:
         "--idle", type=int, default=10_000, help="idle connections to open (0 = skip)"
     )
     parser.add_argument(
-        "--loop", default="auto", help="event loop of all three processes: auto, uvloop, asyncio"
+        "--loop", default="auto", help="event loop of every process: auto, uvloop, asyncio"
     )
     parser.add_argument("--workers", type=int, default=1, help="pasyans server processes")
     parser.add_argument(
