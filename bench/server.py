@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import resource
@@ -58,6 +59,7 @@ import msgpack  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
 import protocol as P  # noqa: E402
+from server.net.app import GC_THRESHOLDS  # noqa: E402
 from tests.support.redis import RedisProcess, free_port  # noqa: E402
 
 GAME = "crescent"
@@ -339,6 +341,11 @@ async def idle(port: int, pid: int, n: int) -> tuple[int, float]:
 
 
 async def main_async(args: argparse.Namespace) -> None:
+    # The load client keeps every player's last state (a few hundred objects each)
+    # alive: with CPython's default thresholds the cyclic collector walks all of them
+    # every few replies, CPU taken from the servers on the same cores. The server
+    # raises its thresholds the same way (server.net.app.GC_THRESHOLDS).
+    gc.set_threshold(*GC_THRESHOLDS)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = min(hard, max(soft, args.idle * 2 + 1000))
     resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
