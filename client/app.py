@@ -119,7 +119,9 @@ class PasyansApp(App[int]):
             await self.push_screen(DailyScreen())
             return
         if launch.race:
-            await self.open_race(launch)
+            error = await self.open_race(launch)
+            if error is not None:
+                await self.push_screen(MessageScreen(f"{error}\n\nPress q to quit."))
             return
         try:
             if launch.resume:
@@ -132,7 +134,15 @@ class PasyansApp(App[int]):
             return
         await self.push_screen(BoardScreen(state))
 
-    async def open_race(self, launch: Launch) -> None:
+    async def open_race(self, launch: Launch) -> ClientError | None:
+        """Make the race ``launch`` asks for (``race="new"``: on ``game``, ``seed``, or
+        today's daily deal with ``mode`` daily) or join it by its code, and open its
+        screen (the lobby, or your game when you come back to a running race).
+
+        The server's refusal (``not_found``, ``forbidden``…) is returned and nothing
+        opens: ``pasyans race`` shows it and quits, the home screen's dialogs show it
+        and let you try again.
+        """
         from .racing import RaceScreen
 
         try:
@@ -144,9 +154,9 @@ class PasyansApp(App[int]):
                 joined = await self.conn.race_join(launch.race)
                 race, state = dict(joined["race"]), joined.get("state")
         except ClientError as exc:
-            await self.push_screen(MessageScreen(f"{exc}\n\nPress q to quit."))
-            return
+            return exc
         await self.push_screen(RaceScreen(race, state))
+        return None
 
     async def latest_game(self) -> str:
         result = await self.conn.my_games(limit=50)
@@ -174,6 +184,20 @@ class PasyansApp(App[int]):
         if self.launch is not None:
             self.exit(0)
         else:
+            self.pop_screen()
+
+    def leave_race(self) -> None:
+        """Close the race's screens (its board, result, lobby) and go back home, or
+        quit when the race was the command. Your game in a running race goes on:
+        joining with the code again brings it back."""
+        from .racing import RaceScreen
+
+        if self.launch is not None:
+            self.exit(0)
+            return
+        while len(self.screen_stack) > 1 and any(
+            isinstance(s, RaceScreen) for s in self.screen_stack
+        ):
             self.pop_screen()
 
     def server_event(self, push: Push) -> None:

@@ -7,8 +7,21 @@ layout cell (``x``, ``y``), how it fans (``none`` shows the top card and a count
 plain-text board of script mode (:meth:`Drawing.plain`), the styled board of the
 Textual client (:meth:`Drawing.rich`) and the click map (:meth:`Drawing.hit`).
 
-Each column of cells is as wide as its widest pile, each row as tall as its
-tallest, so a game with long fanned piles simply draws taller rows.
+Each row of cells is as tall as its tallest pile, and each column as wide as the
+piles in it, so columns line up across rows; a pile alone on its row (a reserve
+spread out under the table) runs on into the cells to its right instead of
+widening its column.
+
+Given a ``width`` (the room the terminal has for the board), :func:`draw` picks the
+first of :data:`DENSITIES` whose drawing fits: ``full`` as above; ``tight`` (titles
+cut, whole words at a time, to what the cards leave of the room, instead of
+widening their columns, and every pile may run on into the empty cells of its
+row); ``narrow`` (also one space between columns); ``compact`` (also a squared
+pile's count under its card, and fanned rows wrapped after fewer cards). A pile's
+id is never cut, and :attr:`Drawing.cut` keeps every cut title whole. Everything
+comes from the view's cells and cards, nothing from a game's rules; when even
+``compact`` is too wide, the drawing is wider than ``width`` and its container
+scrolls.
 """
 
 from __future__ import annotations
@@ -34,6 +47,8 @@ SHORT_CARDS = 8
 COLUMN_GAP = 2
 ROW_GAP = 1
 ORIENT_MARK = {"h": "↔", "v": "↕"}
+#: marks a title cut short to fit (the whole title is in :attr:`Drawing.cut`)
+CUT_MARK = "…"
 
 #: styles (Rich) of the board's parts; the plain text ignores them
 STYLE_RED = "bold red"
@@ -46,6 +61,35 @@ STYLE_TARGET = "bold black on green"
 STYLE_CANDIDATE = "bold cyan"
 STYLE_CURSOR = "underline"
 STYLE_CHOSEN = "reverse"
+
+
+@dataclass(frozen=True)
+class Density:
+    """How tightly to draw a board.
+
+    ``gap``: spaces between columns. ``fit_titles``: a pile's title does not widen
+    its column beyond the room the board can spare; it is cut, whole words at a time,
+    to the room its pile has (the id always stays). ``run_on``: every pile may run on
+    into the cells its row leaves empty to its right (otherwise only a pile alone
+    on its row does). ``count_below``: a squared pile's count goes on the line under
+    its card instead of beside it. ``row_cards``: a fanned-right pile wraps after
+    this many cards.
+    """
+
+    name: str
+    gap: int = COLUMN_GAP
+    fit_titles: bool = False
+    run_on: bool = False
+    count_below: bool = False
+    row_cards: int = ROW_CARDS
+
+
+FULL = Density("full")
+TIGHT = Density("tight", fit_titles=True, run_on=True)
+NARROW = Density("narrow", gap=1, fit_titles=True, run_on=True)
+COMPACT = Density("compact", gap=1, fit_titles=True, run_on=True, count_below=True, row_cards=6)
+#: tried in this order by :func:`draw` when it is given a width
+DENSITIES = (FULL, TIGHT, NARROW, COMPACT)
 
 
 @dataclass(frozen=True)
@@ -79,12 +123,18 @@ class Box:
 
 @dataclass
 class Drawing:
-    """A drawn board: lines of ``(text, style)`` cells and the pile boxes."""
+    """A drawn board: lines of ``(text, style)`` cells and the pile boxes.
+
+    ``density`` is the :class:`Density` it was drawn with; ``cut`` maps the id of
+    each pile whose title was shortened to its whole title (see :func:`header`).
+    """
 
     width: int
     height: int
     cells: list[list[tuple[str, str]]]
     boxes: dict[str, Box] = field(default_factory=dict)
+    density: Density = FULL
+    cut: dict[str, str] = field(default_factory=dict)
 
     def plain(self) -> str:
         return "\n".join("".join(ch for ch, _ in row).rstrip() for row in self.cells)
@@ -116,17 +166,6 @@ class Drawing:
         return None
 
 
-@dataclass
-class _Block:
-    pid: str
-    lines: list[list[tuple[str, str]]]
-    cards: list[tuple[int, int, int, int]]  # (index, dx, dy, width)
-
-    @property
-    def width(self) -> int:
-        return max((sum(len(t) for t, _ in line) for line in self.lines), default=0)
-
-
 def _card_style(code: str | None) -> str:
     if code is None:
         return STYLE_BACK
@@ -137,20 +176,56 @@ def _card(code: str | None) -> str:
     return FACE_DOWN if code is None else pretty(code).rjust(CARD_WIDTH)
 
 
-def header(pile: Mapping[str, Any]) -> str:
-    """A pile's title line: id, label when it says more, base, orientation."""
-    parts = [str(pile["id"])]
+def _title_words(pile: Mapping[str, Any]) -> tuple[list[str], str]:
+    """A pile's title as words that are kept or dropped whole (the id first, then
+    the label's words, then ``base …``), and its orientation mark."""
+    words = [str(pile["id"])]
     label = str(pile.get("label") or "")
     if label and label != pile["id"]:
-        parts.append(label)
+        words.extend(label.split())
     base = pile.get("base")
     if base:
-        parts.append(f"base {pretty(base) if is_code(base) else base}")
-    text = " ".join(parts)
-    return text + ORIENT_MARK.get(str(pile.get("orient") or ""), "")
+        words.append(f"base {pretty(base) if is_code(base) else base}")
+    return words, ORIENT_MARK.get(str(pile.get("orient") or ""), "")
 
 
-def _block(pile: Mapping[str, Any], marks: Marks) -> _Block:
+def header(pile: Mapping[str, Any]) -> str:
+    """A pile's title line: id, label when it says more, base, orientation."""
+    words, mark = _title_words(pile)
+    return " ".join(words) + mark
+
+
+def short_header(pile: Mapping[str, Any], room: int) -> str:
+    """The title cut to ``room`` characters, dropping whole words from the end; the
+    id and orientation mark always stay, and ``…`` says something was left out when
+    there is room for it."""
+    words, mark = _title_words(pile)
+    for keep in range(len(words), 0, -1):
+        text = " ".join(words[:keep])
+        if len(text + mark) > room and keep > 1:
+            continue
+        if keep < len(words) and len(text + CUT_MARK + mark) <= room:
+            text += CUT_MARK
+        return text + mark
+    return words[0] + mark  # not reached: words holds at least the id
+
+
+@dataclass
+class _Block:
+    """A pile's cards as lines (the title is set later, once its room is known)."""
+
+    pile: Mapping[str, Any]
+    pid: str
+    lines: list[list[tuple[str, str]]]
+    cards: list[tuple[int, int, int, int]]  # (index, dx, dy, width); dy 1 = first line
+    head_style: str
+
+    @property
+    def body_width(self) -> int:
+        return max((sum(len(t) for t, _ in line) for line in self.lines), default=0)
+
+
+def _block(pile: Mapping[str, Any], marks: Marks, density: Density) -> _Block:
     pid = str(pile["id"])
     cards: list[str | None] = list(pile.get("cards") or [])
     head_style = STYLE_HEADER
@@ -162,7 +237,7 @@ def _block(pile: Mapping[str, Any], marks: Marks) -> _Block:
         head_style = STYLE_CANDIDATE
     if pid == marks.cursor:
         head_style += " " + STYLE_CURSOR
-    lines: list[list[tuple[str, str]]] = [[(header(pile), head_style)]]
+    lines: list[list[tuple[str, str]]] = []
     spans: list[tuple[int, int, int, int]] = []
     chosen = -1
     if pid == marks.source:
@@ -190,59 +265,192 @@ def _block(pile: Mapping[str, Any], marks: Marks) -> _Block:
             row.append((more, STYLE_EMPTY))
             dx = len(more)
         for i in range(first, len(cards)):
-            if row and (i - first) % ROW_CARDS == 0:
+            if row and (i - first) % density.row_cards == 0:
                 lines.append(row)
                 row, dx = [], 0
             if dx:
                 row.append((" ", ""))
                 dx += 1
             row.append((_card(cards[i]), style(i)))
-            spans.append((i, dx, len(lines), CARD_WIDTH))
+            spans.append((i, dx, len(lines) + 1, CARD_WIDTH))
             dx += CARD_WIDTH
         lines.append(row)
     else:
         line = [(_card(cards[-1]), style(len(cards) - 1))]
-        if len(cards) > 1:
-            line.append((f" ×{len(cards)}", STYLE_EMPTY))
+        count = f"×{len(cards)}"
+        if len(cards) > 1 and density.count_below:
+            lines.append(line)
+            line = [(count.rjust(CARD_WIDTH), STYLE_EMPTY)]
+        elif len(cards) > 1:
+            line.append((" " + count, STYLE_EMPTY))
         lines.append(line)
         spans.append((len(cards) - 1, 0, 1, CARD_WIDTH))
-    return _Block(pid, lines, spans)
+    return _Block(pile, pid, lines, spans, head_style)
 
 
-def draw(piles: Sequence[Mapping[str, Any]], marks: Marks | None = None) -> Drawing:
-    """Lay out ``piles`` (a view's pile objects) by their cells into a drawing."""
+class _Grid:
+    """The columns of a set of piles: where each occupied column starts, given every
+    pile's width. A pile pushes the column after its own along by its width, so
+    columns line up across rows; a pile that runs on (alone on its row, or any pile
+    with ``density.run_on``) pushes only the next pile of its own row, and the last
+    pile of a row only sets the board's width."""
+
+    def __init__(self, blocks: Sequence[_Block], density: Density) -> None:
+        self.gap = density.gap
+        self.cells = {b.pid: (int(b.pile["x"]), int(b.pile["y"])) for b in blocks}
+        self.xs = sorted({x for x, _ in self.cells.values()})
+        rows: dict[int, list[int]] = {}
+        for x, y in self.cells.values():
+            rows.setdefault(y, []).append(x)
+        #: per column, the next occupied column (None: the last one)
+        self.after: dict[int, int | None] = {
+            x: (self.xs[n + 1] if n + 1 < len(self.xs) else None) for n, x in enumerate(self.xs)
+        }
+        #: per pile, the x of the next pile on its row (None: the last of its row)
+        self.row_next = {
+            pid: min((nx for nx in rows[y] if nx > x), default=None)
+            for pid, (x, y) in self.cells.items()
+        }
+        #: per column, the piles that push it along: (pid, the x they start at)
+        self.pushes: dict[int, list[tuple[str, int]]] = {}
+        for pid, (x, y) in self.cells.items():
+            runs_on = density.run_on or len(rows[y]) == 1
+            reach = self.row_next[pid] if runs_on else self.after[x]
+            if reach is not None:
+                self.pushes.setdefault(reach, []).append((pid, x))
+
+    def place(self, widths: Mapping[str, int]) -> tuple[dict[int, int], int]:
+        """The start of each column and the board's width."""
+        left: dict[int, int] = {}
+        start = 0
+        for x in self.xs:
+            for pid, px in self.pushes.get(x, ()):
+                start = max(start, left[px] + widths[pid] + self.gap)
+            left[x] = start
+            start += 1  # the next column starts to the right of this one
+        width = max((left[x] + widths[pid] for pid, (x, _) in self.cells.items()), default=0)
+        return left, width
+
+    def width(self, widths: Mapping[str, int]) -> int:
+        return self.place(widths)[1]
+
+    def room(self, pid: str, left: Mapping[int, int], width: int) -> int:
+        """From the pile's column to the next pile of its row (or the board's edge)."""
+        x, nx = self.cells[pid][0], self.row_next[pid]
+        return (left[nx] - self.gap if nx is not None else width) - left[x]
+
+    def column(self, pid: str, left: Mapping[int, int], width: int, own: int) -> int:
+        """What a click may hit: the pile's own column (at least ``own`` wide) within
+        its room."""
+        x = self.cells[pid][0]
+        nxt = self.after[x]
+        span = left[nxt] - self.gap - left[x] if nxt is not None else own
+        return max(own, min(self.room(pid, left, width), span))
+
+
+def _fit_widths(
+    grid: _Grid, blocks: Sequence[_Block], density: Density, width: int | None
+) -> dict[str, int]:
+    """Every pile's width: its cards and whole title; with ``fit_titles`` and a
+    ``width`` too narrow for that, as much title as the board can spare. First a
+    common cap for all piles (the largest that fits); then whole titles for the
+    piles of a row that need the same few characters more, all of them or none (so
+    alike piles look alike), the smallest need first, while they fit."""
+    full = {b.pid: max(b.body_width, len(header(b.pile))) for b in blocks}
+    if not density.fit_titles or width is None or grid.width(full) <= width:
+        return full
+    least = {b.pid: max(b.body_width, len(short_header(b.pile, 0))) for b in blocks}
+
+    def capped(cap: int) -> dict[str, int]:
+        return {pid: min(full[pid], max(least[pid], cap)) for pid in full}
+
+    lo, hi = 0, max(full.values(), default=0)  # the largest cap that fits (or 0)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if grid.width(capped(mid)) <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    widths = capped(lo)
+    if grid.width(widths) > width:
+        return widths
+    groups: dict[tuple[int, int], list[str]] = {}
+    for pid, w in widths.items():
+        if w < full[pid]:
+            groups.setdefault((full[pid] - w, grid.cells[pid][1]), []).append(pid)
+    for key in sorted(groups):
+        trial = dict(widths)
+        trial.update((pid, full[pid]) for pid in groups[key])
+        if grid.width(trial) <= width:
+            widths = trial
+    return widths
+
+
+def draw(
+    piles: Sequence[Mapping[str, Any]], marks: Marks | None = None, *, width: int | None = None
+) -> Drawing:
+    """Lay out ``piles`` (a view's pile objects) by their cells into a drawing.
+
+    Without ``width``, the full drawing. With it, the first of :data:`DENSITIES`
+    that fits in ``width`` characters (the last one, wider, when none does).
+    """
     marks = marks or Marks()
-    blocks = [(pile, _block(pile, marks)) for pile in piles]
-    widths: dict[int, int] = {}
+    drawing = draw_with(piles, marks, FULL)
+    if width is not None:
+        for density in DENSITIES[1:]:
+            if drawing.width <= width:
+                break
+            drawing = draw_with(piles, marks, density, width=width)
+    return drawing
+
+
+def draw_with(
+    piles: Sequence[Mapping[str, Any]],
+    marks: Marks,
+    density: Density,
+    *,
+    width: int | None = None,
+) -> Drawing:
+    """The drawing in one :class:`Density`, titles fitted to ``width`` when the
+    density fits titles."""
+    blocks = [_block(pile, marks, density) for pile in piles]
+    grid = _Grid(blocks, density)
+    widths = _fit_widths(grid, blocks, density, width)
+    left, board_width = grid.place(widths)
     heights: dict[int, int] = {}
-    for pile, block in blocks:
-        x, y = int(pile["x"]), int(pile["y"])
-        widths[x] = max(widths.get(x, 0), block.width)
-        heights[y] = max(heights.get(y, 0), len(block.lines))
-    left = _offsets(widths, COLUMN_GAP)
+    for b in blocks:
+        y = int(b.pile["y"])
+        heights[y] = max(heights.get(y, 0), 1 + len(b.lines))
     top = _offsets(heights, ROW_GAP)
-    width = max((left[x] + w for x, w in widths.items()), default=0)
     height = max((top[y] + h for y, h in heights.items()), default=0)
-    cells = [[(" ", "")] * width for _ in range(height)]
+    cells = [[(" ", "")] * board_width for _ in range(height)]
     boxes: dict[str, Box] = {}
-    for pile, block in blocks:
-        bx, by = left[int(pile["x"])], top[int(pile["y"])]
-        for dy, line in enumerate(block.lines):
+    cut: dict[str, str] = {}
+    for b in blocks:
+        bx, by = left[int(b.pile["x"])], top[int(b.pile["y"])]
+        title = header(b.pile)
+        if density.fit_titles:
+            short = short_header(b.pile, grid.room(b.pid, left, board_width))
+            if short != title:
+                cut[b.pid] = title
+            title = short
+        lines = [[(title, b.head_style)], *b.lines]
+        for dy, line in enumerate(lines):
             cx = bx
             for text, style in line:
                 for ch in text:
-                    if cx < width:
+                    if cx < board_width:
                         cells[by + dy][cx] = (ch, style)
                     cx += 1
-        boxes[block.pid] = Box(
-            block.pid,
+        boxes[b.pid] = Box(
+            b.pid,
             bx,
             by,
-            widths[int(pile["x"])],
-            len(block.lines),
-            tuple((i, bx + dx, by + dy, w) for i, dx, dy, w in block.cards),
+            max(grid.column(b.pid, left, board_width, widths[b.pid]), len(title)),
+            len(lines),
+            tuple((i, bx + dx, by + dy, w) for i, dx, dy, w in b.cards),
         )
-    return Drawing(width, height, cells, boxes)
+    return Drawing(board_width, height, cells, boxes, density, cut)
 
 
 def _offsets(sizes: Mapping[int, int], gap: int) -> dict[int, int]:

@@ -24,8 +24,8 @@ EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 3
 
 DESCRIPTION = """\
 Play the classic Russian patiences (пасьянсы) on a pasyans server: today's daily
-deal of every game, practice deals, leaderboards. With no command, opens the home
-screen."""
+deal of every game, practice deals, leaderboards, races with friends. With no
+command, opens the home screen (n there races friends on a game, j joins a race)."""
 
 EPILOG = """\
 examples:
@@ -156,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     deal.add_argument(
         "--daily", action="store_true",
         help="race on today's daily deal (its seed stays hidden until the day is over; "
-        "race games are never ranked)",
+        "your race game is your ranked daily attempt unless you already played it)",
     )
     r.add_argument("--script", action="store_true", help="read commands from stdin, print text")
     r = rsub.add_parser(

@@ -10,9 +10,10 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from protocol.errors import ErrorCode
 from protocol.messages import Board, Mode
 
-from .connection import ClientError
+from .connection import ClientError, ServerError
 from .text import LEADERBOARD_HEADER, entry_row, result_text, title
 
 if TYPE_CHECKING:
@@ -38,6 +39,21 @@ class _ListScreen(Screen[None]):
         self.query_one("#status", Static).update(text)
 
 
+HOME_HINT = (
+    "Enter plays the daily deal · p a practice deal · l the leaderboard · "
+    "n races friends on this game · j joins a friend's race by its code"
+)
+
+
+def join_advice(error: ClientError) -> str:
+    """What to do about a refused ``race_join``, after the server's own words."""
+    if isinstance(error, ServerError) and error.code == ErrorCode.NOT_FOUND:
+        return "\ncheck the code with your friend (letters and digits, any case)"
+    if isinstance(error, ServerError) and error.code == ErrorCode.FORBIDDEN:
+        return "\nask the race's creator for a new race"
+    return ""
+
+
 class DailyScreen(_ListScreen):
     """Today's deal of every game with your result, streak, commitments (the home)."""
 
@@ -46,6 +62,8 @@ class DailyScreen(_ListScreen):
         Binding("enter", "play_daily", "Play daily"),
         Binding("p", "practice", "Practice"),
         Binding("l", "leaderboard", "Leaderboard"),
+        Binding("n", "new_race", "New race"),
+        Binding("j", "join_race", "Join race"),
         Binding("question_mark", "rules", "Rules"),
         Binding("left_square_bracket", "day(-1)", "Day before"),
         Binding("right_square_bracket", "day(1)", "Day after"),
@@ -108,7 +126,7 @@ class DailyScreen(_ListScreen):
             f"pasyans · {who} · daily deals of {date} (UTC, {when}) · "
             f"streak {self.daily.get('streak', 0)}"
         )
-        self.say("Enter plays the daily deal · p a practice deal · l the leaderboard")
+        self.say(HOME_HINT)
 
     def selected(self) -> str | None:
         table = self.query_one(DataTable)
@@ -144,6 +162,41 @@ class DailyScreen(_ListScreen):
         if slug is not None:
             date = None if self.date == self.today else self.date
             self.app.push_screen(LeaderboardScreen(slug, date=date))
+
+    def action_new_race(self) -> None:
+        """A race on the chosen game: a fresh deal or today's daily, then its lobby."""
+        from .app import Launch
+        from .dialogs import RaceDealScreen
+
+        slug = self.selected()
+        if slug is None:
+            return
+
+        async def chosen(daily: bool | None) -> None:
+            if daily is None:
+                return
+            mode = Mode.DAILY if daily else Mode.PRACTICE
+            error = await self.papp.open_race(Launch(game=slug, mode=mode, race="new"))
+            if error is not None:
+                self.say(f"error: {error}")
+                self.notify(str(error), severity="error")
+
+        self.app.push_screen(RaceDealScreen(title(slug, self.papp.titles)), chosen)
+
+    def action_join_race(self, code: str = "", error: str = "") -> None:
+        """Ask for a race's code and join it; the server's refusal opens the dialog
+        again with the code and the reason."""
+        from .app import Launch
+        from .dialogs import JoinRaceScreen
+
+        async def typed(code: str | None) -> None:
+            if code is None:
+                return
+            refused = await self.papp.open_race(Launch(race=code))
+            if refused is not None:
+                self.action_join_race(code, f"{refused}{join_advice(refused)}")
+
+        self.app.push_screen(JoinRaceScreen(code, error), typed)
 
     async def action_rules(self) -> None:
         from .dialogs import RulesScreen

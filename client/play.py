@@ -23,7 +23,7 @@ from protocol.errors import ErrorCode
 from protocol.messages import Board as BoardKind
 from protocol.messages import Mode
 
-from .board import Marks
+from .board import FULL, Marks
 from .connection import ClientError, ServerError, ServerUnavailable
 from .dialogs import ConfirmScreen, EndScreen, PickScreen, RulesScreen
 from .notation import forced, format_move
@@ -150,19 +150,24 @@ class BoardScreen(Screen[None]):
 
     def redraw(self) -> None:
         state = self.state
+        view = self.query_one(BoardView)
+        view.show(
+            self.piles,
+            Marks(
+                source=self.source,
+                card=self.source_index,
+                targets=self.targets(),
+                sources=frozenset(self.sources()),
+                cursor=self.cursor,
+            ),
+        )
         head = [title(str(state.get("game")), self.papp.titles), str(state.get("mode", ""))]
         deal = deal_text(state)
         if deal:
             head.append(deal)
+        if view.density != FULL:  # the terminal is too narrow for the full board
+            head.append(f"{view.density.name} layout")
         self.query_one("#title", Static).update(" · ".join(head))
-        marks = Marks(
-            source=self.source,
-            card=self.source_index,
-            targets=self.targets(),
-            sources=frozenset(self.sources()),
-            cursor=self.cursor,
-        )
-        self.query_one(BoardView).show(self.piles, marks)
         self.tick()
         self.query_one("#hint", Static).update(self.hint())
 
@@ -184,9 +189,27 @@ class BoardScreen(Screen[None]):
             return f"game over: {self.state.get('status')} — q to leave"
         if self.typed:
             return f"pile: {self.typed}…  (Enter to choose, Backspace to erase)"
+        cut = self.query_one(BoardView).drawing.cut
         if self.source is not None:
             targets = " ".join(sorted(self.targets())) or "none"
-            return f"from {self.source}: choose a target ({targets}) · Esc cancels"
+            source = cut.get(self.source, self.source)
+            return f"from {source}: choose a target ({targets}) · Esc cancels"
+        if self.cursor in cut:  # a title the narrow board cut short, in full
+            return f"{cut[self.cursor]} · " + self.hint_to_start()
+        return self.hint_to_start()
+
+    @on(BoardView.Refitted)
+    def refitted(self) -> None:
+        self.redraw()
+        view = self.query_one(BoardView)
+        if view.room is not None and view.drawing.width > view.room:
+            self.say(self.too_wide())
+
+    def too_wide(self) -> str:
+        """What to say when even the compact board is wider than its room."""
+        return "the board is wider than the terminal: scroll sideways to see all of it"
+
+    def hint_to_start(self) -> str:
         actions = [format_move(m) for m in self.legal if "action" in m]
         text = "choose a source pile (click, arrows + Enter, or type its id in capitals)"
         if forced(self.legal):

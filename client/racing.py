@@ -1,6 +1,7 @@
 """Races on the Textual client: the lobby (members, the code to share, ``s`` starts
 for the creator), the countdown, the board with a side panel of every member's
-progress (updated live from ``race`` events), and the result table at the end."""
+progress (updated live from ``race`` events; slimmer in a narrow terminal, ``t``
+hides it), and the result table at the end."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ScrollableContainer, Vertical
@@ -30,18 +32,25 @@ if TYPE_CHECKING:
 Race = dict[str, Any]
 
 
-def panel_text(race: Mapping[str, Any], you: str | None) -> str:
-    """The side panel: one block per member, you first marked with *."""
+#: below this many columns the race panel narrows, so the board keeps its room
+NARROW_TERMINAL = 120
+
+
+def panel_text(race: Mapping[str, Any], you: str | None, *, narrow: bool = False) -> str:
+    """The side panel: one block per member, you marked with *; ``narrow`` for the
+    slim panel of a narrow terminal (a shorter bar, the counters on two lines)."""
     lines = [f"[b]Race {escape(str(race.get('code')))}[/b] · {race.get('status')}", ""]
     for p in race.get("players") or []:
         name = escape(str(p["player"])) + (" *" if p["player"] == you else "")
         found, total = int(p.get("foundation") or 0), int(p.get("total") or 0)
+        moves, time_ = plural(int(p.get("moves") or 0), "move"), clock(p.get("time_ms") or 0)
         lines.append(f"[b]{name}[/b]")
-        lines.append(f"{escape(bar(found, total, 16))} {found}/{total}")
-        lines.append(
-            f"{plural(int(p.get('moves') or 0), 'move')} · {clock(p.get('time_ms') or 0)}"
-            f" · {member_status(p)}"
-        )
+        lines.append(f"{escape(bar(found, total, 8 if narrow else 16))} {found}/{total}")
+        if narrow:
+            lines.append(f"{moves} · {time_}")
+            lines.append(member_status(p))
+        else:
+            lines.append(f"{moves} · {time_} · {member_status(p)}")
         lines.append("")
     return "\n".join(lines).rstrip()
 
@@ -102,9 +111,10 @@ class RaceScreen(Screen[None]):
         status = race.get("status")
         lines = []
         if status == "lobby":
+            code = escape(str(race.get("code")))
             lines.append(
-                f"Share the code [b]{escape(str(race.get('code')))}[/b]: "
-                f"pasyans race join {escape(str(race.get('code')))}"
+                f"Share the code [b]{code}[/b]: friends press j on their home screen and "
+                f"type it, or run pasyans race join {code}"
             )
             lines.append(
                 "Press s to start when everybody is in."
@@ -200,7 +210,7 @@ class RaceScreen(Screen[None]):
                 await self.papp.conn.race_leave(str(self.race["race_id"]))
             except ClientError as exc:
                 self.notify(str(exc), severity="warning")
-        self.papp.leave_board()
+        self.papp.leave_race()
 
 
 class RaceBoardScreen(BoardScreen):
@@ -209,10 +219,13 @@ class RaceBoardScreen(BoardScreen):
     DEFAULT_CSS = """
     RaceBoardScreen #row { height: 1fr; }
     RaceBoardScreen #scroll { width: 1fr; }
+    RaceBoardScreen #race-side { width: auto; height: 1fr; }
     RaceBoardScreen #race-panel {
         width: 34; height: 1fr; padding: 0 1; border-left: solid $primary;
     }
+    RaceBoardScreen.narrow #race-panel { width: 24; }
     """
+    BINDINGS = [Binding("t", "toggle_panel", "Race panel")]  # noqa: RUF012
 
     def __init__(self, state: dict[str, Any], lobby: RaceScreen) -> None:
         super().__init__(state)
@@ -232,17 +245,34 @@ class RaceBoardScreen(BoardScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
+        self.fit_panel(self.app.size.width)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit_panel(event.size.width)
+
+    def fit_panel(self, columns: int) -> None:
+        self.set_class(columns < NARROW_TERMINAL, "narrow")
         self.show_race(self.lobby.race)
 
     def show_race(self, race: Mapping[str, Any]) -> None:
-        self.query_one("#race-panel", Static).update(panel_text(race, self.papp.conn.player))
+        text = panel_text(race, self.papp.conn.player, narrow=self.has_class("narrow"))
+        self.query_one("#race-panel", Static).update(text)
+
+    def action_toggle_panel(self) -> None:
+        """Hide the race panel (the board gets its room) or show it again."""
+        side = self.query_one("#race-side")
+        side.display = not side.display
+        self.say("")
+
+    def too_wide(self) -> str:
+        return "the board is wider than the room beside the race panel: t hides the panel"
 
     async def show_end(self) -> None:
         # your game is over; the race's result table comes when everybody is done
         self.say("your game is over: waiting for the others (the panel shows them)")
 
     def action_leave(self) -> None:
-        self.papp.leave_board()
+        self.papp.leave_race()
 
 
 class ResultScreen(ModalScreen[None]):
@@ -269,9 +299,8 @@ class ResultScreen(ModalScreen[None]):
     def action_leave(self) -> None:
         from .app import PasyansApp
 
-        self.dismiss()
         if isinstance(self.app, PasyansApp):
-            self.app.leave_board()
+            self.app.leave_race()
 
     async def action_rematch(self) -> None:
         lobby = next((s for s in self.app.screen_stack if isinstance(s, RaceScreen)), None)

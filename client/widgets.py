@@ -1,5 +1,10 @@
 """The board widget: a drawing of the view (see :mod:`client.board`) that reports
-clicks as pile (and card) hits."""
+clicks as pile (and card) hits.
+
+The drawing fits the room the widget is given: when the full drawing is wider, the
+board is drawn tighter (:data:`client.board.DENSITIES`), and only when even the
+most compact drawing is too wide does its container scroll sideways.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +17,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
 
-from .board import Drawing, Marks, draw
+from .board import Density, Drawing, Marks, draw
 
 
 class BoardView(Widget, can_focus=True):
@@ -28,18 +33,46 @@ class BoardView(Widget, can_focus=True):
             self.pid = pid
             self.index = index
 
+    class Refitted(Message):
+        """The board is now drawn in another :class:`~client.board.Density` (or
+        other titles were cut short to fit)."""
+
+        def __init__(self, density: Density) -> None:
+            super().__init__()
+            self.density = density
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.piles: Sequence[Mapping[str, Any]] = []
+        self.marks = Marks()
+        #: the width the drawing has to fit in (None until the first layout)
+        self.room: int | None = None
         self.drawing: Drawing = draw([])
 
+    @property
+    def density(self) -> Density:
+        return self.drawing.density
+
     def show(self, piles: Sequence[Mapping[str, Any]], marks: Marks) -> None:
-        self.drawing = draw(piles, marks)
+        self.piles, self.marks = piles, marks
+        self._draw()
         self.refresh(layout=True)
+
+    def _draw(self) -> None:
+        was = self.drawing
+        self.drawing = draw(self.piles, self.marks, width=self.room)
+        if (self.drawing.density, self.drawing.cut) != (was.density, was.cut):
+            self.post_message(self.Refitted(self.drawing.density))
 
     def render(self) -> Text:
         return self.drawing.rich()
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
+        # The layout asks first how wide we are, offering the room there is (less
+        # the padding, and less a scrollbar once one shows): draw for that room.
+        if container.width != self.room:
+            self.room = container.width
+            self._draw()
         return self.drawing.width
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:

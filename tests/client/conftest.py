@@ -15,16 +15,21 @@ from client.connection import Connection
 from tests.support import RedisProcess, ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
+#: seconds of countdown before a race's deal on the test server (the default is 3)
+RACE_COUNTDOWN = 0.3
 
 
 @pytest.fixture(scope="session")
 def server_url() -> Iterator[str]:
     """``pasyans-server serve`` in a subprocess (tests/support) on a real Redis; the
-    rate limit is raised so that quick scripted play is never throttled."""
+    rate limit is raised so that quick scripted play is never throttled, and a race's
+    countdown is short."""
     with (
         RedisProcess() as redis,
         ServerProcess(
-            "--rate", "10000", "--burst", "10000", "--log-level", "warning", redis_url=redis.url
+            "--rate", "10000", "--burst", "10000", "--log-level", "warning",
+            "--race-countdown", str(RACE_COUNTDOWN),
+            redis_url=redis.url,
         ) as server,
     ):
         yield server.url

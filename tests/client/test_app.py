@@ -242,16 +242,18 @@ async def test_click_a_card_of_a_spread_pile(server_url: str, account: config.Cr
 
 
 async def test_every_game_draws_on_the_board(server_url: str, account: config.Credentials) -> None:
-    """The Textual board of deal 0 of every game is the snapshot's drawing."""
+    """The Textual board of deal 0 of every game is the snapshot's drawing (given
+    room for it: a narrower terminal draws it tighter, see test_narrow.py)."""
     from client.board import draw
     from server.patience import registry
 
     app = PasyansApp(server_url)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=WIDE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, DailyScreen))
         for slug in registry.slugs():
             await app.open_game(slug, Mode.DEAL, seed=0)
             board = await on_board(pilot)
+            await pilot.pause()
             expected = draw(engine_state(slug, 0)["view"]["piles"]).plain()
             assert text_of(app) == expected, slug
             await pilot.press("q")

@@ -5,11 +5,25 @@ so a layout regression shows as a readable diff. Regenerate the files with
 from __future__ import annotations
 
 import os
+import random
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from client.board import Marks, draw
+from client.board import (
+    COLUMN_GAP,
+    DENSITIES,
+    FULL,
+    NARROW,
+    Drawing,
+    Marks,
+    draw,
+    draw_with,
+    header,
+    short_header,
+)
 from client.text import state_text
 from server.patience import registry
 
@@ -30,24 +44,112 @@ def test_snapshot_of_deal_0(slug: str) -> None:
     assert text == path.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("slug", registry.slugs())
-def test_every_pile_is_drawn_and_hittable(slug: str) -> None:
-    state = engine_state(slug, 1)
-    piles = state["view"]["piles"]
-    drawing = draw(piles)
+def check_drawing(piles: Sequence[Mapping[str, Any]], drawing: Drawing) -> None:
+    """Every pile is drawn, titled with its whole id, hittable by its title and each
+    of its cards, inside the drawing, and no two piles overlap."""
     assert set(drawing.boxes) == {p["id"] for p in piles}
     for pile in piles:
-        box = drawing.boxes[pile["id"]]
-        assert drawing.hit(box.x, box.y) == (pile["id"], None)
-        for index, x, y, _ in box.cards:
-            assert drawing.hit(x, y) == (pile["id"], index)
-    # no two piles overlap
+        pid = pile["id"]
+        box = drawing.boxes[pid]
+        assert "".join(ch for ch, _ in drawing.cells[box.y][box.x : box.x + len(pid)]) == pid
+        assert drawing.hit(box.x, box.y) == (pid, None)
+        for index, x, y, w in box.cards:
+            assert drawing.hit(x, y) == (pid, index)
+            assert x >= 0 and x + w <= drawing.width and y < drawing.height, (pid, index)
     boxes = list(drawing.boxes.values())
     for i, a in enumerate(boxes):
         for b in boxes[i + 1 :]:
             overlap_x = a.x < b.x + b.width and b.x < a.x + a.width
             overlap_y = a.y < b.y + b.height and b.y < a.y + a.height
             assert not (overlap_x and overlap_y), (a.pid, b.pid)
+
+
+@pytest.mark.parametrize("slug", registry.slugs())
+def test_every_pile_is_drawn_and_hittable(slug: str) -> None:
+    piles = engine_state(slug, 1)["view"]["piles"]
+    check_drawing(piles, draw(piles))
+    for density in DENSITIES:
+        check_drawing(piles, draw_with(piles, Marks(), density, width=60))
+
+
+#: the board's room in a 100-column terminal, less its padding and a vertical scrollbar
+ROOM_100 = 96
+
+
+def played(slug: str, seed: int, moves: int) -> Iterator[list[dict[str, Any]]]:
+    """The piles of every 10th position of ``moves`` random legal moves from ``seed``."""
+    game = registry.get(slug)
+    rnd = random.Random(seed)
+    state = game.deal(seed)
+    for n in range(moves):
+        if n % 10 == 0:
+            yield game.view(state)["piles"]
+        legal = game.legal_moves(state)
+        if game.status(state) != "playing" or not legal:
+            yield game.view(state)["piles"]
+            return
+        state = game.apply(state, rnd.choice(legal))
+
+
+@pytest.mark.parametrize("slug", registry.slugs())
+def test_every_game_fits_100_columns_as_it_is_played(slug: str) -> None:
+    """Piles grow as a game goes on (fanned rows, counts, spread cards): the board
+    still fits the room of a 100-column terminal without cutting anything off."""
+    for seed in (1, 2):
+        for piles in played(slug, seed, 200):
+            drawing = draw(piles, width=ROOM_100)
+            assert drawing.width <= ROOM_100, (slug, seed, drawing.density, drawing.plain())
+            check_drawing(piles, drawing)
+
+
+def test_the_full_drawing_when_there_is_room() -> None:
+    for slug in registry.slugs():
+        piles = engine_state(slug, 0)["view"]["piles"]
+        full = draw(piles)
+        assert full.density == FULL and not full.cut
+        wide = draw(piles, width=full.width)
+        assert wide.plain() == full.plain() and wide.density == FULL
+        tight = draw(piles, width=full.width - 1)
+        assert tight.density != FULL and tight.width <= full.width - 1
+
+
+def test_titles_are_cut_by_whole_words() -> None:
+    pile = {"id": "F1", "label": "K→A", "base": "KS", "orient": "h"}
+    assert header(pile) == "F1 K→A base K♠↔"
+    assert short_header(pile, 20) == "F1 K→A base K♠↔"
+    assert short_header(pile, 14) == "F1 K→A…↔"
+    assert short_header(pile, 7) == "F1 K→A↔"
+    assert short_header(pile, 4) == "F1…↔"
+    assert short_header(pile, 0) == "F1↔"  # the id always stays
+
+
+def test_a_narrow_board_shares_out_the_room() -> None:
+    """The travellers' thirteen squared piles in a 100-column terminal: one space
+    between columns, titles cut alike (the foundations keep their direction), the
+    last pile of a row keeps its whole title, the cut ones are listed in full."""
+    piles = engine_state("travellers", 0)["view"]["piles"]
+    drawing = draw(piles, width=ROOM_100)
+    assert drawing.density == NARROW
+    lines = drawing.plain().splitlines()
+    assert lines[0].split() == [
+        "T", "travellers",
+        *[w for k in range(1, 5) for w in (f"F{k}", "A→K")],
+        *[w for k in range(5, 8) for w in (f"F{k}", "K→A")],
+        "F8", "K→A", "base", "K♣",
+    ]  # fmt: skip
+    assert drawing.cut["F5"] == "F5 K→A base K♠" and "F8" not in drawing.cut
+    assert lines[4].startswith("10♣ ×7  9♠ ×7  9♥ ×7  6♦ ×7")
+
+
+def test_a_pile_alone_on_its_row_runs_on() -> None:
+    """Cotillion's kings' reserve fans out alone on its row: it does not widen the
+    first column (as it did, pushing the thirteen piles above it along); the
+    travellers' title on the first row does."""
+    piles = engine_state("cotillion", 0)["view"]["piles"]
+    drawing = draw(piles)
+    reserve, p1, p2 = (drawing.boxes[p] for p in ("R", "P1", "P2"))
+    assert p2.x - p1.x == len("T travellers") + COLUMN_GAP
+    assert reserve.x == p1.x and reserve.width > p2.x
 
 
 def test_faces_and_backs() -> None:
@@ -92,11 +194,11 @@ def test_faces_and_backs() -> None:
         },
     ]
     text = draw(piles).plain()
-    assert text.splitlines() == [
-        "S           T1   X waste",
-        "▒▒▒ ×2      ▒▒▒   A♥  2♣",
-        "            10♦",
-        "             Q♠",
+    assert text.splitlines() == [  # F1, alone on its row, does not widen the first column
+        "S       T1   X waste",
+        "▒▒▒ ×2  ▒▒▒   A♥  2♣",
+        "        10♦",
+        "         Q♠",
         "",
         "F1 base 7↔",
         "  ·",
