@@ -20,7 +20,7 @@ test: $(VENV)
 	$(BIN)/python -m pytest -q
 
 lint: $(VENV)
-	$(BIN)/ruff check server client protocol tests bench
+	$(BIN)/ruff check server client protocol tests bench deploy
 	$(BIN)/mypy server/patience protocol client
 
 bench: $(VENV)

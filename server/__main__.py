@@ -1,7 +1,8 @@
 """``pasyans-server``: the command line of the server.
 
 pasyans-server serve [--host 127.0.0.1] [--port 8765] [--data-dir DIR]
-                     [--redis-url URL] ...   (every flag also a PASYANS_* variable)
+                     [--redis-url URL | --redis-cluster HOST:PORT,...] ...
+                     (every flag also a PASYANS_* variable)
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Serve the game over WebSocket (ws://HOST:PORT/ws, subprotocol pasyans.v1), "
             "with GET /healthz and GET /metrics on the same port. Without --redis-url "
-            "(or REDIS_URL) it starts its own redis-server on a unix socket in "
-            "--data-dir, with append-only persistence. Every option can also be set "
+            "(or REDIS_URL) or --redis-cluster it starts its own redis-server on a unix "
+            "socket in --data-dir, with append-only persistence. Every option can also be set "
             "with the environment variable shown; flags win. SIGTERM or SIGINT shuts "
             "down gracefully."
         ),
@@ -77,7 +78,7 @@ async def supervise(settings: Settings) -> None:
     stop = _stop_event()
     embedded = None
     url = settings.redis_url
-    if url is None:
+    if url is None and not settings.redis_cluster:
         embedded = EmbeddedRedis(settings.data_dir, binary=settings.redis_server)
         await embedded.start()
         url = embedded.url
@@ -157,6 +158,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "serve":
         settings = Settings.from_namespace(args)
+        if settings.redis_cluster:
+            from .store.cluster import ClusterSpec, check_prefix
+
+            try:
+                ClusterSpec.parse(settings.redis_cluster)
+                check_prefix(settings.key_prefix)
+            except ValueError as exc:
+                raise SystemExit(f"pasyans-server: --redis-cluster: {exc}") from None
         logging.basicConfig(
             level=settings.log_level.upper(),
             format="%(asctime)s %(levelname)s %(name)s: %(message)s",

@@ -44,6 +44,13 @@ class Settings:
         "an embedded redis-server; also read from REDIS_URL",
         env_alias="REDIS_URL",
     )
+    redis_cluster: str | None = _opt(
+        None,
+        "use this Redis Cluster instead of one Redis (wins over --redis-url): its "
+        "startup nodes as host:port[,host:port...], or one redis:// or rediss:// URL "
+        "of a node whose user, password and TLS apply to every node; the others are "
+        "discovered",
+    )
     redis_server: str | None = _opt(
         None,
         "redis-server binary for the embedded Redis [default: from PATH, else "

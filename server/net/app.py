@@ -187,13 +187,14 @@ class App:
         s = self.settings
         if gc.get_threshold()[0] < GC_THRESHOLDS[0]:
             gc.set_threshold(*GC_THRESHOLDS)
-        url = s.redis_url
+        url = s.redis_cluster or s.redis_url
         if url is None:
             self.embedded = EmbeddedRedis(s.data_dir, binary=s.redis_server)
             await self.embedded.start()
             url = self.embedded.url
         self.store = Store(
             url,
+            cluster=bool(s.redis_cluster),
             prefix=s.key_prefix,
             max_connections=s.redis_connections,
             observe=self.metrics.observe_redis,
@@ -261,7 +262,7 @@ class App:
         """Pass race events published by any instance to the members connected here."""
         assert self.store is not None
         while True:
-            pubsub = self.store.redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.store.pubsub()
             try:
                 await pubsub.psubscribe(self.store.keys.race_channels())
                 while True:

@@ -16,8 +16,11 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.client import PubSub
+from redis.asyncio.cluster import RedisCluster
 
 from . import scripts
+from .cluster import ClusterSpec, Subscribers, check_prefix
 from .keys import Keys
 from .pipe import ScriptPipe, sha1, supports
 
@@ -39,27 +42,40 @@ def _fields(raw: Mapping[Any, Any]) -> Fields:
 
 class Store:
     """The Redis side of pasyans. ``url`` is any redis-py URL (``redis://``,
-    ``unix://``); ``prefix`` goes before every key."""
+    ``unix://``); with ``cluster=True`` it names a Redis Cluster instead, as
+    :class:`~.cluster.ClusterSpec` reads it (``host:port,host:port`` or one
+    ``redis://`` URL of a node). ``prefix`` goes before every key."""
 
     def __init__(
         self,
         url: str,
         *,
+        cluster: bool = False,
         prefix: str = "",
         max_connections: int = 64,
         observe: Observer | None = None,
     ) -> None:
         self.keys = Keys(prefix)
-        # Headroom over the semaphore: the pub/sub listener holds a connection too.
-        self.redis: aioredis.Redis = aioredis.Redis.from_url(
-            url, max_connections=max_connections + POOL_HEADROOM, decode_responses=False
-        )
+        self.redis: aioredis.Redis | RedisCluster
+        self._subscribers: Subscribers | None = None
+        if cluster:
+            spec = ClusterSpec.parse(url)
+            check_prefix(prefix)
+            # A bound per node; the semaphore bounds the sum (the headroom is for the
+            # few calls made outside it). The listener has clients of its own.
+            self.redis = spec.client(max_connections=max_connections + POOL_HEADROOM)
+            self._subscribers = Subscribers(self.redis, spec)
+        else:
+            # Headroom over the semaphore: the pub/sub listener holds a connection too.
+            self.redis = aioredis.Redis.from_url(
+                url, max_connections=max_connections + POOL_HEADROOM, decode_responses=False
+            )
         self._sem = _Semaphore(max_connections)
         self._observe = observe
         self._move = self.redis.register_script(scripts.MOVE)
         # Moves go through one lean pipelined connection (see ``pipe``) when it can
-        # reach the URL; redis-py otherwise.
-        self._pipe = ScriptPipe(url) if supports(url) else None
+        # reach the URL (one Redis, not a cluster); redis-py otherwise.
+        self._pipe = ScriptPipe(url) if not cluster and supports(url) else None
         self._move_sha = sha1(scripts.MOVE)
         self._move_script = scripts.MOVE.encode()
         self._board_put = self.redis.register_script(scripts.BOARD_PUT)
@@ -72,7 +88,17 @@ class Store:
     async def close(self) -> None:
         if self._pipe is not None:
             await self._pipe.close()
+        if self._subscribers is not None:
+            await self._subscribers.aclose()
         await self.redis.aclose()
+
+    def pubsub(self) -> PubSub:
+        """A fresh pub/sub connection (subscribe messages ignored) for the race
+        listener; on a cluster, to one node, another one at each call."""
+        if self._subscribers is not None:
+            return self._subscribers.pubsub()
+        assert isinstance(self.redis, aioredis.Redis)
+        return self.redis.pubsub(ignore_subscribe_messages=True)
 
     @asynccontextmanager
     async def _call(self, name: str) -> AsyncIterator[None]:
@@ -344,7 +370,8 @@ class Store:
 
     async def publish(self, channel: str, data: bytes) -> None:
         async with self._call("publish"):
-            await self.redis.publish(channel, data)
+            # Not ``publish()``: the asyncio cluster client has it only from redis-py 8.
+            await self.redis.execute_command("PUBLISH", channel, data)
 
 
 class _Semaphore:

@@ -1,0 +1,120 @@
+"""End to end on Redis Cluster: two real ``pasyans-server`` processes on a real 3-node
+cluster (started by ``deploy.local``), driven by real WebSocket clients. A player
+moves from one instance to the other mid-game, plays a daily that the other instance
+ranks, and races a player connected to the other instance."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any
+
+import pytest
+
+from deploy.local import LocalDeployment
+from tests.support import TestClient, connect
+
+from .conftest import COUNTDOWN
+
+pytestmark = pytest.mark.cluster
+
+
+def name(stem: str) -> str:
+    return f"{stem}_{uuid.uuid4().hex[:6]}"
+
+
+async def next_event(
+    client: TestClient, ev: str, timeout: float = 5, **match: Any
+) -> dict[str, Any]:
+    """The next event ``ev`` whose fields include ``match`` (queued events first)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if client.events:
+            msg = client.events.pop(0)
+        else:
+            msg = await client.recv(timeout=max(0.01, deadline - time.monotonic()))
+            assert "ev" in msg, f"a reply while waiting for {ev}: {msg}"
+        if msg["ev"] == ev and all(msg.get(k) == v for k, v in match.items()):
+            return msg
+
+
+async def progress_of(client: TestClient, who: str | None, moves: int) -> dict[str, Any]:
+    """Wait for a ``race`` event showing ``who`` at ``moves`` moves; that player's row."""
+    while True:
+        ev = await next_event(client, "race")
+        rows = {p["player"]: p for p in ev["players"]}
+        if rows[who]["moves"] == moves:
+            row: dict[str, Any] = rows[who]
+            return row
+
+
+async def test_a_game_moves_between_instances(deployment: LocalDeployment) -> None:
+    one, two = deployment.urls
+    async with connect(one) as a:
+        token = await a.register(name("alice"))
+        state = await a.start("crescent", "practice")
+        for _ in range(3):
+            state = await a.move(state, state["legal"][0])
+        assert state["seq"] == 3
+        async with connect(two) as a2:
+            assert (await a2.call("auth", token=token))["player"] == a.player
+            there = (await a2.call("resume", game_id=state["game_id"]))["state"]
+            assert there["seq"] == 3 and there["view"] == state["view"]
+            there = await a2.move(there, there["legal"][0])
+            # the first instance's copy is now one move behind: refused, with the news
+            err = await a.error("move", game_id=state["game_id"], seq=3, move=state["legal"][0])
+            assert err["code"] == "stale_seq" and err["state"]["seq"] == 4
+            assert err["state"]["view"] == there["view"]
+            mine = (await a2.call("my_games"))["games"]
+            assert [g["game_id"] for g in mine] == [state["game_id"]]
+
+
+async def test_a_daily_on_one_instance_ranks_on_the_other(deployment: LocalDeployment) -> None:
+    one, two = deployment.urls
+    async with connect(one) as a, connect(two) as b:
+        await a.register(name("dana"))
+        await b.register(name("eve"))
+        da = await a.start("crescent", "daily")
+        db = await b.start("crescent", "daily")
+        assert da["mode"] == "daily" and da["ranked"] is True
+        assert da["view"] == db["view"] and da["game_id"] != db["game_id"]
+        for _ in range(2):
+            da = await a.move(da, da["legal"][0])
+        over = (await a.call("resign", game_id=da["game_id"]))["state"]
+        assert over["status"] == "lost"
+        board = await b.call("leaderboard", game="crescent", board="daily")
+        assert a.player in [e["player"] for e in board["entries"]]
+        assert board["me"] is None  # eve has not finished
+        await b.call("resign", game_id=db["game_id"])
+        board = await a.call("leaderboard", game="crescent", board="daily")
+        rows = {e["player"]: e for e in board["entries"]}
+        assert rows[a.player]["moves"] == 2 and rows[b.player]["moves"] == 0
+        assert board["me"]["player"] == a.player
+        today = await b.call("daily")
+        assert today["games"]["crescent"]["mine"]["game_id"] == db["game_id"]
+
+
+async def test_a_race_across_instances(deployment: LocalDeployment) -> None:
+    one, two = deployment.urls
+    async with connect(one) as a, connect(two) as b:
+        await a.register(name("fay"))
+        await b.register(name("gus"))
+        race = (await a.call("race_create", game="crescent", seed=9))["race"]
+        await b.call("race_join", code=race["code"])
+        lobby = await next_event(a, "race", status="lobby")
+        while len(lobby["players"]) < 2:  # b joined on the other instance
+            lobby = await next_event(a, "race", status="lobby")
+        started = time.monotonic()
+        await a.call("race_start", race_id=race["race_id"])
+        sa = (await next_event(a, "race_started"))["state"]
+        sb = (await next_event(b, "race_started"))["state"]
+        assert time.monotonic() - started >= COUNTDOWN - 0.1
+        assert sa["view"] == sb["view"] and sa["mode"] == sb["mode"] == "race"
+
+        sa = await a.move(sa, sa["legal"][0])
+        row = await progress_of(b, a.player, 1)  # instance 0 → cluster → instance 1
+        assert row["status"] == "playing" and row["foundation"] == sa["foundation"]
+        sb = await b.move(sb, sb["legal"][0])
+        sb = await b.move(sb, sb["legal"][0])
+        row = await progress_of(a, b.player, 2)  # and back
+        assert row["foundation"] == sb["foundation"]

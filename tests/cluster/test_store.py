@@ -1,0 +1,180 @@
+"""The Store on a real Redis Cluster: every method once (each script and each pipeline
+runs where its keys live; redis-py refuses keys of two slots in one script), and
+race events published on any node reach the listener's node."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
+
+from deploy.local import LocalDeployment
+from server.store import Store
+
+pytestmark = pytest.mark.cluster
+
+
+@pytest.fixture
+async def store(deployment: LocalDeployment) -> AsyncIterator[Store]:
+    assert deployment.cluster is not None
+    s = Store(deployment.cluster.spec, cluster=True, prefix=f"s{uuid.uuid4().hex[:8]}:")
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+async def test_the_store_runs_on_a_cluster(store: Store) -> None:
+    assert isinstance(store.redis, RedisCluster)
+    assert store._pipe is None  # moves go through redis-py on a cluster
+    assert await store.ping()
+    assert len(store.redis.get_nodes()) == 3
+
+    # players
+    assert await store.create_player("Alice_c", "d" * 64, 1000)
+    assert not await store.create_player("alice_C", "e" * 64, 1001)
+    assert await store.player_of_token("d" * 64) == "Alice_c"
+    assert await store.player_of_token("e" * 64) is None
+    assert (await store.player("alice_c"))["name"] == b"Alice_c"
+    assert await store.count_streak("Alice_c", "2026-03-14", "2026-03-13") == 1
+    assert await store.count_streak("Alice_c", "2026-03-15", "2026-03-14") == 2
+
+    # games: create, compare-and-set moves, log, fields, listing
+    gids = [f"g{i}{uuid.uuid4().hex[:6]}" for i in range(6)]  # spread over the nodes
+    for i, gid in enumerate(gids):
+        fields: dict[str, bytes | str | int] = {
+            "slug": "crescent",
+            "seq": 0,
+            "state": b"s0",
+            "created": 2000 + i,
+        }
+        assert await store.create_game(gid, fields, "Alice_c")
+    assert not await store.create_game(gids[0], {"created": 1}, "Alice_c")
+    for gid in gids:
+        done = await store.cas_game(
+            gid,
+            seq=0,
+            state=b"s1",
+            entry=b"m1",
+            status="playing",
+            moves=1,
+            foundation=9,
+            now_ms=3000,
+            finished=False,
+            clean=True,
+        )
+        assert done == (1, 1)
+    stale = await store.cas_game(
+        gids[0],
+        seq=0,
+        state=b"x",
+        entry=b"x",
+        status="playing",
+        moves=1,
+        foundation=0,
+        now_ms=3001,
+        finished=False,
+        clean=True,
+    )
+    assert stale == (0, 1)
+    assert await store.game_log(gids[0]) == [b"m1"]
+    await store.set_game_fields(gids[1], {"status": "lost"})
+    rows = await store.games(gids, ["seq", "status"])
+    assert rows[0] == [b"1", b"playing"] and rows[1] == [b"1", b"lost"]
+    assert await store.player_game_ids("Alice_c", 0, 2) == gids[::-1][:2]
+    missing = await store.game("nope")
+    assert missing is None
+
+    # dailies and leaderboards
+    secret = await store.secret()
+    assert len(secret) == 32 and await store.secret() == secret
+    await store.put_daily("2026-03-14", {"seed:crescent": 7, "par:crescent": 90})
+    await store.put_daily("2026-03-14", {"seed:crescent": 8})
+    assert (await store.daily("2026-03-14"))["seed:crescent"] == b"7"
+    assert await store.claim_daily("Alice_c", "2026-03-14", "crescent", gids[0]) == gids[0]
+    assert await store.claim_daily("Alice_c", "2026-03-14", "crescent", gids[1]) == gids[0]
+    assert await store.player_dailies("Alice_c", "2026-03-14") == {"crescent": gids[0]}
+    assert await store.board_put("crescent", "2026-03-14", "Alice_c", "b|Alice_c", "first")
+    assert await store.board_put("crescent", "2026-03-14", "Bob_c", "a|Bob_c", "first")
+    assert not await store.board_put("crescent", "2026-03-14", "Alice_c", "0|Alice_c", "first")
+    assert await store.board_put("crescent", "all", "Alice_c", "c|Alice_c", "best")
+    assert await store.board_put("crescent", "all", "Alice_c", "a|Alice_c", "best")
+    assert await store.board_page("crescent", "2026-03-14", 0, -1) == ["a|Bob_c", "b|Alice_c"]
+    assert await store.board_size("crescent", "all") == 1
+    assert await store.board_entry("crescent", "2026-03-14", "Alice_c") == (1, "b|Alice_c")
+    assert await store.board_entry("crescent", "2026-03-14", "Carol_c") is None
+
+    # races
+    rid = f"r{uuid.uuid4().hex[:8]}"
+    assert await store.create_race(rid, "ABC123", {"status": "lobby", "game": "crescent"})
+    assert not await store.create_race("other", "abc123", {"status": "lobby"})
+    assert await store.race_by_code("abc123") == rid
+    assert await store.race_join(rid, "Alice_c", 2) == 1
+    assert await store.race_join(rid, "Alice_c", 2) == 0
+    assert await store.race_member(rid, "Bob_c", add=True)
+    assert await store.race_join(rid, "Carol_c", 2) == -2
+    assert await store.race_status(rid, "lobby", "running", {"starts_at": 5})
+    assert not await store.race_status(rid, "lobby", "running", {})
+    assert await store.race_join(rid, "Carol_c", 5) == -1
+    await store.race_set_games(rid, {"Alice_c": gids[0], "Bob_c": gids[1]})
+    assert await store.claim_race_dealer(rid, 5000)
+    assert not await store.claim_race_dealer(rid, 5000)
+    assert await store.race_place(rid, "Bob_c") == 1
+    assert await store.race_place(rid, "Alice_c") == 2
+    assert await store.race_place(rid, "Bob_c") == 1
+    info, members, games, places = await store.race(rid)
+    assert info["status"] == b"running" and members == ["Alice_c", "Bob_c"]
+    assert games == {"Alice_c": gids[0], "Bob_c": gids[1]}
+    assert places == {"Bob_c": 1, "Alice_c": 2}
+    assert await store.race_member(rid, "Bob_c", add=False)
+
+
+async def test_race_events_published_on_any_node_reach_the_listener(
+    store: Store, deployment: LocalDeployment
+) -> None:
+    """The listener subscribes on one node; a PUBLISH on any node (the store's own,
+    routed by the channel's slot, or each node directly) reaches it."""
+    assert deployment.cluster is not None
+    await store.ping()
+    pubsub = store.pubsub()
+    try:
+        await pubsub.psubscribe(store.keys.race_channels())
+        await asyncio.sleep(0.05)
+        sent = [b"via-store"]
+        await store.publish(store.keys.race_channel("r1"), sent[0])
+        for port in deployment.cluster.ports:
+            node = aioredis.Redis(host="127.0.0.1", port=port)
+            try:
+                data = f"via-{port}".encode()
+                await node.publish(store.keys.race_channel("r2"), data)
+                sent.append(data)
+            finally:
+                await node.aclose()
+        got: list[bytes] = []
+        async with asyncio.timeout(5):
+            while len(got) < len(sent):
+                msg = await pubsub.get_message(timeout=1.0)
+                if msg is not None and msg["type"] == "pmessage":
+                    got.append(msg["data"])
+        assert sorted(got) == sorted(sent)
+    finally:
+        await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+
+async def test_the_listener_moves_to_another_node_on_each_reconnect(store: Store) -> None:
+    await store.ping()
+    seen: set[int] = set()
+    for _ in range(3):
+        pubsub = store.pubsub()
+        try:
+            await pubsub.psubscribe(store.keys.race_channels())
+            conn = pubsub.connection
+            assert conn is not None
+            seen.add(conn.port)
+        finally:
+            await pubsub.aclose()  # type: ignore[no-untyped-call]
+    assert len(seen) == 3
