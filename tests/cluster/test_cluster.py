@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import time
 import uuid
-from typing import Any
 
 import pytest
 
 from deploy.local import LocalDeployment
-from tests.support import TestClient, connect
+from tests.support import connect
 
 from .conftest import COUNTDOWN
 
@@ -21,31 +20,6 @@ pytestmark = pytest.mark.cluster
 
 def name(stem: str) -> str:
     return f"{stem}_{uuid.uuid4().hex[:6]}"
-
-
-async def next_event(
-    client: TestClient, ev: str, timeout: float = 5, **match: Any
-) -> dict[str, Any]:
-    """The next event ``ev`` whose fields include ``match`` (queued events first)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        if client.events:
-            msg = client.events.pop(0)
-        else:
-            msg = await client.recv(timeout=max(0.01, deadline - time.monotonic()))
-            assert "ev" in msg, f"a reply while waiting for {ev}: {msg}"
-        if msg["ev"] == ev and all(msg.get(k) == v for k, v in match.items()):
-            return msg
-
-
-async def progress_of(client: TestClient, who: str | None, moves: int) -> dict[str, Any]:
-    """Wait for a ``race`` event showing ``who`` at ``moves`` moves; that player's row."""
-    while True:
-        ev = await next_event(client, "race")
-        rows = {p["player"]: p for p in ev["players"]}
-        if rows[who]["moves"] == moves:
-            row: dict[str, Any] = rows[who]
-            return row
 
 
 async def test_a_game_moves_between_instances(deployment: LocalDeployment) -> None:
@@ -101,20 +75,20 @@ async def test_a_race_across_instances(deployment: LocalDeployment) -> None:
         await b.register(name("gus"))
         race = (await a.call("race_create", game="crescent", seed=9))["race"]
         await b.call("race_join", code=race["code"])
-        lobby = await next_event(a, "race", status="lobby")
+        lobby = await a.next_event("race", status="lobby")
         while len(lobby["players"]) < 2:  # b joined on the other instance
-            lobby = await next_event(a, "race", status="lobby")
+            lobby = await a.next_event("race", status="lobby")
         started = time.monotonic()
         await a.call("race_start", race_id=race["race_id"])
-        sa = (await next_event(a, "race_started"))["state"]
-        sb = (await next_event(b, "race_started"))["state"]
+        sa = (await a.next_event("race_started"))["state"]
+        sb = (await b.next_event("race_started"))["state"]
         assert time.monotonic() - started >= COUNTDOWN - 0.1
         assert sa["view"] == sb["view"] and sa["mode"] == sb["mode"] == "race"
 
         sa = await a.move(sa, sa["legal"][0])
-        row = await progress_of(b, a.player, 1)  # instance 0 → cluster → instance 1
+        row = await b.progress_of(a.player, 1)  # instance 0 → cluster → instance 1
         assert row["status"] == "playing" and row["foundation"] == sa["foundation"]
         sb = await b.move(sb, sb["legal"][0])
         sb = await b.move(sb, sb["legal"][0])
-        row = await progress_of(a, b.player, 2)  # and back
+        row = await a.progress_of(b.player, 2)  # and back
         assert row["foundation"] == sb["foundation"]

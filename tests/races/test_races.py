@@ -42,30 +42,6 @@ async def member(
         yield c
 
 
-async def next_event(
-    client: TestClient, ev: str, timeout: float = 5, **match: Any
-) -> dict[str, Any]:
-    """The next event ``ev`` whose fields include ``match`` (queued events first)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        if client.events:
-            msg = client.events.pop(0)
-        else:
-            msg = await client.recv(timeout=max(0.01, deadline - time.monotonic()))
-            assert "ev" in msg, f"a reply while waiting for {ev}: {msg}"
-        if msg["ev"] == ev and all(msg.get(k) == v for k, v in match.items()):
-            return msg
-
-
-async def progress_of(client: TestClient, who: str | None, moves: int) -> dict[str, Any]:
-    """Wait for a ``race`` event showing ``who`` at ``moves`` moves; that player's row."""
-    while True:
-        ev = await next_event(client, "race")
-        rows = {p["player"]: p for p in ev["players"]}
-        if rows[who]["moves"] == moves:
-            return rows[who]
-
-
 async def started_race(
     a: TestClient, *others: TestClient, seed: int = 11
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -74,7 +50,7 @@ async def started_race(
     for o in others:
         await o.call("race_join", code=race["code"])
     await a.call("race_start", race_id=race["race_id"])
-    states = [(await next_event(c, "race_started"))["state"] for c in (a, *others)]
+    states = [(await c.next_event("race_started"))["state"] for c in (a, *others)]
     return race, states
 
 
@@ -84,26 +60,26 @@ async def test_members_on_two_instances_see_each_other(cluster: Cluster) -> None
         assert race["status"] == "lobby" and len(race["code"]) == 6
         joined = (await b.call("race_join", code=race["code"]))["race"]
         assert "state" not in joined
-        lobby = await next_event(a, "race", status="lobby", timeout=5)
+        lobby = await a.next_event("race", status="lobby", timeout=5)
         while len(lobby["players"]) < 2:
-            lobby = await next_event(a, "race", status="lobby")
+            lobby = await a.next_event("race", status="lobby")
         assert {p["player"] for p in lobby["players"]} == {a.player, b.player}
         assert all(p["status"] == "ready" for p in lobby["players"])
 
         before = time.time() * 1000
         reply = (await a.call("race_start", race_id=race["race_id"]))["race"]
         # the countdown: both members, on both instances, get the same start time
-        ca = await next_event(a, "race", status="countdown")
-        cb = await next_event(b, "race", status="countdown")
+        ca = await a.next_event("race", status="countdown")
+        cb = await b.next_event("race", status="countdown")
         assert ca["starts_at"] == cb["starts_at"] == reply["starts_at"]
         assert (
             before + COUNTDOWN * 1000 - 1000
             <= reply["starts_at"]
             <= before + COUNTDOWN * 1000 + 1000
         )
-        sa = (await next_event(a, "race_started"))["state"]
+        sa = (await a.next_event("race_started"))["state"]
         got_a = time.time() * 1000
-        sb = (await next_event(b, "race_started"))["state"]
+        sb = (await b.next_event("race_started"))["state"]
         got_b = time.time() * 1000
         # nobody is dealt before the start time, and both within the same moment
         assert got_a >= reply["starts_at"] - 50 and got_b >= reply["starts_at"] - 50
@@ -113,17 +89,17 @@ async def test_members_on_two_instances_see_each_other(cluster: Cluster) -> None
 
         # a's move on instance 0 reaches b on instance 1, and back
         sa = await a.move(sa, sa["legal"][0])
-        row = await progress_of(b, a.player, 1)
+        row = await b.progress_of(a.player, 1)
         assert row["status"] == "playing" and row["foundation"] == sa["foundation"]
         assert row["total"] == sa["total"]
         sb = await b.move(sb, sb["legal"][0])
         sb = await b.move(sb, sb["legal"][0])
-        assert (await progress_of(a, b.player, 2))["foundation"] == sb["foundation"]
+        assert (await a.progress_of(b.player, 2))["foundation"] == sb["foundation"]
 
         # the end: both resign; the result stays, with moves and times
         await a.call("resign", game_id=sa["game_id"])
         await b.call("resign", game_id=sb["game_id"])
-        done = await next_event(b, "race", status="finished")
+        done = await b.next_event("race", status="finished")
         rows = {p["player"]: p for p in done["players"]}
         assert rows[a.player]["moves"] == 1 and rows[b.player]["moves"] == 2
         assert all(p["status"] == "lost" and p["time_ms"] >= 0 for p in rows.values())
@@ -140,9 +116,9 @@ async def test_members_on_two_instances_see_each_other(cluster: Cluster) -> None
         assert new["race_id"] != race["race_id"] and new["code"] != race["code"]
         assert new["status"] == "lobby" and new["creator"] == a.player
         assert {p["player"] for p in new["players"]} == {a.player, b.player}
-        offered = await next_event(b, "race", race_id=new["race_id"])
+        offered = await b.next_event("race", race_id=new["race_id"])
         assert offered["status"] == "lobby"
-        old = await next_event(b, "race", race_id=race["race_id"])
+        old = await b.next_event("race", race_id=race["race_id"])
         assert old["rematch"] == {"race_id": new["race_id"], "code": new["code"]}
         assert (await b.call("race_rematch", race_id=race["race_id"]))["race"]["race_id"] == (
             new["race_id"]
@@ -150,7 +126,7 @@ async def test_members_on_two_instances_see_each_other(cluster: Cluster) -> None
         err = await b.error("race_rematch", race_id=new["race_id"])
         assert err["code"] == "forbidden" and "over" in err["message"]
         await a.call("race_start", race_id=new["race_id"])
-        s1 = (await next_event(a, "race_started", race_id=new["race_id"]))["state"]
+        s1 = (await a.next_event("race_started", race_id=new["race_id"]))["state"]
         assert s1["game_id"] not in (sa["game_id"], sb["game_id"])
 
 
@@ -161,7 +137,7 @@ async def test_a_reconnect_to_the_other_instance_resumes_game_and_race(cluster: 
             race, (sa, sb) = await started_race(a, b)
             sa = await a.move(sa, sa["legal"][0])
             sa = await a.move(sa, sa["legal"][0])
-            await progress_of(b, a.player, 2)
+            await b.progress_of(a.player, 2)
         # a drops from instance 0 and comes back on instance 1
         async with member(cluster.url(1), token=token) as a2:
             back = await a2.call("race_join", code=race["code"])
@@ -171,9 +147,9 @@ async def test_a_reconnect_to_the_other_instance_resumes_game_and_race(cluster: 
             assert state["game_id"] == sa["game_id"] and state["seq"] == sa["seq"]
             assert state["view"] == sa["view"]
             state = await a2.move(state, state["legal"][0])
-            assert (await progress_of(b, a2.player, 3))["moves"] == 3
+            assert (await b.progress_of(a2.player, 3))["moves"] == 3
             sb = await b.move(sb, sb["legal"][0])
-            assert (await progress_of(a2, b.player, 1))["moves"] == 1
+            assert (await a2.progress_of(b.player, 1))["moves"] == 1
 
 
 async def test_a_race_survives_a_restart_of_one_server(cluster: Cluster) -> None:
@@ -182,14 +158,14 @@ async def test_a_race_survives_a_restart_of_one_server(cluster: Cluster) -> None
             token = b.token
             race, (sa, sb) = await started_race(a, b, seed=99)
             sb = await b.move(sb, sb["legal"][0])
-            await progress_of(a, b.player, 1)
+            await a.progress_of(b.player, 1)
             old = cluster.servers[1]
             await asyncio.to_thread(old.terminate)
-            bye = await next_event(b, "bye")
+            bye = await b.next_event("bye")
             assert bye["reason"]
         # the race goes on on instance 0 while instance 1 is down
         sa = await a.move(sa, sa["legal"][0])
-        await progress_of(a, a.player, 1)
+        await a.progress_of(a.player, 1)
         await asyncio.to_thread(cluster.servers[1].start)
         async with member(cluster.url(1), token=token) as b2:
             back = await b2.call("race_join", code=race["code"])
@@ -198,9 +174,9 @@ async def test_a_race_survives_a_restart_of_one_server(cluster: Cluster) -> None
             assert back["state"]["game_id"] == sb["game_id"] and back["state"]["seq"] == sb["seq"]
             # events cross again from the restarted process
             state = await b2.move(back["state"], back["state"]["legal"][0])
-            assert (await progress_of(a, b2.player, 2))["moves"] == 2
+            assert (await a.progress_of(b2.player, 2))["moves"] == 2
             sa = await a.move(sa, sa["legal"][0])
-            assert (await progress_of(b2, a.player, 2))["moves"] == 2
+            assert (await b2.progress_of(a.player, 2))["moves"] == 2
             assert state["moves"] == 2
 
 
@@ -224,7 +200,7 @@ async def test_a_countdown_outlives_the_instance_that_ran_it(cluster: Cluster) -
                 assert mine["state"]["view"] == back["state"]["view"]
                 assert mine["state"]["game_id"] != back["state"]["game_id"]
                 await a2.move(mine["state"], mine["state"]["legal"][0])
-                assert (await progress_of(b, a2.player, 1))["moves"] == 1
+                assert (await b.progress_of(a2.player, 1))["moves"] == 1
         finally:
             await asyncio.to_thread(cluster.servers[0].start)
 
@@ -309,11 +285,11 @@ async def test_script_mode_lobby_and_live_progress(cluster: Cluster, tmp_path: P
         proc.stdin.write("deal\nwait\nrace\nwait finished\n")
         proc.stdin.close()
         try:
-            lobby = await next_event(a, "race", status="lobby", timeout=15)
+            lobby = await a.next_event("race", status="lobby", timeout=15)
             while len(lobby["players"]) < 2:
-                lobby = await next_event(a, "race", status="lobby", timeout=15)
+                lobby = await a.next_event("race", status="lobby", timeout=15)
             await a.call("race_start", race_id=race["race_id"])
-            sa = (await next_event(a, "race_started"))["state"]
+            sa = (await a.next_event("race_started"))["state"]
             sa = await a.move(sa, sa["legal"][0])
             # bob's client reports alice's move before the end
             await asyncio.sleep(0.5)
@@ -387,7 +363,7 @@ async def test_board_lobby_panel_and_results(
             await until(
                 lambda: isinstance(app.screen, RaceBoardScreen) and app.screen.query("#race-panel")
             )
-            sa = (await next_event(a, "race_started"))["state"]
+            sa = (await a.next_event("race_started"))["state"]
             sa = await a.move(sa, sa["legal"][0])
             await until(lambda: "1 move " in text("#race-panel"))
             panel = text("#race-panel")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from typing import Any
 
 from server.net import App
 from server.services import Services
@@ -16,47 +15,34 @@ from tests.support import TestClient, connect, running_app
 from tests.support.server import server_settings
 
 
-async def next_event(client: TestClient, name: str, **match: Any) -> dict[str, Any]:
-    """The next event called ``name`` with fields ``match`` (events that arrived while
-    the client waited for a reply come first)."""
-    while True:
-        if client.events:
-            msg = client.events.pop(0)
-        else:
-            msg = await client.recv(timeout=5)
-            assert "ev" in msg, f"a reply while waiting for {name}: {msg}"
-        if msg["ev"] == name and all(msg.get(k) == v for k, v in match.items()):
-            return msg
-
-
 async def test_a_race_from_lobby_to_progress(player: TestClient, player2: TestClient) -> None:
     race = (await player.call("race_create", game="crescent", seed=11))["race"]
     assert race["status"] == "lobby" and race["game"] == "crescent"
     assert [p["player"] for p in race["players"]] == [player.player]
-    await next_event(player, "race", status="lobby")
+    await player.next_event("race", status="lobby")
     joined = (await player2.call("race_join", code=race["code"].lower()))["race"]
     assert {p["player"] for p in joined["players"]} == {player.player, player2.player}
-    ev = await next_event(player, "race", status="lobby")
+    ev = await player.next_event("race", status="lobby")
     assert len(ev["players"]) == 2
     err = await player2.error("race_start", race_id=race["race_id"])
     assert err["code"] == "forbidden"
     started = (await player.call("race_start", race_id=race["race_id"]))["race"]
     assert started["status"] == "countdown" and started["starts_at"]
     assert (await player.error("race_start", race_id=race["race_id"]))["code"] == "forbidden"
-    mine = await next_event(player, "race_started")
-    theirs = await next_event(player2, "race_started")
+    mine = await player.next_event("race_started")
+    theirs = await player2.next_event("race_started")
     a, b = mine["state"], theirs["state"]
     assert a["mode"] == "race" and a["view"] == b["view"] and a["game_id"] != b["game_id"]
     assert a["deal"]["seed"] is None
     await player.move(a, a["legal"][0])
-    ev = await next_event(player2, "race", status="running")
+    ev = await player2.next_event("race", status="running")
     progress = {p["player"]: p for p in ev["players"]}
     assert progress[player.player]["moves"] == 1 and progress[player2.player]["moves"] == 0
     late = await player2.error("race_join", code="ZZZZZZ")
     assert late["code"] == "not_found"
     await player.call("resign", game_id=a["game_id"])
     await player2.call("resign", game_id=b["game_id"])
-    ev = await next_event(player, "race", status="finished")
+    ev = await player.next_event("race", status="finished")
     assert all(p["place"] is None for p in ev["players"])
     assert await player2.call("race_leave", race_id=race["race_id"]) == {}
     assert (await player2.error("race_leave", race_id=race["race_id"]))["code"] == "not_found"
@@ -85,13 +71,13 @@ async def test_race_events_cross_instances(redis_url: str, app: App) -> None:
             await b.register("there")
             race = (await a.call("race_create", game="crescent"))["race"]
             await b.call("race_join", code=race["code"])
-            await next_event(a, "race", status="lobby")
+            await a.next_event("race", status="lobby")
             await a.call("race_start", race_id=race["race_id"])
-            sa = (await next_event(a, "race_started"))["state"]
-            sb = (await next_event(b, "race_started"))["state"]
+            sa = (await a.next_event("race_started"))["state"]
+            sb = (await b.next_event("race_started"))["state"]
             assert sa["view"] == sb["view"]
             await b.move(sb, sb["legal"][0])
-            ev = await next_event(a, "race", status="running")
+            ev = await a.next_event("race", status="running")
             assert {p["player"]: p["moves"] for p in ev["players"]}["there"] == 1
 
 
@@ -128,8 +114,8 @@ async def test_a_race_on_the_daily_deal_is_the_members_daily_attempt(
     assert both["code"] == "bad_request"
     await player2.call("race_join", code=race["code"])
     await player.call("race_start", race_id=race["race_id"])
-    mine = (await next_event(player, "race_started"))["state"]
-    theirs = (await next_event(player2, "race_started"))["state"]
+    mine = (await player.next_event("race_started"))["state"]
+    theirs = (await player2.next_event("race_started"))["state"]
     assert mine["deal"] == {"seed": None, "commitment": daily["commitment"]}
     assert mine["view"] == before["view"] == theirs["view"]
     assert mine["ranked"] is True and theirs["ranked"] is False

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -87,6 +88,28 @@ class TestClient:
             await self.call("move", game_id=state["game_id"], seq=state["seq"], move=move)
         )["state"]
         return new
+
+    async def next_event(self, ev: str, timeout: float = 5, **match: Any) -> dict[str, Any]:
+        """The next event ``ev`` whose fields include ``match`` (events that arrived
+        while a reply was awaited come first)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.events:
+                msg = self.events.pop(0)
+            else:
+                msg = await self.recv(timeout=max(0.01, deadline - time.monotonic()))
+                assert "ev" in msg, f"a reply while waiting for {ev}: {msg}"
+            if msg["ev"] == ev and all(msg.get(k) == v for k, v in match.items()):
+                return msg
+
+    async def progress_of(self, who: str | None, moves: int) -> dict[str, Any]:
+        """Wait for a ``race`` event showing ``who`` at ``moves`` moves; that row."""
+        while True:
+            ev = await self.next_event("race")
+            rows = {p["player"]: p for p in ev["players"]}
+            if rows[who]["moves"] == moves:
+                row: dict[str, Any] = rows[who]
+                return row
 
     async def close(self) -> None:
         await self.ws.close()
