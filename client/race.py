@@ -55,8 +55,9 @@ def seconds_left(race: Race, now_ms: int) -> float:
 
 def lobby_text(race: Race, you: str | None = None, titles: Titles | None = None) -> str:
     players = list(race.get("players") or [])
+    deal = f" · daily deal of {race['date']}" if race.get("date") else ""
     lines = [
-        f"race {race.get('code')} · {title(str(race.get('game')), titles)} · "
+        f"race {race.get('code')} · {title(str(race.get('game')), titles)}{deal} · "
         f"{race.get('status')} · {plural(len(players), 'player')}"
     ]
     for p in players:

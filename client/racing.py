@@ -128,6 +128,11 @@ class RaceScreen(Screen[None]):
             lines.append("The race is over: r for a rematch on a new deal, q to leave.")
         else:
             lines.append(f"The race is {status}.")
+        if race.get("date"):
+            lines.append(
+                f"On the daily deal of {race['date']}: your daily attempt, "
+                "unless you have played that daily already."
+            )
         lines.append("")
         lines.append(f"{plural(len(players), 'player')} (up to 10):")
         for p in players:

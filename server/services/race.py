@@ -278,6 +278,7 @@ class Races:
             "players": players,
             "creator": info.get("creator", b"").decode(),
             "rematch": rematch,
+            "date": _text(info.get("date")) or None,
         }
 
     async def publish(self, rid: str, *, games: dict[str, str] | None = None) -> dict[str, Any]:

@@ -51,7 +51,10 @@ async def in_lobby(pilot: Pilot[int]) -> RaceScreen:
 
 async def on_race_board(pilot: Pilot[int]) -> RaceBoardScreen:
     app = pilot.app
-    await until(pilot, lambda: isinstance(app.screen, RaceBoardScreen))
+    await until(
+        pilot,
+        lambda: isinstance(app.screen, RaceBoardScreen) and bool(app.screen.query("#race-panel")),
+    )
     board = app.screen
     assert isinstance(board, RaceBoardScreen)
     return board
@@ -103,6 +106,7 @@ async def test_a_new_race_on_a_fresh_deal_then_back_to_it(
         race = lobby.race
         assert race["game"] == slug and lobby.creator
         assert race["code"] in text(lobby, "#lobby") and "Press s to start" in text(lobby, "#lobby")
+        assert "daily deal" not in text(lobby, "#lobby")
         await friend.call("race_join", code=str(race["code"]).lower())
         await until(pilot, lambda: "2 players" in text(lobby, "#lobby"))
         await pilot.press("s")
@@ -139,6 +143,7 @@ async def test_a_new_race_on_the_daily_deal_by_mouse(
         await pilot.click(OptionList, offset=(2, 1 + options.get_option_index("daily")))
         lobby = await in_lobby(pilot)
         assert lobby.race["game"] == slug
+        assert f"daily deal of {home.daily['date']}" in text(lobby, "#lobby")
         await click_footer(pilot, "s")  # a race of one is a race too
         board = await on_race_board(pilot)
         deal = board.state["deal"]

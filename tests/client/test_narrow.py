@@ -13,12 +13,12 @@ from client.app import Launch, PasyansApp
 from client.board import FULL, Drawing, draw
 from client.lists import DailyScreen
 from client.play import BoardScreen
-from client.racing import RaceBoardScreen, RaceScreen
 from client.widgets import BoardView
 from protocol.messages import Mode
 from server.patience import registry
 
 from .test_app import on_board, until
+from .test_home_races import in_lobby, on_race_board
 from .views import engine_state
 
 NARROW = (100, 40)
@@ -94,11 +94,9 @@ async def test_a_race_board_at_100_columns(server_url: str, account: config.Cred
     the status line says so, and t hides the panel to give the board the width."""
     app = PasyansApp(server_url, launch=Launch(game="squaring_circle", race="new"))
     async with app.run_test(size=NARROW) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, RaceScreen))
+        await in_lobby(pilot)
         await pilot.press("s")
-        await until(pilot, lambda: isinstance(app.screen, RaceBoardScreen))
-        board = app.screen
-        assert isinstance(board, RaceBoardScreen)
+        board = await on_race_board(pilot)
         await until(pilot, lambda: board.has_class("narrow"))  # the slim panel
         view = board.query_one(BoardView)
         status = board.query_one("#status")

@@ -17,7 +17,7 @@ from tests.support.server import server_settings
 
 async def test_a_race_from_lobby_to_progress(player: TestClient, player2: TestClient) -> None:
     race = (await player.call("race_create", game="crescent", seed=11))["race"]
-    assert race["status"] == "lobby" and race["game"] == "crescent"
+    assert race["status"] == "lobby" and race["game"] == "crescent" and race["date"] is None
     assert [p["player"] for p in race["players"]] == [player.player]
     await player.next_event("race", status="lobby")
     joined = (await player2.call("race_join", code=race["code"].lower()))["race"]
@@ -110,6 +110,7 @@ async def test_a_race_on_the_daily_deal_is_the_members_daily_attempt(
     before = (await player2.call("start", game="short", mode="daily"))["state"]
     await player2.call("resign", game_id=before["game_id"])
     race = (await player.call("race_create", game="short", daily=True))["race"]
+    assert race["date"] == (await player.call("daily"))["date"]
     both = await player.error("race_create", game="short", daily=True, seed=3)
     assert both["code"] == "bad_request"
     await player2.call("race_join", code=race["code"])
