@@ -16,6 +16,7 @@ from client import config
 from client.app import PasyansApp
 from client.dialogs import JoinRaceScreen, RaceDealScreen, race_code
 from client.lists import DailyScreen
+from client.race import lobby_text
 from client.racing import RaceBoardScreen, RaceScreen
 from tests.support import TestClient, connect
 
@@ -213,3 +214,9 @@ async def test_join_checks_the_code_and_shows_the_servers_refusals(
         await until(pilot, lambda: isinstance(app.screen, JoinRaceScreen))
         await pilot.click("#cancel")
         await until(pilot, lambda: app.screen is home)
+
+
+def test_the_script_lobby_names_the_daily_deal() -> None:
+    race = {"code": "ABCDEF", "game": "short", "status": "lobby", "players": []}
+    assert "daily" not in lobby_text(race)
+    assert "daily deal of 2026-11-22" in lobby_text({**race, "date": "2026-11-22"})
