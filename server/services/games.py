@@ -569,7 +569,8 @@ class Games:
             packed_piles=self._packed_piles(game, state, rec) if pack else None,
         )
         self._remember(new)
-        await self._finish(new)
+        if finished:
+            await self._finish(new)
         if new.race and self.on_race_change is not None:
             await self.on_race_change(new)
         return new

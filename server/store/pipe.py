@@ -177,7 +177,8 @@ class ScriptPipe:
     async def evalsha(self, script: bytes, sha: str, keys: list[str], args: list[Any]) -> Any:
         """``EVALSHA sha``; on ``NOSCRIPT`` (Redis restarted or flushed its scripts)
         ``EVAL`` of the whole script, which is safe: the first command did not run."""
-        await self._ready()
+        if self._proto is None or self._connecting is not None:
+            await self._ready()
         reply = await self._send(hiredis.pack_command(("EVALSHA", sha, len(keys), *keys, *args)))
         if isinstance(reply, hiredis.ReplyError) and str(reply).startswith("NOSCRIPT"):
             await self._ready()
