@@ -73,6 +73,36 @@ UP_FROM_ACE = Foundation(1, 1)
 DOWN_FROM_KING = Foundation(13, -1)
 
 
+class Exposed(NamedTuple):
+    """The exposed (top) cards of a row of columns, as move generation wants them."""
+
+    #: (column id, card % 52) of each non-empty column, in column order
+    cards: list[tuple[str, int]]
+    #: card % 52 → the columns it lies on top of
+    tops: dict[int, list[str]]
+    #: the empty columns, in column order
+    empty: list[str]
+
+
+def exposed(piles: Sequence[Cards], columns: Sequence[tuple[str, int]]) -> Exposed:
+    """The top cards of ``columns`` (``(pile id, index)`` pairs) of ``piles``."""
+    cards: list[tuple[str, int]] = []
+    tops: dict[int, list[str]] = {}
+    empty: list[str] = []
+    for cid, i in columns:
+        pile = piles[i]
+        if pile:
+            c = pile[-1] % 52
+            cards.append((cid, c))
+            if c in tops:
+                tops[c].append(cid)
+            else:
+                tops[c] = [cid]
+        else:
+            empty.append(cid)
+    return Exposed(cards, tops, empty)
+
+
 def moved(piles: Sequence[Cards], src: int, dst: int, index: int = -1) -> tuple[Cards, ...]:
     """Piles with one card (the top, or the one at ``index``) moved from ``src`` onto
     the top of ``dst``."""

@@ -15,6 +15,7 @@ from typing import ClassVar, NamedTuple
 
 from ..cards import ACE, KING, SUITS, pretty, rank, suit
 from ..engine import Game, Move, Pile, Piles, State, rows, shuffled
+from ..rules import exposed
 
 COLUMNS = tuple(f"C{i}" for i in range(1, 16))
 UP = tuple(f"FA-{s}" for s in SUITS)
@@ -83,20 +84,7 @@ class Fifteen(Game):
 
     def moves(self, state: State) -> list[Move]:
         piles = state.piles
-        sources: list[tuple[str, int]] = []  # (pile id, available card)
-        tops: dict[int, list[str]] = {}
-        empty: list[str] = []
-        for cid, i in self._col_ids:
-            pile = piles[i]
-            if pile:
-                c = pile[-1] % 52
-                sources.append((cid, c))
-                if c in tops:
-                    tops[c].append(cid)
-                else:
-                    tops[c] = [cid]
-            else:
-                empty.append(cid)
+        sources, tops, empty = exposed(piles, self._col_ids)
         needs = self._needs(piles)
         legal: list[Move] = []
         add = legal.append

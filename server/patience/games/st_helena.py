@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..cards import ACE, KING, pretty
 from ..engine import Game, Move, Pile, State, as_stock, rows, shuffled
-from ..rules import moved, turned
+from ..rules import exposed, moved, turned
 
 COLUMNS = tuple(f"C{i}" for i in range(1, 11))
 FOUNDATIONS = tuple(f"F{i}" for i in range(1, 9))
@@ -63,20 +63,7 @@ class StHelena(Game):
     def moves(self, state: State) -> list[Move]:
         piles = state.piles
         # Available cards: each column's exposed card and the waste top.
-        sources: list[tuple[str, int]] = []  # (pile id, card % 52)
-        tops: dict[int, list[str]] = {}  # card % 52 of an exposed column card → columns
-        empty: list[str] = []
-        for cid, i in self._col_ids:
-            pile = piles[i]
-            if pile:
-                c = pile[-1] % 52
-                sources.append((cid, c))
-                if c in tops:
-                    tops[c].append(cid)
-                else:
-                    tops[c] = [cid]
-            else:
-                empty.append(cid)
+        sources, tops, empty = exposed(piles, self._col_ids)
         waste = piles[self.waste]
         if waste:
             sources.append(("X", waste[-1] % 52))
