@@ -1,22 +1,35 @@
-"""Monte-Carlo win rate of a patience under a simple greedy policy.
+"""How often a sensible greedy player wins each patience: the baseline a solver beats.
 
-Plays N seeded deals (seeds S, S+1, …, S+N-1) of any registered game through the
-engine API alone. The policy: a move onto a foundation if there is one (the first
-listed), else a forced action (deal, travel, redeal…), else the first other legal
-move. Each deal is capped at ``--cap`` moves (counted as not won). Prints the win rate
-with its 95 % Wilson confidence interval and the mean number of foundation cards.
+Plays N seeded deals (seeds S, S+1, …, S+N-1) of every registered game (or the ones
+named) through the engine API alone. The policy, the same for every game:
+
+1. never make a move that brings back a position already seen in this game (the
+   position as a player would describe it, ``Game.position_key``: piles of one kind
+   are interchangeable, the two decks' copies of a card are the same card);
+2. among the rest, prefer a move onto a foundation, then a card move into the
+   tableau from anywhere but the tableau, then a card move between other piles (not
+   of a card moved just before, which only walks it around), then a non-forced
+   action (shift, grace, redeal…), then a forced one (deal, travel…);
+3. when every legal move would repeat a position, resign.
+
+So every deal ends: ``won``, ``lost`` by the rules, or ``resigned``. A deal that runs
+into the engine's move cap is a rules defect (a game that never ends), counted in
+``at_cap``, which must stay 0.
 
 Figures are a greedy player's, i.e. a lower bound for games with real decisions.
 
-    python bench/winrate.py GAME N [--seed S] [--cap MOVES]
+    python -m bench.winrate [--deals N] [--seed S] [--games a,b] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 # Run as a script, Python puts bench/ first on the path, where bench/server.py would
@@ -26,7 +39,7 @@ if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
     sys.path[0] = str(_HERE.parent)
 
 from server.patience import registry  # noqa: E402
-from server.patience.engine import Game, Move, State  # noqa: E402
+from server.patience.engine import MOVE_CAP, Game, Move, State  # noqa: E402
 
 Z95 = 1.959963984540054
 
@@ -44,60 +57,175 @@ def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
     return low, high
 
 
-def choose(game: Game, legal: list[Move], foundations: frozenset[str]) -> Move:
-    """Greedy: foundation moves first, then forced actions, then anything else."""
-    for move in legal:
-        if move.dst in foundations:
-            return move
-    for move in legal:
-        if move.action is not None and move.action in game.forced_actions:
-            return move
-    return legal[0]
+@dataclass
+class Played:
+    """One deal played out: how it ended and what it reached."""
+
+    seed: int
+    end: str  # "won", "lost", "resigned" or "cap"
+    founded: int
+    moves: int
+    #: pile indexes that held a card at some point
+    filled: set[int] = field(default_factory=set)
 
 
-def play_out(game: Game, seed: int, cap: int) -> tuple[bool, int, int]:
-    """Play one deal greedily: ``(won, foundation cards, moves)``."""
-    foundations = frozenset(p.id for p in game.layout if p.kind == "foundation")
-    state: State = game.deal(seed)
-    moves = 0
-    while moves < cap:
-        legal = game.legal_moves(state)
-        if not legal:
-            break
-        state = game.apply(state, choose(game, legal, foundations))
-        moves += 1
-    return game.status(state) == "won", game.score(state)[0], moves
+class Greedy:
+    """The policy of the module docstring for one game."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.key = game.position_key
+        kinds = {p.id: p.kind for p in game.layout}
+        self.foundations = frozenset(pid for pid, k in kinds.items() if k == "foundation")
+        self.tableau = frozenset(pid for pid, k in kinds.items() if k in ("tableau", "grid"))
+
+    def rank(self, move: Move, last: Move | None) -> int:
+        if move.action is not None:
+            return 5 if move.action in self.game.forced_actions else 4
+        if move.dst in self.foundations:
+            return 0
+        if move.dst in self.tableau and move.src not in self.tableau:
+            return 1
+        if last is not None and last.action is None and move.src == last.dst:
+            return 3  # the card just moved: walking it around gains nothing
+        return 2
+
+    def play(self, seed: int) -> Played:
+        game = self.game
+        state = game.deal(seed)
+        seen = {self.key(state)}
+        filled = {i for i, pile in enumerate(state.piles) if pile}
+        last: Move | None = None
+        end = "resigned"
+        while True:
+            legal = game.legal_moves(state)
+            if not legal:
+                end = game.status(state)
+                if end == "playing":  # pragma: no cover - the engine's own contract
+                    raise AssertionError(f"{game.slug} {seed}: no move but playing")
+                if state.moves >= MOVE_CAP:
+                    end = "cap"
+                break
+            best: tuple[int, State, Move] | None = None
+            for move in sorted(legal, key=lambda m: self.rank(m, last)):
+                after = game.apply(state, move)
+                if self.key(after) not in seen:
+                    best = (0, after, move)
+                    break
+            if best is None:
+                break  # every move left repeats a position: resign
+            _, state, last = best
+            seen.add(self.key(state))
+            filled.update(i for i, pile in enumerate(state.piles) if pile)
+        return Played(seed, end, game.score(state)[0], state.moves, filled)
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game", help="a registered slug")
-    parser.add_argument("n", type=int, help="number of deals")
-    parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
-    parser.add_argument("--cap", type=int, default=2000, help="moves per deal (default 2000)")
-    parser.add_argument("--quiet", action="store_true", help="no progress lines")
-    args = parser.parse_args(argv)
-    game = registry.get(args.game)
-    wins = cards = total_moves = 0
+@dataclass
+class Summary:
+    slug: str
+    deals: int = 0
+    wins: int = 0
+    lost: int = 0
+    resigned: int = 0
+    at_cap: int = 0
+    founded: int = 0
+    moves: int = 0
+    total: int = 0
+    seconds: float = 0.0
+
+    def add(self, played: Played) -> None:
+        self.deals += 1
+        self.wins += played.end == "won"
+        self.lost += played.end == "lost"
+        self.resigned += played.end == "resigned"
+        self.at_cap += played.end == "cap"
+        self.founded += played.founded
+        self.moves += played.moves
+
+    def as_json(self) -> dict[str, object]:
+        low, high = wilson(self.wins, self.deals)
+        n = max(self.deals, 1)
+        return {
+            "deals": self.deals,
+            "wins": self.wins,
+            "lost": self.lost,
+            "resigned": self.resigned,
+            "at_cap": self.at_cap,
+            "win_rate": self.wins / n,
+            "wilson95": [round(low, 4), round(high, 4)],
+            "mean_founded": round(self.founded / n, 2),
+            "total": self.total,
+            "mean_moves": round(self.moves / n, 1),
+            "seconds": round(self.seconds, 2),
+        }
+
+
+def run(slug: str, deals: int, first: int = 0,
+        progress: Callable[[str], None] | None = None) -> Summary:
+    game = registry.get(slug)
+    greedy = Greedy(game)
+    summary = Summary(slug, total=game.total)
     start = last = time.perf_counter()
-    for k in range(args.n):
-        won, found, moves = play_out(game, args.seed + k, args.cap)
-        wins += won
-        cards += found
-        total_moves += moves
+    for k in range(deals):
+        summary.add(greedy.play(first + k))
         now = time.perf_counter()
-        if not args.quiet and (now - last >= 5 or k + 1 == args.n) and args.n >= 50:
+        if progress is not None and now - last >= 5:
             last = now
-            print(f"  {k + 1}/{args.n} deals, {wins} won, {now - start:.0f}s",
-                  file=sys.stderr, flush=True)
-    n = max(args.n, 1)
-    low, high = wilson(wins, args.n)
-    print(f"{game.slug}: {args.n} deals from seed {args.seed}, greedy policy, cap {args.cap}")
-    print(f"  won {wins}/{args.n} = {100 * wins / n:.1f} %  "
-          f"(95 % Wilson CI {100 * low:.1f}–{100 * high:.1f} %)")
-    print(f"  mean foundation cards {cards / n:.1f} of {game.score(game.deal(0))[1]}, "
-          f"mean moves {total_moves / n:.0f}, {time.perf_counter() - start:.1f}s")
+            progress(f"  {slug}: {k + 1}/{deals} deals, {summary.wins} won, "
+                     f"{now - start:.0f}s")
+    summary.seconds = time.perf_counter() - start
+    return summary
+
+
+def table(rows: list[Summary]) -> str:
+    out = [
+        "| game | deals | won | 95 % Wilson | mean founded | lost | resigned | at cap |",
+        "|---|---:|---:|---|---:|---:|---:|---:|",
+    ]
+    for s in rows:
+        j = s.as_json()
+        low, high = j["wilson95"]  # type: ignore[misc]
+        out.append(
+            f"| {s.slug} | {s.deals} | {s.wins} ({100 * s.wins / max(s.deals, 1):.1f} %) "
+            f"| {100 * low:.1f}–{100 * high:.1f} % | {j['mean_founded']} of {s.total} "
+            f"| {s.lost} | {s.resigned} | {s.at_cap} |"
+        )
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Greedy win rate of every patience (a baseline for the solver).",
+        epilog="Exit status 1 when any deal ran into the engine's move cap.",
+    )
+    parser.add_argument("--deals", type=int, default=200, help="deals per game (default 200)")
+    parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    parser.add_argument("--games", default="", help="comma-separated slugs (default: all)")
+    parser.add_argument("--json", action="store_true", help="one JSON object keyed by slug")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    args = parser.parse_args(argv)
+    slugs = [s for s in args.games.split(",") if s] or registry.slugs()
+    for slug in slugs:
+        if slug not in registry.slugs():
+            parser.error(f"unknown game {slug!r}; known: {', '.join(registry.slugs())}")
+    if args.deals < 1:
+        parser.error("--deals must be at least 1")
+
+    def say(line: str) -> None:
+        if not args.quiet:
+            print(line, file=sys.stderr, flush=True)
+
+    rows = []
+    for slug in slugs:
+        rows.append(run(slug, args.deals, args.seed, say))
+        say(f"{slug}: done in {rows[-1].seconds:.1f}s")
+    if args.json:
+        print(json.dumps({s.slug: s.as_json() for s in rows}, indent=1))
+    else:
+        print(f"greedy policy, {args.deals} deals per game from seed {args.seed}")
+        print(table(rows))
+    return 1 if any(s.at_cap for s in rows) else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

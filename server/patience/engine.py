@@ -25,7 +25,7 @@ list ``legal_moves`` returns, so the two can never disagree.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Literal, NamedTuple
 
 import msgpack
@@ -203,6 +203,13 @@ class Game:
     #: cards that must reach the foundations to win (default: every card)
     target: ClassVar[int] = 0
     Vars: ClassVar[Any] = NoVars
+    #: fields of ``Vars`` that record the way to a position (e.g. the positions seen at
+    #: earlier redeals), not the position itself: :meth:`position_key` leaves them out
+    history: ClassVar[frozenset[str]] = frozenset()
+    #: groups of piles a player may rename among themselves without changing the
+    #: position; None: every kind is one group, except grid cells (their place
+    #: matters). Piles left out of every group keep their place.
+    alike: ClassVar[tuple[tuple[str, ...], ...] | None] = None
 
     def __init__(self) -> None:
         self.ids: tuple[str, ...] = tuple(p.id for p in self.layout)
@@ -212,6 +219,21 @@ class Game:
             i for i, p in enumerate(self.layout) if p.kind == "foundation"
         )
         self._cache: tuple[State | None, list[Move], frozenset[Move]] = (None, [], frozenset())
+        if self.alike is None:
+            kinds: dict[str, list[int]] = {}
+            for i, p in enumerate(self.layout):
+                if p.kind != "grid":
+                    kinds.setdefault(p.kind, []).append(i)
+            groups = [tuple(ix) for ix in kinds.values()]
+        else:
+            groups = [tuple(self.at[pid] for pid in group) for group in self.alike]
+        grouped = {i for group in groups for i in group}
+        #: piles that may be renamed among themselves, and the piles whose place matters
+        self._alike = tuple(groups)
+        self._placed = tuple(i for i in range(len(self.layout)) if i not in grouped)
+        self._kept_vars = tuple(
+            i for i, name in enumerate(self.Vars._fields) if name not in self.history
+        )
         #: per pile, the view's fields before and after ``cards`` (built once)
         self._view_parts = tuple(
             (
@@ -277,6 +299,23 @@ class Game:
             tuple(tuple(piles.get(pid, ())) for pid in self.ids),
             self.Vars() if vars is None else vars,
             rng,
+        )
+
+    def position_key(self, state: State) -> Hashable:
+        """The position as a player would describe it, as a hashable key: the piles of
+        each :attr:`alike` group as a multiset (renaming piles of one kind changes
+        nothing; grid cells keep their place), the two decks' copies of a card alike,
+        and the game's variables less its :attr:`history`. No legal move may keep this
+        key unchanged.
+        """
+        piles = state.piles
+        if self.decks > 1:
+            piles = tuple(tuple(c % 52 for c in p) for p in piles)
+        vars_ = state.vars
+        return (
+            tuple(tuple(sorted(piles[i] for i in ix)) for ix in self._alike),
+            tuple(piles[i] for i in self._placed),
+            tuple(vars_[i] for i in self._kept_vars),
         )
 
     def pile(self, state: State, pid: str) -> tuple[int, ...]:

@@ -343,5 +343,7 @@ def test_winrate_plays_a_deal_greedily_to_its_end() -> None:
 
     winrate = load_winrate()
     game = registry.get("travellers_classic")
-    won, found, moves = winrate.play_out(game, 0, 2000)
-    assert 0 < moves < 2000 and 8 <= found <= 104 and won == (found == 104)
+    played = winrate.Greedy(game).play(0)
+    assert played.end in ("won", "lost", "resigned")
+    assert 0 < played.moves < 2000 and 8 <= played.founded <= 104
+    assert (played.end == "won") == (played.founded == 104)

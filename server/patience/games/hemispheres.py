@@ -62,6 +62,8 @@ class Hemispheres(Game):
     actions = frozenset({"deal", "swap"})
     action_params: ClassVar[Mapping[str, frozenset[str]]] = {"swap": frozenset({"a", "b"})}
     forced_actions = frozenset({"deal"})  # when it is the only move left
+    #: piles are alike only inside their race; each barrier keeps its place
+    alike = (RED, BLACK, *(CIRCLE[i:i + 3] for i in range(0, 12, 3)))
     layout = (
         *(Pile(f, "foundation", i, 0, label="A↑") for i, f in enumerate(RED)),
         *(Pile(f, "foundation", i, 6, label="K↓") for i, f in enumerate(BLACK)),

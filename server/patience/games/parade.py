@@ -52,6 +52,8 @@ class Parade(Game):
     forced_actions = frozenset({"deal"})
     #: the aces are out of play: 24 piles of four make a won game
     target = ROWS * COLS * FULL
+    #: a slot's row is its meaning (the base it wants); the depots are all alike
+    alike = (*(SLOTS[k * COLS:(k + 1) * COLS] for k in range(ROWS)), DEPOTS)
     layout = (
         *(Pile(p, "foundation", int(p[2]), int(p[1]), label=build(int(p[1]))) for p in SLOTS),
         *(Pile(d, "tableau", i, ROWS + 1, label=d, fan="down") for i, d in enumerate(DEPOTS)),
