@@ -128,3 +128,14 @@ def turned_over(waste: Cards) -> Cards:
     """The waste turned face down as the new stock: the card that entered the waste
     first is dealt first."""
     return tuple(reversed(waste))
+
+
+def swaps(src: Cards, dst: Cards) -> bool:
+    """Whether moving the top card of ``src`` onto ``dst`` only swaps the two piles:
+    ``src`` without that card looks exactly like ``dst`` (the two decks' copies alike),
+    so the position after it is the one before with two piles renamed. No game offers
+    such an empty move; a column's only card going into an empty column is the
+    commonest case."""
+    return len(src) == len(dst) + 1 and all(
+        a % 52 == b % 52 for a, b in zip(src, dst, strict=False)
+    )

@@ -153,6 +153,39 @@ def test_empty_piles_stay_empty() -> None:
         G.apply(state, Move.card("T1", "T2"))
 
 
+def test_a_move_that_only_swaps_two_piles_is_no_move() -> None:
+    """The audit's empty move (there T6→T16): T2 = 9♣ 10♣ and T13 = 9♣. The 10♣ onto
+    T13 would leave T2 as T13 was and T13 as T2 was; the other way round is a move."""
+    state = position({"T2": ["9C", "TC"], "T13": ["9C"], "T7": ["5D", "TC"]},
+                     up={"S": 13, "H": 13, "D": 1, "C": 8},
+                     down={"S": 1, "H": 1, "D": 13, "C": 11})
+    legal = set(G.legal_moves(state))
+    assert Move.card("T2", "T13") not in legal
+    assert Move.card("T13", "T2") in legal and Move.card("T7", "T13") in legal
+    with pytest.raises(IllegalMove, match="only swap the two piles"):
+        G.apply(state, Move.card("T2", "T13"))
+
+
+def test_a_shift_that_changes_nothing_is_not_offered() -> None:
+    """Piles of one card stay as they are; a pile of twins (9♣ 9♣) or two piles that
+    mirror each other (3♣ 4♣ and 4♣ 3♣) shift into the same layout."""
+    singles = {f"T{i}": [c] for i, c in enumerate(["AC", "2C", "JC", "QC", "KC"], start=9)}
+    mirrors = {"T1": ["3C", "4C"], "T2": ["4C", "3C"], "T3": ["5C", "6C"],
+               "T4": ["6C", "5C"], "T5": ["7C", "8C"], "T6": ["8C", "7C"],
+               "T7": ["9C", "9C"], "T8": ["TC", "TC"]}
+    home = {"up": {"S": 13, "H": 13, "D": 13, "C": 2},
+            "down": {"S": 1, "H": 1, "D": 1, "C": 11}}
+    state = position({**mirrors, **singles}, **home)
+    assert G.pile(state, "T16") == ()  # every card placed by hand
+    assert Move.act("shift") not in G.legal_moves(state)
+    with pytest.raises(IllegalMove, match="would change nothing"):
+        G.apply(state, Move.act("shift"))
+    # Two equal piles (3♣ 4♣ twice) turn into 4♣ 3♣ twice: a real shift.
+    unequal = position({**mirrors, "T2": ["3C", "4C"], "T1": ["4C", "3C"][::-1], **singles},
+                       **home)
+    assert Move.act("shift") in G.legal_moves(unequal)
+
+
 def test_shift_moves_each_bottom_card_to_the_top_three_times() -> None:
     state = G.deal(11)
     before = state.piles

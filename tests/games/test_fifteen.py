@@ -69,7 +69,12 @@ def test_golden_deals(seed: int) -> None:
     state = G.deal(seed)
     assert {c: codes(state, c) for c in COLUMNS} == GOLDEN[seed]
     assert all(G.pile(state, f) == () for f in UP + DOWN)
-    assert state.vars == Vars(grace_used=False)
+    # The sixth row is remembered at the deal: the only cards the grace may take.
+    sixth = " ".join(GOLDEN[seed][c].split()[5] for c in COLUMNS)
+    assert " ".join(code(c) for c in state.vars.sixth_row) == sixth
+    assert state.vars.sixth_row == tuple(G.pile(state, c)[5] for c in COLUMNS)
+    assert not state.vars.grace_used
+    assert G.loads(G.dumps(state)).vars == state.vars
 
 
 @pytest.mark.parametrize("seed", [0, 5, 2**40 + 3, 2**64 - 1])
@@ -145,7 +150,31 @@ def test_a_lane_takes_any_exposed_card() -> None:
     state = build({"C1": "", "C2": "4D QC", "C3": "KH"}, rest="C15")
     legal = set(G.legal_moves(state))
     assert Move.card("C2", "C1") in legal and Move.card("C15", "C1") in legal
-    assert Move.card("C3", "C1") in legal  # even a column's only card
+
+
+def test_a_columns_only_card_does_not_move_to_another_lane() -> None:
+    """Moving the only card of a column into an empty column changes nothing, so it is
+    no move (it used to be offered: an endless to-and-fro for a player or a solver)."""
+    state = build({"C1": "", "C2": "4D QC", "C3": "KH"}, rest="C15")
+    legal = set(G.legal_moves(state))
+    assert Move.card("C3", "C1") not in legal
+    assert Move.card("C3", "FK-H") in legal  # the king itself is not stuck
+    with pytest.raises(IllegalMove, match="only card of a column into an empty column"):
+        G.apply(state, Move.card("C3", "C1"))
+
+
+def test_a_marriage_that_only_swaps_two_columns_is_no_move() -> None:
+    """C1 = 9♠ 8♠ and C2 = 9♠: the 8♠ onto C2 would leave C1 as C2 was and C2 as C1
+    was, the same position; the 9♠ of C2 onto the 8♠ is a real move."""
+    state = build({"C1": "9S 8S", "C2": "9S", "C3": "3D 7S"}, rest="C15")
+    legal = set(G.legal_moves(state))
+    assert Move.card("C1", "C2") not in legal
+    assert Move.card("C2", "C1") in legal and Move.card("C3", "C1") in legal
+    with pytest.raises(IllegalMove, match="only swap the two columns"):
+        G.apply(state, Move.card("C1", "C2"))
+    # A column under the moved card unlike the target: a real marriage.
+    other = build({"C1": "9H 8S", "C2": "9S"}, rest="C15")
+    assert Move.card("C1", "C2") in set(G.legal_moves(other))
 
 
 def test_seed_example_a_run_is_reversed_through_a_lane() -> None:
@@ -197,7 +226,7 @@ def stuck_opening(exposed: str = SPACED) -> State:
         grid[pos] = c
     piles = {COLUMNS[col]: [grid[(col, row)] for row in range(7) if (col, row) in grid]
              for col in range(15)}
-    return G.new_state(piles, Vars())
+    return G.new_state(piles, Vars(sixth_row=tuple(piles[c][5] for c in COLUMNS)))
 
 
 def test_grace_lists_every_combination() -> None:
@@ -225,6 +254,48 @@ def test_grace_takes_the_sixth_card_and_the_cards_below_close_up() -> None:
     # неудавшимся»: nothing fits now, and the grace is not given twice.
     assert G.legal_moves(after) == []
     assert G.status(after) == "lost"
+
+
+def swapped(state: State, a: tuple[str, int], b: tuple[str, int]) -> State:
+    """``state`` with two cards (column, index) exchanged; the variables kept."""
+    piles = {c: list(G.pile(state, c)) for c in COLUMNS}
+    (ca, ia), (cb, ib) = a, b
+    piles[ca][ia], piles[cb][ib] = piles[cb][ib], piles[ca][ia]
+    return G.new_state(piles, state.vars)
+
+
+def test_grace_takes_only_cards_dealt_into_the_sixth_row() -> None:
+    """The sixth row is the row as dealt: a king that came to C4's sixth place later
+    (a column emptied and built again in a lane) is not in it, nor is the other deck's
+    A♥ lying where the dealt one lay. The engine remembers the dealt cards; it used
+    to take whatever lay sixth in a column."""
+    state = stuck_opening()
+    king = next((c, i) for c in COLUMNS for i in range(5)
+                if rank(G.pile(state, c)[i]) == 13)
+    moved_in = swapped(state, ("C4", 5), king)
+    assert rank(G.pile(moved_in, "C4")[5]) == 13
+    assert G.legal_moves(moved_in) == G.legal_moves(state)  # no grace from C4
+    with pytest.raises(IllegalMove, match="not the one dealt there"):
+        G.apply(moved_in, Move.act("grace", ace=None, king="C4"))
+    # The twin: both aces of hearts swap places; the one now sixth in C3 was not dealt
+    # there, so only the king's grace is left.
+    twin = next((c, i) for c in COLUMNS for i in range(5)
+                if code(G.pile(state, c)[i]) == "AH")
+    assert G.pile(state, twin[0])[twin[1]] != G.pile(state, "C3")[5]
+    twins = swapped(state, ("C3", 5), twin)
+    assert code(G.pile(twins, "C3")[5]) == "AH"
+    assert G.legal_moves(twins) == [Move.act("grace", ace=None, king="C7")]
+    with pytest.raises(IllegalMove, match="not the one dealt there"):
+        G.apply(twins, Move.act("grace", ace="C3", king=None))
+
+
+def test_the_remembered_sixth_row_survives_persistence_and_the_grace() -> None:
+    state = stuck_opening()
+    again = G.loads(G.dumps(state))
+    assert again == state and G.legal_moves(again) == G.legal_moves(state)
+    after = G.apply(state, Move.act("grace", ace="C3", king=None))
+    assert after.vars == Vars(grace_used=True, sixth_row=state.vars.sixth_row)
+    assert G.loads(G.dumps(after)) == after
 
 
 def test_grace_with_only_an_ace() -> None:

@@ -147,12 +147,34 @@ def test_a_vacancy_takes_any_card_from_the_layout_or_the_talon_but_need_not_be_f
     assert Move.card("C2", "C1") in legal
     assert Move.card("X", "C1") in legal
     assert DEAL in legal  # not compulsory: the stock may be turned with a gap open
-    assert Move.card("C3", "C1") in legal  # even a column's only card
     after = G.apply(state, Move.card("X", "C1"))
     assert codes(after, "C1") == "7S" and G.pile(after, "X") == ()
     # The card in the gap plays like any other: 6S may now go on it.
     after = build({"C1": "7S", "C2": "4D 6S"}, rest="C4")
     assert Move.card("C2", "C1") in set(G.legal_moves(after))
+
+
+def test_a_columns_only_card_does_not_move_to_another_vacancy() -> None:
+    """C3's only card into the empty C1 would leave the same position (the audit saw
+    C3→C2 offered): it is no move. The waste's last card may still fill the gap."""
+    state = build({"C1": "", "C2": "4D QC", "C3": "KH", "X": "7S", "S": "2D"}, rest="C4")
+    legal = set(G.legal_moves(state))
+    assert Move.card("C3", "C1") not in legal
+    assert Move.card("C2", "C1") in legal
+    with pytest.raises(IllegalMove, match="only card of a column into an empty column"):
+        G.apply(state, Move.card("C3", "C1"))
+    lone_waste = build({"C1": "", "X": "7S", "S": ""}, rest="C4")
+    assert Move.card("X", "C1") in set(G.legal_moves(lone_waste))
+
+
+def test_a_marriage_that_only_swaps_two_columns_is_no_move() -> None:
+    """C1 = 9♠ 8♠, C2 = 9♠: the 8♠ onto C2 leaves C1 as C2 was and C2 as C1 was."""
+    state = build({"C1": "9S 8S", "C2": "9S", "C3": "KD 8S"}, rest="C4")
+    legal = set(G.legal_moves(state))
+    assert Move.card("C1", "C2") not in legal
+    assert Move.card("C3", "C2") in legal  # the other 8♠ sits on another card
+    with pytest.raises(IllegalMove, match="only swap the two columns"):
+        G.apply(state, Move.card("C1", "C2"))
 
 
 def test_the_talon_is_turned_one_card_at_a_time_and_its_top_is_playable() -> None:

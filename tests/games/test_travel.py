@@ -4,19 +4,17 @@ five games' tests share."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import signal
 from collections import Counter
 from collections.abc import Callable, Container, Iterator, Mapping
 from contextlib import contextmanager
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.winrate import Greedy, wilson
 from server.patience.cards import KING, QUEEN, RANKS, code, parse, rank
 from server.patience.engine import Game, State
 from server.patience.rules import step
@@ -320,17 +318,7 @@ def test_count_lists_have_thirteen_places(count: Count) -> None:
 # -- bench/winrate.py ---------------------------------------------------------------------
 
 
-def load_winrate() -> ModuleType:
-    path = Path(__file__).parents[2] / "bench" / "winrate.py"
-    spec = importlib.util.spec_from_file_location("bench_winrate", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_wilson_interval() -> None:
-    wilson = load_winrate().wilson
     low, high = wilson(0, 200)
     assert low == 0 and high == pytest.approx(0.0188, abs=1e-4)
     assert wilson(50, 50)[1] == 1
@@ -341,9 +329,8 @@ def test_wilson_interval() -> None:
 def test_winrate_plays_a_deal_greedily_to_its_end() -> None:
     from server.patience import registry
 
-    winrate = load_winrate()
     game = registry.get("travellers_classic")
-    played = winrate.Greedy(game).play(0)
+    played = Greedy(game).play(0)
     assert played.end in ("won", "lost", "resigned")
     assert 0 < played.moves < 2000 and 8 <= played.founded <= 104
     assert (played.end == "won") == (played.founded == 104)

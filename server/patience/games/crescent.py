@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from ..cards import KING, SUITS, pretty, rank, suit
 from ..engine import Game, Move, Pile, Piles, State, rows, shuffled
-from ..rules import moved
+from ..rules import moved, swaps
 
 TABLEAU = tuple(f"T{i}" for i in range(1, 17))
 UP = tuple(f"FA-{s}" for s in SUITS)
@@ -63,15 +63,34 @@ class Crescent(Game):
             if pile := piles[i]:
                 c = pile[-1] % 52  # inlined suit and rank: this loop is the hot path
                 tops.setdefault((c // 13, c % 13 + 1), []).append(t)
+        at = self.at
         for (s, r), sources in tops.items():
             for target in self._foundation_targets(piles, s, r):
                 legal.extend([Move(src, target) for src in sources])
             for other in (r - 1, r + 1):
                 if dsts := tops.get((s, other)):
-                    legal.extend([Move(src, dst) for dst in dsts for src in sources])
-        if state.vars.shifts_left and any(len(piles[i]) > 1 for i in self.tableau):
+                    # Never a move that only swaps two piles (T6 = 9♣ 8♣ onto T16 = 9♣).
+                    legal.extend([
+                        Move(src, dst) for dst in dsts for src in sources
+                        if not swaps(piles[at[src]], piles[at[dst]])
+                    ])
+        if state.vars.shifts_left and self._shift_changes(piles):
             legal.append(Move.act("shift"))
         return legal
+
+    def _shift_changes(self, piles: Piles) -> bool:
+        """Whether a shift changes the layout. A pile of three or more always changes
+        (two decks hold no card thrice); piles of two only swap their cards, which
+        changes nothing when they are twins (8♣ 8♣) or pair off as mirror images
+        (5♥ 9♣ and 9♣ 5♥)."""
+        pairs: list[tuple[int, int]] = []
+        for i in self.tableau:
+            pile = piles[i]
+            if len(pile) > 2:
+                return True
+            if len(pile) == 2:
+                pairs.append((pile[0] % 52, pile[1] % 52))
+        return sorted(pairs) != sorted((b, a) for a, b in pairs)
 
     def _foundation_targets(self, piles: Piles, s: int, r: int) -> tuple[str, ...]:
         up, down, waiting = piles[self.up[s]], piles[self.down[s]], piles[self.wait[s]]
@@ -114,7 +133,7 @@ class Crescent(Game):
         if move.action == "shift":
             if not state.vars.shifts_left:
                 return "all three shifts are used"
-            return "no pile has two cards"
+            return "a shift would change nothing: no pile has two different cards to turn"
         if move.src in self.at and move.src not in TABLEAU:
             return "only the top cards of the sixteen piles move"
         if move.src in TABLEAU and move.dst in UP + DOWN and state.piles[self.at[move.src]]:
@@ -126,6 +145,15 @@ class Crescent(Game):
                 return f"{pretty(c)} fits both foundations: it must wait in {WAIT[s]}"
         if move.dst in TABLEAU and not state.piles[self.at[move.dst]]:
             return "an empty pile stays empty"
+        if move.src in TABLEAU and move.dst in TABLEAU:
+            src, dst = state.piles[self.at[move.src]], state.piles[self.at[move.dst]]
+            if src and swaps(src, dst) and suit(src[-1]) == suit(dst[-1]) and abs(
+                rank(src[-1]) - rank(dst[-1])
+            ) == 1:
+                return (
+                    f"{move.src} under its top card is just like {move.dst}: the move "
+                    "would only swap the two piles"
+                )
         return super().explain(state, move)
 
 

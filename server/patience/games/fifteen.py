@@ -15,18 +15,21 @@ from typing import ClassVar, NamedTuple
 
 from ..cards import ACE, KING, SUITS, pretty, rank, suit
 from ..engine import Game, Move, Pile, Piles, State, rows, shuffled
-from ..rules import exposed
+from ..rules import exposed, swaps
 
 COLUMNS = tuple(f"C{i}" for i in range(1, 16))
 UP = tuple(f"FA-{s}" for s in SUITS)
 DOWN = tuple(f"FK-{s}" for s in SUITS)
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
-#: the grace takes "the sixth row": index 5 of a column (columns change only at the bottom)
+#: the grace takes "the sixth row": the sixth card from the top of a column
 GRACE_ROW = 5
 
 
 class Vars(NamedTuple):
     grace_used: bool = False
+    #: the card dealt into the sixth row of each column, C1..C15: the grace takes only
+    #: these, and only while they lie where they were dealt
+    sixth_row: tuple[int, ...] = ()
 
 
 class Fifteen(Game):
@@ -62,7 +65,9 @@ class Fifteen(Game):
 
     def deal(self, seed: int) -> State:
         _, pack, rng = shuffled(2, seed)
-        return self.new_state(dict(zip(COLUMNS, rows(pack, 15), strict=True)), Vars(), rng)
+        columns = rows(pack, 15)
+        sixth_row = tuple(column[GRACE_ROW] for column in columns)
+        return self.new_state(dict(zip(COLUMNS, columns, strict=True)), Vars(False, sixth_row), rng)
 
     # -- legal moves ------------------------------------------------------------------
 
@@ -88,37 +93,45 @@ class Fifteen(Game):
         needs = self._needs(piles)
         legal: list[Move] = []
         add = legal.append
+        at = self.at
         for src, key in sources:
             to = self._to[src]
+            mine = piles[at[src]]
             for f in needs.get(key, ()):
                 add(to[f])
-            # A marriage: same suit, one rank up or down, no wrap (RULES.md P1–P3).
+            # A marriage: same suit, one rank up or down, no wrap; never one that only
+            # swaps two columns.
             r = key % 13
             if r != KING - 1 and key + 1 in tops:
                 for dst in tops[key + 1]:
-                    add(to[dst])
+                    if not swaps(mine, piles[at[dst]]):
+                        add(to[dst])
             if r != ACE - 1 and key - 1 in tops:
                 for dst in tops[key - 1]:
+                    if not swaps(mine, piles[at[dst]]):
+                        add(to[dst])
+            # Any available card may go to an empty column, but a column's only card
+            # moving there changes nothing.
+            if len(mine) > 1:
+                for dst in empty:
                     add(to[dst])
-            # Any available card may go to an empty column.
-            for dst in empty:
-                add(to[dst])
         if not state.vars.grace_used:
             legal.extend(self._graces(state))
         return legal
 
     def _graces(self, state: State) -> list[Move]:
-        """The one-time opening exception: an ace and/or a king from the sixth row."""
+        """The one-time opening exception: an ace and/or a king from the sixth row,
+        «взять изъ шестого ряда одного туза и одного короля», as it was dealt."""
         piles = state.piles
         if state.vars.grace_used or any(piles[i] for i in self._found):
             return []
         aces: list[str] = []
         kings: list[str] = []
-        for cid, i in self._col_ids:
+        for n, (cid, i) in enumerate(self._col_ids):
             pile = piles[i]
             if pile and rank(pile[-1]) in (ACE, KING):
                 return []  # an ace or a king is available: the game can start
-            if len(pile) > GRACE_ROW:
+            if self._dealt_in_place(state, n):
                 r = rank(pile[GRACE_ROW])
                 if r == ACE:
                     aces.append(cid)
@@ -128,6 +141,14 @@ class Fifteen(Game):
         out += [Move.act("grace", ace=None, king=k) for k in kings]
         out += [Move.act("grace", ace=a, king=k) for a in aces for k in kings]
         return out
+
+    def _dealt_in_place(self, state: State, n: int) -> bool:
+        """Whether column ``n`` (0 for C1) still holds, sixth from the top, the very card
+        dealt there (not a card that came to that place later, nor the other deck's
+        twin)."""
+        pile = state.piles[self.columns[n]]
+        dealt = state.vars.sixth_row
+        return len(pile) > GRACE_ROW and n < len(dealt) and pile[GRACE_ROW] == dealt[n]
 
     # -- playing ----------------------------------------------------------------------
 
@@ -146,7 +167,7 @@ class Fifteen(Game):
                 out[i] = pile[:GRACE_ROW] + pile[GRACE_ROW + 1:]
                 f = self.up[suit(c)] if name == "ace" else self.down[suit(c)]
                 out[f] = (c,)
-            return State(tuple(out), Vars(grace_used=True), state.rng)
+            return State(tuple(out), state.vars._replace(grace_used=True), state.rng)
         src, dst = self.at[move.src or ""], self.at[move.dst or ""]
         out = list(piles)
         c = piles[src][-1]
@@ -177,6 +198,13 @@ class Fifteen(Game):
         if dst == src:
             return "a card cannot move onto its own column"
         target = piles[dst]
+        if dst not in self._found and swaps(pile, target):
+            if not target:
+                return "moving the only card of a column into an empty column changes nothing"
+            return (
+                f"{move.src} without {pretty(c)} is just like {move.dst}: the move would "
+                "only swap the two columns"
+            )
         s = suit(c)
         if dst in self._found:
             kind = "A" if dst in self.up else "K"
@@ -219,6 +247,11 @@ class Fifteen(Game):
             pile = piles[self.at[str(cid)]]
             if len(pile) <= GRACE_ROW:
                 return f"{cid} has no sixth card covered by another"
+            if not self._dealt_in_place(state, COLUMNS.index(cid)):
+                return (
+                    f"the sixth card of {cid} is not the one dealt there: the grace takes "
+                    "only cards of the sixth row as dealt"
+                )
             if rank(pile[GRACE_ROW]) != want:
                 return (
                     f"the sixth card of {cid} is {pretty(pile[GRACE_ROW])}, not "

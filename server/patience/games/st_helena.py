@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..cards import ACE, KING, pretty
 from ..engine import Game, Move, Pile, State, as_stock, rows, shuffled
-from ..rules import exposed, moved, turned
+from ..rules import exposed, moved, swaps, turned
 
 COLUMNS = tuple(f"C{i}" for i in range(1, 11))
 FOUNDATIONS = tuple(f"F{i}" for i in range(1, 9))
@@ -78,18 +78,24 @@ class StHelena(Game):
                 needs.setdefault(pile[-1] % 52 + 1, []).append(fid)
         legal: list[Move] = []
         add = legal.append
+        at = self.at
         for src, key in sources:
             to = self._to[src]
+            # A move that only swaps two columns is no move (the waste swaps nothing).
+            mine = piles[at[src]] if src != "X" else ()
             r = key % 13
             for f in free if r == ACE - 1 else needs.get(key, ()):
                 add(to[f])
             # Seed: a marriage "in descending order": onto the same suit one higher.
             if r != KING - 1 and key + 1 in tops:
                 for dst in tops[key + 1]:
+                    if not swaps(mine, piles[at[dst]]):
+                        add(to[dst])
+            # Any available card may go to an empty column, but a column's only card
+            # moving there changes nothing.
+            if len(mine) != 1:
+                for dst in empty:
                     add(to[dst])
-            # Any available card may go to an empty column.
-            for dst in empty:
-                add(to[dst])
         if piles[self.stock]:
             add(DEAL)
         return legal
@@ -143,6 +149,13 @@ class StHelena(Game):
             if top % 13 == KING - 1:
                 return f"{move.dst} is complete"
             return f"{move.dst} needs {pretty(top + 1)}, not {pretty(c)}"
+        if src in self.columns and swaps(pile, target):
+            if not target:
+                return "moving the only card of a column into an empty column changes nothing"
+            return (
+                f"{move.src} without {pretty(c)} is just like {move.dst}: the move would "
+                "only swap the two columns"
+            )
         if not target:
             return super().explain(state, move)
         top = target[-1]
