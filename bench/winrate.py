@@ -184,7 +184,7 @@ def table(rows: list[Summary]) -> str:
     ]
     for s in rows:
         j = s.as_json()
-        low, high = j["wilson95"]  # type: ignore[misc]
+        low, high = wilson(s.wins, s.deals)
         out.append(
             f"| {s.slug} | {s.deals} | {s.wins} ({100 * s.wins / max(s.deals, 1):.1f} %) "
             f"| {100 * low:.1f}–{100 * high:.1f} % | {j['mean_founded']} of {s.total} "

@@ -45,9 +45,10 @@ def check_invariants(game: Game, state: State) -> None:
 def assert_view_hides(game: Game, state: State, view: dict[str, object]) -> None:
     """Swapping the face-down cards among themselves, and the generator, must not
     change anything a player sees: the view carries no hidden identity."""
+    piles_shown: list[dict[str, list[object]]] = view["piles"]  # type: ignore[assignment]
     hidden = [
         (i, k)
-        for i, pile in enumerate(view["piles"])  # type: ignore[arg-type]
+        for i, pile in enumerate(piles_shown)
         for k, shown in enumerate(pile["cards"])
         if shown is None
     ]

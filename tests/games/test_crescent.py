@@ -7,10 +7,12 @@ import pytest
 from server.patience import registry
 from server.patience.cards import HEARTS, KING, SPADES, card, code
 from server.patience.engine import IllegalMove, Move, State, rows, shuffled
-from server.patience.games.crescent import Vars
+from server.patience.games.crescent import Crescent, Vars
 from tests.games.positions import Pack
 
-G = registry.get("crescent")
+_game = registry.get("crescent")
+assert isinstance(_game, Crescent)
+G = _game
 
 
 def codes(state: State, pid: str) -> str:
@@ -173,16 +175,16 @@ def test_a_shift_that_changes_nothing_is_not_offered() -> None:
     mirrors = {"T1": ["3C", "4C"], "T2": ["4C", "3C"], "T3": ["5C", "6C"],
                "T4": ["6C", "5C"], "T5": ["7C", "8C"], "T6": ["8C", "7C"],
                "T7": ["9C", "9C"], "T8": ["TC", "TC"]}
-    home = {"up": {"S": 13, "H": 13, "D": 13, "C": 2},
-            "down": {"S": 1, "H": 1, "D": 1, "C": 11}}
-    state = position({**mirrors, **singles}, **home)
+    up = {"S": 13, "H": 13, "D": 13, "C": 2}
+    down = {"S": 1, "H": 1, "D": 1, "C": 11}
+    state = position({**mirrors, **singles}, up, down)
     assert G.pile(state, "T16") == ()  # every card placed by hand
     assert Move.act("shift") not in G.legal_moves(state)
     with pytest.raises(IllegalMove, match="would change nothing"):
         G.apply(state, Move.act("shift"))
     # Two equal piles (3♣ 4♣ twice) turn into 4♣ 3♣ twice: a real shift.
     unequal = position({**mirrors, "T2": ["3C", "4C"], "T1": ["4C", "3C"][::-1], **singles},
-                       **home)
+                       up, down)
     assert Move.act("shift") in G.legal_moves(unequal)
 
 
