@@ -248,3 +248,28 @@ def test_no_second_deal() -> None:
     state = build({"P1": "7H"}, rest="X")
     with pytest.raises(IllegalMove, match="not dealt a second time"):
         G.apply(state, DEAL)
+
+
+def test_the_end_phase_starts_when_the_stock_is_out_whatever_lies_on_the_waste() -> None:
+    """The end phase waits for the stock only: cards left on the waste do not hold the
+    barriers and the strays back (waiting for the waste too deadlocked most games)."""
+    state = build({
+        "FR1": run("H", 1, 12),
+        "P1": "5S", "P2": "", "P8": "4S", "P9": "", "P10": "9D", "X": "2C",
+    }, rest="P5")
+    assert G.pile(state, "S") == () and codes(state, "X").endswith("2C")
+    assert G.info(state)["end_phase"] is True
+    legal = set(G.legal_moves(state))
+    assert Move.card("BW", "FR1") in legal and Move.card("P1", "P9") in legal
+    assert G.status(state) == "playing"
+
+
+def test_no_marriage_only_swaps_two_piles() -> None:
+    """8♥ 7♥ onto a lone 8♥ of the same race would leave the piles as they were, named
+    the other way round: not a move."""
+    state = build({"P1": "8H 7H", "P2": "8H", "P3": "8D 7D"}, rest="S")
+    legal = set(G.legal_moves(state))
+    assert Move.card("P1", "P2") not in legal
+    with pytest.raises(IllegalMove, match="only swap them"):
+        G.apply(state, Move.card("P1", "P2"))
+    assert Move.card("P3", "P2") not in legal  # another suit: no marriage at all

@@ -8,8 +8,8 @@ south (black), the black aces part each hemisphere into two races of three piles
 Proper-coloured cards marry in suit inside their race (red down in the north, black
 up in the south); a black card alone in the north and a red card alone in the south
 may be exchanged. Empty piles are refilled by the next cards turned from the stock.
-When the stock and the waste are used up, wrong-coloured cards may cross to their own
-hemisphere and the barriers go to the foundations.
+When the stock is used up (whatever lies on the waste), wrong-coloured cards may cross
+to their own hemisphere and the barriers go to the foundations.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from ..cards import ACE, CLUBS, DIAMONDS, HEARTS, KING, SPADES, is_red, pretty
 from ..engine import Game, Move, Pile, Piles, State, as_stock, shuffled
-from ..rules import moved
+from ..rules import moved, swaps
 
 RED = ("FR1", "FR2", "FR3", "FR4")
 BLACK = ("FB1", "FB2", "FB3", "FB4")
@@ -114,7 +114,7 @@ class Hemispheres(Game):
 
     def moves(self, state: State) -> list[Move]:
         piles = state.piles
-        end = not piles[self.stock] and not piles[self.waste]
+        end = not piles[self.stock]
         needs = self._needs(piles)
         # Available (proper-coloured) tops by card % 52 → (pile id, race).
         tops: dict[int, list[tuple[str, int]]] = {}
@@ -140,15 +140,13 @@ class Hemispheres(Game):
             to = self._to[src]
             for f in needs.get(key, ()):
                 add(to[f])
-            # Marriage in suit inside the race: red down in the north, black up in the south.
-            if north:
-                if key % 13 != KING - 1:
-                    for d, r in tops.get(key + 1, ()):
-                        if r == race:
-                            add(to[d])
-            elif key % 13 != ACE - 1:
-                for d, r in tops.get(key - 1, ()):
-                    if r == race:
+            # Marriage in suit inside the race: red down in the north, black up in the
+            # south; never one that only swaps two piles (8♥ 7♥ onto a lone 8♥).
+            mine = piles[self.at[src]]
+            onto = key + 1 if north else key - 1
+            if key % 13 != (KING - 1 if north else ACE - 1):
+                for d, r in tops.get(onto, ()):
+                    if r == race and not swaps(mine, piles[self.at[d]]):
                         add(to[d])
         waste = piles[self.waste]
         if waste:
@@ -184,7 +182,7 @@ class Hemispheres(Game):
         empty_north: list[str],
         empty_south: list[str],
     ) -> list[Move]:
-        """Stock and waste used up: strays cross home, barriers go to the foundations."""
+        """The stock used up: strays cross home, barriers go to the foundations."""
         legal: list[Move] = []
         for src, c, north in strays:
             key = c % 52
@@ -243,7 +241,7 @@ class Hemispheres(Game):
         piles = state.piles
         return {
             "stock": len(piles[self.stock]),
-            "end_phase": not piles[self.stock] and not piles[self.waste],
+            "end_phase": not piles[self.stock],
         }
 
     def pile_view(self, state: State, i: int) -> dict[str, Any]:
@@ -254,7 +252,7 @@ class Hemispheres(Game):
 
     def explain(self, state: State, move: Move) -> str:
         piles = state.piles
-        end = not piles[self.stock] and not piles[self.waste]
+        end = not piles[self.stock]
         if move.action == "deal":
             return "the stock is used up: this patience is not dealt a second time"
         if move.action == "swap":
@@ -276,7 +274,7 @@ class Hemispheres(Game):
             return super().explain(state, move)
         c = pile[-1]
         if src in self.barriers and not end:
-            return "the barriers go to the foundations only when the stock and waste are used up"
+            return "the barriers go to the foundations only when the stock is used up"
         target = piles[dst]
         if dst in self.red + self.black:
             if src in self.circle and is_red(c) != (sid in NORTH):
@@ -320,6 +318,8 @@ class Hemispheres(Game):
                 f"marriages stay inside a race of three piles: {sid} is in race "
                 f"{_race(sid)}, {did} in race {_race(did)}"
             )
+        if src in self.circle and swaps(piles[src], target):
+            return f"{sid} without {pretty(c)} is just like {did}: the move would only swap them"
         if is_red(c):
             return f"in the north a red card goes on the same suit one higher, not on {pretty(top)}"
         return f"in the south a black card goes on the same suit one lower, not on {pretty(top)}"
@@ -329,7 +329,7 @@ class Hemispheres(Game):
         where = "north" if pid in NORTH else "south"
         return (
             f"{pretty(c)} is the wrong colour for the {where}: it can only be exchanged "
-            "(swap) until the stock and the waste are used up"
+            "(swap) until the stock is used up"
         )
 
     def _explain_swap(self, state: State, move: Move) -> str:
