@@ -121,15 +121,18 @@ def test_foundations_build_in_suit() -> None:
 
 
 def test_columns_build_down_one_card_regardless_of_suit_but_not_round_the_corner() -> None:
+    """Seed: «по одной карте в нисходящей последовательности без соблюдения масти»;
+    a column never turns the corner: nothing goes on an ace."""
     state = position({"F1": "TH", "C1": "6D 5D", "C2": "4S", "C3": "TC", "C4": "3S 9S",
-                      "C6": "8D"}, stock="2C")
+                      "C5": "AC", "C6": "8D", "X": "KD"}, stock="2C")
     legal = set(G.legal_moves(state))
     assert Move.card("C2", "C1") in legal  # 4 on 5, any suit
     assert Move.card("C1", "C2") not in legal
-    assert Move.card("C4", "C3") not in legal  # a 9 may not go on a 10 (base tens)
+    assert Move.card("C4", "C3") in legal  # 9 on 10, though tens are the base
     assert Move.card("C6", "C4") in legal  # 8 on 9
+    assert Move.card("X", "C5") not in legal  # no king on an ace
     with pytest.raises(IllegalMove, match="never turns the corner"):
-        G.apply(state, Move.card("C4", "C3"))
+        G.apply(state, Move.card("X", "C5"))
     with pytest.raises(IllegalMove, match=r"on 5♦ only a 4 of any suit"):
         G.apply(state, Move.card("C6", "C1"))
 
@@ -169,7 +172,8 @@ def test_dealing_by_threes_only_the_waste_top_plays() -> None:
 
 
 def test_redeal_turns_the_waste_over_unshuffled() -> None:
-    state = position({"F1": "TH", "C1": "5C"}, stock="3S JH 4S 2D QD", vars=Vars())
+    # No card of the stock fits anywhere: the passes offer no card move.
+    state = position({"F1": "TH", "C1": "5C"}, stock="3S 7H 8S 2D QD", vars=Vars())
     original = G.pile(state, "S")
     state = G.apply(G.apply(state, DEAL), DEAL)
     assert G.legal_moves(state) == [REDEAL]
@@ -177,19 +181,33 @@ def test_redeal_turns_the_waste_over_unshuffled() -> None:
     assert G.pile(state, "S") == original and G.pile(state, "X") == ()
     assert state.vars.passes == 2 and G.status(state) == "playing"
     state = G.apply(G.apply(state, DEAL), DEAL)
-    state = G.apply(state, REDEAL)  # the same position again: lost
+    state = G.apply(state, REDEAL)  # the same position again, no card move offered: lost
     assert state.vars.repeated and G.status(state) == "lost"
     assert G.legal_moves(state) == []
 
 
-def test_a_pass_that_changes_nothing_loses_at_once() -> None:
-    """Seed: the game fails when "the order of the cards in the pack starts to repeat";
+def test_a_pass_that_offers_no_card_move_loses_at_once() -> None:
+    """Seed: the game fails when «расположение карт в колоде не начнет повторяться»;
     the deal itself is the first snapshot."""
-    state = G.deal(8)
+    state = position({"F1": "TH", "C1": "5C"}, stock="3S 7H 8S 2D QD")
+    state = state._replace(vars=Vars(seen=frozenset({snapshot(state.piles)})))
     while G.pile(state, "S"):
         state = G.apply(state, DEAL)
     state = G.apply(state, REDEAL)
     assert G.status(state) == "lost" and G.view(state)["info"]["repeated"] is True
+
+
+def test_a_browsed_pass_does_not_lose() -> None:
+    """A pass that offered a card move the player did not take repeats the position,
+    but the game goes on: only a pass with nothing to play loses."""
+    state = position({"F1": "TH", "C1": "5C"}, stock="3S 8S 4H 2D QD")
+    state = G.apply(state, DEAL)
+    assert Move.card("X", "C1") in G.legal_moves(state)  # 4♥ on 5♣, not taken
+    state = G.apply(G.apply(state, DEAL), REDEAL)
+    assert G.status(state) == "playing" and not state.vars.repeated
+    # The next pass offers the same move: browsing again is not a loss either.
+    state = G.apply(G.apply(G.apply(state, DEAL), DEAL), REDEAL)
+    assert G.status(state) == "playing"
 
 
 def test_progress_during_a_pass_is_not_a_repetition() -> None:

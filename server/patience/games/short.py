@@ -3,10 +3,11 @@
 One deck. Six columns of four; the 25th card fixes the base rank and starts the
 first foundation, the other three cards of that rank start the others as they come
 free. Foundations go up in suit round the corner (for a ten: 10 J Q K A 2 … 9);
-columns build down one card at a time regardless of suit, never across the seam,
-and an empty column takes only the rank just below the base. The stock is turned
-three at a time and turned over again without limit — until the position at a
-redeal repeats, when the game is lost.
+columns build down one card at a time regardless of suit and never turn the corner
+(nothing goes on an ace), and an empty column takes only the rank just below the base.
+The stock is turned three at a time and turned over again without limit — until a
+redeal repeats an earlier one's position after a pass that offered no card move, when
+the game is lost.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ class Vars(NamedTuple):
     repeated: bool = False
     #: the pass being played (1 at the deal, +1 at every redeal)
     passes: int = 1
+    #: no card move has been legal at any point of the pass being played
+    idle: bool = True
 
 
 class Short(Game):
@@ -59,6 +62,8 @@ class Short(Game):
     actions = frozenset({"deal", "redeal"})
     forced_actions = frozenset({"deal", "redeal"})
     Vars = Vars
+    #: what happened on the way here, not where the cards lie
+    history = frozenset({"seen", "passes", "idle"})
     layout = (
         *(Pile(f, "foundation", i, 0, label=f) for i, f in enumerate(FOUNDATIONS)),
         *(Pile(c, "tableau", i, 1, label=c, fan="down") for i, c in enumerate(COLUMNS)),
@@ -92,17 +97,16 @@ class Short(Game):
     def moves(self, state: State) -> list[Move]:
         piles = state.piles
         b = self.base(piles)
-        # Relative rank v = (rank - b) mod 13: a card of value v goes onto a column top
-        # of value v + 1, and only v = 12 (rank b-1) into an empty column.
+        # Seed: «по одной карте в нисходящей последовательности без соблюдения масти»:
+        # a card goes onto a column top one rank higher (nothing onto an ace), and only
+        # the rank just below the base into an empty column. Keyed by the card's rank.
         onto: dict[int, list[int]] = {}
         for i in self.columns:
             pile = piles[i]
             if not pile:
-                onto.setdefault(12, []).append(i)
-            else:
-                v = (rank(pile[-1]) - b) % 13
-                if v:
-                    onto.setdefault(v - 1, []).append(i)
+                onto.setdefault((b + 11) % 13 + 1, []).append(i)
+            elif (r := rank(pile[-1])) > 1:
+                onto.setdefault(r - 1, []).append(i)
         # Foundations: (suit, value) each needs next; None for an empty one (v = 0).
         wants: dict[tuple[int, int] | None, list[str]] = {}
         for f, i in zip(FOUNDATIONS, self.foundations, strict=True):
@@ -121,7 +125,7 @@ class Short(Game):
             legal.extend(Move(sid, f) for f in wants.get((suit(c), v), ()))
             if v == 0:
                 legal.extend(Move(sid, f) for f in wants.get(None, ()))
-            for di in onto.get(v, ()):
+            for di in onto.get(rank(c), ()):
                 # A lone card moving to another empty column changes nothing.
                 if di != si and (piles[di] or si == self.waste or len(src) > 1):
                     legal.append(Move(sid, self.ids[di]))
@@ -132,8 +136,13 @@ class Short(Game):
         return legal
 
     def is_lost(self, state: State) -> bool:
-        # Seed: the game fails when "the order of the cards in the pack starts to repeat".
+        # Seed: «расположение карт в колоде не начнет повторяться»: a redeal repeats an
+        # earlier redeal's position after a pass that offered no card move at all.
         return bool(state.vars.repeated)
+
+    def _idle(self, state: State) -> bool:
+        """Whether the pass so far offered no card move, this position included."""
+        return bool(state.vars.idle) and all(m.action for m in self.legal_moves(state))
 
     # -- playing ----------------------------------------------------------------------
 
@@ -142,22 +151,20 @@ class Short(Game):
         if move.action == "deal":
             out = list(piles)
             out[self.stock], out[self.waste] = turned(piles[self.stock], piles[self.waste], 3)
-            return State(tuple(out), state.vars, state.rng)
+            idle = self._idle(state)
+            vars_ = state.vars if idle == state.vars.idle else state.vars._replace(idle=idle)
+            return State(tuple(out), vars_, state.rng)
         if move.action == "redeal":
             out = list(piles)
             out[self.stock], out[self.waste] = turned_over(piles[self.waste]), ()
             after = tuple(out)
             key = snapshot(after)
             seen: frozenset[int] = state.vars.seen
-            return State(
-                after,
-                Vars(seen | {key}, key in seen, state.vars.passes + 1),
-                state.rng,
-            )
+            repeated = key in seen and self._idle(state)
+            return State(after, Vars(seen | {key}, repeated, state.vars.passes + 1), state.rng)
+        vars_ = state.vars._replace(idle=False) if state.vars.idle else state.vars
         return State(
-            moved(piles, self.at[move.src or ""], self.at[move.dst or ""]),
-            state.vars,
-            state.rng,
+            moved(piles, self.at[move.src or ""], self.at[move.dst or ""]), vars_, state.rng
         )
 
     # -- what a player sees -----------------------------------------------------------
@@ -215,10 +222,9 @@ class Short(Game):
                     return "moving the only card of a column to another empty column is no move"
                 return f"only a {low}, the rank below the base, may fill an empty column"
             d = target[-1]
-            if (rank(d) - b) % 13 == 0:
-                return (f"nothing goes on {pretty(d)}: a column never turns the corner "
-                        f"from the base rank {name(b)} to {low}")
-            return f"on {pretty(d)} only a {name((rank(d) + 11) % 13 + 1)} of any suit may go"
+            if rank(d) == 1:
+                return f"nothing goes on {pretty(d)}: a column never turns the corner to a king"
+            return f"on {pretty(d)} only a {name(rank(d) - 1)} of any suit may go"
         return "cards go only onto the columns and the foundations"
 
 
