@@ -10,7 +10,9 @@ named) through the engine API alone. The policy, the same for every game:
    tableau from anywhere but the tableau, then a card move between other piles (not
    of a card moved just before, which only walks it around), then a non-forced
    action (shift, grace, redeal…), then a forced one (deal, travel…);
-3. when every legal move would repeat a position, resign.
+3. when every legal move would repeat a position, resign; in a game that declares
+   itself ``endless`` (cards may go round without end, e.g. a hand that takes and gives
+   cards at any time), also resign after ``STALL`` moves that founded no card.
 
 So every deal ends: ``won``, ``lost`` by the rules, or ``resigned``. A deal that runs
 into the engine's move cap is a rules defect (a game that never ends), counted in
@@ -42,6 +44,8 @@ from server.patience import registry  # noqa: E402
 from server.patience.engine import MOVE_CAP, Game, Move, State  # noqa: E402
 
 Z95 = 1.959963984540054
+#: moves without a card founded after which the greedy gives up an endless game
+STALL = 300
 
 
 def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -97,6 +101,7 @@ class Greedy:
         filled = {i for i, pile in enumerate(state.piles) if pile}
         last: Move | None = None
         end = "resigned"
+        progress, since = game.score(state)[0], 0
         while True:
             legal = game.legal_moves(state)
             if not legal:
@@ -114,6 +119,11 @@ class Greedy:
                     break
             if best is None:
                 break  # every move left repeats a position: resign
+            founded = game.score(best[1])[0]
+            if founded > progress:
+                progress, since = founded, state.moves
+            elif game.endless and state.moves - since >= STALL:
+                break  # going round in circles: resign
             _, state, last = best
             seen.add(self.key(state))
             filled.update(i for i, pile in enumerate(state.piles) if pile)

@@ -225,7 +225,7 @@ def hand_reserve(seed: int) -> Deal:
                 k += 1
     assert k == 45
     out: Deal = dict(zip(ids("C", 9), cols, strict=True))
-    out.update({h: [p[45 + i]] if i < 7 else [] for i, h in enumerate(ids("H", 16))})
+    out.update({h: [p[45 + i]] if i < 7 else [] for i, h in enumerate(ids("H", 52))})
     out.update({f: [] for f in ids("F", 4)})
     return out
 
@@ -428,7 +428,8 @@ def kinds(slug: str) -> dict[str, str]:
         "hemispheres": {**each(ids("FR", 4) + ids("FB", 4), "foundation"),
                         **each(["BW", "BN", "BE", "BS"], "reserve"),
                         **each(ids("P", 12), "tableau"), "S": "stock", "X": "waste"},
-        "hand_reserve": {**each(ids("C", 9), "tableau"), **each(ids("H", 16), "reserve"),
+        # the hand has no limit: a place for every card of the pack
+        "hand_reserve": {**each(ids("C", 9), "tableau"), **each(ids("H", 52), "reserve"),
                          **each(ids("F", 4), "foundation")},
         "carpet": {**grid_cells, **each(SUITS_FA + SUITS_FK, "foundation"),
                    "S": "stock", "X": "waste"},

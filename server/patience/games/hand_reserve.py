@@ -8,7 +8,8 @@ the hand.
 One deck. Nine open columns of 9, 8, …, 1 cards; the other seven cards are the hand,
 each playable at any time. Columns build down in alternating colours, one card at a
 time; an empty column takes any card. Aces found four foundations during play, built
-up in suit. Once a game a whole column may be taken into the hand.
+up in suit. A column's exposed card may go into the hand at any time, and the hand has
+no limit; taking a whole column at once (the seed's example) is a shortcut for that.
 """
 
 from __future__ import annotations
@@ -20,12 +21,14 @@ from ..cards import ACE, KING, is_red, pretty, rank
 from ..engine import Game, Move, Pile, State, shuffled
 
 COLUMNS = tuple(f"C{i}" for i in range(1, 10))
-HAND = tuple(f"H{i}" for i in range(1, 17))
+#: one place per card of the pack: the hand has no limit
+HAND = tuple(f"H{i}" for i in range(1, 53))
 FOUNDATIONS = tuple(f"F{i}" for i in range(1, 5))
 LENGTHS = tuple(range(9, 0, -1))  # C1..C9
 
 
 class Vars(NamedTuple):
+    #: a column was taken into the hand (kept for games saved when that was once a game)
     picked_up: bool = False
 
 
@@ -36,17 +39,25 @@ class HandReserve(Game):
     decks = 1
     summary = (
         "Nine open columns and seven cards in the hand; build down in alternating "
-        "colours and up in suit from the aces. Once, take a whole column into the hand."
+        "colours and up in suit from the aces. Any exposed card may go into the hand."
     )
     actions = frozenset({"pick_up"})
     action_params: ClassVar[Mapping[str, frozenset[str]]] = {"pick_up": frozenset({"column"})}
     Vars = Vars
-    #: RULES.md §1.2 R2 flag ``pickUpColumn``: on by Decision 4.
+    history = frozenset({"picked_up"})
+    #: the hand's places are alike: which one holds a card does not matter
+    alike = (HAND, COLUMNS, FOUNDATIONS)
+    #: the hand's places past the sixteenth exist so that the hand has no limit; a deal
+    #: rarely needs them
+    spare = frozenset(HAND[16:])
+    #: cards go into the hand and back at any time: a blocked game ends when you resign
+    endless = True
+    #: the whole-column shortcut (the seed's example); off gives plain King Albert moves
     pick_up_column = True
     layout = (
         *(Pile(f, "foundation", 5 + i, 0, label="A→K") for i, f in enumerate(FOUNDATIONS)),
-        *(Pile(h, "reserve", i % 8, 1 + i // 8, label=h) for i, h in enumerate(HAND)),
-        *(Pile(c, "tableau", i, 3, label=c, fan="down") for i, c in enumerate(COLUMNS)),
+        *(Pile(h, "reserve", i % 13, 1 + i // 13, label=h) for i, h in enumerate(HAND)),
+        *(Pile(c, "tableau", i, 5, label=c, fan="down") for i, c in enumerate(COLUMNS)),
     )
 
     def __init__(self) -> None:
@@ -88,6 +99,7 @@ class HandReserve(Game):
                 tops.setdefault((rank(c), is_red(c)), []).append(cid)
             else:
                 empty.append(cid)
+        hand_slot: str | None = None  # the first free place of the hand
         free_hand = 0
         for hid, i in self._hand_ids:
             pile = piles[i]
@@ -95,6 +107,7 @@ class HandReserve(Game):
                 sources.append((hid, pile[0]))
             else:
                 free_hand += 1
+                hand_slot = hand_slot or hid
         needs: dict[int, list[str]] = {}
         free: list[str] = []
         for fid, i in self._found_ids:
@@ -114,10 +127,16 @@ class HandReserve(Game):
                 # Seed example: Q♦ on K♣, J♣ on Q♦ — down in alternating colours.
                 for d in tops.get((r + 1, not is_red(c)), ()):
                     add(to[d])
-            # Any available card may go to an empty column.
-            for d in empty:
-                add(to[d])
-        if self.pick_up_column and not state.vars.picked_up:
+            column = src[0] == "C"
+            # Any available card may go to an empty column (a column's only card moving
+            # there would change nothing).
+            if not column or len(piles[self.at[src]]) > 1:
+                for d in empty:
+                    add(to[d])
+            # A column's exposed card may go into the hand, at its first free place.
+            if column and hand_slot is not None:
+                add(to[hand_slot])
+        if self.pick_up_column:
             legal.extend(
                 Move.act("pick_up", column=cid)
                 for cid, i in self._col_ids
@@ -137,7 +156,7 @@ class HandReserve(Game):
             for i, c in zip(slots, piles[col], strict=False):
                 out[i] = (c,)
             out[col] = ()
-            return State(tuple(out), Vars(picked_up=True), state.rng)
+            return State(tuple(out), state.vars, state.rng)
         src, dst = self.at[move.src or ""], self.at[move.dst or ""]
         c = piles[src][-1]
         out[src] = piles[src][:-1]
@@ -150,7 +169,7 @@ class HandReserve(Game):
         piles = state.piles
         return {
             "hand": sum(1 for i in self.hand if piles[i]),
-            "pick_up_left": int(self.pick_up_column and not state.vars.picked_up),
+            "pick_up_left": None if self.pick_up_column else 0,  # no limit
         }
 
     def explain(self, state: State, move: Move) -> str:
@@ -163,7 +182,13 @@ class HandReserve(Game):
         if src in self.foundations:
             return "cards on the foundations never go back to the columns or the hand"
         if dst in self.hand:
-            return "nothing enters the hand except a whole column, once (pick_up)"
+            if src in self.hand:
+                return "a card in the hand stays there until it goes to a column or a foundation"
+            if piles[dst]:
+                return f"{move.dst} already holds a card"
+            first = next(h for h, i in self._hand_ids if not piles[i])
+            if move.dst != first:
+                return f"a card enters the hand at its first free place, {first}"
         if move.index is not None:
             return "only the exposed card of a column moves, one card at a time"
         pile = piles[src]
@@ -181,6 +206,8 @@ class HandReserve(Game):
                 return f"{move.dst} is complete"
             return f"{move.dst} needs {pretty(top + 1)}, not {pretty(c)}"
         if not target:
+            if len(pile) == 1 and src in self.columns:
+                return "moving the only card of a column into an empty column changes nothing"
             return super().explain(state, move)
         top = target[-1]
         if is_red(top) == is_red(c):
@@ -190,8 +217,6 @@ class HandReserve(Game):
     def _explain_pick_up(self, state: State, move: Move) -> str:
         if not self.pick_up_column:
             return "this version of the game does not allow taking a column into the hand"
-        if state.vars.picked_up:
-            return "a column may be taken into the hand only once a game"
         cid = move.param("column")
         if cid not in COLUMNS:
             return f"column must name one of C1..C9, not {cid!r}"
