@@ -225,6 +225,9 @@ class TravelGame(Game):
     deals: ClassVar[int] = 3
     #: when the reserve R is spread: "before" or "after" the travellers, or never (None)
     spread_reserve: ClassVar[str | None] = None
+    #: a table pile whose cards are spread into R with it (Cotillion's kings' pile, the
+    #: cards dealt at the call "king")
+    kings_pile: ClassVar[int | None] = None
     #: deal in rows with a forced ``next_row`` between them (the Classic)
     in_rows: ClassVar[bool] = False
     #: gathering between deals: table piles in this order (default P1..Pn), then R
@@ -363,7 +366,9 @@ class TravelGame(Game):
         piles, v = state.piles, state.vars
         if self.in_rows and piles[self.S]:
             return NEXT_ROW
-        can_spread = self.spread_reserve and not v.spread and piles[self.R]
+        can_spread = self.spread_reserve and not v.spread and (
+            piles[self.R] or (self.kings_pile is not None and piles[self.kings_pile])
+        )
         if can_spread and self.spread_reserve == "before":
             return SPREAD
         if piles[self.T]:
@@ -397,6 +402,10 @@ class TravelGame(Game):
         if move.action == NEXT_ROW:
             return self._next_row(piles, state.rng, v)
         if move.action == SPREAD:
+            if self.kings_pile is not None:
+                piles[self.R] += piles[self.kings_pile]
+                piles[self.kings_pile] = []
+                return State(tuple(map(tuple, piles)), v._replace(spread=True), state.rng)
             return State(state.piles, v._replace(spread=True), state.rng)
         return self._redeal(piles, state.rng, v.deal + 1)
 

@@ -346,10 +346,11 @@ def travellers_aces(seed: int) -> Deal:
 
 def cotillion(seed: int) -> Deal:
     # §8: "104 cards, nothing pre-extracted, C as §6"; kings to the base row during the
-    # deal (F1.. in the order they come), count position "K" to the reserve R.
+    # deal (F1.. in the order they come); the cards dealt at the call "K" form the kings'
+    # pile P2, spread into R only after the last traveller (the 2026 correction).
     _, p = pack_after(2, seed)
-    piles, trav, res, bases, _ = count_deal(p, DOWN_COUNT, king_slot=1, kings_to_bases=True)
-    assert len(bases) == 8 and not piles[1]
+    piles, trav, res, bases, _ = count_deal(p, DOWN_COUNT, kings_to_bases=True)
+    assert len(bases) == 8 and piles[1] and not res
     return travel_out(piles, trav, [[c] for c in bases], res)
 
 
@@ -721,7 +722,7 @@ def after_redeal(slug: str, before: Deal, g: SplitMix64) -> Deal:
     if slug in {"travellers", "travellers_aces", "cotillion"}:
         gathered = fisher_yates(gathered, g)  # §6 "shuffle (continuing …, Decision 6)"
     calls = DOWN_COUNT if slug in {"travellers", "travellers_aces", "cotillion"} else UP_COUNT
-    king_slot = {"cotillion": 1, "travellers_classic": 12}.get(slug)
+    king_slot = {"travellers_classic": 12}.get(slug)
     piles, trav, res, bases, used = count_deal(
         gathered, calls, king_slot=king_slot, kings_to_bases=slug == "cotillion",
         stop_after_cycle=slug == "travellers_classic")

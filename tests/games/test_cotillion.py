@@ -21,7 +21,7 @@ KINGS = {f"F{k}": ("SHDC"[(k - 1) % 4], 1) for k in range(1, 9)}
 GOLDEN = {
     0: {
         "P1": "3H 5H 9S 4S 6D 4D 4D",
-        "P2": "",
+        "P2": "8C 9H 4C 9D TC 7S 6C",
         "P3": "JS 5C 7D 5D 4C 4H 4S",
         "P4": "6S 9S 5S 3H 8C 3C AH",
         "P5": "4H 3D 9D 6D QS 7C 7C",
@@ -34,7 +34,7 @@ GOLDEN = {
         "P12": "AD JD JH 7H 5H QH QH",
         "P13": "JD AS 8D 8H 3C 9C TD",
         "T": "7H 3D 2S 6C JC",
-        "R": "8C 9H 4C 9D TC 7S 6C",
+        "R": "",
         "F1": "KC",
         "F2": "KH",
         "F3": "KC",
@@ -46,7 +46,7 @@ GOLDEN = {
     },
     2**64 - 1: {
         "P1": "9D JH 8H 3H TH QH 8D",
-        "P2": "",
+        "P2": "3S 4H TD 2S JD 4D 8D",
         "P3": "9S 3D 8C 2H 9H AH TD",
         "P4": "AS AD 2C TH 6D 3S 9H",
         "P5": "6H QH 5D 4H 3D 8S 3C",
@@ -59,7 +59,7 @@ GOLDEN = {
         "P12": "5H 8H 9S JS 4C 2D 5S",
         "P13": "QD 6D QC AC 6C 7H",
         "T": "6H 5D 2S 5C 7C 7C",
-        "R": "3S 4H TD 2S JD 4D 8D",
+        "R": "",
         "F1": "KD",
         "F2": "KH",
         "F3": "KS",
@@ -81,23 +81,25 @@ def test_golden_deals(seed: int) -> None:
 @pytest.mark.parametrize("seed", [0, 9, 2**64 - 1])
 def test_deal_follows_the_rules_order(seed: int) -> None:
     """All 104 dealt by counting A, K, Q, …, 2; kings go to F1..F8 as they come (the
-    count stays); the card at "king" goes to R and the count moves on; P2 stays empty."""
+    count stays); the cards at the call "king" form the kings' pile P2."""
     state = G.deal(seed)
     _, pack, rng = shuffled(2, seed)
-    piles, trav, res, bases, _ = rederive(pack, COUNT, reserve_at=1, bases=KING)
+    piles, trav, res, bases, _ = rederive(pack, COUNT, bases=KING)
     assert [G.pile(state, f"P{i}") for i in range(1, 14)] == [tuple(p) for p in piles]
-    assert G.pile(state, "P2") == ()
+    assert G.pile(state, "P2") and not res
     assert G.pile(state, "T") == tuple(trav)
     assert G.pile(state, "R") == tuple(res)
     assert [G.pile(state, f"F{k}") for k in range(1, 9)] == [(c,) for c in bases]
     assert state.rng == rng and sum(map(len, state.piles)) == 104
 
 
-def test_the_reserve_is_face_down_until_spread() -> None:
+def test_the_kings_pile_is_a_table_pile_until_spread() -> None:
+    """«распределяют карты из стопки «королей»»: the kings' pile P2 lies squared in the
+    row like the others; R is empty until the spread."""
     state = G.deal(0)
     view = {p["id"]: p for p in G.view(state)["piles"]}
-    assert view["R"]["cards"] == [None] * 7 and view["R"]["kind"] == "reserve"
-    assert view["P2"]["label"] == "K" and view["P2"]["cards"] == []
+    assert view["R"]["cards"] == [] and view["R"]["kind"] == "reserve"
+    assert view["P2"]["label"] == "K" and view["P2"]["cards"] == [None] * 6 + ["6C"]
     assert all(view[f"F{k}"]["label"] == "K→A" for k in range(1, 9))
     assert G.view(state)["info"]["reserve_spread"] is False
 
@@ -108,8 +110,9 @@ def position(table: dict[str, str], found: dict[str, tuple[str, int]] | None = N
                  vars=TravelVars(deal=deal, spread=spread))
 
 
-def test_travellers_first_then_the_reserve_is_spread() -> None:
-    state = position({"P1": "7C", "T": "9H", "R": "5S QD 8C"})
+def test_travellers_first_then_the_kings_pile_is_spread() -> None:
+    """«После выхода всех «путешественников» распределяют карты из стопки «королей»»."""
+    state = position({"P1": "7C", "T": "9H", "P2": "5S QD 8C"})
     assert G.legal_moves(state) == [Move.act("travel")]
     with pytest.raises(IllegalMove, match="spread later: now travel"):
         G.apply(state, Move.act("spread"))
@@ -118,7 +121,7 @@ def test_travellers_first_then_the_reserve_is_spread() -> None:
     assert G.legal_moves(state) == [Move.act("spread")]
     state = G.apply(state, Move.act("spread"))
     view = {p["id"]: p for p in G.view(state)["piles"]}
-    assert view["R"]["cards"] == ["5S", "QD", "8C"]
+    assert view["R"]["cards"] == ["5S", "QD", "8C"] and view["P2"]["cards"] == []
     assert G.legal_moves(state) == [Move.card("R", "F3", index=1), Move.card("R", "F7", index=1)]
     with pytest.raises(IllegalMove, match="index"):
         G.apply(state, Move.card("R", "F3"))
@@ -132,8 +135,8 @@ def test_redeal_gathers_piles_and_reserve_and_shuffles() -> None:
     after = G.apply(state, Move.act("redeal"))
     pack = [c for i in range(1, 14) for c in G.pile(state, f"P{i}")] + list(G.pile(state, "R"))
     rng = shuffle(pack, 99)
-    piles, trav, res, bases, _ = rederive(pack, COUNT, reserve_at=1, bases=KING)
-    assert bases == []
+    piles, trav, res, bases, _ = rederive(pack, COUNT, bases=KING)
+    assert bases == [] and res == []
     assert [G.pile(after, f"P{i}") for i in range(1, 14)] == [tuple(p) for p in piles]
     assert (G.pile(after, "T"), G.pile(after, "R")) == (tuple(trav), tuple(res))
     assert after.rng == rng and after.vars == TravelVars(deal=2)
