@@ -14,7 +14,8 @@ to the outside, so this is the same as "reachable through the gaps". The option
 short side all the way to the edge; no game offers it yet.
 
 :class:`CarpetGame` adds what both games do alike around the carpet: a stock turned
-one card at a time onto a waste whose top plays, and unshuffled redeals.
+one card at a time (a turned card that fits a foundation goes there, the rest onto a
+waste whose top plays), and unshuffled redeals.
 
 Cells are passed as a sequence of 64 items in row-major order (``G00`` first) or as
 8 rows of 8: pile tuples (a game's ``state.piles`` slice), flags, or card ids with
@@ -26,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence, Sized
 from typing import Any, ClassVar, Literal
 
+from .cards import pretty, rank, suit
 from .engine import Game, Move, Pile, State
 from .rules import moved, turned, turned_over
 
@@ -149,9 +151,12 @@ def blocked_reason(r: int, c: int) -> str:
 class CarpetGame(Game):
     """A game of the carpet, a stock ``S`` and a waste ``X`` (both seed-003 carpets).
 
-    The layout must hold the 64 cells in row-major order; ``Vars`` must have a field
-    ``redeals_left``. ``deal`` turns one card, ``redeal`` turns the waste over
-    unshuffled (the card that entered it first is turned first again).
+    The layout must hold the 64 cells in row-major order; ``Vars`` must have the fields
+    ``redeals_left`` and ``pending``. ``deal`` turns one card: «Если можно, кладем их на
+    базовые, если нет — …»: a card that fits one foundation goes there at once; one that
+    fits two waits on the waste top (``pending``) until the player puts it on one of
+    them; only a card that fits none stays on the waste. ``redeal`` turns the waste
+    over unshuffled (the card that entered it first is turned first again).
     """
 
     redeals: ClassVar[int]
@@ -165,6 +170,19 @@ class CarpetGame(Game):
     def free(self, state: State) -> list[int]:
         """Row-major indices of the free carpet cards."""
         return _adjacent(state.piles[self.g0:self.g0 + SIZE * SIZE])
+
+    def targets(self, state: State) -> dict[tuple[int, int], list[str]]:
+        """(suit, rank) → the foundations that take that card now."""
+        raise NotImplementedError
+
+    def _fits(self, state: State, c: int) -> list[str]:
+        return self.targets(state).get((suit(c), rank(c)), [])
+
+    def pending_moves(self, state: State) -> list[Move] | None:
+        """While a turned card waits to go to a foundation: its moves, and no other."""
+        if not state.vars.pending:
+            return None
+        return [Move("X", f) for f in self._fits(state, state.piles[self.waste][-1])]
 
     def stock_moves(self, state: State) -> list[Move]:
         """``deal`` while the stock lasts, then ``redeal`` while one is left."""
@@ -181,11 +199,19 @@ class CarpetGame(Game):
         piles = state.piles
         if move.action is None:
             src, dst = self.at[move.src or ""], self.at[move.dst or ""]
-            return State(moved(piles, src, dst), state.vars, state.rng)
+            vars_ = state.vars._replace(pending=False) if state.vars.pending else state.vars
+            return State(moved(piles, src, dst), vars_, state.rng)
         out = list(piles)
         if move.action == "deal":
             out[self.stock], out[self.waste] = turned(piles[self.stock], piles[self.waste])
-            return State(tuple(out), state.vars, state.rng)
+            turned_up = State(tuple(out), state.vars, state.rng)
+            fits = self._fits(turned_up, out[self.waste][-1])
+            if len(fits) == 1:  # it goes to the one foundation it fits
+                return State(moved(turned_up.piles, self.waste, self.at[fits[0]]),
+                             state.vars, state.rng)
+            if fits:  # it fits two: the player picks
+                return turned_up._replace(vars=state.vars._replace(pending=True))
+            return turned_up
         out[self.stock], out[self.waste] = turned_over(piles[self.waste]), ()
         left = state.vars.redeals_left - 1
         return State(tuple(out), state.vars._replace(redeals_left=left), state.rng)
@@ -196,6 +222,7 @@ class CarpetGame(Game):
             "redeals_left": left,
             "pass": self.redeals + 1 - left,
             "free": [CELLS[i] for i in self.free(state)],
+            "pending": bool(state.vars.pending),
         }
 
     def explain_common(self, state: State, move: Move) -> str | None:
@@ -205,6 +232,12 @@ class CarpetGame(Game):
         free (a free carpet card or the waste top) and whose target is neither the
         carpet nor the stock."""
         piles = state.piles
+        if state.vars.pending:
+            c = piles[self.waste][-1]
+            fits = self._fits(state, c)
+            if move.src != "X" or move.dst not in fits:
+                return (f"the turned {pretty(c)} fits a foundation and goes there first: "
+                        f"{' or '.join(fits)}")
         if move.action == "deal":
             if piles[self.waste] and state.vars.redeals_left:
                 return "the stock is empty: turn the waste over with redeal"

@@ -193,20 +193,31 @@ def test_a_complete_foundation_takes_nothing() -> None:
 # -- the stock, the waste and packing ------------------------------------------------
 
 
-def test_seed_turned_card_goes_up_or_stays_on_the_waste_whose_top_plays() -> None:
-    """Seed: "open the stock one card at a time; if it fits put it on a base, if not
-    lay it on the open packet; its top card is free"."""
+def test_seed_turned_card_goes_up_if_it_fits_else_onto_the_waste_whose_top_plays() -> None:
+    """Seed: «Если можно, кладем их на базовые, если нет — …»: a turned card that fits a
+    base goes there; the rest lie on the open packet, whose top card is free."""
     state = position({"G00": "9C"}, stock="2S 5H 3S")
-    state = G.apply(state, DEAL)
-    assert codes(state, "X") == "2S"
-    assert Move.card("X", "FA-S") in G.legal_moves(state)
-    state = G.apply(state, DEAL)  # the 2♠ may stay: playing it is never forced
-    assert codes(state, "X") == "2S 5H"
-    assert Move.card("X", "FA-S") not in G.legal_moves(state)
+    state = G.apply(state, DEAL)  # 2♠ fits FA-S: it goes there, not to the waste
+    assert codes(state, "FA-S") == "AS 2S" and codes(state, "X") == ""
+    state = G.apply(state, DEAL)  # 5♥ fits nothing: onto the waste
+    assert codes(state, "X") == "5H"
     with pytest.raises(IllegalMove, match="FA-H needs 2♥ next, not 5♥"):
         G.apply(state, Move.card("X", "FA-H"))
     state = G.apply(state, DEAL)
-    assert codes(state, "X") == "2S 5H 3S"
+    assert codes(state, "FA-S") == "AS 2S 3S" and codes(state, "X") == "5H"
+
+
+def test_a_turned_card_that_fits_two_foundations_waits_for_the_players_pick() -> None:
+    state = position({"G00": "9C"}, up={"S": 6, "H": 1, "D": 1, "C": 1},
+                     down={"S": 8, "H": 13, "D": 13, "C": 13}, stock="7S 5H")
+    state = G.apply(state, DEAL)  # 7♠ goes up on 6♠ or down on 8♠
+    assert codes(state, "X") == "7S" and G.view(state)["info"]["pending"] is True
+    assert G.legal_moves(state) == [Move.card("X", "FA-S"), Move.card("X", "FK-S")]
+    with pytest.raises(IllegalMove, match="fits a foundation and goes there first"):
+        G.apply(state, DEAL)
+    state = G.apply(state, Move.card("X", "FK-S"))
+    assert codes(state, "FK-S").endswith("8S 7S") and G.view(state)["info"]["pending"] is False
+    assert DEAL in G.legal_moves(state)
 
 
 def test_seed_packing_a_free_card_one_rank_up_or_down_in_the_waste_suit() -> None:
@@ -249,7 +260,7 @@ def test_seed_the_packet_is_turned_over_once_first_card_first() -> None:
     assert G.forced_move(state) == REDEAL
     state = G.apply(state, REDEAL)
     assert G.pile(state, "X") == () and G.view(state)["info"] == {
-        "redeals_left": 0, "pass": 2, "free": ["G00"]}
+        "redeals_left": 0, "pass": 2, "free": ["G00"], "pending": False}
     turned = []
     while DEAL in G.legal_moves(state):
         state = G.apply(state, DEAL)

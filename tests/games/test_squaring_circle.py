@@ -111,10 +111,9 @@ def test_the_circle_has_32_slots_named_by_base_suit_and_copy() -> None:
 def test_seed_kings_and_aces_come_out_at_any_time() -> None:
     state = position({}, {"G00": "KS", "G02": "AH", "G04": "5D", "G06": "9C"}, stock="2C")
     legal = G.legal_moves(state)
-    assert [m for m in legal if m.src == "G00"] == [Move.card("G00", "BKS1"),
-                                                    Move.card("G00", "BKS2")]
-    assert [m for m in legal if m.src == "G02"] == [Move.card("G02", "BAH1"),
-                                                    Move.card("G02", "BAH2")]
+    # The two slots of a base are alike: a base enters the first empty one.
+    assert [m for m in legal if m.src == "G00"] == [Move.card("G00", "BKS1")]
+    assert [m for m in legal if m.src == "G02"] == [Move.card("G02", "BAH1")]
     assert not [m for m in legal if m.src in ("G04", "G06")]
 
 
@@ -201,14 +200,21 @@ def test_seed_the_waste_is_turned_over_twice_unshuffled() -> None:
 
 
 def test_waste_top_plays_into_the_circle() -> None:
-    state = position({"BAH1": "AH 2H"}, waste="3H 5C", stock="3H", redeals_left=0)
-    assert G.legal_moves(state) == [DEAL]
-    state = G.apply(state, DEAL)
-    assert G.legal_moves(state) == [Move.card("X", "BAH1")]
+    state = position({"BAH1": "AH 2H"}, waste="5C 3H", stock="4C", redeals_left=0)
+    assert G.legal_moves(state) == [Move.card("X", "BAH1"), DEAL]
     with pytest.raises(IllegalMove, match="the empty BAH2 takes only its base A♥, not 3♥"):
         G.apply(state, Move.card("X", "BAH2"))
     state = G.apply(state, Move.card("X", "BAH1"))
-    assert codes(state, "BAH1") == "AH 2H 3H" and codes(state, "X") == "3H 5C"
+    assert codes(state, "BAH1") == "AH 2H 3H" and codes(state, "X") == "5C"
+
+
+def test_seed_a_turned_card_that_fits_goes_into_the_circle() -> None:
+    """Seed: «Если можно, кладем их на базовые, если нет — …»."""
+    state = position({"BAH1": "AH 2H"}, waste="5C", stock="3H 4C", redeals_left=0)
+    state = G.apply(state, DEAL)  # 3♥ fits BAH1: it goes there
+    assert codes(state, "BAH1") == "AH 2H 3H" and codes(state, "X") == "5C"
+    state = G.apply(state, DEAL)  # 4♣ fits nothing: onto the waste
+    assert codes(state, "X") == "5C 4C"
 
 
 # -- the end ----------------------------------------------------------------------------

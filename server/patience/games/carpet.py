@@ -25,6 +25,9 @@ KEY = tuple((suit(c), rank(c)) for c in range(104))
 
 class Vars(NamedTuple):
     redeals_left: int = 1
+    #: a card turned from the stock fits two foundations: it waits on the waste top
+    #: until the player puts it on one of them
+    pending: bool = False
 
 
 class Carpet(CarpetGame):
@@ -67,7 +70,7 @@ class Carpet(CarpetGame):
 
     # -- legal moves ------------------------------------------------------------------
 
-    def _targets(self, state: State) -> dict[tuple[int, int], list[str]]:
+    def targets(self, state: State) -> dict[tuple[int, int], list[str]]:
         """(suit, rank) → the foundations that take that card now."""
         piles = state.piles
         out: dict[tuple[int, int], list[str]] = {}
@@ -83,7 +86,9 @@ class Carpet(CarpetGame):
     def moves(self, state: State) -> list[Move]:
         piles = state.piles
         g0 = self.g0
-        targets = self._targets(state)
+        if (forced := self.pending_moves(state)) is not None:
+            return forced
+        targets = self.targets(state)
         waste = piles[self.waste]
         packs: tuple[tuple[int, int], ...] = ()
         if waste:

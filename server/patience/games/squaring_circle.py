@@ -43,6 +43,9 @@ def _ring(k: int) -> tuple[int, int]:
 
 class Vars(NamedTuple):
     redeals_left: int = 2
+    #: a card turned from the stock fits two foundations: it waits on the waste top
+    #: until the player puts it on one of them
+    pending: bool = False
 
 
 class SquaringCircle(CarpetGame):
@@ -103,7 +106,7 @@ class SquaringCircle(CarpetGame):
                 counts[base] += 1
         return counts
 
-    def _targets(self, state: State) -> dict[tuple[int, int], list[str]]:
+    def targets(self, state: State) -> dict[tuple[int, int], list[str]]:
         """(suit, rank) → the slots that take that card now."""
         piles = state.piles
         out: dict[tuple[int, int], list[str]] = {}
@@ -112,8 +115,9 @@ class SquaringCircle(CarpetGame):
             for b, i, base in self.slots[s]:
                 pile = piles[i]
                 if not pile:
-                    if self.released(placed, base):
-                        out.setdefault((s, base), []).append(b)
+                    # The two slots of a base are alike: a base enters the first empty one.
+                    if self.released(placed, base) and (s, base) not in out:
+                        out[(s, base)] = [b]
                 elif len(pile) < size(base):
                     out.setdefault((s, rank(pile[-1]) + 1), []).append(b)
         return out
@@ -121,7 +125,9 @@ class SquaringCircle(CarpetGame):
     def moves(self, state: State) -> list[Move]:
         piles = state.piles
         g0 = self.g0
-        targets = self._targets(state)
+        if (forced := self.pending_moves(state)) is not None:
+            return forced
+        targets = self.targets(state)
         legal: list[Move] = []
         for i in self.free(state):
             cell = CELLS[i]
