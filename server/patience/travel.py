@@ -300,15 +300,17 @@ class TravelGame(Game):
         out: dict[int, list[int]] = {}
         rules = self.f_rule
         if not self.paired:
-            free = True
+            opened: set[Foundation] = set()
             for f in self.F:
                 pile = piles[f]
                 if pile:
                     r = rules[f].needs(pile)
                     if r:
                         out.setdefault(suit(pile[0]) * 13 + r - 1, []).append(f)
-                elif free:  # a base laid during play goes to the leftmost empty F
-                    free = False
+                elif rules[f] not in opened:
+                    # A base laid during play goes to the leftmost empty F of the
+                    # direction it takes (where directions differ, the player picks).
+                    opened.add(rules[f])
                     for s in range(4):
                         out.setdefault(s * 13 + rules[f].first - 1, []).append(f)
             return out

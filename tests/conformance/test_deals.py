@@ -780,12 +780,15 @@ def test_redeals_follow_the_rules(slug: str, seed: int) -> None:
 #: the corner (A,K,Q…2 and K,A,2…Q)
 F_RULES: dict[str, list[tuple[int, int]]] = {
     "travellers": [(A, 1)] * 4 + [(K, -1)] * 4,
-    "travellers_aces": [(A, 1), (A, -1)] * 4,
+    # four aces up, four down round the corner, each direction chosen as the ace is laid
+    "travellers_aces": [(A, 1)] * 4 + [(A, -1)] * 4,
     "cotillion": [(K, -1)] * 8,
     "travellers_classic": [(K, -1)] * 8,
     "little_packs": [(K, -1), (K, 1)] * 4,
 }
-PAIRED = {"travellers_aces", "little_packs"}
+PAIRED = {"little_packs"}
+#: games whose empty foundations take a base of any suit during play
+OPEN = {"travellers_aces"}
 
 
 def fits_somewhere(slug: str, f: list[list[int]], c: int) -> bool:
@@ -799,6 +802,8 @@ def fits_somewhere(slug: str, f: list[list[int]], c: int) -> bool:
         if pile:
             want_suit = suit_of(pile[0])
             want_rank = (rank_of(pile[-1]) - 1 + step) % 13 + 1
+        elif slug in OPEN:
+            want_suit, want_rank = suit_of(c), first
         else:
             if slug not in PAIRED:
                 continue  # a base of these games is laid at the deal

@@ -86,9 +86,11 @@ def test_deal_follows_the_rules_order(seed: int) -> None:
     assert not any(c % 13 == 0 for c in G.pile(state, "P1")), "an ace at 'ace' travels"
 
 
-def test_foundation_directions_alternate_up_and_down_round_the_corner() -> None:
+def test_four_foundations_build_up_and_four_down_round_the_corner() -> None:
+    """Seed: «На четырех из них карты собирают в масть в восходящем, на четырех - в масть
+    в нисходящем порядке»."""
     view = G.view(G.deal(0))["piles"]
-    assert [p["label"] for p in view if p["kind"] == "foundation"] == ["A→K", "A→2"] * 4
+    assert [p["label"] for p in view if p["kind"] == "foundation"] == ["A→K"] * 4 + ["A→2"] * 4
 
 
 def position(table: dict[str, str], found: dict[str, tuple[str, int]] | None = None,
@@ -97,43 +99,46 @@ def position(table: dict[str, str], found: dict[str, tuple[str, int]] | None = N
     return build(G, {"T": t, **table}, found, rest="P1", vars=TravelVars(deal=deal))
 
 
-def test_the_first_ace_of_a_suit_chooses_its_direction() -> None:
+def test_the_player_chooses_each_aces_direction() -> None:
     state = position({"P1": "7C", "P4": "AS", "P9": "AS"}, t="5D")
     assert G.legal_moves(state) == [
-        Move.card("P4", "F1"), Move.card("P4", "F2"),
-        Move.card("P9", "F1"), Move.card("P9", "F2"),
+        Move.card("P4", "F1"), Move.card("P4", "F5"),
+        Move.card("P9", "F1"), Move.card("P9", "F5"),
     ]
-    state = G.apply(state, Move.card("P4", "F2"))  # down: A, K, Q, …, 2
+    state = G.apply(state, Move.card("P4", "F5"))  # down: A, K, Q, …, 2
     view = {p["id"]: p for p in G.view(state)["piles"]}
-    assert view["F2"]["base"] == "AS" and view["F2"]["label"] == "A→2"
-    assert view["F1"]["base"] == "AS" and view["F1"]["cards"] == []  # kept for its twin
-    assert G.legal_moves(state) == [Move.card("P9", "F1")]
-    with pytest.raises(IllegalMove, match="does not fit F3"):
-        G.apply(state, Move.card("P9", "F3"))
-
-
-def test_a_new_suit_opens_the_next_free_pair() -> None:
-    state = position({"P1": "7C", "P4": "AH"}, {"F2": ("S", 1)}, t="5D")
-    assert G.legal_moves(state) == [Move.card("P4", "F3"), Move.card("P4", "F4")]
+    assert view["F5"]["base"] == "AS" and view["F5"]["label"] == "A→2"
+    # No pairing by suit: the second A♠ may build down too, or up.
+    assert G.legal_moves(state) == [Move.card("P9", "F1"), Move.card("P9", "F6")]
     with pytest.raises(IllegalMove, match="further left"):
-        G.apply(state, Move.card("P4", "F5"))
+        G.apply(state, Move.card("P9", "F7"))
+    state = G.apply(state, Move.card("P9", "F6"))
+    assert codes(G, state, "F5") == codes(G, state, "F6") == "AS"
+
+
+def test_at_most_four_aces_build_each_way() -> None:
+    up = {f"F{k}": ("SHDC"[k - 1], 1) for k in range(1, 5)}
+    state = position({"P1": "7C", "P4": "AH"}, up, t="5D")
+    assert G.legal_moves(state) == [Move.card("P4", "F5")]  # the four up are taken
+    with pytest.raises(IllegalMove, match="does not fit F1"):
+        G.apply(state, Move.card("P4", "F1"))
 
 
 def test_the_down_foundation_turns_the_corner() -> None:
-    state = position({"P1": "7C", "P2": "KS", "P3": "2S"}, {"F1": ("S", 1), "F2": ("S", 1)},
+    state = position({"P1": "7C", "P2": "KS", "P3": "2S"}, {"F1": ("S", 1), "F5": ("S", 1)},
                      t="5D")
-    assert G.legal_moves(state) == [Move.card("P2", "F2"), Move.card("P3", "F1")]
-    state = G.apply(state, Move.card("P2", "F2"))
-    assert codes(G, state, "F2") == "AS KS"
+    assert G.legal_moves(state) == [Move.card("P2", "F5"), Move.card("P3", "F1")]
+    state = G.apply(state, Move.card("P2", "F5"))
+    assert codes(G, state, "F5") == "AS KS"
 
 
 def test_a_drawn_ace_is_always_playable() -> None:
-    state = position({"P1": "7C"}, {"F1": ("H", 2), "F2": ("H", 1)}, t="5D AD")
+    state = position({"P1": "7C"}, {"F1": ("H", 2), "F5": ("H", 1)}, t="5D AD")
     assert G.legal_moves(state) == [Move.act("travel")]
     state = G.apply(state, Move.act("travel"))
-    assert G.legal_moves(state) == [Move.card("T", "F3"), Move.card("T", "F4")]
-    state = G.apply(state, Move.card("T", "F3"))
-    assert codes(G, state, "F3") == "AD" and codes(G, state, "T") == "5D"
+    assert G.legal_moves(state) == [Move.card("T", "F2"), Move.card("T", "F6")]
+    state = G.apply(state, Move.card("T", "F2"))
+    assert codes(G, state, "F2") == "AD" and codes(G, state, "T") == "5D"
 
 
 def test_journey_runs_as_in_the_main_variant() -> None:
@@ -145,7 +150,7 @@ def test_journey_runs_as_in_the_main_variant() -> None:
 
 
 def test_near_won_position_is_won() -> None:
-    full = {f"F{k}": ("SHDC"[(k - 1) // 2], 13) for k in range(1, 9)}
+    full = {f"F{k}": ("SHDC"[(k - 1) % 4], 13) for k in range(1, 9)}
     state = position({"P7": "2C"}, {**full, "F8": ("C", 12)})
     assert G.legal_moves(state) == [Move.card("P7", "F8")]
     assert G.status(G.apply(state, Move.card("P7", "F8"))) == "won"
