@@ -48,6 +48,7 @@ class Op(StrEnum):
     MOVE = "move"
     UNDO = "undo"
     RESIGN = "resign"
+    HINT = "hint"
     MY_GAMES = "my_games"
     DAILY = "daily"
     LEADERBOARD = "leaderboard"
@@ -258,6 +259,13 @@ class Resign(Request):
 
 
 @dataclass(frozen=True, slots=True)
+class Hint(Request):
+    game_id: str
+    op = Op.HINT
+    fields: ClassVar[Schema] = {"game_id": _game_id}
+
+
+@dataclass(frozen=True, slots=True)
 class MyGames(Request):
     limit: int = DEFAULT_LIMIT
     cursor: str | None = None
@@ -352,6 +360,7 @@ REQUESTS: dict[Op, type[Request]] = {
         Move,
         Undo,
         Resign,
+        Hint,
         MyGames,
         Daily,
         Leaderboard,

@@ -84,6 +84,20 @@ class Settings:
         "SIGTERM/SIGINT before closing sockets with 1001",
     )
     race_countdown: float = _opt(3.0, "seconds between race_start and the deal")
+    candidate_nodes: int = _opt(
+        2_500, "solver nodes spent on one candidate deal of a daily (a reproducible budget)"
+    )
+    daily_nodes: int = _opt(
+        20_000,
+        "solver nodes spent choosing one game's daily in all: the first certified "
+        "candidate within it, else the best uncertified one",
+    )
+    solver_workers: int = _opt(
+        1, "processes that scan daily candidates off the event loop (0 = a thread)"
+    )
+    prepare_dailies: bool = _opt(
+        True, "choose today's and tomorrow's dailies in the background at start-up"
+    )
     game_cache: int = _opt(4096, "recently used games kept in memory per process")
     log_level: str = _opt("info", "logging level: debug, info, warning, error")
     loop: str = _opt("auto", "event loop: uvloop, asyncio, or auto (uvloop when installed)")

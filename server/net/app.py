@@ -19,6 +19,7 @@ import http
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -36,9 +37,9 @@ from protocol import ErrorCode, Op, ProtocolError
 
 from ..patience import registry
 from ..services import Clock, Services, daily_overview
-from ..services.daily import Winnable
+from ..services.clock import day_after
+from ..services.daily import Budget, Chooser, choose
 from ..settings import Settings
-from ..solver import winnable as stub_winnable
 from ..store import EmbeddedRedis, Store
 from .metrics import Metrics
 from .ratelimit import TokenBucket
@@ -146,11 +147,13 @@ class App:
         settings: Settings,
         *,
         clock: Clock | None = None,
-        winnable: Winnable = stub_winnable,
+        chooser: Chooser = choose,
     ) -> None:
         self.settings = settings
         self.clock = clock
-        self.winnable = winnable
+        self.chooser = chooser
+        self.pool: ProcessPoolExecutor | None = None
+        self._prepare: asyncio.Task[None] | None = None
         self.metrics = Metrics()
         self.hub = Hub()
         self.embedded: EmbeddedRedis | None = None
@@ -170,6 +173,7 @@ class App:
             Op.MOVE: self.op_move,
             Op.UNDO: self.op_undo,
             Op.RESIGN: self.op_resign,
+            Op.HINT: self.op_hint,
             Op.MY_GAMES: self.op_my_games,
             Op.DAILY: self.op_daily,
             Op.LEADERBOARD: self.op_leaderboard,
@@ -199,14 +203,20 @@ class App:
             max_connections=s.redis_connections,
             observe=self.metrics.observe_redis,
         )
+        if s.solver_workers > 0:
+            self.pool = ProcessPoolExecutor(s.solver_workers)
         self.services = Services.build(
             self.store,
             self.clock,
-            winnable=self.winnable,
+            chooser=self.chooser,
+            budget=Budget(s.candidate_nodes, s.daily_nodes),
+            executor=self.pool,
             cache_size=s.game_cache,
             countdown=s.race_countdown,
         )
         self._listener = asyncio.create_task(self.listen(), name="race-events")
+        if s.prepare_dailies:
+            self._prepare = asyncio.create_task(self.prepare_dailies(), name="prepare-dailies")
         self.server = await serve(
             self.handler,
             s.host,
@@ -247,6 +257,13 @@ class App:
             self._listener.cancel()
             await asyncio.wait({self._listener}, timeout=2)
             self._listener = None
+        if self._prepare is not None:
+            self._prepare.cancel()
+            await asyncio.wait({self._prepare}, timeout=2)
+            self._prepare = None
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None
         if self.services is not None:
             await _bounded("races", self.services.races.close(), 2)
         if self.store is not None:
@@ -255,6 +272,19 @@ class App:
         if self.embedded is not None:
             await self.embedded.stop()
             self.embedded = None
+
+    async def prepare_dailies(self) -> None:
+        """Choose today's and tomorrow's dailies in the background (a day ahead), and
+        each next day's as the days go by."""
+        assert self.services is not None
+        dailies = self.services.dailies
+        while True:
+            today = dailies.today()
+            try:
+                await dailies.prepare([today, day_after(today)])
+            except Exception:  # a storage outage: try again later
+                log.exception("preparing the dailies failed")
+            await asyncio.sleep(600)
 
     # -- events across instances --------------------------------------------------------
 
@@ -473,6 +503,9 @@ class App:
 
     async def op_resign(self, conn: Conn, req: P.Resign) -> Result:
         return {"state": await self.sv.games.resign(conn.need_player(), req.game_id)}
+
+    async def op_hint(self, conn: Conn, req: P.Hint) -> Result:
+        return await self.sv.games.hint(conn.need_player(), req.game_id)
 
     async def op_my_games(self, conn: Conn, req: P.MyGames) -> Result:
         return await self.sv.games.my_games(conn.need_player(), req.limit, req.cursor)

@@ -25,7 +25,7 @@ list ``legal_moves`` returns, so the two can never disagree.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Literal, NamedTuple
 
 import msgpack
@@ -335,6 +335,15 @@ class Game:
         legal = self._legal(state)
         self._cache = (state, legal, frozenset(legal))
         return list(legal)
+
+    def successors(self, state: State) -> Iterator[tuple[Move, State]]:
+        """For search: every legal move and the position after it, without the
+        legality re-check (and the one-entry cache) of :meth:`apply`. A line found this
+        way is replayed through ``apply`` before anyone trusts it."""
+        moves = state.moves + 1
+        for move in self._legal(state):
+            after = self.play(state, move)
+            yield move, State(after.piles, after.vars, after.rng, moves)
 
     def _legal(self, state: State) -> list[Move]:
         if (

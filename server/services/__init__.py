@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from concurrent.futures import Executor
 from dataclasses import dataclass
 
-from .. import solver
 from ..store import Store
 from .accounts import Accounts
 from .clock import Clock, FakeClock, SystemClock
-from .daily import Dailies, Winnable
+from .daily import DEFAULT_BUDGET, Budget, Chooser, Dailies, choose
 from .games import Games, daily_overview
 from .leaderboard import Leaderboards
 from .race import Races
@@ -30,12 +30,14 @@ class Services:
         store: Store,
         clock: Clock | None = None,
         *,
-        winnable: Winnable = solver.winnable,
+        chooser: Chooser = choose,
+        budget: Budget = DEFAULT_BUDGET,
+        executor: Executor | None = None,
         cache_size: int = 4096,
         countdown: float = 3.0,
     ) -> Services:
         clock = clock or SystemClock()
-        dailies = Dailies(store, clock, winnable=winnable)
+        dailies = Dailies(store, clock, chooser=chooser, budget=budget, executor=executor)
         boards = Leaderboards(store)
         games = Games(store, clock, dailies, boards, cache_size=cache_size)
         races = Races(store, clock, games, countdown=countdown)

@@ -41,3 +41,7 @@ def utc_date(ms: int) -> str:
 
 def day_before(date: str) -> str:
     return (dt.date.fromisoformat(date) - dt.timedelta(days=1)).isoformat()
+
+
+def day_after(date: str) -> str:
+    return (dt.date.fromisoformat(date) + dt.timedelta(days=1)).isoformat()

@@ -13,6 +13,7 @@ then read afresh.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -23,11 +24,12 @@ import msgpack
 
 from protocol import ErrorCode, Mode, ProtocolError
 
+from .. import solver
 from ..patience import registry
 from ..patience.engine import Game, IllegalMove, InvalidMove, Move, State, UnknownGame
 from ..store import Store
 from .clock import Clock, day_before
-from .daily import Dailies
+from .daily import Dailies, commitment
 from .leaderboard import Entry, Leaderboards
 
 UNDO = msgpack.packb({"undo": 1})
@@ -93,6 +95,10 @@ def find_game(slug: str) -> Game:
         return registry.get(slug)
     except UnknownGame:
         raise ProtocolError(ErrorCode.NOT_FOUND, f"no patience is called {slug!r}") from None
+
+
+#: how long a hint searches, in seconds
+HINT_SECONDS = 2.0
 
 
 @dataclass(slots=True)
@@ -492,6 +498,25 @@ class Games:
                     raise
         raise ProtocolError(ErrorCode.STALE_SEQ, "the game keeps changing; try again")
 
+    async def hint(
+        self, player: str, gid: str, *, seconds: float = HINT_SECONDS
+    ) -> dict[str, Any]:
+        """One move of a winning line from the game's position, found off the event
+        loop within about ``seconds``, or None. The game becomes *assisted*: it no
+        longer ranks on a daily board. Races refuse hints."""
+        rec = await self._owned(gid, player)
+        if rec.status != "playing":
+            raise ProtocolError(ErrorCode.GAME_OVER, f"the game is over ({rec.status})")
+        if rec.race:
+            raise ProtocolError(ErrorCode.FORBIDDEN, "no hints in a race: everyone plays alone")
+        if rec.ranked:
+            await self.store.set_game_fields(gid, {"ranked": 0, "assisted": 1})
+            self._cache.pop(gid, None)
+        move = await asyncio.to_thread(solver.hint, rec.game, rec.state, max_seconds=seconds)
+        if move is None:
+            return {"move": None, "assisted": True, "message": "no win found from here"}
+        return {"move": move.to_wire(), "assisted": True, "message": f"try {move}"}
+
     async def _playing(self, player: str, gid: str, seq: int) -> Record:
         rec = await self._owned(gid, player, seq)
         if rec.seq != seq:
@@ -622,15 +647,20 @@ async def daily_overview(games: Games, date: str | None, player: str | None) -> 
     rows = await games.store.games(ids, SUMMARY_FIELDS) if ids else []
     mine = {g: games.summary(g, r) for g, r in zip(ids, rows, strict=True)}
     out: dict[str, Any] = {}
-    for slug in slugs:
-        seed, commit = await dailies.deal(day, slug, keep=day == today)
+    choices = await asyncio.gather(*(dailies.choice(day, slug) for slug in slugs))
+    for slug, choice in zip(slugs, choices, strict=True):
         gid = mine_ids.get(slug)
         out[slug] = {
-            "commitment": commit,
-            "par": None,
-            "seed": seed if revealed else None,
+            "commitment": commitment(choice.seed, day, slug),
+            "par": choice.par,
+            "certified": choice.certified,
+            "best_founded": choice.best_founded,
+            "seed": choice.seed if revealed else None,
             "mine": mine.get(gid) if gid else None,
         }
+        if revealed:
+            out[slug]["k"] = choice.k
+            out[slug]["line"] = list(choice.line)
     streak = 0
     if player:
         info = await games.store.player(player)

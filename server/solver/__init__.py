@@ -1,16 +1,11 @@
-"""The solver's seam (a later issue fills it): can a deal be won?
+"""The solver: can a deal be won, and how (see :mod:`.search`).
 
-The daily picks the first candidate seed that is not proved unwinnable, so until a
-real solver lands every daily takes candidate ``k = 0``.
+``solve`` searches a position for a certified winning line within a budget; ``hint``
+gives the first move of one; ``certify`` replays a line through the rules.
 """
 
 from __future__ import annotations
 
-from server.patience.engine import Game
+from .search import Outcome, Result, certify, hint, solve
 
-
-def winnable(game: Game, seed: int, budget: int) -> bool | None:
-    """True when a win of ``seed`` is found, False when the search proves there is
-    none, None (unknown) when ``budget`` nodes run out. Today: always None."""
-    del game, seed, budget
-    return None
+__all__ = ["Outcome", "Result", "certify", "hint", "solve"]

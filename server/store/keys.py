@@ -52,8 +52,13 @@ class Keys:
         return f"{self.prefix}secret"
 
     def daily(self, date: str) -> str:
-        """hash: ``seed:{slug}``, ``commitment:{slug}``, ``k:{slug}``, ``par:{slug}``."""
+        """hash, per slug: ``seed:``, ``commitment:``, ``k:``, ``certified:``, ``par:``,
+        ``best_founded:``, ``line:`` (the par line, msgpack) — each ``{field}:{slug}``."""
         return f"{self.prefix}daily:{{{date}}}"
+
+    def daily_lease(self, date: str, slug: str) -> str:
+        """string: the instance choosing that daily now (expires by itself)."""
+        return f"{self.prefix}daily:{{{date}}}:lease:{slug}"
 
     def board(self, slug: str, period: str) -> str:
         """zset (all scores 0, ordered by member): entries of ``period`` (a date or

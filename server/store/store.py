@@ -248,6 +248,14 @@ class Store:
         async with self._call("daily"):
             return _fields(await self.redis.hgetall(self.keys.daily(date)))
 
+    async def lease_daily(self, date: str, slug: str, owner: str, ms: int) -> bool:
+        """Take the lease on choosing a daily for ``ms`` milliseconds; False while
+        another instance holds it (so two instances never compute the same daily)."""
+        async with self._call("daily"):
+            return bool(
+                await self.redis.set(self.keys.daily_lease(date, slug), owner, nx=True, px=ms)
+            )
+
     async def put_daily(self, date: str, fields: Mapping[str, Value]) -> None:
         """Set fields not set yet (so every instance agrees on the first choice)."""
         async with self._call("daily"):

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from deploy.local import LocalDeployment
+from tests.support.server import SOLVER
 
 #: seconds of race countdown on the test servers (the default is 3)
 COUNTDOWN = 0.5
@@ -28,6 +29,8 @@ def deployment() -> Iterator[LocalDeployment]:
         "10000",
         "--log-level",
         "warning",
+        *(f"--{k.replace('_', '-')}={v}" for k, v in SOLVER.items() if k != "prepare_dailies"),
+        "--no-prepare-dailies",
     ]
     with LocalDeployment(instances=2, masters=3, server_args=args) as d:
         yield d

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import random
+import time
 from typing import Any
 
 import pytest
@@ -11,8 +13,9 @@ import pytest
 from server.net import App
 from server.patience import registry
 from server.services import FakeClock
-from server.services.daily import candidate_seed, choose_seed, commitment
+from server.services.daily import Budget, Choice, Dailies, candidate_seed, choose, commitment
 from server.services.leaderboard import Entry
+from server.solver import Result, certify
 from tests.support import TestClient, connect
 
 TODAY = "2026-03-14"
@@ -35,7 +38,8 @@ async def test_daily_shows_commitments_then_seeds(
     assert today["date"] == TODAY and today["streak"] == 0
     assert list(today["games"]) == registry.slugs()
     for entry in today["games"].values():
-        assert entry["seed"] is None and entry["par"] is None and entry["mine"] is None
+        assert entry["seed"] is None and entry["mine"] is None and "line" not in entry
+        assert (entry["par"] is not None) == entry["certified"]
         assert len(entry["commitment"]) == 64
     clock.advance(days=1)
     past = await player.call("daily", date=TODAY)
@@ -43,7 +47,11 @@ async def test_daily_shows_commitments_then_seeds(
     secret = await app.store.secret()
     for slug, entry in past["games"].items():
         seed = entry["seed"]
-        assert seed == candidate_seed(secret, TODAY, slug, 0)
+        assert seed == candidate_seed(secret, TODAY, slug, entry["k"])
+        if entry["certified"]:  # the par line, revealed with the seed, replays to a win
+            game = registry.get(slug)
+            line = [game.parse_move(m) for m in entry["line"]]
+            assert len(line) == entry["par"] and certify(game, game.deal(seed), line)
         assert entry["commitment"] == today["games"][slug]["commitment"]
         expected = hashlib.sha256(seed.to_bytes(8, "big") + f"{TODAY}:{slug}".encode())
         assert entry["commitment"] == expected.hexdigest()
@@ -184,16 +192,70 @@ def test_ranking_order_is_designs() -> None:
     assert all(Entry.parse(e.member()) == e for e in entries)
 
 
-def test_solver_seam_skips_unwinnable_candidates() -> None:
-    game = registry.get("crescent")
+def test_the_daily_is_the_first_certified_candidate() -> None:
     secret = b"s" * 32
-    assert choose_seed(game, secret, TODAY) == (candidate_seed(secret, TODAY, "crescent", 0), 0)
-    refuted = {candidate_seed(secret, TODAY, "crescent", k) for k in range(2)}
+    seeds = [candidate_seed(secret, TODAY, "crescent", k) for k in range(4)]
+    game = registry.get("crescent")
+    by_deal = {game.deal(s).piles: s for s in seeds}
+    line = (game.legal_moves(game.deal(seeds[2]))[0],)
 
-    def winnable(g: Any, seed: int, budget: int) -> bool | None:
-        return seed not in refuted
+    def search(g: Any, state: Any, *, max_nodes: int) -> Result:
+        seed = by_deal[state.piles]
+        if seed == seeds[2]:
+            return Result("win", line, 10, 0.0, 104)
+        return Result("unknown", None, max_nodes, 0.0, 40 + seeds.index(seed))
 
-    assert choose_seed(game, secret, TODAY, winnable=winnable)[1] == 2
+    choice = choose("crescent", secret, TODAY, Budget(100, 1000), search=search)
+    assert (choice.k, choice.seed, choice.certified, choice.par) == (2, seeds[2], True, 1)
+    assert choice.line == (line[0].to_wire(),) and choice.tried == 3
+
+
+def test_with_no_certified_candidate_the_best_line_is_chosen_and_marked() -> None:
+    secret = b"s" * 32
+    seeds = [candidate_seed(secret, TODAY, "crescent", k) for k in range(10)]
+    game = registry.get("crescent")
+    by_deal = {game.deal(s).piles: k for k, s in enumerate(seeds)}
+    founded = [50, 70, 60, 40, 30, 20, 10, 5, 1, 0]
+
+    def search(g: Any, state: Any, *, max_nodes: int) -> Result:
+        k = by_deal[state.piles]
+        return Result("unknown", None, max_nodes, 0.0, founded[k])
+
+    choice = choose("crescent", secret, TODAY, Budget(100, 400), search=search)
+    assert (choice.k, choice.certified, choice.par, choice.best_founded) == (1, False, None, 70)
+    assert choice.tried == 4 and choice.line == ()
+
+
+def test_a_real_scan_certifies_a_daily_whose_line_replays() -> None:
+    secret = b"s" * 32
+    choice = choose("travellers_classic", secret, TODAY, Budget(5_000, 50_000))
+    game = registry.get("travellers_classic")
+    line = [game.parse_move(m) for m in choice.line]
+    assert choice.certified and choice.par == len(line)
+    assert certify(game, game.deal(choice.seed), line)
+    assert choice.seed == candidate_seed(secret, TODAY, "travellers_classic", choice.k)
+
+
+async def test_two_instances_never_compute_the_same_daily(app: App) -> None:
+    """Two instances (two Dailies on one Redis) asked for the same daily at once: one
+    takes the lease and chooses, the other waits for its result."""
+    assert app.store is not None
+    calls: list[str] = []
+
+    def chooser(slug: str, secret: bytes, date: str, budget: Budget) -> Choice:
+        calls.append(slug)
+        time.sleep(0.3)  # long enough for the other instance to find the lease taken
+        return Choice(candidate_seed(secret, date, slug, 0), 0, False, None, 12)
+
+    one = Dailies(app.store, FakeClock(), chooser=chooser)
+    two = Dailies(app.store, FakeClock(), chooser=chooser)
+    a, b = await asyncio.gather(
+        one.choice("2030-01-01", "short"), two.choice("2030-01-01", "short")
+    )
+    assert a == b and calls == ["short"]
+
+
+def test_commitment_derivation() -> None:
     assert (
         commitment(1, TODAY, "x")
         == hashlib.sha256((1).to_bytes(8, "big") + b"2026-03-14:x").hexdigest()

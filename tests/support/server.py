@@ -24,6 +24,11 @@ from server.settings import Settings
 from .redis import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
+#: a tiny solver budget for test servers: a daily is chosen in milliseconds (tests of
+#: the choice itself set their own budgets)
+SOLVER: dict[str, Any] = {
+    "candidate_nodes": 40, "daily_nodes": 80, "solver_workers": 0, "prepare_dailies": False,
+}
 
 
 def server_settings(redis_url: str, **overrides: Any) -> Settings:
@@ -36,6 +41,7 @@ def server_settings(redis_url: str, **overrides: Any) -> Settings:
         ping_interval=0,
         shutdown_timeout=5,
         race_countdown=0.2,
+        **SOLVER,
     )
     return replace(base, **overrides)
 
@@ -87,7 +93,8 @@ class ServerProcess:
         ]
         if self.redis_url:
             cmd += ["--redis-url", self.redis_url]
-        env = {**os.environ, "PYTHONPATH": str(ROOT), **self.env}
+        solver = {f"PASYANS_{k.upper()}": str(v) for k, v in SOLVER.items()}
+        env = {**os.environ, "PYTHONPATH": str(ROOT), **solver, **self.env}
         # A file, not a pipe: nobody reads while it runs, and a full pipe would block it.
         self.log = tempfile.TemporaryFile()  # noqa: SIM115  (closed in _close)
         self.process = subprocess.Popen(

@@ -1,0 +1,81 @@
+"""The ``hint`` op over a real server: one move of a winning line, or "no win found";
+a hinted daily is assisted and never ranks; races refuse hints."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from server.patience import registry
+from server.solver import certify, solve
+from tests.support import TestClient
+
+
+async def play_out(client: TestClient, state: dict[str, Any]) -> dict[str, Any]:
+    """Follow hints to the end of the game."""
+    for _ in range(400):
+        if state["status"] != "playing":
+            break
+        hint = await client.call("hint", game_id=state["game_id"])
+        assert hint["assisted"] is True and hint["move"] is not None, hint
+        state = await client.move(state, hint["move"])
+        await asyncio.sleep(0.03)  # two requests a move: stay within the rate limit
+    return state
+
+
+async def test_hints_lead_to_a_win(player: TestClient) -> None:
+    # A hand_reserve deal the solver wins within a fraction of a second, in few moves.
+    game = registry.get("hand_reserve")
+    seed = next(s for s in range(20) if solve(game, game.deal(s), max_nodes=2_000).line)
+    state = await player.start("hand_reserve", "deal", seed=seed)
+    state = await play_out(player, state)
+    assert state["status"] == "won"
+
+
+async def test_a_hint_from_a_lost_cause_says_so(player: TestClient) -> None:
+    game = registry.get("travellers")
+    seed = next(s for s in range(50) if solve(game, game.deal(s), max_nodes=20_000).outcome
+                == "none")
+    state = await player.start("travellers", "deal", seed=seed)
+    hint = await player.call("hint", game_id=state["game_id"])
+    assert hint == {"move": None, "assisted": True, "message": "no win found from here"}
+
+
+async def test_a_hinted_daily_is_assisted_and_never_ranks(
+    player: TestClient, player2: TestClient
+) -> None:
+    state = await player.start("travellers_classic", "daily")
+    assert state["ranked"] is True
+    await player.call("hint", game_id=state["game_id"])
+    again = (await player.call("resume", game_id=state["game_id"]))["state"]
+    assert again["ranked"] is False
+    await player.call("resign", game_id=state["game_id"])
+    other = await player2.start("travellers_classic", "daily")
+    await player2.call("resign", game_id=other["game_id"])
+    board = await player.call("leaderboard", game="travellers_classic", board="daily")
+    assert [e["player"] for e in board["entries"]] == [player2.player]
+
+
+async def test_races_refuse_hints(player: TestClient, player2: TestClient) -> None:
+    race = (await player.call("race_create", game="crescent", seed=3))["race"]
+    await player2.call("race_join", code=race["code"])
+    await player.call("race_start", race_id=race["race_id"])
+    state = (await player.next_event("race_started"))["state"]
+    err = await player.error("hint", game_id=state["game_id"])
+    assert err["code"] == "forbidden" and "race" in err["message"]
+
+
+async def test_hint_errors(player: TestClient, player2: TestClient) -> None:
+    state = await player.start("crescent")
+    assert (await player2.error("hint", game_id=state["game_id"]))["code"] == "forbidden"
+    await player.call("resign", game_id=state["game_id"])
+    assert (await player.error("hint", game_id=state["game_id"]))["code"] == "game_over"
+    assert (await player.error("hint", game_id="nope"))["code"] in ("not_found", "bad_request")
+
+
+def test_a_found_line_replays() -> None:
+    game = registry.get("fifteen")
+    result = solve(game, game.deal(0), max_nodes=20_000)
+    assert result.outcome == "win" and result.line is not None
+    assert certify(game, game.deal(0), result.line)
+    assert not certify(game, game.deal(0), result.line[:-1])
