@@ -10,6 +10,7 @@ from server.patience.cards import KING, RANKS, SUITS, card, code
 from server.patience.engine import IllegalMove, Move, State, as_stock, shuffled
 from server.patience.games.carpet import DOWN, UP, Vars
 from server.patience.grid import CELLS, INITIALLY_FREE, cell_id
+from server.solver import solve
 from tests.games.positions import Pack
 
 G = registry.get("carpet")
@@ -292,6 +293,7 @@ def test_a_near_won_position_is_won() -> None:
     state = position({"G33": "KH"}, up={"S": 13, "H": 12, "D": 13, "C": 13},
                      down={"S": 1, "H": 2, "D": 1, "C": 1}, waste="AH", redeals_left=0)
     assert sum(len(p) for p in state.piles) == 104
+    assert solve(G, state, max_nodes=2_000).outcome == "win"  # the solver sees it too
     assert G.status(state) == "playing"
     state = G.apply(state, Move.card("X", "FK-H"))
     assert G.status(state) == "playing"

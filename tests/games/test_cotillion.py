@@ -11,6 +11,7 @@ from server.patience.engine import IllegalMove, Move, State, shuffled
 from server.patience.games.cotillion import GAME
 from server.patience.rng import shuffle
 from server.patience.travel import TravelVars
+from server.solver import solve
 from tests.games.test_travel import build, codes, rederive
 
 G = GAME
@@ -147,6 +148,7 @@ def test_near_won_from_the_spread_reserve() -> None:
     state = position({"R": "AH"}, {**full, "F6": ("H", 12)}, spread=True)
     assert G.pile(state, "P1") == ()
     assert G.legal_moves(state) == [Move.card("R", "F6", index=0)]
+    assert solve(G, state, max_nodes=2_000).outcome == "win"  # the solver sees it too
     state = G.apply(state, Move.card("R", "F6", index=0))
     assert G.status(state) == "won"
 

@@ -8,6 +8,7 @@ from server.patience import registry
 from server.patience.cards import HEARTS, KING, SPADES, card, code
 from server.patience.engine import IllegalMove, Move, State, rows, shuffled
 from server.patience.games.crescent import Crescent, Vars
+from server.solver import solve
 from tests.games.positions import Pack
 
 _game = registry.get("crescent")
@@ -207,6 +208,7 @@ def test_a_near_won_position_is_won() -> None:
                      down={"S": 1, "H": 1, "D": 1, "C": 1})
     # T16 holds the cards the helper could not place: nothing here.
     assert G.pile(state, "T16") == ()
+    assert solve(G, state, max_nodes=2_000).outcome == "win"  # the solver sees it too
     assert G.status(state) == "playing"
     state = G.apply(state, Move.card("T1", "FA-H"))
     assert G.status(state) == "won" and G.score(state) == (104, 104)

@@ -9,6 +9,7 @@ from server.patience import registry
 from server.patience.cards import SUITS, card, code, parse, rank
 from server.patience.engine import IllegalMove, InvalidMove, Move, State, shuffled
 from server.patience.games.fifteen import Vars
+from server.solver import solve
 from tests.games.positions import position, run
 
 G = registry.get("fifteen")
@@ -340,6 +341,7 @@ def test_grace_wire_form() -> None:
 
 def test_a_near_won_position_is_won() -> None:
     state = build({**home(S=(12, 1)), "C9": "KS"})
+    assert solve(G, state, max_nodes=2_000).outcome == "win"  # the solver sees it too
     assert G.status(state) == "playing" and G.score(state) == (103, 104)
     state = G.apply(state, Move.card("C9", "FA-S"))
     assert G.status(state) == "won" and G.legal_moves(state) == []

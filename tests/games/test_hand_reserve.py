@@ -9,6 +9,7 @@ from server.patience import registry
 from server.patience.cards import code
 from server.patience.engine import IllegalMove, Move, State, shuffled
 from server.patience.games.hand_reserve import Vars
+from server.solver import solve
 from tests.games.positions import position, run
 
 G = registry.get("hand_reserve")
@@ -212,6 +213,7 @@ def test_a_near_won_position_is_won() -> None:
     spec = {"F1": run("S", 1, 13), "F2": run("H", 1, 13), "F3": run("D", 1, 12),
             "F4": run("C", 1, 12), "C4": "KC", "H12": "KD"}
     state = build(spec, vars=Vars(picked_up=True))
+    assert solve(G, state, max_nodes=2_000).outcome == "win"  # the solver sees it too
     state = G.apply(state, Move.card("C4", "F4"))
     assert G.status(state) == "playing"
     state = G.apply(state, Move.card("H12", "F3"))

@@ -8,6 +8,7 @@ import pytest
 from server.patience import registry
 from server.patience.cards import code
 from server.patience.engine import IllegalMove, InvalidMove, Move, State, shuffled
+from server.solver import solve
 from tests.games.positions import position, run
 
 G = registry.get("hemispheres")
@@ -229,6 +230,7 @@ def test_a_near_won_position_is_won_with_the_barriers() -> None:
         "FB3": run("C", 13, 2), "FB4": run("C", 13, 1),
     })
     assert G.pile(state, "S") == () and G.score(state) == (100, 104)
+    assert solve(G, state, max_nodes=2_000).outcome == "win"  # the solver sees it too
     for move in (("BW", "FR1"), ("BN", "FB1"), ("BE", "FR3"), ("BS", "FB3")):
         assert G.status(state) == "playing"
         state = G.apply(state, Move.card(*move))

@@ -10,6 +10,7 @@ from server.patience.cards import KING, code, parse, rank
 from server.patience.engine import IllegalMove, Move, State, shuffled
 from server.patience.games.little_packs import GAME
 from server.patience.travel import TravelVars, count_deal
+from server.solver import solve
 from tests.games.test_travel import build, cards, codes, rederive
 
 G = GAME
@@ -161,6 +162,7 @@ def test_near_won_position_is_won() -> None:
     full = {f"F{k}": ("SHDC"[(k - 1) // 2], 13) for k in range(1, 9)}
     state = position({"P13": "QD"}, {**full, "F6": ("D", 12)})
     assert G.legal_moves(state) == [Move.card("P13", "F6", index=0)]
+    assert solve(G, state, max_nodes=2_000).outcome == "win"  # the solver sees it too
     assert G.status(G.apply(state, Move.card("P13", "F6", index=0))) == "won"
 
 

@@ -9,6 +9,7 @@ from server.patience import registry
 from server.patience.cards import RANKS, SUITS, code, parse, rank
 from server.patience.engine import IllegalMove, InvalidMove, Move, State, as_stock, shuffled
 from server.patience.games.parade import DEPOTS, GAME, SLOTS
+from server.solver import solve
 
 G = GAME
 assert registry.get("parade") is G
@@ -271,6 +272,7 @@ def test_a_near_won_position_is_won() -> None:
     assert sum(len(p) for p in state.piles) == 104
     assert G.score(state) == (95, 96) and G.status(state) == "playing"
     assert G.legal_moves(state) == [Move.card("D8", "P27")]
+    assert solve(G, state, max_nodes=2_000).outcome == "win"  # the solver sees it too
     state = G.apply(state, Move.card("D8", "P27"))
     assert G.status(state) == "won" and G.score(state) == (96, 96)
 

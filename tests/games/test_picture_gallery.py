@@ -9,6 +9,7 @@ from server.patience import registry
 from server.patience.cards import KING, QUEEN, SPADES, card, code, rank
 from server.patience.engine import IllegalMove, Move, State, as_stock, shuffled
 from server.patience.games.picture_gallery import ACES, KINGS, Vars
+from server.solver import solve
 from tests.games.positions import Pack
 
 G = registry.get("picture_gallery")
@@ -267,6 +268,7 @@ def test_a_near_won_position_is_won_with_88_cards() -> None:
     spec.update(zip(KINGS[1:], ["KS", "KH", "KH", "KD", "KD", "KC", "KC"], strict=True))
     state = position(spec, redeals_left=0)
     assert G.score(state) == (87, 88)
+    assert solve(G, state, max_nodes=2_000).outcome == "win"  # the solver sees it too
     assert G.status(state) == "playing"
     assert G.legal_moves(state) == [Move.card("K1", "A1")]
     state = G.apply(state, Move.card("K1", "A1"))

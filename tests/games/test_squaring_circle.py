@@ -10,6 +10,7 @@ from server.patience.cards import RANKS, SUITS, code
 from server.patience.engine import IllegalMove, Move, State, as_stock, shuffled
 from server.patience.games.squaring_circle import SLOTS, Vars
 from server.patience.grid import CELLS, cell_id
+from server.solver import solve
 from tests.games.positions import Pack
 
 G = registry.get("squaring_circle")
@@ -226,6 +227,7 @@ def test_a_near_won_position_is_won() -> None:
     state = position(circle, {"G34": "QC"}, redeals_left=0)
     assert sum(len(p) for p in state.piles) == 104
     assert G.legal_moves(state) == [Move.card("G34", "B9C2")]
+    assert solve(G, state, max_nodes=2_000).outcome == "win"  # the solver sees it too
     state = G.apply(state, Move.card("G34", "B9C2"))
     assert G.status(state) == "won" and G.score(state) == (104, 104)
 

@@ -8,6 +8,7 @@ import pytest
 from server.patience import registry
 from server.patience.cards import code
 from server.patience.engine import IllegalMove, Move, State, shuffled
+from server.solver import solve
 from tests.games.positions import position, run
 
 G = registry.get("st_helena")
@@ -226,6 +227,7 @@ def test_a_near_won_position_is_won() -> None:
     spec["F8"] = run("C", 1, 12)
     state = build({**spec, "C1": "KC", "S": ""}, rest="C2")
     assert G.pile(state, "C2") == ()
+    assert solve(G, state, max_nodes=2_000).outcome == "win"  # the solver sees it too
     assert G.status(state) == "playing" and G.score(state) == (103, 104)
     state = G.apply(state, Move.card("C1", "F8"))
     assert G.status(state) == "won" and G.score(state) == (104, 104)

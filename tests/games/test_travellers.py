@@ -10,6 +10,7 @@ from server.patience.engine import IllegalMove, Move, State, shuffled
 from server.patience.games.travellers import GAME
 from server.patience.rng import shuffle
 from server.patience.travel import TravelVars
+from server.solver import solve
 from tests.games.test_travel import build, codes, rederive
 
 G = GAME
@@ -202,6 +203,7 @@ def test_near_won_position_is_won() -> None:
     full = {f: (s, 13) for f, (s, _) in BASES.items()}
     state = build(G, {"P3": "KS"}, {**full, "F1": ("S", 12)})
     assert G.legal_moves(state) == [Move.card("P3", "F1")]
+    assert solve(G, state, max_nodes=2_000).outcome == "win"  # the solver sees it too
     state = G.apply(state, Move.card("P3", "F1"))
     assert G.status(state) == "won" and G.score(state) == (104, 104)
 

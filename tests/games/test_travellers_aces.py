@@ -9,6 +9,7 @@ from server.patience import registry
 from server.patience.engine import IllegalMove, Move, State, shuffled
 from server.patience.games.travellers_aces import GAME
 from server.patience.travel import TravelVars
+from server.solver import solve
 from tests.games.test_travel import build, codes, rederive
 
 G = GAME
@@ -153,6 +154,7 @@ def test_near_won_position_is_won() -> None:
     full = {f"F{k}": ("SHDC"[(k - 1) % 4], 13) for k in range(1, 9)}
     state = position({"P7": "2C"}, {**full, "F8": ("C", 12)})
     assert G.legal_moves(state) == [Move.card("P7", "F8")]
+    assert solve(G, state, max_nodes=2_000).outcome == "win"  # the solver sees it too
     assert G.status(G.apply(state, Move.card("P7", "F8"))) == "won"
 
 

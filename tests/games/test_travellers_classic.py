@@ -10,6 +10,7 @@ from server.patience.cards import KING
 from server.patience.engine import IllegalMove, Move, State, as_stock, shuffled
 from server.patience.games.travellers_classic import GAME
 from server.patience.travel import TravelVars
+from server.solver import solve
 from tests.games.test_travel import build, codes, rederive
 
 G = GAME
@@ -190,6 +191,7 @@ def test_near_won_position_is_won() -> None:
     full = {f: (s, 13) for f, (s, _) in KINGS.items()}
     state = position({"P1": "AC"}, {**full, "F8": ("C", 12)})
     assert G.legal_moves(state) == [Move.card("P1", "F8")]
+    assert solve(G, state, max_nodes=2_000).outcome == "win"  # the solver sees it too
     assert G.status(G.apply(state, Move.card("P1", "F8"))) == "won"
 
 
