@@ -221,6 +221,11 @@ class Connection:
     async def resign(self, game_id: str) -> Message:
         return dict((await self.call(Op.RESIGN, game_id=game_id))["state"])
 
+    async def hint(self, game_id: str) -> Message:
+        """One move of a winning line from here (``move``, or None) and the server's
+        words; the game is assisted from now on."""
+        return await self.call(Op.HINT, game_id=game_id)
+
     async def my_games(self, limit: int = 20, cursor: str | None = None) -> Message:
         return await self.call(Op.MY_GAMES, limit=limit, cursor=cursor)
 

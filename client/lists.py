@@ -14,7 +14,7 @@ from protocol.errors import ErrorCode
 from protocol.messages import Board, Mode
 
 from .connection import ClientError, ServerError
-from .text import LEADERBOARD_HEADER, entry_row, result_text, title
+from .text import LEADERBOARD_HEADER, entry_row, par_text, result_text, title
 
 if TYPE_CHECKING:
     from .app import PasyansApp
@@ -113,7 +113,7 @@ class DailyScreen(_ListScreen):
             table.add_row(
                 str(names.get("title_ru") or slug),
                 str(names.get("title_en") or ""),
-                "" if entry.get("par") is None else str(entry["par"]),
+                par_text(entry),
                 f"seed {seed}" if seed is not None else str(entry.get("commitment") or "")[:12],
                 result_text(entry.get("mine")) if entry else "no daily",
                 key=slug,

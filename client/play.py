@@ -54,6 +54,7 @@ class BoardScreen(Screen[None]):
         Binding("r", "resign", "Resign"),
         Binding("question_mark", "rules", "Rules"),
         Binding("a", "auto", "Auto"),
+        Binding("h", "hint", "Hint"),
         Binding("x", "actions", "Actions"),
         Binding("escape", "cancel", "Cancel"),
         Binding("enter", "choose", "Choose", show=False),
@@ -411,6 +412,28 @@ class BoardScreen(Screen[None]):
             self.say("nothing forced: the next move is yours")
         else:
             self.say(f"played {played} forced move{'s' if played > 1 else ''}")
+
+    async def action_hint(self) -> None:
+        """Ask the server for one move of a winning line and highlight it (the game
+        no longer ranks on a daily board; races refuse hints)."""
+        if not self.playing or self.busy:
+            return
+        try:
+            reply = await self.papp.conn.hint(str(self.state["game_id"]))
+        except ServerUnavailable as exc:
+            await self.recover(exc)
+            return
+        except ClientError as exc:
+            self.say(f"error: {exc}")
+            return
+        move = reply.get("move")
+        if not isinstance(move, dict):
+            self.say(f"hint: {reply.get('message') or 'no win found from here'}")
+            return
+        if "from" in move:
+            self.source, self.source_index = str(move["from"]), move.get("index")
+            self.redraw()
+        self.say(f"hint: {format_move(move)} (this game no longer ranks)")
 
     def action_actions(self) -> None:
         actions = [m for m in self.legal if "action" in m]

@@ -107,6 +107,16 @@ def table(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> str:
     return "\n".join(out)
 
 
+def par_text(entry: Mapping[str, Any]) -> str:
+    """A daily's par: the shortest known winning line, or, for a daily the solver
+    could not prove winnable, the most cards its best line founded."""
+    if entry.get("par") is not None:
+        return str(entry["par"])
+    if entry.get("certified") is False and entry.get("best_founded") is not None:
+        return f"unproven ({entry['best_founded']})"
+    return ""
+
+
 def result_text(mine: Mapping[str, Any] | None) -> str:
     """A daily result (``mine``) in a few words."""
     if not mine:
@@ -133,7 +143,7 @@ def daily_text(daily: Mapping[str, Any], titles: Titles | None = None) -> str:
             [
                 slug,
                 title(slug, titles),
-                entry.get("par"),
+                par_text(entry),
                 str(entry.get("commitment") or "")[:16],
                 "" if entry.get("seed") is None else entry["seed"],
                 result_text(entry.get("mine")),

@@ -299,3 +299,15 @@ async def test_a_move_made_elsewhere_refreshes_the_board(
         await until(pilot, lambda: "moved on elsewhere" in str(status.render()))
         assert moves(app) == 1  # the other place's move, not ours
         assert " 2♥ ×2" in text_of(app)
+
+
+async def test_h_highlights_a_hinted_move(server_url: str, account: config.Credentials) -> None:
+    """Hand Reserve, deal 0: the solver wins it at once, so a hint is a card move whose
+    source the board then marks."""
+    app = PasyansApp(server_url, launch=Launch(game="hand_reserve", mode=Mode.DEAL, seed=0))
+    async with app.run_test(size=WIDE) as pilot:
+        board = await on_board(pilot)
+        await pilot.press("h")
+        await until(pilot, lambda: "hint:" in str(app.screen.query_one("#status").render()))
+        assert "no longer ranks" in str(app.screen.query_one("#status").render())
+        assert board.source is not None and board.targets()
