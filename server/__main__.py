@@ -3,6 +3,8 @@
 pasyans-server serve [--host 127.0.0.1] [--port 8765] [--data-dir DIR]
                      [--redis-url URL | --redis-cluster HOST:PORT,...] ...
                      (every flag also a PASYANS_* variable)
+pasyans-server prepare-dailies [--date YYYY-MM-DD] [--days N] [serve's storage flags]
+pasyans-server solve GAME SEED [--seconds S] [--nodes N]
 """
 
 from __future__ import annotations
@@ -43,7 +45,84 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     Settings.parser(serve)
+    prepare = commands.add_parser(
+        "prepare-dailies",
+        help="choose (certify) the dailies of some days ahead of time",
+        description=(
+            "Choose every game's daily of --days days from --date (default: today, UTC) "
+            "and store them, as the server would on first use: the first candidate the "
+            "solver certifies within --candidate-nodes / --daily-nodes. Run it a day "
+            "ahead with a larger budget than the server's to certify more dailies; a "
+            "daily already chosen is kept. Takes the same storage flags as serve."
+        ),
+    )
+    prepare.add_argument("--date", default=None, help="first day, YYYY-MM-DD [today]")
+    prepare.add_argument("--days", type=int, default=2, help="how many days [2]")
+    Settings.parser(prepare)
+    solve = commands.add_parser(
+        "solve",
+        help="search one deal for a winning line",
+        description="Search GAME's deal SEED for a winning line and print the verdict "
+        "(win, none: no win exists, unknown: the budget ran out), par and the line.",
+    )
+    solve.add_argument("game", help="a game slug (pasyans games lists them)")
+    solve.add_argument("seed", type=int, help="the deal's seed, 0 <= SEED < 2**64")
+    solve.add_argument("--seconds", type=float, default=30.0, help="time budget [30]")
+    solve.add_argument("--nodes", type=int, default=None, help="node budget [none]")
     return parser
+
+
+def solve_command(args: argparse.Namespace) -> int:
+    from .patience import registry
+    from .patience.engine import UnknownGame
+    from .solver import solve
+
+    try:
+        game = registry.get(args.game)
+    except UnknownGame:
+        raise SystemExit(f"pasyans-server: no game {args.game!r}; one of: "
+                         f"{', '.join(registry.slugs())}") from None
+    if not 0 <= args.seed < 1 << 64:
+        raise SystemExit("pasyans-server: SEED must be 0 <= SEED < 2**64")
+    result = solve(game, game.deal(args.seed), max_seconds=args.seconds, max_nodes=args.nodes)
+    print(f"{game.slug} {args.seed}: {result.outcome} · {result.nodes} nodes in "
+          f"{result.seconds:.1f} s · best {result.best_founded}/{game.total} founded")
+    if result.line is not None:
+        print(f"par {result.par}: " + " ".join(str(m) for m in result.line))
+    return 0 if result.outcome == "win" else 1
+
+
+async def prepare_dailies(settings: Settings, first: str | None, days: int) -> None:
+    from .services import SystemClock
+    from .services.clock import day_after
+    from .services.daily import Budget, Dailies
+    from .store import EmbeddedRedis, Store
+
+    embedded = None
+    url = settings.redis_cluster or settings.redis_url
+    if url is None:
+        embedded = EmbeddedRedis(settings.data_dir, binary=settings.redis_server)
+        await embedded.start()
+        url = embedded.url
+    store = Store(url, cluster=bool(settings.redis_cluster), prefix=settings.key_prefix)
+    try:
+        dailies = Dailies(store, SystemClock(),
+                          budget=Budget(settings.candidate_nodes, settings.daily_nodes))
+        date = first or dailies.today()
+        from .patience import registry
+
+        for _ in range(days):
+            for slug in registry.slugs():
+                choice = await dailies.choice(date, slug)
+                verdict = (f"certified, par {choice.par}" if choice.certified else
+                           f"NOT certified, best line founds {choice.best_founded}")
+                print(f"{date} {slug}: k={choice.k} ({choice.tried} tried) · {verdict}",
+                      flush=True)
+            date = day_after(date)
+    finally:
+        await store.close()
+        if embedded is not None:
+            await embedded.stop()
 
 
 def _stop_event() -> asyncio.Event:
@@ -156,6 +235,12 @@ def run(main: Coroutine[Any, Any, None], loop: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "solve":
+        return solve_command(args)
+    if args.command == "prepare-dailies":
+        settings = Settings.from_namespace(args)
+        asyncio.run(prepare_dailies(settings, args.date, args.days))
+        return 0
     if args.command == "serve":
         settings = Settings.from_namespace(args)
         if settings.redis_cluster:
