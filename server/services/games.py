@@ -99,6 +99,9 @@ def find_game(slug: str) -> Game:
 
 #: how long a hint searches, in seconds
 HINT_SECONDS = 2.0
+#: games whose hinted line is kept (a player who follows a hint gets the next move of
+#: the same line at once)
+HINTS_KEPT = 1024
 
 
 @dataclass(slots=True)
@@ -197,6 +200,9 @@ class Games:
         self.boards = boards
         self.cache_size = cache_size
         self._cache: OrderedDict[str, Record] = OrderedDict()
+        #: per game: the position at which the rest of its last hinted line applies
+        #: (the one after the hinted move), and that rest
+        self._hints: dict[str, tuple[tuple[object, object], tuple[Move, ...]]] = {}
         #: called after every change of a race game (the race service publishes it)
         self.on_race_change: Callable[[Record], Awaitable[None]] | None = None
 
@@ -512,10 +518,22 @@ class Games:
         if rec.ranked:
             await self.store.set_game_fields(gid, {"ranked": 0, "assisted": 1})
             self._cache.pop(gid, None)
-        move = await asyncio.to_thread(solver.hint, rec.game, rec.state, max_seconds=seconds)
-        if move is None:
+        kept = self._hints.get(gid)
+        if kept is not None and kept[0] == (rec.state.piles, rec.state.vars) and kept[1]:
+            line = kept[1]  # the player followed the last hint: go on along its line
+        else:
+            found = await asyncio.to_thread(
+                solver.solve, rec.game, rec.state, max_seconds=seconds
+            )
+            line = found.line or ()
+        if not line:
+            self._hints.pop(gid, None)
             return {"move": None, "assisted": True, "message": "no win found from here"}
-        return {"move": move.to_wire(), "assisted": True, "message": f"try {move}"}
+        after = rec.game.apply(rec.state, line[0])
+        self._hints[gid] = ((after.piles, after.vars), line[1:])
+        if len(self._hints) > HINTS_KEPT:
+            self._hints.pop(next(iter(self._hints)))
+        return {"move": line[0].to_wire(), "assisted": True, "message": f"try {line[0]}"}
 
     async def _playing(self, player: str, gid: str, seq: int) -> Record:
         rec = await self._owned(gid, player, seq)

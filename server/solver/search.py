@@ -1,8 +1,11 @@
 """A game-agnostic search for a winning line, over the engine's API alone.
 
-Weighted best-first search (weighted A*): a position's priority is the number of moves
-made to reach it plus ``weight`` times the cards still missing from the foundations, so
-a high weight plays almost greedily and a low one looks for short lines. Positions are
+Two passes of best-first search share the budget. First a greedy dive (a quarter of the
+budget): the position with the fewest cards missing from the foundations comes first,
+the deepest among equals, which finds long lines in games where progress needs many
+moves that found nothing (dealing, exchanging). Then weighted A*: a position's priority
+is the number of moves made to reach it plus ``weight`` times the cards still missing,
+so a high weight plays almost greedily and a low one looks for short lines. Positions are
 merged by :meth:`Game.position_key` (piles of one kind renamed, the two decks' twins
 alike), so a position is expanded once however it was reached. When a win is found and
 budget is left, a second pass with a lower weight looks for a shorter line (par).
@@ -27,9 +30,13 @@ from ..patience.engine import Game, IllegalMove, Move, State
 
 Outcome = Literal["win", "none", "unknown"]
 
-#: the weights of the first pass (find a win) and of the par pass (shorten it)
+#: the weights of the A* pass (find a win) and of the par pass (shorten it); ``DIVE``
+#: stands for the greedy dive (cards missing first, then the deepest)
+DIVE = -1.0
 FIND_WEIGHT = 5.0
 PAR_WEIGHT = 2.0
+#: the share of the budget the greedy dive may use
+DIVE_SHARE = 1 / 4
 
 
 @dataclass(frozen=True)
@@ -80,9 +87,11 @@ def _search(
     best = founded
     seen: set[Hashable] = {key(start)}
     parents: list[tuple[int, Move | None]] = [(-1, None)]
+    depths: list[int] = [0]
     tie = itertools.count()
+    dive = weight == DIVE
     frontier: list[tuple[float, int, int, int, State]] = [
-        (weight * (total - founded), next(tie), 0, 0, start)
+        (total - founded if dive else weight * (total - founded), 0, next(tie), 0, start)
     ]
     nodes = 0
     complete = True
@@ -90,7 +99,8 @@ def _search(
         if nodes >= max_nodes or (nodes & 255 == 0 and time.monotonic() > deadline):
             complete = False
             break
-        _, _, depth, node, state = heapq.heappop(frontier)
+        _, _, _, node, state = heapq.heappop(frontier)
+        depth = depths[node]
         nodes += 1
         if bound is not None and depth + 1 >= bound:
             complete = False  # pruned, not exhausted: "none" would be a lie
@@ -101,15 +111,18 @@ def _search(
                 continue
             seen.add(k)
             parents.append((node, move))
+            depths.append(depth + 1)
             child_id = len(parents) - 1
             f = game.score(child)[0]
             if f == total:
                 return _Pass("win", _line(parents, child_id), nodes, total)
             best = max(best, f)
-            heapq.heappush(
-                frontier,
-                (depth + 1 + weight * (total - f), next(tie), depth + 1, child_id, child),
-            )
+            entry: tuple[float, int, int, int, State]
+            if dive:  # fewest missing, then the deepest
+                entry = (total - f, -depth - 1, next(tie), child_id, child)
+            else:
+                entry = (depth + 1 + weight * (total - f), 0, next(tie), child_id, child)
+            heapq.heappush(frontier, entry)
     return _Pass("none" if complete else "unknown", None, nodes, best)
 
 
@@ -134,8 +147,14 @@ def solve(
     began = time.monotonic()
     deadline = began + (max_seconds if max_seconds is not None else 1e9)
     budget = max_nodes if max_nodes is not None else 1 << 62
-    found = _search(game, state, FIND_WEIGHT, budget, deadline)
-    nodes, line = found.nodes, found.line
+    dive_deadline = began + (max_seconds * DIVE_SHARE if max_seconds is not None else 1e9)
+    found = _search(game, state, DIVE, max(1, int(budget * DIVE_SHARE)), dive_deadline)
+    nodes, best = found.nodes, found.best_founded
+    if found.outcome == "unknown":
+        found = _search(game, state, FIND_WEIGHT, max(1, budget - nodes), deadline)
+        nodes += found.nodes
+        best = max(best, found.best_founded)
+    line = found.line
     if line is not None and shorten and nodes < budget:
         shorter = _search(game, state, PAR_WEIGHT, budget - nodes, deadline, bound=len(line))
         nodes += shorter.nodes
@@ -144,7 +163,7 @@ def solve(
     outcome: Outcome = found.outcome
     if line is not None and not certify(game, state, line):  # pragma: no cover - a bug
         raise AssertionError(f"{game.slug}: a found line does not replay to a win")
-    return Result(outcome, line, nodes, time.monotonic() - began, found.best_founded)
+    return Result(outcome, line, nodes, time.monotonic() - began, best)
 
 
 def hint(game: Game, state: State, *, max_seconds: float = 2.0,
