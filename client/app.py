@@ -8,7 +8,6 @@ the server directly, so one player's requests go out strictly in order.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from textual.app import App
@@ -16,26 +15,19 @@ from textual.app import App
 from protocol.errors import ErrorCode
 from protocol.messages import Event, Mode, Push
 
-from . import config
+from . import config, launch
 from .connection import ClientError, Connection, ServerError
-from .dialogs import MessageScreen, NameScreen
-from .lists import DailyScreen
-from .play import BoardScreen
-
-
-@dataclass(frozen=True)
-class Launch:
-    """What ``pasyans play``/``resume`` asked for (None: the home screen)."""
-
-    game: str = ""
-    mode: Mode = Mode.PRACTICE
-    seed: int | None = None
-    game_id: str = ""
-    resume: bool = False
-    race: str = ""  # "new" (a race on game, seed) or a race code to join
+from .launch import Launch
+from .screens.board import BoardScreen
+from .screens.dialogs import MessageScreen, NameScreen
+from .screens.home import DailyScreen
+from .screens.race import RaceScreen
 
 
 class PasyansApp(App[int]):
+    """The app; what its screens may ask of it is :class:`client.host.Host`."""
+
+
     TITLE = "pasyans"
     CSS = "Screen { background: $background; }"
 
@@ -53,7 +45,7 @@ class PasyansApp(App[int]):
         try:
             await self.conn.open()
             self.connected = True
-            self.titles = {str(g["slug"]): g for g in await self.conn.games()}
+            self.titles = await self.conn.titles()
         except ClientError as exc:
             await self.push_screen(MessageScreen(f"{exc}\n\nPress q to quit."))
             return
@@ -114,28 +106,23 @@ class PasyansApp(App[int]):
         return None
 
     async def logged_in(self) -> None:
-        launch = self.launch
-        if launch is None:
+        if self.launch is None:
             await self.push_screen(DailyScreen())
             return
-        if launch.race:
-            error = await self.open_race(launch)
+        if self.launch.race:
+            error = await self.open_race(self.launch)
             if error is not None:
                 await self.push_screen(MessageScreen(f"{error}\n\nPress q to quit."))
             return
         try:
-            if launch.resume:
-                gid = launch.game_id or await self.latest_game()
-                state = await self.conn.resume(gid)
-            else:
-                state = await self.conn.start(launch.game, launch.mode, launch.seed)
+            state = await launch.open_game(self.conn, self.launch)
         except ClientError as exc:
             await self.push_screen(MessageScreen(f"{exc}\n\nPress q to quit."))
             return
         await self.push_screen(BoardScreen(state))
 
-    async def open_race(self, launch: Launch) -> ClientError | None:
-        """Make the race ``launch`` asks for (``race="new"``: on ``game``, ``seed``, or
+    async def open_race(self, wanted: Launch) -> ClientError | None:
+        """Make the race ``wanted`` asks for (``race="new"``: on ``game``, ``seed``, or
         today's daily deal with ``mode`` daily) or join it by its code, and open its
         screen (the lobby, or your game when you come back to a running race).
 
@@ -143,37 +130,20 @@ class PasyansApp(App[int]):
         opens: ``pasyans race`` shows it and quits, the home screen's dialogs show it
         and let you try again.
         """
-        from .racing import RaceScreen
-
         try:
-            state = None
-            if launch.race == "new":
-                daily = launch.mode is Mode.DAILY
-                race = await self.conn.race_create(launch.game, launch.seed, daily=daily)
-            else:
-                joined = await self.conn.race_join(launch.race)
-                race, state = dict(joined["race"]), joined.get("state")
+            race, state = await launch.open_race(self.conn, wanted)
         except ClientError as exc:
             return exc
         await self.push_screen(RaceScreen(race, state))
         return None
 
-    async def latest_game(self) -> str:
-        result = await self.conn.my_games(limit=50)
-        for game in result.get("games") or []:
-            if game.get("status", "playing") == "playing" and game.get("game_id"):
-                return str(game["game_id"])
-        raise ClientError("you have no game in play: start one with `pasyans play GAME`")
-
     async def open_game(
         self, slug: str, mode: Mode, *, seed: int | None = None, resume: str | None = None
     ) -> None:
         """Start (or resume) a game from the home screen; errors go to a notification."""
+        wanted = Launch(game=slug, mode=mode, seed=seed, game_id=resume or "", resume=bool(resume))
         try:
-            if resume:
-                state = await self.conn.resume(resume)
-            else:
-                state = await self.conn.start(slug, mode, seed)
+            state = await launch.open_game(self.conn, wanted)
         except ClientError as exc:
             self.notify(str(exc), severity="error")
             return
@@ -190,8 +160,6 @@ class PasyansApp(App[int]):
         """Close the race's screens (its board, result, lobby) and go back home, or
         quit when the race was the command. Your game in a running race goes on:
         joining with the code again brings it back."""
-        from .racing import RaceScreen
-
         if self.launch is not None:
             self.exit(0)
             return

@@ -10,13 +10,15 @@ import argparse
 import asyncio
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TextIO
 
 from protocol.errors import ErrorCode
 from protocol.messages import Board, Mode
 
 from . import config
 from .connection import ClientError, Connection, ServerError, ServerUnavailable
+from .launch import Launch, open_game, open_race
+from .race_script import RaceScript
 from .script import Script, stdin_reader
 from .text import daily_text, games_text, leaderboard_text, title
 
@@ -195,10 +197,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command in ("play", "resume", "race") and not (args.script or _tty()):
             args.script = True
             print("no terminal: script mode (moves from stdin)", file=sys.stderr)
-        if args.command in ("play", "resume") and not args.script:
+        if args.command in ("play", "resume", "race") and not args.script:
             return board(args)
-        if args.command == "race" and not args.script:
-            return race_board(args)
         return asyncio.run(COMMANDS[args.command](args, sys.stdout))
     except ServerUnavailable as exc:
         print(f"pasyans: {exc}", file=sys.stderr)
@@ -283,14 +283,10 @@ async def cmd_rules(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-async def titles_of(conn: Connection) -> dict[str, dict[str, Any]]:
-    return {str(g["slug"]): g for g in await conn.games()}
-
-
 async def cmd_daily(args: argparse.Namespace, out: TextIO) -> int:
     async with await connect(args.server, need_auth=False) as conn:
         daily = await conn.daily(args.date)
-        out.write(daily_text(daily, await titles_of(conn)) + "\n")
+        out.write(daily_text(daily, await conn.titles()) + "\n")
     return EXIT_OK
 
 
@@ -306,7 +302,7 @@ async def cmd_leaderboard(args: argparse.Namespace, out: TextIO) -> int:
             cursor=args.cursor,
             around_me=args.around_me,
         )
-        titles = await titles_of(conn)
+        titles = await conn.titles()
         day = board.get("date") or args.date or "today"
         which = "all time" if args.all_time else f"daily {day}"
         heading = f"{title(args.game, titles)} · {which}"
@@ -322,37 +318,30 @@ def play_mode(args: argparse.Namespace) -> tuple[Mode, int | None]:
     return Mode.PRACTICE, None
 
 
-async def latest_game(conn: Connection) -> str:
-    """The id of the player's most recent game still in play."""
-    result = await conn.my_games(limit=50)
-    for game in result.get("games") or []:
-        if game.get("status", "playing") == "playing" and game.get("game_id"):
-            return str(game["game_id"])
-    raise ClientError("you have no game in play: start one with `pasyans play GAME`")
+def launch_of(args: argparse.Namespace) -> Launch:
+    """What ``play``, ``resume`` or ``race`` asks to open."""
+    if args.command == "play":
+        mode, seed = play_mode(args)
+        return Launch(game=args.game, mode=mode, seed=seed)
+    if args.command == "resume":
+        return Launch(game_id=args.game_id or "", resume=True)
+    if args.race_command == "new":
+        mode = Mode.DAILY if args.daily else Mode.PRACTICE
+        return Launch(game=args.game, mode=mode, seed=args.deal, race="new")
+    return Launch(race=args.code)
 
 
 async def cmd_script(args: argparse.Namespace, out: TextIO) -> int:
     async with await connect(args.server, need_auth=True) as conn:
-        titles = await titles_of(conn)
-        if args.command == "play":
-            mode, seed = play_mode(args)
-            state = await conn.start(args.game, mode, seed)
-        else:
-            state = await conn.resume(args.game_id or await latest_game(conn))
+        titles = await conn.titles()
+        state = await open_game(conn, launch_of(args))
         return await Script(conn, state, out, titles).run(stdin_reader(sys.stdin))
 
 
 async def cmd_race(args: argparse.Namespace, out: TextIO) -> int:
-    from .race import RaceScript
-
     async with await connect(args.server, need_auth=True) as conn:
-        titles = await titles_of(conn)
-        state = None
-        if args.race_command == "new":
-            race = await conn.race_create(args.game, args.deal, daily=args.daily)
-        else:
-            joined = await conn.race_join(args.code)
-            race, state = joined["race"], joined.get("state")
+        titles = await conn.titles()
+        race, state = await open_race(conn, launch_of(args))
         return await RaceScript(conn, race, out, titles, state).run(stdin_reader(sys.stdin))
 
 
@@ -380,22 +369,7 @@ def home(args: argparse.Namespace) -> int:
 
 
 def board(args: argparse.Namespace) -> int:
-    from .app import Launch, PasyansApp
+    """``play``, ``resume`` or ``race`` on the Textual board."""
+    from .app import PasyansApp  # Textual loads only for the board
 
-    if args.command == "play":
-        mode, seed = play_mode(args)
-        launch = Launch(game=args.game, mode=mode, seed=seed)
-    else:
-        launch = Launch(game_id=args.game_id or "", resume=True)
-    return PasyansApp(args.server, launch=launch).run() or EXIT_OK
-
-
-def race_board(args: argparse.Namespace) -> int:
-    from .app import Launch, PasyansApp
-
-    if args.race_command == "new":
-        mode = Mode.DAILY if args.daily else Mode.PRACTICE
-        launch = Launch(game=args.game, mode=mode, seed=args.deal, race="new")
-    else:
-        launch = Launch(race=args.code)
-    return PasyansApp(args.server, launch=launch).run() or EXIT_OK
+    return PasyansApp(args.server, launch=launch_of(args)).run() or EXIT_OK

@@ -188,7 +188,7 @@ class Connection:
             raise ServerError(err.code, err.message, err.extra)
         return reply.result
 
-    # -- one method per operation (PROTOCOL.md) ---------------------------------
+    # -- one method per operation (docs/protocol.md) -----------------------------
 
     async def register(self, name: str) -> Message:
         result = await self.call(Op.REGISTER, name=name)
@@ -202,6 +202,10 @@ class Connection:
 
     async def games(self) -> list[Message]:
         return list((await self.call(Op.GAMES))["games"])
+
+    async def titles(self) -> dict[str, Message]:
+        """The catalogue of :meth:`games` by slug (what :func:`client.text.title` reads)."""
+        return {str(g["slug"]): g for g in await self.games()}
 
     async def rules(self, game: str) -> str:
         return str((await self.call(Op.RULES, game=game))["text"])

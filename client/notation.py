@@ -1,4 +1,4 @@
-"""The script-mode move notation, to and from PROTOCOL.md's wire moves.
+"""The script-mode move notation, to and from the wire moves of docs/protocol.md.
 
 The client holds no rules: this module only translates text, and :func:`resolve`
 picks the entry of the server's ``legal`` list that a line names.
@@ -22,7 +22,10 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+#: a move as the wire carries it (``{"from": …, "to": …}`` or ``{"action": …}``)
 WireMove = dict[str, Any]
+#: safety bound for playing forced moves in a row (a forced chain never needs more)
+AUTO_LIMIT = 1000
 
 _PILE = re.compile(r"^(?P<pid>[A-Za-z][A-Za-z0-9_-]*)(?:\[(?P<index>\d+)\])?$")
 _ACTION = re.compile(r"^[a-z][a-z0-9_]*$")

@@ -21,11 +21,8 @@ from typing import Any, TextIO
 from protocol.errors import ErrorCode
 
 from .connection import Connection, ServerError
-from .notation import NotationError, forced, format_move, parse, resolve
+from .notation import AUTO_LIMIT, NotationError, forced, format_move, parse, resolve
 from .text import Titles, legal_line, state_text
-
-#: safety bound for ``auto`` (a forced chain never needs more)
-AUTO_LIMIT = 1000
 
 HELP = """\
 moves: 'T3 FA-H' (from to), 'R[2] F3' (card 2 of a spread pile), 'deal', 'swap a=P1 b=P2'

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .board import draw
+from .drawing import draw
 from .notation import format_move
 
 Titles = Mapping[str, Mapping[str, Any]]

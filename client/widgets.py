@@ -1,8 +1,8 @@
-"""The board widget: a drawing of the view (see :mod:`client.board`) that reports
+"""The board widget: a drawing of the view (see :mod:`client.drawing`) that reports
 clicks as pile (and card) hits.
 
 The drawing fits the room the widget is given: when the full drawing is wider, the
-board is drawn tighter (:data:`client.board.DENSITIES`), and only when even the
+board is drawn tighter (:data:`client.drawing.DENSITIES`), and only when even the
 most compact drawing is too wide does its container scroll sideways.
 """
 
@@ -17,7 +17,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
 
-from .board import Density, Drawing, Marks, draw
+from .drawing import Density, Drawing, Marks, draw
 
 
 class BoardView(Widget, can_focus=True):
@@ -34,7 +34,7 @@ class BoardView(Widget, can_focus=True):
             self.index = index
 
     class Refitted(Message):
-        """The board is now drawn in another :class:`~client.board.Density` (or
+        """The board is now drawn in another :class:`~client.drawing.Density` (or
         other titles were cut short to fit)."""
 
         def __init__(self, density: Density) -> None:

@@ -1,4 +1,5 @@
-"""The board screen: play the moves the server lists in ``legal``, nothing else.
+"""The board screen, and the panel at the end of a game: play the moves the server
+lists in ``legal``, nothing else.
 
 Choosing a move: pick a source pile, then one of its highlighted targets, by
 mouse, by moving the cursor (arrows, Enter/space), or by typing a pile id in
@@ -9,37 +10,34 @@ same two piles (cards of a spread pile) or for actions (``x``), a list pops up.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import ScrollableContainer
-from textual.screen import Screen
+from textual.containers import ScrollableContainer, Vertical
+from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from protocol.errors import ErrorCode
 from protocol.messages import Board as BoardKind
 from protocol.messages import Mode
 
-from .board import FULL, Marks
-from .connection import ClientError, ServerError, ServerUnavailable
-from .dialogs import ConfirmScreen, EndScreen, PickScreen, RulesScreen
-from .notation import forced, format_move
-from .text import clock, deal_text, info_line, title
-from .widgets import BoardView
+from ..connection import ClientError, ServerError, ServerUnavailable
+from ..drawing import FULL, Marks
+from ..host import host
+from ..notation import AUTO_LIMIT, WireMove, forced, format_move
+from ..text import clock, deal_text, info_line, title
+from ..widgets import BoardView
+from .base import HostedScreen
+from .dialogs import MODAL_CSS, ConfirmScreen, PickScreen
+from .leaderboard import LeaderboardScreen
 
-if TYPE_CHECKING:
-    from .app import PasyansApp
-
-WireMove = dict[str, Any]
-#: safety bound for ``a`` (a chain of forced moves never needs more)
-AUTO_LIMIT = 1000
 PILE_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")
 
 
-class BoardScreen(Screen[None]):
+class BoardScreen(HostedScreen):
     DEFAULT_CSS = """
     BoardScreen { layout: vertical; }
     #title { height: 1; background: $primary; color: $text; padding: 0 1; }
@@ -77,13 +75,6 @@ class BoardScreen(Screen[None]):
         self.typed = ""
         self.busy = False
         self.ended_shown = False
-
-    @property
-    def papp(self) -> PasyansApp:
-        from .app import PasyansApp
-
-        assert isinstance(self.app, PasyansApp)
-        return self.app
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
@@ -162,7 +153,7 @@ class BoardScreen(Screen[None]):
                 cursor=self.cursor,
             ),
         )
-        head = [title(str(state.get("game")), self.papp.titles), str(state.get("mode", ""))]
+        head = [title(str(state.get("game")), self.host.titles), str(state.get("mode", ""))]
         deal = deal_text(state)
         if deal:
             head.append(deal)
@@ -218,9 +209,6 @@ class BoardScreen(Screen[None]):
         elif actions:
             text += " · actions (x): " + ", ".join(actions)
         return text
-
-    def say(self, text: str) -> None:
-        self.query_one("#status", Static).update(text)
 
     # -- choosing a move -------------------------------------------------------
 
@@ -281,7 +269,7 @@ class BoardScreen(Screen[None]):
         if self.busy:
             return False
         self.busy = True
-        conn = self.papp.conn
+        conn = self.host.conn
         gid, seq = str(self.state["game_id"]), int(self.state["seq"])
         try:
             if what == "move":
@@ -316,8 +304,8 @@ class BoardScreen(Screen[None]):
         the player sees the fresh board and decides."""
         self.say(f"{lost} — reconnecting…")
         try:
-            await self.papp.reconnect()
-            state = await self.papp.conn.resume(str(self.state["game_id"]))
+            await self.host.reconnect()
+            state = await self.host.conn.resume(str(self.state["game_id"]))
         except ClientError as exc:
             self.say(f"error: {exc} — press q to leave, or try again")
             return
@@ -393,13 +381,7 @@ class BoardScreen(Screen[None]):
         self.app.push_screen(ConfirmScreen("Resign this game?"), confirmed)
 
     async def action_rules(self) -> None:
-        game = str(self.state.get("game"))
-        try:
-            text = await self.papp.conn.rules(game)
-        except ClientError as exc:
-            self.say(f"error: {exc}")
-            return
-        self.app.push_screen(RulesScreen(title(game, self.papp.titles), text))
+        await self.show_rules(str(self.state.get("game")))
 
     async def action_auto(self) -> None:
         played = 0
@@ -419,7 +401,7 @@ class BoardScreen(Screen[None]):
         if not self.playing or self.busy:
             return
         try:
-            reply = await self.papp.conn.hint(str(self.state["game_id"]))
+            reply = await self.host.conn.hint(str(self.state["game_id"]))
         except ServerUnavailable as exc:
             await self.recover(exc)
             return
@@ -443,20 +425,20 @@ class BoardScreen(Screen[None]):
         self.pick(actions)
 
     def action_leave(self) -> None:
-        self.papp.leave_board()
+        self.host.leave_board()
 
     async def show_end(self) -> None:
         state = self.state
         rank = None
         if state.get("mode") == Mode.DAILY:
             try:
-                board = await self.papp.conn.leaderboard(
+                board = await self.host.conn.leaderboard(
                     str(state["game"]), board=BoardKind.DAILY, around_me=True, limit=5
                 )
                 rank = (board.get("me") or {}).get("rank")
             except ClientError:
                 rank = None
-        self.app.push_screen(EndScreen(state, title(str(state["game"]), self.papp.titles), rank))
+        self.app.push_screen(EndScreen(state, title(str(state["game"]), self.host.titles), rank))
 
 
 def _step(cells: dict[str, tuple[int, int]], current: str, direction: str) -> str:
@@ -473,3 +455,45 @@ def _step(cells: dict[str, tuple[int, int]], current: str, direction: str) -> st
         return current
     near = [(abs(cx - x), cx, pid) for pid, (cx, cy) in cells.items() if cy == rows[0]]
     return min(near)[2]
+
+
+class EndScreen(ModalScreen[None]):
+    """Won or lost, with the counters and the rank on the daily board."""
+
+    DEFAULT_CSS = MODAL_CSS.format(name="EndScreen")
+    BINDINGS = [  # noqa: RUF012
+        Binding("enter", "dismiss", "Back to the board"),
+        Binding("escape", "dismiss", "Back to the board"),
+        Binding("q", "leave", "Leave"),
+        Binding("l", "leaderboard", "Leaderboard"),
+    ]
+
+    def __init__(self, state: Mapping[str, Any], heading: str, rank: int | None) -> None:
+        super().__init__()
+        self.state = state
+        self.heading = heading
+        self.rank = rank
+
+    def compose(self) -> ComposeResult:
+        state = self.state
+        won = state.get("status") == "won"
+        lines = [
+            f"[b]{'You won!' if won else 'Game over: no more moves.'}[/b]",
+            self.heading,
+            f"{state.get('foundation')}/{state.get('total')} cards on the foundations",
+            f"{state.get('moves')} moves in {clock(state.get('time_ms'))}",
+        ]
+        if self.rank is not None:
+            lines.append(f"rank {self.rank} on today's board")
+        lines.append("")
+        lines.append("Enter: look at the board · l: leaderboard · q: leave")
+        with Vertical():
+            yield Static("\n".join(lines), id="end", markup=True)
+
+    def action_leave(self) -> None:
+        self.dismiss()
+        host(self).leave_board()
+
+    def action_leaderboard(self) -> None:
+        self.dismiss()
+        self.app.push_screen(LeaderboardScreen(str(self.state["game"])))

@@ -1,6 +1,5 @@
-"""Small screens: rules, confirmations, move choices, the end of a game, messages,
-the first-run name prompt, and the home screen's race dialogs (which deal to race
-on, which code to join)."""
+"""Small screens any other may open: rules, confirmations, move choices, messages,
+and the first-run name prompt."""
 
 from __future__ import annotations
 
@@ -10,18 +9,15 @@ from typing import Any
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Input, Markdown, OptionList, Static
+from textual.widgets import Footer, Input, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 from protocol.cards import pretty
-from protocol.messages import RACE_CODE_RE
 
-from .notation import format_move
-from .text import clock
-
-WireMove = dict[str, Any]
+from ..host import host
+from ..notation import WireMove, format_move
 
 MODAL_CSS = """
 {name} {{ align: center middle; }}
@@ -119,55 +115,6 @@ class PickScreen(ModalScreen[WireMove | None]):
         self.dismiss(self.moves[int(event.option_id or 0)])
 
 
-class EndScreen(ModalScreen[None]):
-    """Won or lost, with the counters and the rank on the daily board."""
-
-    DEFAULT_CSS = MODAL_CSS.format(name="EndScreen")
-    BINDINGS = [  # noqa: RUF012
-        Binding("enter", "dismiss", "Back to the board"),
-        Binding("escape", "dismiss", "Back to the board"),
-        Binding("q", "leave", "Leave"),
-        Binding("l", "leaderboard", "Leaderboard"),
-    ]
-
-    def __init__(self, state: Mapping[str, Any], heading: str, rank: int | None) -> None:
-        super().__init__()
-        self.state = state
-        self.heading = heading
-        self.rank = rank
-
-    def compose(self) -> ComposeResult:
-        state = self.state
-        won = state.get("status") == "won"
-        lines = [
-            f"[b]{'You won!' if won else 'Game over: no more moves.'}[/b]",
-            self.heading,
-            f"{state.get('foundation')}/{state.get('total')} cards on the foundations",
-            f"{state.get('moves')} moves in {clock(state.get('time_ms'))}",
-        ]
-        if self.rank is not None:
-            lines.append(f"rank {self.rank} on today's board")
-        lines.append("")
-        lines.append("Enter: look at the board · l: leaderboard · q: leave")
-        with Vertical():
-            yield Static("\n".join(lines), id="end", markup=True)
-
-    def action_leave(self) -> None:
-        from .app import PasyansApp
-
-        self.dismiss()
-        if isinstance(self.app, PasyansApp):
-            self.app.leave_board()
-
-    def action_leaderboard(self) -> None:
-        from .app import PasyansApp
-        from .lists import LeaderboardScreen
-
-        self.dismiss()
-        if isinstance(self.app, PasyansApp):
-            self.app.push_screen(LeaderboardScreen(str(self.state["game"])))
-
-
 class MessageScreen(Screen[None]):
     """A full-screen message (e.g. the server cannot be reached); q quits."""
 
@@ -209,117 +156,6 @@ class NameScreen(Screen[None]):
 
     @on(Input.Submitted)
     async def submitted(self, event: Input.Submitted) -> None:
-        from .app import PasyansApp
-
-        assert isinstance(self.app, PasyansApp)
-        error = await self.app.register(event.value.strip())
+        error = await host(self).register(event.value.strip())
         if error:
             self.query_one("#why", Static).update(error)
-
-
-class RaceDealScreen(ModalScreen[bool | None]):
-    """Which deal a new race is on: a fresh one (False) or today's daily (True)."""
-
-    DEFAULT_CSS = MODAL_CSS.format(name="RaceDealScreen")
-    BINDINGS = [  # noqa: RUF012
-        Binding("f", "answer(False)", "Fresh deal"),
-        Binding("d", "answer(True)", "Daily deal"),
-        Binding("escape", "answer(None)", "Cancel"),
-    ]
-
-    def __init__(self, heading: str) -> None:
-        super().__init__()
-        self.heading = heading
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(f"[b]A race on {self.heading}[/b] — on which deal?", markup=True)
-            yield OptionList(
-                Option("f  a fresh deal (nobody has seen it)", id="fresh"),
-                Option(
-                    "d  today's daily deal (your race game is your daily attempt, "
-                    "unless you already played it today)",
-                    id="daily",
-                ),
-                markup=False,
-            )
-            yield Static("Enter or a click chooses · Esc cancels")
-
-    def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
-
-    @on(OptionList.OptionSelected)
-    def selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option_id == "daily")
-
-    def action_answer(self, daily: bool | None) -> None:
-        self.dismiss(daily)
-
-
-def race_code(text: str) -> str | None:
-    """The code typed (spaces dropped, upper case), or None when it cannot be one:
-    the protocol's race code is letters and digits (the server hands out six)."""
-    code = "".join(text.split()).upper()
-    return code if RACE_CODE_RE.fullmatch(code) else None
-
-
-class JoinRaceScreen(ModalScreen[str | None]):
-    """Type a friend's race code; dismissed with the code (upper case), or None.
-
-    Only the code's shape is checked here; whether a race has it is the server's
-    answer, which the home screen shows by opening this dialog again with ``error``.
-    """
-
-    DEFAULT_CSS = MODAL_CSS.format(name="JoinRaceScreen") + """
-    JoinRaceScreen #why { color: $warning; height: auto; }
-    JoinRaceScreen #buttons { height: auto; margin-top: 1; }
-    JoinRaceScreen Button { margin-right: 2; }
-    """
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]  # noqa: RUF012
-
-    def __init__(self, code: str = "", error: str = "") -> None:
-        super().__init__()
-        self.code = code
-        self.error = error
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static("[b]Join a race[/b] — the code your friend's lobby shows", markup=True)
-            yield Input(
-                self.code,
-                placeholder="e.g. K7QX2M",
-                id="code",
-                max_length=12,
-            )
-            yield Static(self.error, id="why", markup=False)
-            with Horizontal(id="buttons"):
-                yield Button("Join", id="join", variant="primary")
-                yield Button("Cancel", id="cancel")
-
-    def on_mount(self) -> None:
-        self.query_one(Input).focus()
-
-    @on(Input.Submitted)
-    def submitted(self) -> None:
-        self.join()
-
-    @on(Button.Pressed, "#join")
-    def join_pressed(self) -> None:
-        self.join()
-
-    @on(Button.Pressed, "#cancel")
-    def cancel_pressed(self) -> None:
-        self.dismiss(None)
-
-    def join(self) -> None:
-        text = self.query_one(Input).value
-        code = race_code(text)
-        if code is None:
-            why = (
-                "type the race's code first"
-                if not text.strip()
-                else f"{text.strip()!r} is not a race code: letters and digits, like K7QX2M"
-            )
-            self.query_one("#why", Static).update(why)
-            return
-        self.dismiss(code)

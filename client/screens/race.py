@@ -5,9 +5,8 @@ hides it), and the result table at the end."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.markup import escape
 from textual import events
@@ -17,17 +16,15 @@ from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
-from protocol.messages import Event, Push
+from protocol.messages import Push
 
-from .connection import ClientError
+from ..connection import ClientError
+from ..host import Host, host
+from ..races import bar, member_status, now_ms, plural, read_event, result_table, seconds_left
+from ..text import clock, title
+from ..widgets import BoardView
+from .board import BoardScreen
 from .dialogs import MODAL_CSS
-from .play import BoardScreen
-from .race import bar, member_status, plural, result_table, seconds_left
-from .text import clock, title
-from .widgets import BoardView
-
-if TYPE_CHECKING:
-    from .app import PasyansApp
 
 Race = dict[str, Any]
 
@@ -77,15 +74,12 @@ class RaceScreen(Screen[None]):
         self.results_shown = False
 
     @property
-    def papp(self) -> PasyansApp:
-        from .app import PasyansApp
-
-        assert isinstance(self.app, PasyansApp)
-        return self.app
+    def host(self) -> Host:
+        return host(self)
 
     @property
     def you(self) -> str | None:
-        return self.papp.conn.player
+        return self.host.conn.player
 
     def compose(self) -> ComposeResult:
         yield Static(id="race-title")
@@ -93,7 +87,7 @@ class RaceScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.papp.race_listener = self.event
+        self.host.race_listener = self.event
         self.set_interval(0.2, self.redraw)
         self.redraw()
         if self.state is not None:  # back in a running race
@@ -102,8 +96,8 @@ class RaceScreen(Screen[None]):
             self.show_results()
 
     def on_unmount(self) -> None:
-        if self.papp.race_listener == self.event:
-            self.papp.race_listener = None
+        if self.host.race_listener == self.event:
+            self.host.race_listener = None
 
     def lobby_text(self) -> str:
         race = self.race
@@ -122,7 +116,7 @@ class RaceScreen(Screen[None]):
                 else "Waiting for the race's creator to start it."
             )
         elif status == "countdown":
-            left = seconds_left(race, int(time.time() * 1000))
+            left = seconds_left(race, now_ms())
             lines.append(f"[b]Starting in {left:.1f} s…[/b]")
         elif status == "finished":
             lines.append("The race is over: r for a rematch on a new deal, q to leave.")
@@ -146,28 +140,25 @@ class RaceScreen(Screen[None]):
         return bool(self.race.get("creator")) and self.race.get("creator") == self.you
 
     def redraw(self) -> None:
-        head = f"Race · {title(str(self.race.get('game')), self.papp.titles)}"
+        head = f"Race · {title(str(self.race.get('game')), self.host.titles)}"
         self.query_one("#race-title", Static).update(head)
         self.query_one("#lobby", Static).update(self.lobby_text())
 
     # -- events --------------------------------------------------------------
 
     def event(self, push: Push) -> None:
-        fields = push.fields
-        if fields.get("race_id") != self.race.get("race_id"):
-            offer = push.name == Event.RACE and fields.get("status") == "lobby"
-            if offer and self.race.get("status") == "finished":  # a member made a rematch
-                self.notify(f"{fields.get('creator')} offers a rematch: press r to join it")
-            return
-        if push.name == Event.RACE:
-            self.race = dict(fields)
+        news = read_event(self.race, push)
+        if news.rematch is not None:
+            self.notify(f"{news.rematch.get('creator')} offers a rematch: press r to join it")
+        elif news.race is not None:
+            self.race = news.race
             self.redraw()
             if self.board is not None:
                 self.board.show_race(self.race)
             if self.race.get("status") == "finished":
                 self.show_results()
-        elif push.name == Event.RACE_STARTED and isinstance(fields.get("state"), dict):
-            self.deal(dict(fields["state"]))
+        elif news.dealt is not None:
+            self.deal(news.dealt)
 
     def deal(self, state: dict[str, Any]) -> None:
         if self.board is not None:
@@ -187,7 +178,7 @@ class RaceScreen(Screen[None]):
         if self.race.get("status") != "lobby":
             return
         try:
-            race = await self.papp.conn.race_start(str(self.race["race_id"]))
+            race = await self.host.conn.race_start(str(self.race["race_id"]))
         except ClientError as exc:
             self.notify(str(exc), severity="error")
             return
@@ -200,7 +191,7 @@ class RaceScreen(Screen[None]):
             self.notify("a rematch is offered once the race is over", severity="warning")
             return
         try:
-            race = await self.papp.conn.race_rematch(str(self.race["race_id"]))
+            race = await self.host.conn.race_rematch(str(self.race["race_id"]))
         except ClientError as exc:
             self.notify(str(exc), severity="error")
             return
@@ -212,10 +203,10 @@ class RaceScreen(Screen[None]):
     async def action_leave(self) -> None:
         if self.race.get("status") in ("lobby", "countdown"):
             try:
-                await self.papp.conn.race_leave(str(self.race["race_id"]))
+                await self.host.conn.race_leave(str(self.race["race_id"]))
             except ClientError as exc:
                 self.notify(str(exc), severity="warning")
-        self.papp.leave_race()
+        self.host.leave_race()
 
 
 class RaceBoardScreen(BoardScreen):
@@ -260,7 +251,7 @@ class RaceBoardScreen(BoardScreen):
         self.show_race(self.lobby.race)
 
     def show_race(self, race: Mapping[str, Any]) -> None:
-        text = panel_text(race, self.papp.conn.player, narrow=self.has_class("narrow"))
+        text = panel_text(race, self.host.conn.player, narrow=self.has_class("narrow"))
         self.query_one("#race-panel", Static).update(text)
 
     def action_toggle_panel(self) -> None:
@@ -277,7 +268,7 @@ class RaceBoardScreen(BoardScreen):
         self.say("your game is over: waiting for the others (the panel shows them)")
 
     def action_leave(self) -> None:
-        self.papp.leave_race()
+        self.host.leave_race()
 
 
 class ResultScreen(ModalScreen[None]):
@@ -302,10 +293,7 @@ class ResultScreen(ModalScreen[None]):
             yield Static("\nEnter: back · r: rematch on a new deal · q: leave")
 
     def action_leave(self) -> None:
-        from .app import PasyansApp
-
-        if isinstance(self.app, PasyansApp):
-            self.app.leave_race()
+        host(self).leave_race()
 
     async def action_rematch(self) -> None:
         lobby = next((s for s in self.app.screen_stack if isinstance(s, RaceScreen)), None)

@@ -9,10 +9,12 @@ import pytest
 from textual.pilot import Pilot
 
 from client import config
-from client.app import Launch, PasyansApp
-from client.dialogs import EndScreen, MessageScreen, NameScreen, PickScreen, RulesScreen
-from client.lists import DailyScreen, LeaderboardScreen
-from client.play import BoardScreen
+from client.app import PasyansApp
+from client.launch import Launch
+from client.screens.board import BoardScreen, EndScreen
+from client.screens.dialogs import MessageScreen, NameScreen, PickScreen, RulesScreen
+from client.screens.home import DailyScreen
+from client.screens.leaderboard import LeaderboardScreen
 from client.widgets import BoardView
 from protocol.messages import Mode
 
@@ -244,7 +246,7 @@ async def test_click_a_card_of_a_spread_pile(server_url: str, account: config.Cr
 async def test_every_game_draws_on_the_board(server_url: str, account: config.Credentials) -> None:
     """The Textual board of deal 0 of every game is the snapshot's drawing (given
     room for it: a narrower terminal draws it tighter, see test_narrow.py)."""
-    from client.board import draw
+    from client.drawing import draw
     from server.patience import registry
 
     app = PasyansApp(server_url)

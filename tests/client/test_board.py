@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from client.board import (
+from client.drawing import (
     COLUMN_GAP,
     DENSITIES,
     FULL,

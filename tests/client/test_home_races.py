@@ -8,16 +8,16 @@ from collections.abc import AsyncIterator
 
 import pytest
 from textual.pilot import Pilot
-from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 from textual.widgets._footer import FooterKey
 
 from client import config
 from client.app import PasyansApp
-from client.dialogs import JoinRaceScreen, RaceDealScreen, race_code
-from client.lists import DailyScreen
-from client.race import lobby_text
-from client.racing import RaceBoardScreen, RaceScreen
+from client.races import lobby_text
+from client.screens.home import DailyScreen
+from client.screens.race import RaceBoardScreen, RaceScreen
+from client.screens.race_dialogs import JoinRaceScreen, RaceDealScreen, race_code
 from tests.support import TestClient, connect
 
 from .conftest import fresh_name
@@ -61,7 +61,8 @@ async def on_race_board(pilot: Pilot[int]) -> RaceBoardScreen:
     return board
 
 
-def text(screen: Screen[object], selector: str) -> str:
+def text(screen: Widget, selector: str) -> str:
+    """The text of the ``Static`` at ``selector`` on ``screen`` (any screen type)."""
     return str(screen.query_one(selector, Static).render())
 
 

@@ -1,5 +1,5 @@
 """Every game fits a 100-column terminal: the board picks a tighter drawing
-(client.board.DENSITIES) when the full one is wider than its room, so every pile's
+(client.drawing.DENSITIES) when the full one is wider than its room, so every pile's
 id and cards are on screen with no sideways scrolling. Under Pilot, against the real
 server, deal 0 of every game."""
 
@@ -9,10 +9,11 @@ from textual.containers import ScrollableContainer
 from textual.geometry import Region
 
 from client import config
-from client.app import Launch, PasyansApp
-from client.board import FULL, Drawing, draw
-from client.lists import DailyScreen
-from client.play import BoardScreen
+from client.app import PasyansApp
+from client.drawing import FULL, Drawing, draw
+from client.launch import Launch
+from client.screens.board import BoardScreen
+from client.screens.home import DailyScreen
 from client.widgets import BoardView
 from protocol.messages import Mode
 from server.patience import registry

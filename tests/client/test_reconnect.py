@@ -8,8 +8,9 @@ import asyncio
 import pytest
 
 from client import config
-from client.app import Launch, PasyansApp
+from client.app import PasyansApp
 from client.connection import Connection
+from client.launch import Launch
 from protocol.messages import Mode
 from tests.support import RedisProcess, ServerProcess
 

@@ -12,9 +12,11 @@ from pathlib import Path
 import pytest
 
 from client import config
-from client.app import Launch, PasyansApp
+from client.app import PasyansApp
 from client.connection import Connection
-from client.lists import DailyScreen, LeaderboardScreen
+from client.launch import Launch
+from client.screens.home import DailyScreen
+from client.screens.leaderboard import LeaderboardScreen
 from protocol.messages import Mode
 from server.patience import registry
 

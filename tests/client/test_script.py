@@ -57,7 +57,7 @@ def test_the_deal_matches_the_engine_snapshot(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from client.board import draw
+    from client.drawing import draw
 
     code, out = play(monkeypatch, capsys, "", "crescent", "--deal", "0")
     assert code == EXIT_OK

@@ -8,7 +8,7 @@ from server.patience import registry
 
 
 def engine_state(slug: str, seed: int = 0, mode: str = "deal") -> dict[str, Any]:
-    """A PROTOCOL.md state object for ``seed`` of ``slug``, as the server would send."""
+    """A state object (docs/protocol.md) for ``seed`` of ``slug``, as the server would send."""
     game = registry.get(slug)
     state = game.deal(seed)
     found, total = game.score(state)

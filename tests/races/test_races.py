@@ -329,8 +329,9 @@ async def test_board_lobby_panel_and_results(
     from textual.widgets import Static
 
     from client import config
-    from client.app import Launch, PasyansApp
-    from client.racing import RaceBoardScreen, RaceScreen, ResultScreen
+    from client.app import PasyansApp
+    from client.launch import Launch
+    from client.screens.race import RaceBoardScreen, RaceScreen, ResultScreen
 
     monkeypatch.setenv(config.CONFIG_ENV, str(tmp_path))
     async with member(cluster.url(0)) as a:

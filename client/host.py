@@ -1,0 +1,62 @@
+"""What a screen may ask of the app that shows it: the :class:`Host` protocol.
+
+Screens depend on this, never on the app itself, so imports flow one way
+(connection → launch, host → screens → app). :func:`host` finds the host of a
+screen (the :class:`~client.app.PasyansApp` in use).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol, runtime_checkable
+
+from textual.message_pump import MessagePump
+
+from protocol.messages import Mode, Push
+
+from .connection import ClientError, Connection
+from .launch import Launch
+from .text import Titles
+
+
+@runtime_checkable
+class Host(Protocol):
+    """The app, as its screens see it."""
+
+    @property
+    def conn(self) -> Connection:
+        """The connection to the server (a new one after :meth:`reconnect`)."""
+
+    @property
+    def titles(self) -> Titles:
+        """The games' catalogue by slug, for titles."""
+
+    #: the race screen's handler of ``race``/``race_started`` events
+    race_listener: Callable[[Push], None] | None
+
+    async def reconnect(self) -> None:
+        """A new connection in place of a dropped one, logged in again."""
+
+    async def register(self, name: str) -> str | None:
+        """Register ``name`` and carry on; an error message for the name screen, else None."""
+
+    async def open_game(
+        self, slug: str, mode: Mode, *, seed: int | None = None, resume: str | None = None
+    ) -> None:
+        """Start (or resume) a game and show its board; errors go to a notification."""
+
+    async def open_race(self, launch: Launch) -> ClientError | None:
+        """Make or join the race ``launch`` names and show it; the server's refusal."""
+
+    def leave_board(self) -> None:
+        """Back to the home screen, or quit when the board was the command."""
+
+    def leave_race(self) -> None:
+        """Close the race's screens and go back home, or quit when the race was the command."""
+
+
+def host(node: MessagePump) -> Host:
+    """The host of a screen (or any widget): the app it is shown in."""
+    app = node.app
+    assert isinstance(app, Host), f"{type(app).__name__} is not a pasyans Host"
+    return app

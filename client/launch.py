@@ -1,0 +1,53 @@
+"""What to open, and the round trips that open it: a game (start or resume) or a
+race (make or join). Shared by the command line (script mode) and the Textual app,
+so both open things the same way; it knows the connection and nothing above it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from protocol.messages import Mode
+
+from .connection import ClientError, Connection, Message
+
+
+@dataclass(frozen=True)
+class Launch:
+    """What ``pasyans play``/``resume``/``race`` asked for (None: the home screen)."""
+
+    game: str = ""
+    mode: Mode = Mode.PRACTICE
+    seed: int | None = None
+    game_id: str = ""
+    resume: bool = False
+    race: str = ""  # "new" (a race on game, seed) or a race code to join
+
+
+async def latest_game(conn: Connection) -> str:
+    """The id of the player's most recent game still in play."""
+    result = await conn.my_games(limit=50)
+    for game in result.get("games") or []:
+        if game.get("status", "playing") == "playing" and game.get("game_id"):
+            return str(game["game_id"])
+    raise ClientError("you have no game in play: start one with `pasyans play GAME`")
+
+
+async def open_game(conn: Connection, launch: Launch) -> Message:
+    """The state of the game ``launch`` names: resumed (``game_id``, else your latest
+    game in play) or started on ``game``, ``mode``, ``seed``."""
+    if launch.resume:
+        return await conn.resume(launch.game_id or await latest_game(conn))
+    return await conn.start(launch.game, launch.mode, launch.seed)
+
+
+async def open_race(conn: Connection, launch: Launch) -> tuple[Message, Message | None]:
+    """The race ``launch`` names and your game in it (None until it is dealt):
+    ``race="new"`` makes one on ``game``, ``seed`` (today's daily deal with ``mode``
+    daily); anything else is a code to join."""
+    if launch.race == "new":
+        daily = launch.mode is Mode.DAILY
+        return await conn.race_create(launch.game, launch.seed, daily=daily), None
+    joined = await conn.race_join(launch.race)
+    state: Any = joined.get("state")
+    return dict(joined["race"]), dict(state) if isinstance(state, dict) else None

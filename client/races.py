@@ -1,0 +1,137 @@
+"""Races without a screen: what a ``race``/``race_started`` event tells a member,
+and a race as plain text (the lobby, progress lines, the result table).
+
+The Textual race screens (:mod:`client.screens.race`) and script mode
+(:mod:`client.race_script`) both read events and draw bars through this module.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from protocol.messages import Event, Push
+
+from .text import Titles, clock, table, title
+
+BAR = 20
+
+Race = Mapping[str, Any]
+
+
+def bar(foundation: int, total: int, width: int = BAR) -> str:
+    """``[#####.....]``: cards on the foundations out of all of them."""
+    filled = round(width * foundation / total) if total else 0
+    filled = max(0, min(width, filled))
+    return "[" + "#" * filled + "." * (width - filled) + "]"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def member_status(p: Mapping[str, Any]) -> str:
+    if p.get("place"):
+        return f"won, place {p['place']}"
+    return str(p.get("status") or "")
+
+
+def seconds_left(race: Race, now_ms: int) -> float:
+    starts = race.get("starts_at")
+    return max(0.0, (int(starts) - now_ms) / 1000) if starts else 0.0
+
+
+def lobby_text(race: Race, you: str | None = None, titles: Titles | None = None) -> str:
+    players = list(race.get("players") or [])
+    deal = f" · daily deal of {race['date']}" if race.get("date") else ""
+    lines = [
+        f"race {race.get('code')} · {title(str(race.get('game')), titles)}{deal} · "
+        f"{race.get('status')} · {plural(len(players), 'player')}"
+    ]
+    for p in players:
+        mark = " (you)" if p["player"] == you else ""
+        lines.append(f"  {p['player']}{mark}")
+    return "\n".join(lines)
+
+
+def progress_rows(race: Race, you: str | None = None) -> list[str]:
+    """One line per member: name, bar, foundation/total, moves, time, status."""
+    players = list(race.get("players") or [])
+    width = max((len(str(p["player"])) for p in players), default=0) + 1
+    rows = []
+    for p in players:
+        name = str(p["player"]) + ("*" if p["player"] == you else "")
+        found, total = int(p.get("foundation") or 0), int(p.get("total") or 0)
+        moves = plural(int(p.get("moves") or 0), "move")
+        rows.append(
+            f"{name.ljust(width)} {bar(found, total)} {found}/{total}  {moves}  "
+            f"{clock(p.get('time_ms') or 0)}  {member_status(p)}"
+        )
+    return rows
+
+
+def result_table(race: Race) -> str:
+    rows: list[Sequence[Any]] = []
+    for p in race.get("players") or []:
+        rows.append(
+            [
+                p.get("place") or "-",
+                p["player"],
+                p.get("status"),
+                f"{p.get('foundation', 0)}/{p.get('total', 0)}",
+                p.get("moves", 0),
+                clock(p.get("time_ms") or 0),
+            ]
+        )
+    return table(rows, ["place", "player", "result", "cards", "moves", "time"])
+
+
+def race_text(race: Race, you: str | None = None, titles: Titles | None = None) -> str:
+    """The whole race as text, whatever its status."""
+    status = race.get("status")
+    if status == "lobby":
+        return lobby_text(race, you, titles)
+    head = f"race {race.get('code')} · {title(str(race.get('game')), titles)} · {status}"
+    if status == "countdown":
+        left = seconds_left(race, now_ms())
+        return (
+            f"{head}: starts in {left:.1f} s\n" + lobby_text(race, you, titles).split("\n", 1)[-1]
+        )
+    if status == "finished":
+        return f"{head}\n{result_table(race)}"
+    return "\n".join([head, *("  " + r for r in progress_rows(race, you))])
+
+
+def now_ms() -> int:
+    """The wall clock in milliseconds, as a race's ``starts_at`` counts."""
+    return int(time.time() * 1000)
+
+
+@dataclass(frozen=True)
+class RaceNews:
+    """What one event says to a member of ``race``: at most one field is set."""
+
+    #: this race as it is now (a ``race`` event about it)
+    race: dict[str, Any] | None = None
+    #: your game on the race's deal (``race_started``)
+    dealt: dict[str, Any] | None = None
+    #: another race in its lobby, made by a member of this finished one: a rematch
+    rematch: Mapping[str, Any] | None = None
+
+
+def read_event(race: Race, push: Push) -> RaceNews:
+    """What ``push`` means to a member of ``race`` (nothing, for another race's news)."""
+    fields = push.fields
+    if fields.get("race_id") != race.get("race_id"):
+        offer = push.name == Event.RACE and fields.get("status") == "lobby"
+        if offer and race.get("status") == "finished":  # a member made a rematch
+            return RaceNews(rematch=fields)
+        return RaceNews()
+    if push.name == Event.RACE:
+        return RaceNews(race=dict(fields))
+    state = fields.get("state")
+    if push.name == Event.RACE_STARTED and isinstance(state, dict):
+        return RaceNews(dealt=dict(state))
+    return RaceNews()

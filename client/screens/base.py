@@ -1,0 +1,39 @@
+"""What the screens share: the CSS of modal panels and list screens, and
+:class:`HostedScreen`, a full screen with a status line that talks to its host."""
+
+from __future__ import annotations
+
+from textual.screen import Screen
+from textual.widgets import Static
+
+from ..connection import ClientError
+from ..host import Host, host
+from ..text import title
+from .dialogs import RulesScreen
+
+LIST_CSS = """
+{name} {{ layout: vertical; }}
+{name} #head {{ height: auto; background: $primary; color: $text; padding: 0 1; }}
+{name} DataTable {{ height: 1fr; }}
+{name} #status {{ height: auto; padding: 0 1; color: $text-muted; }}
+"""
+
+
+class HostedScreen(Screen[None]):
+    """A full screen with a ``#status`` line, served by the app's :class:`Host`."""
+
+    @property
+    def host(self) -> Host:
+        return host(self)
+
+    def say(self, text: str) -> None:
+        self.query_one("#status", Static).update(text)
+
+    async def show_rules(self, slug: str) -> None:
+        """The rules of ``slug`` in a panel (the server's refusal on the status line)."""
+        try:
+            text = await self.host.conn.rules(slug)
+        except ClientError as exc:
+            self.say(f"error: {exc}")
+            return
+        self.app.push_screen(RulesScreen(title(slug, self.host.titles), text))

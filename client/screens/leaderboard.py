@@ -1,0 +1,119 @@
+"""A game's leaderboard: daily or all-time, page by page, or the page around you."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Footer, Static
+
+from protocol.messages import Board
+
+from ..connection import ClientError
+from ..text import LEADERBOARD_HEADER, entry_row, title
+from .base import LIST_CSS, HostedScreen
+
+
+class LeaderboardScreen(HostedScreen):
+    """One game's daily or all-time board, page by page, or the page around you."""
+
+    DEFAULT_CSS = LIST_CSS.format(name="LeaderboardScreen")
+    BINDINGS = [  # noqa: RUF012
+        Binding("n", "next_page", "Next page"),
+        Binding("p", "previous_page", "Previous page"),
+        Binding("m", "around_me", "Around me"),
+        Binding("a", "toggle_board", "Daily/all-time"),
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("q", "app.pop_screen", "Back"),
+    ]
+
+    PAGE = 20
+
+    def __init__(
+        self, game: str, *, board: Board = Board.DAILY, date: str | None = None
+    ) -> None:
+        super().__init__()
+        self.game = game
+        self.board = board
+        self.date = date
+        self.around_me = False
+        self.pages: list[str | None] = [None]  # the cursor of each page seen
+        self.result: dict[str, Any] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="head")
+        yield DataTable(id="entries", cursor_type="row", zebra_stripes=True)
+        yield Static(id="status")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        self.query_one(DataTable).add_columns(*LEADERBOARD_HEADER)
+        await self.load()
+        self.query_one(DataTable).focus()
+
+    async def load(self) -> None:
+        try:
+            self.result = await self.host.conn.leaderboard(
+                self.game,
+                board=self.board,
+                date=self.date if self.board == Board.DAILY else None,
+                limit=self.PAGE,
+                cursor=None if self.around_me else self.pages[-1],
+                around_me=self.around_me,
+            )
+        except ClientError as exc:
+            self.say(f"error: {exc}")
+            return
+        table = self.query_one(DataTable)
+        table.clear()
+        me = self.host.conn.player
+        for entry in self.result.get("entries") or []:
+            cells = [("" if c is None else str(c)) for c in entry_row(entry)]
+            if me is not None and entry.get("player") == me:
+                cells = [f"[b reverse]{c}[/]" for c in cells]
+            table.add_row(*cells)
+        which = "all time" if self.board == Board.ALLTIME else (
+            f"daily {self.result.get('date') or self.date or 'today'}"
+        )
+        page = "around you" if self.around_me else f"page {len(self.pages)}"
+        self.query_one("#head", Static).update(
+            f"{title(self.game, self.host.titles)} · {which} · {page}"
+        )
+        mine = self.result.get("me")
+        status = [f"you: rank {mine.get('rank')}" if mine else "you have no entry here yet"]
+        if not self.result.get("entries"):
+            status.insert(0, "no results yet")
+        status.append("n/p pages · m around me · a daily/all-time · q back")
+        self.say(" · ".join(status))
+
+    async def action_next_page(self) -> None:
+        cursor = self.result.get("cursor")
+        if self.around_me or cursor is None:
+            self.say("this is the last page")
+            return
+        self.pages.append(str(cursor))
+        await self.load()
+
+    async def action_previous_page(self) -> None:
+        if self.around_me:
+            self.around_me = False
+        elif len(self.pages) > 1:
+            self.pages.pop()
+        else:
+            self.say("this is the first page")
+            return
+        await self.load()
+
+    async def action_around_me(self) -> None:
+        if self.host.conn.player is None:
+            self.say("log in to see your place")
+            return
+        self.around_me = not self.around_me
+        await self.load()
+
+    async def action_toggle_board(self) -> None:
+        self.board = Board.ALLTIME if self.board == Board.DAILY else Board.DAILY
+        self.pages = [None]
+        self.around_me = False
+        await self.load()
