@@ -70,8 +70,8 @@ def pack(decks: int) -> list[Card]:
 def take_out(cards: list[Card], wanted: Iterable[tuple[int, int]]) -> list[Card]:
     """Remove, for each ``(rank, suit)`` in order, the lowest matching id; return them.
 
-    This is DESIGN.md's set-aside rule: cards set aside before the shuffle are the
-    lowest matching ids, in the order the rules list them.
+    This is the deal's set-aside rule (docs/architecture.md, Deals): cards set aside
+    before the shuffle are the lowest matching ids, in the order the rules list them.
     """
     taken = []
     for r, s in wanted:

@@ -160,8 +160,8 @@ class NoVars(NamedTuple):
 def shuffled(
     decks: int, seed: int, *, set_aside: Iterable[tuple[int, int]] = ()
 ) -> tuple[list[int], list[int], int]:
-    """DESIGN.md's deal: set aside the listed ``(rank, suit)`` cards (lowest ids, in
-    order), shuffle the rest with SplitMix64 from ``seed``.
+    """The deal (docs/architecture.md, Deals): set aside the listed ``(rank, suit)``
+    cards (lowest ids, in order), shuffle the rest with SplitMix64 from ``seed``.
 
     Returns ``(aside, pack, rng)`` where ``pack[0]`` is the top of the pack (dealt
     first) and ``rng`` the generator state to continue from.

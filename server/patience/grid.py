@@ -1,7 +1,7 @@
 """The carpet of seed 003: an 8×8 grid of cards laid alternately upright and across.
 
-Carpet (Ковер) and Squaring the Circle (Квадратура круга) share it (RULES.md Part B
-§2.3, Decision 5). Cell ``(r, c)`` — row and column 0..7, ``G00`` top left, ``G07``
+Carpet (Ковер) and Squaring the Circle (Квадратура круга) share it (docs/games/carpet.md,
+docs/games/squaring_circle.md). Cell ``(r, c)`` — row and column 0..7, ``G00`` top left, ``G07``
 top right — holds one card or is a gap; a gap is never refilled. A card lies
 **upright** (``orient`` ``"v"``, short sides facing north and south) where ``r + c``
 is even and **across** (``"h"``, short sides west and east) where it is odd.

@@ -1,7 +1,7 @@
 """The portable deal generator: SplitMix64 and a Fisher–Yates shuffle.
 
-Exactly as DESIGN.md specifies, so that a client in any language can reproduce a
-deal from its seed. The generator state is a plain int, kept inside the game state
+Exactly as docs/architecture.md (Deals) specifies, so that a client in any language
+can reproduce a deal from its seed. The generator state is a plain int, kept inside the game state
 (hidden, persisted) so that shuffles during play continue the same sequence.
 """
 

@@ -1,4 +1,4 @@
-"""The Travellers family (seed 004; RULES.md Part B §5–10): written once, set per game.
+"""The Travellers family (seed 004; docs/games/travellers*.md): written once, set per game.
 
 Five patiences share one machine:
 
@@ -31,7 +31,7 @@ from .rules import Foundation
 #: A pile's rank as a player reads it on its label.
 RANK_NAMES = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
-# RULES.md §5.3, the four foundation directions (all in suit, 13 cards each).
+# The four foundation directions (all in suit, 13 cards each).
 UP_FROM_ACE = Foundation(1, 1)
 DOWN_FROM_KING = Foundation(13, -1)
 DOWN_FROM_ACE = Foundation(1, -1, wrap=True)  # A, K, Q, …, 2
@@ -49,7 +49,7 @@ def direction(rule: Foundation) -> str:
 
 
 class Count(NamedTuple):
-    """How a counting deal counts (RULES.md §5.1).
+    """How a counting deal counts (docs/games/travellers.md).
 
     ``ranks[i]`` is the rank called at position ``i`` (pile ``i`` stands for it).
     At position ``reserve_at`` the card goes to the reserve whatever it is, and the count
@@ -123,7 +123,7 @@ def journey(
 
     ``labels[i]`` is the rank pile ``i`` stands for (0: none). The card goes under the
     pile of its rank; that pile's top card goes under the pile of its own rank, and so
-    on (RULES.md §5.2). The journey stops
+    on (docs/games/travellers.md). The journey stops
 
     * (b) when the top of the pile just fed is already of that pile's rank;
     * (a) when taking a top card uncovers a card that ``fits`` a foundation;
@@ -206,7 +206,7 @@ class TravelGame(Game):
 
     decks = 2
     Vars = TravelVars
-    #: set per game by ``__init_subclass__``: RULES.md names ``next_row`` only for the
+    #: set per game by ``__init_subclass__``: the rules name ``next_row`` only for the
     #: Classic and ``spread`` only for the games with a kings' reserve
     actions = frozenset({TRAVEL, NEXT_ROW, SPREAD, REDEAL})
     forced_actions = actions
@@ -232,7 +232,7 @@ class TravelGame(Game):
     in_rows: ClassVar[bool] = False
     #: gathering between deals: table piles in this order (default P1..Pn), then R
     gather_order: ClassVar[tuple[int, ...] | None] = None
-    #: shuffle the gathered cards (continuing the game's generator, Decision 6)
+    #: shuffle the gathered cards (continuing the game's generator)
     reshuffle: ClassVar[bool] = True
     #: what the set-aside cards are called ("traveller", "exile")
     word: ClassVar[str] = "traveller"

@@ -1,4 +1,4 @@
-"""Ковер — Carpet, the Crazy Quilt (seed 003; RULES.md Part B §2).
+"""Ковер — Carpet, the Crazy Quilt (seed 003; docs/games/carpet.md).
 
 Two decks. An ace and a king of each suit start the foundations: up in suit to the
 king on the aces, down in suit to the ace on the kings. Sixty-four cards form the

@@ -1,4 +1,4 @@
-"""Котильон — Cotillion (seed 004 а, note; RULES.md Part B §8, a reading of one sentence).
+"""Котильон — Cotillion (seed 004 а, note; docs/games/cotillion.md, a reading of one sentence).
 
 All 104 cards are dealt by counting "ace, king, queen, …, two". Every king goes
 straight to the base row as it comes (the count stays); the cards dealt at the call

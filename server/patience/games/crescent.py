@@ -1,4 +1,4 @@
-"""Полумесяц — Crescent (seed 000; RULES.md Part A §1).
+"""Полумесяц — Crescent (seed 000; docs/games/crescent.md).
 
 Two decks. An ace and a king of each suit start the foundations; the other 96
 cards lie in sixteen squared piles of six around them. Pile tops go up onto the

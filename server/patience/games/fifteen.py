@@ -1,4 +1,4 @@
-"""Пятнадцать — The Fifteen (seed 002; RULES.md Part A §7).
+"""Пятнадцать — The Fifteen (seed 002; docs/games/fifteen.md).
 
 Two decks dealt face up in rows of fifteen: fourteen columns of seven and one of six.
 Only a column's exposed card is usable. The aces and kings found during play build

@@ -1,4 +1,4 @@
-"""Первые и последние — First and Last (seed 000; RULES.md Part A §3).
+"""Первые и последние — First and Last (seed 000; docs/games/first_and_last.md).
 
 Two decks. Eight cards lie in a top row and eight in a bottom row. Under each top
 card, strictly left to right, a pile is built of the twelve following ranks (suits
@@ -112,7 +112,7 @@ class FirstAndLast(Game):
 
     def moves(self, state: State) -> list[Move]:
         piles = state.piles
-        # Only T8 vs a B card is a real choice (RULES.md §3.6): turning the stock
+        # Only T8 vs a B card is a real choice (docs/games/first_and_last.md): turning the stock
         # waits until every fitting card is placed.
         legal = self._fitting(piles)
         if piles[self.stock]:

@@ -1,4 +1,4 @@
-"""Резерв в руке — Hand Reserve (seed 003, game A; RULES.md Part B §1, Decisions 4, 10).
+"""Резерв в руке — Hand Reserve (seed 003, game A; docs/games/hand_reserve.md).
 
 The seed keeps only the end of this game's rules and an opening example; the game is
 our documented reconstruction R1 (King Albert with the seed's locked foundations) with

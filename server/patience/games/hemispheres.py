@@ -1,4 +1,4 @@
-"""Полушария — The Hemispheres (RULES.md Part A §6; Cadogan's rules).
+"""Полушария — The Hemispheres (docs/games/hemispheres.md; Cadogan's rules).
 
 Seed 002 prints only the heading «Полушарія» (a stray page header); the game itself
 comes from Lady Cadogan's *Illustrated Games of Patience*. Two decks. Four red aces
@@ -27,7 +27,7 @@ BARRIERS = ("BW", "BN", "BE", "BS")
 CIRCLE = tuple(f"P{i}" for i in range(1, 13))
 NORTH, SOUTH = CIRCLE[:6], CIRCLE[6:]
 RACES = ("NW", "NE", "SE", "SW")
-#: RULES.md §6.2, set aside in this order: FR1..FR4, FB1..FB4, then BW BN BE BS.
+#: set aside in this order: FR1..FR4, FB1..FB4, then BW BN BE BS.
 SET_ASIDE = (
     (ACE, HEARTS), (ACE, HEARTS), (ACE, DIAMONDS), (ACE, DIAMONDS),
     (KING, SPADES), (KING, SPADES), (KING, CLUBS), (KING, CLUBS),

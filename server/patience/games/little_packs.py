@@ -1,4 +1,4 @@
-"""Маленькие пачки — Little Packs (seed 004 в; RULES.md Part B §10).
+"""Маленькие пачки — Little Packs (seed 004 в; docs/games/little_packs.md).
 
 All 104 cards are dealt onto thirteen piles while counting "ace, two, …, king"; a card
 that matches the count is exiled. Piles 1–12 are squared; pile 13 lies spread, every

@@ -1,4 +1,4 @@
-"""Парад — Parade, the Royal Parade (seed 003; RULES.md Part B §4).
+"""Парад — Parade, the Royal Parade (seed 003; docs/games/parade.md).
 
 Two decks. Twenty-four cards form the parade, three rows of eight; its aces go out
 of play at once. The first row wants twos, the second threes, the third fours, each
@@ -6,7 +6,7 @@ built up in suit by three (2 5 8 J, 3 6 9 Q, 4 7 10 K). A gap in a row takes onl
 that row's base; a card that is not a base of its row may move out into a gap where
 it belongs or onto a pile it continues. The rest of the pack is dealt eight at a time
 onto eight depots whose top cards play; aces dealt are discarded. The seed breaks off
-before the stock: its part follows Tarbart (RULES.md §4.8).
+before the stock: its part follows Tarbart (see docs/games/parade.md).
 """
 
 from __future__ import annotations

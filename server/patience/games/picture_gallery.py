@@ -1,4 +1,4 @@
-"""Картинная галерея — Picture Gallery (seed 000; RULES.md Part A §2).
+"""Картинная галерея — Picture Gallery (seed 000; docs/games/picture_gallery.md).
 
 Two decks. One king heads the first pile; the pack is dealt card by card onto the
 latest king, every new king starting a new pile, every queen going to the queen row
@@ -98,7 +98,7 @@ class PictureGallery(Game):
     # -- playing ----------------------------------------------------------------------
 
     def _route(self, piles: Piles, c: int) -> int:
-        """Where a turned card goes (RULES.md §2.3, rules 1–5, first that applies)."""
+        """Where a turned card goes (docs/games/picture_gallery.md: the first rule that applies)."""
         r = rank(c)
         if r == ACE:
             return next(i for i in self.aces if not piles[i])

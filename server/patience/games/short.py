@@ -1,4 +1,4 @@
-"""Короткий пасьянс — Short Patience (seed 001; RULES.md Part A §4).
+"""Короткий пасьянс — Short Patience (seed 001; docs/games/short.md).
 
 One deck. Six columns of four; the 25th card fixes the base rank and starts the
 first foundation, the other three cards of that rank start the others as they come

@@ -1,4 +1,5 @@
-"""Квадратура круга — Squaring the Circle, by Adolf Schaaf (seed 003; RULES.md Part B §3).
+"""Квадратура круга — Squaring the Circle, by Adolf Schaaf (seed 003;
+docs/games/squaring_circle.md).
 
 Two decks, nothing set aside. The carpet of Ковер (:mod:`..grid`), the rest in the
 stock. Every king, ace, five and nine is a base in the circle of 32 slots: the kings

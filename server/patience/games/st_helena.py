@@ -1,4 +1,4 @@
-"""Наполеон на острове Святой Елены — Napoleon at St Helena (seed 002; RULES.md Part A §5).
+"""Наполеон на острове Святой Елены — Napoleon at St Helena (seed 002; docs/games/st_helena.md).
 
 Two decks. Forty cards lie in ten columns of four; the other 64 are the stock. Aces
 found eight foundations, built up in suit to the kings. One card moves at a time: a

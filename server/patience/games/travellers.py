@@ -1,4 +1,4 @@
-"""Путешественники — Travellers, the main variant (seed 004 а; RULES.md Part B §6).
+"""Путешественники — Travellers, the main variant (seed 004 а; docs/games/travellers.md).
 
 Two decks. An ace and a king of each suit are taken out as bases (the aces build up,
 the kings down, in suit). The other 96 cards are dealt onto thirteen squared piles

@@ -1,5 +1,5 @@
 """Путешественники, первоначальный вариант — Travellers, eight aces (seed 004 а, note;
-RULES.md Part B §7).
+docs/games/travellers_aces.md).
 
 As Travellers, but nothing is taken out: all 104 cards are dealt by counting, and the
 eight aces are laid as bases when they come free. Four foundations build up (A→K,

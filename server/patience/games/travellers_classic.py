@@ -1,4 +1,5 @@
-"""Путешественники, классический — Classic Travellers (seed 004 б; RULES.md Part B §9).
+"""Путешественники, классический — Classic Travellers (seed 004 б;
+docs/games/travellers_classic.md).
 
 The eight kings are taken out as bases, building down in suit. The other 96 cards are
 dealt in rows onto twelve piles A, 2, …, Q while counting "ace, two, …, queen, king":
