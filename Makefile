@@ -19,9 +19,11 @@ run: $(VENV)
 test: $(VENV)
 	$(BIN)/python -m pytest -q
 
+LINTED := server client protocol tests bench deploy
+
 lint: $(VENV)
-	$(BIN)/ruff check server client protocol tests bench deploy
-	$(BIN)/mypy server/patience protocol client
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/mypy $(LINTED)
 
 bench: $(VENV)
 	$(BIN)/python -m bench.engine

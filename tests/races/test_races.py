@@ -355,7 +355,7 @@ async def test_board_lobby_panel_and_results(
 
             await until(lambda: isinstance(app.screen, RaceScreen) and app.screen.query("#lobby"))
             lobby = text("#lobby")
-            assert f"{bob} (you)" in lobby and a.player in lobby and "2 players" in lobby
+            assert f"{bob} (you)" in lobby and str(a.player) in lobby and "2 players" in lobby
             assert "creator" in lobby
             await pilot.press("s")  # not bob's race: the server refuses, bob stays
             await pilot.pause(0.3)
@@ -368,7 +368,7 @@ async def test_board_lobby_panel_and_results(
             sa = await a.move(sa, sa["legal"][0])
             await until(lambda: "1 move " in text("#race-panel"))
             panel = text("#race-panel")
-            assert f"{bob} *" in panel and a.player in panel and "8/104" in panel
+            assert f"{bob} *" in panel and str(a.player) in panel and "8/104" in panel
             await a.call("resign", game_id=sa["game_id"])
             await until(lambda: "lost" in text("#race-panel"))
             screen = app.screen
