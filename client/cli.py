@@ -45,6 +45,8 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    # One declaration per command: the blocks below are alike in shape by design
+    # (argparse's table of commands), each saying its own words and options.
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--server",

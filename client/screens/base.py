@@ -1,10 +1,11 @@
-"""What the screens share: the CSS of modal panels and list screens, and
-:class:`HostedScreen`, a full screen with a status line that talks to its host."""
+"""What the screens share: :class:`HostedScreen`, a full screen with a status line
+that talks to its host, and :class:`ListScreen`, one whose body is a table."""
 
 from __future__ import annotations
 
+from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widgets import DataTable, Footer, Static
 
 from ..connection import ClientError
 from ..host import Host, host
@@ -37,3 +38,15 @@ class HostedScreen(Screen[None]):
             self.say(f"error: {exc}")
             return
         self.app.push_screen(RulesScreen(title(slug, self.host.titles), text))
+
+
+class ListScreen(HostedScreen):
+    """A heading, a table (``#TABLE``), the status line and the footer."""
+
+    TABLE = "table"
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="head")
+        yield DataTable(id=self.TABLE, cursor_type="row", zebra_stripes=True)
+        yield Static(id="status")
+        yield Footer()

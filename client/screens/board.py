@@ -47,7 +47,7 @@ class BoardScreen(HostedScreen):
     #status { height: 1; padding: 0 1; color: $warning; }
     """
 
-    BINDINGS = [  # noqa: RUF012 (Textual's convention)
+    BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
         Binding("u", "undo", "Undo"),
         Binding("r", "resign", "Resign"),
         Binding("question_mark", "rules", "Rules"),
@@ -461,7 +461,7 @@ class EndScreen(ModalScreen[None]):
     """Won or lost, with the counters and the rank on the daily board."""
 
     DEFAULT_CSS = MODAL_CSS.format(name="EndScreen")
-    BINDINGS = [  # noqa: RUF012
+    BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
         Binding("enter", "dismiss", "Back to the board"),
         Binding("escape", "dismiss", "Back to the board"),
         Binding("q", "leave", "Leave"),

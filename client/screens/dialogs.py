@@ -35,7 +35,7 @@ class RulesScreen(ModalScreen[None]):
         MODAL_CSS.format(name="RulesScreen")
         + "RulesScreen VerticalScroll { height: auto; max-height: 30; }"
     )
-    BINDINGS = [  # noqa: RUF012
+    BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
         Binding("escape", "dismiss", "Close"),
         Binding("q", "dismiss", "Close"),
         Binding("question_mark", "dismiss", "Close"),
@@ -58,7 +58,7 @@ class RulesScreen(ModalScreen[None]):
 
 class ConfirmScreen(ModalScreen[bool]):
     DEFAULT_CSS = MODAL_CSS.format(name="ConfirmScreen")
-    BINDINGS = [  # noqa: RUF012
+    BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
         Binding("y", "answer(True)", "Yes"),
         Binding("n", "answer(False)", "No"),
         Binding("escape", "answer(False)", "No"),

@@ -5,9 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from protocol.errors import ErrorCode
 from protocol.messages import Mode
@@ -15,7 +14,7 @@ from protocol.messages import Mode
 from ..connection import ClientError, ServerError
 from ..launch import Launch
 from ..text import par_text, result_text, title
-from .base import LIST_CSS, HostedScreen
+from .base import LIST_CSS, ListScreen
 from .leaderboard import LeaderboardScreen
 from .race_dialogs import JoinRaceScreen, RaceDealScreen
 
@@ -34,11 +33,12 @@ def join_advice(error: ClientError) -> str:
     return ""
 
 
-class DailyScreen(HostedScreen):
+class DailyScreen(ListScreen):
     """Today's deal of every game with your result, streak, commitments (the home)."""
 
     DEFAULT_CSS = LIST_CSS.format(name="DailyScreen")
-    BINDINGS = [  # noqa: RUF012
+    TABLE = "days"
+    BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
         Binding("enter", "play_daily", "Play daily"),
         Binding("p", "practice", "Practice"),
         Binding("l", "leaderboard", "Leaderboard"),
@@ -55,12 +55,6 @@ class DailyScreen(HostedScreen):
         self.date = date
         self.today: str | None = None
         self.daily: dict[str, Any] = {}
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="head")
-        yield DataTable(id="days", cursor_type="row", zebra_stripes=True)
-        yield Static(id="status")
-        yield Footer()
 
     async def on_mount(self) -> None:
         table = self.query_one(DataTable)

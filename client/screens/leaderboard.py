@@ -4,22 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from protocol.messages import Board
 
 from ..connection import ClientError
 from ..text import LEADERBOARD_HEADER, entry_row, title
-from .base import LIST_CSS, HostedScreen
+from .base import LIST_CSS, ListScreen
 
 
-class LeaderboardScreen(HostedScreen):
+class LeaderboardScreen(ListScreen):
     """One game's daily or all-time board, page by page, or the page around you."""
 
     DEFAULT_CSS = LIST_CSS.format(name="LeaderboardScreen")
-    BINDINGS = [  # noqa: RUF012
+    TABLE = "entries"
+    BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
         Binding("n", "next_page", "Next page"),
         Binding("p", "previous_page", "Previous page"),
         Binding("m", "around_me", "Around me"),
@@ -40,12 +40,6 @@ class LeaderboardScreen(HostedScreen):
         self.around_me = False
         self.pages: list[str | None] = [None]  # the cursor of each page seen
         self.result: dict[str, Any] = {}
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="head")
-        yield DataTable(id="entries", cursor_type="row", zebra_stripes=True)
-        yield Static(id="status")
-        yield Footer()
 
     async def on_mount(self) -> None:
         self.query_one(DataTable).add_columns(*LEADERBOARD_HEADER)

@@ -5,7 +5,7 @@ hides it), and the result table at the end."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from rich.markup import escape
@@ -60,7 +60,7 @@ class RaceScreen(Screen[None]):
     #race-title { height: 1; background: $primary; color: $text; padding: 0 1; }
     #lobby { height: 1fr; padding: 1 2; }
     """
-    BINDINGS = [  # noqa: RUF012
+    BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
         Binding("s", "start", "Start"),
         Binding("r", "rematch", "Rematch"),
         Binding("q", "leave", "Leave"),
@@ -174,26 +174,30 @@ class RaceScreen(Screen[None]):
 
     # -- keys ----------------------------------------------------------------
 
+    async def ask(self, op: Callable[[str], Awaitable[Race]]) -> Race | None:
+        """``op`` on this race (start, rematch): the race it answers, or None when
+        the server refused (its words in a notification)."""
+        try:
+            return await op(str(self.race["race_id"]))
+        except ClientError as exc:
+            self.notify(str(exc), severity="error")
+            return None
+
     async def action_start(self) -> None:
         if self.race.get("status") != "lobby":
             return
-        try:
-            race = await self.host.conn.race_start(str(self.race["race_id"]))
-        except ClientError as exc:
-            self.notify(str(exc), severity="error")
-            return
-        self.race = race
-        self.redraw()
+        race = await self.ask(self.host.conn.race_start)
+        if race is not None:
+            self.race = race
+            self.redraw()
 
     async def action_rematch(self) -> None:
         """A new race with the same members on a fresh deal, once this one is over."""
         if self.race.get("status") != "finished":
             self.notify("a rematch is offered once the race is over", severity="warning")
             return
-        try:
-            race = await self.host.conn.race_rematch(str(self.race["race_id"]))
-        except ClientError as exc:
-            self.notify(str(exc), severity="error")
+        race = await self.ask(self.host.conn.race_rematch)
+        if race is None:
             return
         while self.app.screen is not self:
             self.app.pop_screen()
@@ -275,7 +279,7 @@ class ResultScreen(ModalScreen[None]):
     """The race's result: places, times, moves."""
 
     DEFAULT_CSS = MODAL_CSS.format(name="ResultScreen")
-    BINDINGS = [  # noqa: RUF012
+    BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
         Binding("enter", "dismiss", "Back"),
         Binding("escape", "dismiss", "Back"),
         Binding("r", "rematch", "Rematch"),

@@ -19,7 +19,7 @@ class RaceDealScreen(ModalScreen[bool | None]):
     """Which deal a new race is on: a fresh one (False) or today's daily (True)."""
 
     DEFAULT_CSS = MODAL_CSS.format(name="RaceDealScreen")
-    BINDINGS = [  # noqa: RUF012
+    BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
         Binding("f", "answer(False)", "Fresh deal"),
         Binding("d", "answer(True)", "Daily deal"),
         Binding("escape", "answer(None)", "Cancel"),

@@ -5,9 +5,11 @@ the server's refusals shown in the dialog; keys and clicks both work."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any, TypeVar
 
 import pytest
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 from textual.widgets._footer import FooterKey
@@ -32,33 +34,32 @@ async def friend(server_url: str) -> AsyncIterator[TestClient]:
         yield c
 
 
-async def at_home(pilot: Pilot[int]) -> DailyScreen:
+S = TypeVar("S", bound=Screen[Any])
+
+
+async def showing(pilot: Pilot[int], kind: type[S], part: str = "") -> S:
+    """The app's screen once it is a ``kind`` (with ``part`` composed, a selector)."""
     app = pilot.app
-    await until(pilot, lambda: isinstance(app.screen, DailyScreen) and bool(app.screen.daily))
-    home = app.screen
-    assert isinstance(home, DailyScreen)
+    await until(
+        pilot, lambda: isinstance(app.screen, kind) and (not part or bool(app.screen.query(part)))
+    )
+    screen = app.screen
+    assert isinstance(screen, kind)
+    return screen
+
+
+async def at_home(pilot: Pilot[int]) -> DailyScreen:
+    home = await showing(pilot, DailyScreen)
+    await until(pilot, lambda: bool(home.daily))
     return home
 
 
 async def in_lobby(pilot: Pilot[int]) -> RaceScreen:
-    app = pilot.app
-    await until(
-        pilot, lambda: isinstance(app.screen, RaceScreen) and bool(app.screen.query("#lobby"))
-    )
-    lobby = app.screen
-    assert isinstance(lobby, RaceScreen)
-    return lobby
+    return await showing(pilot, RaceScreen, "#lobby")
 
 
 async def on_race_board(pilot: Pilot[int]) -> RaceBoardScreen:
-    app = pilot.app
-    await until(
-        pilot,
-        lambda: isinstance(app.screen, RaceBoardScreen) and bool(app.screen.query("#race-panel")),
-    )
-    board = app.screen
-    assert isinstance(board, RaceBoardScreen)
-    return board
+    return await showing(pilot, RaceBoardScreen, "#race-panel")
 
 
 def text(screen: Widget, selector: str) -> str:

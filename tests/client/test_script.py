@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import sys
 from collections.abc import Iterator
+from typing import Protocol
 
 import pytest
 
@@ -19,12 +20,26 @@ from server.patience import registry
 from .views import engine_state
 
 
+class Play(Protocol):
+    def __call__(self, lines: str, *argv: str, command: str = "play") -> tuple[int, str]: ...
+
+
+@pytest.fixture
 def play(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lines: str, *argv: str
-) -> tuple[int, str]:
-    monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
-    code = main(["play", *argv, "--script"])
-    return code, capsys.readouterr().out
+    server_env: str,
+    account: config.Credentials,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> Play:
+    """``pasyans COMMAND ARGV… --script`` as a signed-in player, ``lines`` on stdin:
+    the exit status and what it printed."""
+
+    def run(lines: str, *argv: str, command: str = "play") -> tuple[int, str]:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
+        code = main([command, *argv, "--script"])
+        return code, capsys.readouterr().out
+
+    return run
 
 
 def boards(out: str) -> list[str]:
@@ -32,13 +47,8 @@ def boards(out: str) -> list[str]:
     return [b for b in out.split("\n> ") if b]
 
 
-def test_a_move_undo_and_the_same_board_again(
-    server_env: str,
-    account: config.Credentials,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    code, out = play(monkeypatch, capsys, "T3 FA-H\nundo\n", "crescent", "--deal", "0")
+def test_a_move_undo_and_the_same_board_again(play: Play) -> None:
+    code, out = play("T3 FA-H\nundo\n", "crescent", "--deal", "0")
     assert code == EXIT_OK
     first, moved, undone = out.split("\n> ")
     assert first.startswith("Полумесяц — Crescent · deal · deal 0")
@@ -51,27 +61,17 @@ def test_a_move_undo_and_the_same_board_again(
     assert board.split("\n", 1)[1] in undone
 
 
-def test_the_deal_matches_the_engine_snapshot(
-    server_env: str,
-    account: config.Credentials,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
+def test_the_deal_matches_the_engine_snapshot(play: Play) -> None:
     from client.drawing import draw
 
-    code, out = play(monkeypatch, capsys, "", "crescent", "--deal", "0")
+    code, out = play("", "crescent", "--deal", "0")
     assert code == EXIT_OK
     assert draw(engine_state("crescent", 0)["view"]["piles"]).plain() in out
 
 
-def test_errors_are_reported_and_the_script_goes_on(
-    server_env: str,
-    account: config.Credentials,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
+def test_errors_are_reported_and_the_script_goes_on(play: Play) -> None:
     lines = "T1 T7\nnonsense words here\n# a comment\n\nt3 fa-h\nlegal\n"
-    code, out = play(monkeypatch, capsys, lines, "crescent", "--deal", "0")
+    code, out = play(lines, "crescent", "--deal", "0")
     assert code == EXIT_REFUSED
     assert "error: 9♣ from T1 cannot go to T7 now (illegal_move)" in out
     assert "error: cannot read 'nonsense words here'" in out
@@ -80,28 +80,16 @@ def test_errors_are_reported_and_the_script_goes_on(
     assert "legal (12): T1 T5 ·" in out
 
 
-def test_resign_ends_the_game(
-    server_env: str,
-    account: config.Credentials,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    code, out = play(monkeypatch, capsys, "resign\nT3 FA-H\n", "crescent", "--deal", "3")
+def test_resign_ends_the_game(play: Play) -> None:
+    code, out = play("resign\nT3 FA-H\n", "crescent", "--deal", "3")
     assert code == EXIT_REFUSED  # no move after the end
     assert "· lost" in out
     assert "game_over" in out
 
 
-def test_resume_the_latest_game(
-    server_env: str,
-    account: config.Credentials,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    play(monkeypatch, capsys, "T3 FA-H\n", "crescent", "--deal", "0")
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    code = main(["resume", "--script"])
-    out = capsys.readouterr().out
+def test_resume_the_latest_game(play: Play) -> None:
+    play("T3 FA-H\n", "crescent", "--deal", "0")
+    code, out = play("", command="resume")
     assert code == EXIT_OK
     assert "moves 1 · " in out and " 2♥ ×2" in out
 
@@ -153,13 +141,8 @@ async def test_auto_plays_forced_moves_until_a_choice(
         assert script.state["status"] != "playing" or not (len(legal) == 1 and "action" in legal[0])
 
 
-def test_a_daily_shows_its_commitment_not_its_seed(
-    server_env: str,
-    account: config.Credentials,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    code, out = play(monkeypatch, capsys, "", "crescent", "--daily")
+def test_a_daily_shows_its_commitment_not_its_seed(play: Play) -> None:
+    code, out = play("", "crescent", "--daily")
     assert code == EXIT_OK
     head = out.splitlines()[0]
     assert head.startswith("Полумесяц — Crescent · daily · commitment ")
