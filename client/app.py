@@ -27,7 +27,6 @@ from .screens.race import RaceScreen
 class PasyansApp(App[int]):
     """The app; what its screens may ask of it is :class:`client.host.Host`."""
 
-
     TITLE = "pasyans"
     CSS = "Screen { background: $background; }"
 

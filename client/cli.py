@@ -158,7 +158,8 @@ def build_parser() -> argparse.ArgumentParser:
     deal = r.add_mutually_exclusive_group()
     deal.add_argument("--deal", type=int, metavar="SEED", help="race on the deal of SEED")
     deal.add_argument(
-        "--daily", action="store_true",
+        "--daily",
+        action="store_true",
         help="race on today's daily deal (its seed stays hidden until the day is over; "
         "your race game is your ranked daily attempt unless you already played it)",
     )

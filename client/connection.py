@@ -180,9 +180,7 @@ class Connection:
             reply = await asyncio.wait_for(future, self.reply_timeout)
         except TimeoutError:
             self._waiting.pop(rid, None)
-            raise ServerUnavailable(
-                f"no reply to {op} within {self.reply_timeout:g} s"
-            ) from None
+            raise ServerUnavailable(f"no reply to {op} within {self.reply_timeout:g} s") from None
         if reply.error is not None:
             err = reply.error
             raise ServerError(err.code, err.message, err.extra)

@@ -119,9 +119,7 @@ def resolve(move: WireMove, legal: Sequence[WireMove]) -> WireMove | None:
         if _same(move, candidate):
             return candidate
     if "from" in move and "index" not in move:
-        between = [
-            m for m in legal if m.get("from") == move["from"] and m.get("to") == move["to"]
-        ]
+        between = [m for m in legal if m.get("from") == move["from"] and m.get("to") == move["to"]]
         if len(between) == 1:
             return between[0]
     return None

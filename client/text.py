@@ -169,9 +169,7 @@ def entry_row(entry: Mapping[str, Any]) -> list[Any]:
 LEADERBOARD_HEADER = ["rank", "player", "won", "foundation", "moves", "time", "clean"]
 
 
-def leaderboard_text(
-    board: Mapping[str, Any], *, heading: str, you: str | None = None
-) -> str:
+def leaderboard_text(board: Mapping[str, Any], *, heading: str, you: str | None = None) -> str:
     entries = board.get("entries") or []
     lines = [heading]
     if entries:
@@ -187,7 +185,5 @@ def leaderboard_text(
 
 
 def games_text(games: Sequence[Mapping[str, Any]]) -> str:
-    rows = [
-        [g.get("slug"), g.get("title_ru"), g.get("title_en"), g.get("decks")] for g in games
-    ]
+    rows = [[g.get("slug"), g.get("title_ru"), g.get("title_en"), g.get("decks")] for g in games]
     return table(rows, ["slug", "Russian", "English", "decks"])

@@ -157,6 +157,7 @@ class DailyScreen(ListScreen):
     def action_join_race(self, code: str = "", error: str = "") -> None:
         """Ask for a race's code and join it; the server's refusal opens the dialog
         again with the code and the reason."""
+
         async def typed(code: str | None) -> None:
             if code is None:
                 return

@@ -30,9 +30,7 @@ class LeaderboardScreen(ListScreen):
 
     PAGE = 20
 
-    def __init__(
-        self, game: str, *, board: Board = Board.DAILY, date: str | None = None
-    ) -> None:
+    def __init__(self, game: str, *, board: Board = Board.DAILY, date: str | None = None) -> None:
         super().__init__()
         self.game = game
         self.board = board
@@ -67,8 +65,10 @@ class LeaderboardScreen(ListScreen):
             if me is not None and entry.get("player") == me:
                 cells = [f"[b reverse]{c}[/]" for c in cells]
             table.add_row(*cells)
-        which = "all time" if self.board == Board.ALLTIME else (
-            f"daily {self.result.get('date') or self.date or 'today'}"
+        which = (
+            "all time"
+            if self.board == Board.ALLTIME
+            else (f"daily {self.result.get('date') or self.date or 'today'}")
         )
         page = "around you" if self.around_me else f"page {len(self.pages)}"
         self.query_one("#head", Static).update(

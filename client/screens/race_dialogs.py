@@ -68,11 +68,14 @@ class JoinRaceScreen(ModalScreen[str | None]):
     answer, which the home screen shows by opening this dialog again with ``error``.
     """
 
-    DEFAULT_CSS = MODAL_CSS.format(name="JoinRaceScreen") + """
+    DEFAULT_CSS = (
+        MODAL_CSS.format(name="JoinRaceScreen")
+        + """
     JoinRaceScreen #why { color: $warning; height: auto; }
     JoinRaceScreen #buttons { height: auto; margin-top: 1; }
     JoinRaceScreen Button { margin-right: 2; }
     """
+    )
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]  # noqa: RUF012
 
     def __init__(self, code: str = "", error: str = "") -> None:

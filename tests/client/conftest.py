@@ -27,8 +27,14 @@ def server_url() -> Iterator[str]:
     with (
         RedisProcess() as redis,
         ServerProcess(
-            "--rate", "10000", "--burst", "10000", "--log-level", "warning",
-            "--race-countdown", str(RACE_COUNTDOWN),
+            "--rate",
+            "10000",
+            "--burst",
+            "10000",
+            "--log-level",
+            "warning",
+            "--race-countdown",
+            str(RACE_COUNTDOWN),
             redis_url=redis.url,
         ) as server,
     ):

@@ -181,8 +181,9 @@ async def test_join_checks_the_code_and_shows_the_servers_refusals(
         await pilot.press(*"zz99zz", "enter")  # no race has it: the server says so
         await until(
             pilot,
-            lambda: isinstance(app.screen, JoinRaceScreen)
-            and "not_found" in text(app.screen, "#why"),
+            lambda: (
+                isinstance(app.screen, JoinRaceScreen) and "not_found" in text(app.screen, "#why")
+            ),
         )
         dialog = app.screen
         assert "no race has the code 'ZZ99ZZ'" in text(dialog, "#why")
@@ -195,8 +196,11 @@ async def test_join_checks_the_code_and_shows_the_servers_refusals(
         await pilot.press("enter")
         await until(
             pilot,
-            lambda: app.screen is not dialog and isinstance(app.screen, JoinRaceScreen)
-            and "forbidden" in text(app.screen, "#why"),
+            lambda: (
+                app.screen is not dialog
+                and isinstance(app.screen, JoinRaceScreen)
+                and "forbidden" in text(app.screen, "#why")
+            ),
         )
         assert "already started" in text(app.screen, "#why")
 
