@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import gc
 import http
+import importlib.resources
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -54,7 +55,22 @@ log = logging.getLogger("pasyans.server")
 #: it anyway; the collector still runs, just less often.
 GC_THRESHOLDS = (50_000, 20, 100)
 
+#: the players' rules pages in a source checkout (an editable install); an installed
+#: package carries them as ``server.rules``
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"
+
+
+def rules_text(slug: str) -> str | None:
+    """The rules page of ``slug`` (Markdown), from the package or the checkout."""
+    try:
+        page = importlib.resources.files("server.rules").joinpath(f"{slug}.md")
+        return page.read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):
+        pass
+    try:
+        return (DOCS / f"{slug}.md").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
 Result = dict[str, Any]
 #: What a route answers: the reply's fields, or (the hot path: ``move``) the reply's
 #: ``state`` already msgpack-encoded.
@@ -479,13 +495,9 @@ class App:
     async def op_rules(self, conn: Conn, req: P.Rules) -> Result:
         if req.game not in registry.slugs():
             raise ProtocolError(ErrorCode.NOT_FOUND, f"no patience is called {req.game!r}")
-        path = DOCS / f"{req.game}.md"
-        try:
-            text = await asyncio.to_thread(path.read_text, encoding="utf-8")
-        except FileNotFoundError:
-            raise ProtocolError(
-                ErrorCode.NOT_FOUND, f"the rules of {req.game} are not written yet"
-            ) from None
+        text = await asyncio.to_thread(rules_text, req.game)
+        if text is None:
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"the rules of {req.game} are not written yet")
         return {"game": req.game, "text": text}
 
     async def op_start(self, conn: Conn, req: P.Start) -> Result:
