@@ -426,7 +426,11 @@ class App:
         rid = _usable_id(msg.get("id"))
         if not conn.bucket.take(time.monotonic()):
             self.metrics.rate_limited.inc()
-            return P.error(rid, ErrorCode.RATE_LIMITED, "too many requests: slow down")
+            retry = round(conn.bucket.wait() + 0.001, 3)
+            return P.error(
+                rid, ErrorCode.RATE_LIMITED, f"too many requests: retry after {retry:g} s",
+                retry_after=retry,
+            )
         try:
             req = P.parse_request(msg)
         except ProtocolError as exc:
@@ -469,15 +473,21 @@ class App:
         assert self.services is not None
         return self.services
 
+    @property
+    def limits(self) -> dict[str, float]:
+        """The request budget of every connection, told at sign-in so that a client
+        can pace itself: ``rate`` requests a second, ``burst`` at once."""
+        return {"rate": self.settings.rate, "burst": self.settings.burst}
+
     async def op_register(self, conn: Conn, req: P.Register) -> Result:
         token = await self.sv.accounts.register(req.name)
         self.hub.login(conn, req.name)
-        return {"player": req.name, "token": token}
+        return {"player": req.name, "token": token, "limits": self.limits}
 
     async def op_auth(self, conn: Conn, req: P.Auth) -> Result:
         name = await self.sv.accounts.authenticate(req.token)
         self.hub.login(conn, name)
-        return {"player": name}
+        return {"player": name, "limits": self.limits}
 
     async def op_games(self, conn: Conn, req: P.Games) -> Result:
         games = [

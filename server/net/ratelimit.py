@@ -25,3 +25,7 @@ class TokenBucket:
             self.tokens -= cost
             return True
         return False
+
+    def wait(self, cost: float = 1.0) -> float:
+        """Seconds until ``cost`` tokens are there again (after a refused ``take``)."""
+        return max(0.0, (cost - self.tokens) / self.rate) if self.rate > 0 else 60.0

@@ -22,7 +22,10 @@ async def test_name_taken_regardless_of_case(client: TestClient, client2: TestCl
 async def test_auth_on_a_new_connection(ws_url: str, client: TestClient) -> None:
     token = await client.register("carol")
     async with connect(ws_url) as other:
-        assert (await other.call("auth", token=token)) == {"player": "carol"}
+        # The reply tells the client its request budget, so that it can pace itself.
+        assert (await other.call("auth", token=token)) == {
+            "player": "carol", "limits": {"rate": 50.0, "burst": 100}
+        }
         await other.call("my_games")
 
 

@@ -85,6 +85,11 @@ async def test_rate_limit(redis_url: str) -> None:
         assert [r["ok"] for r in replies] == [True, True, True, False, False]
         assert replies[-1]["error"]["code"] == "rate_limited"
         assert replies[-1]["re"] == 5
+        # The refusal says when to come back: one token comes every 2 s at 0.5/s.
+        assert 0 < replies[-1]["error"]["retry_after"] <= 2.001
+        assert "retry after" in replies[-1]["error"]["message"]
+        await asyncio.sleep(replies[-1]["error"]["retry_after"])
+        assert (await client.request("games"))["ok"] is True
         metrics = app.metrics.render().decode()
         assert "pasyans_rate_limited_total 2.0" in metrics
 
