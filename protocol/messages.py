@@ -65,6 +65,13 @@ class Event(StrEnum):
     BYE = "bye"
 
 
+class ReplyForm(StrEnum):
+    """What a ``move`` or ``undo`` answers: the whole state, or only what changed."""
+
+    STATE = "state"
+    DELTA = "delta"
+
+
 class Mode(StrEnum):
     DAILY = "daily"
     PRACTICE = "practice"
@@ -239,16 +246,20 @@ class Move(Request):
     game_id: str
     seq: int
     move: dict[str, Any]
+    reply: ReplyForm = ReplyForm.STATE
     op = Op.MOVE
-    fields: ClassVar[Schema] = {"game_id": _game_id, "seq": _seq, "move": _move}
+    fields: ClassVar[Schema] = {
+        "game_id": _game_id, "seq": _seq, "move": _move, "reply": _choice(ReplyForm)
+    }
 
 
 @dataclass(frozen=True, slots=True)
 class Undo(Request):
     game_id: str
     seq: int
+    reply: ReplyForm = ReplyForm.STATE
     op = Op.UNDO
-    fields: ClassVar[Schema] = {"game_id": _game_id, "seq": _seq}
+    fields: ClassVar[Schema] = {"game_id": _game_id, "seq": _seq, "reply": _choice(ReplyForm)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -517,11 +517,16 @@ class App:
     async def op_resume(self, conn: Conn, req: P.Resume) -> Result:
         return {"state": await self.sv.games.resume(conn.need_player(), req.game_id)}
 
-    async def op_move(self, conn: Conn, req: P.Move) -> bytes:
-        return await self.sv.games.move_packed(conn.need_player(), req.game_id, req.seq, req.move)
+    async def op_move(self, conn: Conn, req: P.Move) -> bytes | Result:
+        games, player = self.sv.games, conn.need_player()
+        if req.reply is P.ReplyForm.DELTA:
+            return {"delta": await games.move_delta(player, req.game_id, req.seq, req.move)}
+        return await games.move_packed(player, req.game_id, req.seq, req.move)
 
     async def op_undo(self, conn: Conn, req: P.Undo) -> Result:
-        return {"state": await self.sv.games.undo(conn.need_player(), req.game_id, req.seq)}
+        delta = req.reply is P.ReplyForm.DELTA
+        state = await self.sv.games.undo(conn.need_player(), req.game_id, req.seq, delta=delta)
+        return {"delta": state} if delta else {"state": state}
 
     async def op_resign(self, conn: Conn, req: P.Resign) -> Result:
         return {"state": await self.sv.games.resign(conn.need_player(), req.game_id)}

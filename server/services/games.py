@@ -97,6 +97,8 @@ def find_game(slug: str) -> Game:
         raise ProtocolError(ErrorCode.NOT_FOUND, f"no patience is called {slug!r}") from None
 
 
+#: marks a key missing from a dict (None is a value)
+_GONE = object()
 #: how long a hint searches, in seconds
 HINT_SECONDS = 2.0
 #: games whose hinted line is kept (a player who follows a hint gets the next move of
@@ -242,6 +244,46 @@ class Games:
                 _map_body(tail),
             )
         )
+
+    def delta(self, before: Record, after: Record) -> dict[str, Any]:
+        """What changed from ``before`` to ``after``, for a ``"reply": "delta"``: the
+        counters, the full legal list, the new cards of each pile whose cards changed,
+        the whole object of a pile whose other fields changed (``pile_meta``), and the
+        ``info`` keys that changed (None for a key that is gone)."""
+        game = after.game
+        old, new = before.state, after.state
+        dynamic = type(game).pile_view is not Game.pile_view
+        piles: dict[str, Any] = {}
+        meta: dict[str, Any] = {}
+        view_pile = game.view_pile
+        for i, cards in enumerate(new.piles):
+            if not dynamic and old.piles[i] == cards:
+                continue  # a pile's view depends on its cards alone here
+            was, now = view_pile(old, i), view_pile(new, i)
+            if was == now:
+                continue
+            cards_was, cards_now = was.pop("cards"), now.pop("cards")
+            if was != now:
+                meta[now["id"]] = {**now, "cards": cards_now}
+            elif cards_was != cards_now:
+                piles[now["id"]] = cards_now
+        info_was, info_now = game.info(old), game.info(new)
+        info = {k: v for k, v in info_now.items() if info_was.get(k, _GONE) != v}
+        info.update({k: None for k in info_was if k not in info_now})
+        head = self._head(after)
+        out: dict[str, Any] = {
+            key: head[key]
+            for key in ("game_id", "seq", "status", "moves", "time_ms", "foundation")
+        }
+        out.update(
+            clean=after.clean,
+            legal=[m.to_wire() for m in self._legal_now(after)],
+            piles=piles,
+            info=info,
+        )
+        if meta:
+            out["pile_meta"] = meta
+        return out
 
     @staticmethod
     def _packed_piles(game: Game, state: State, prev: Record) -> tuple[bytes, ...] | None:
@@ -453,14 +495,28 @@ class Games:
     async def move(self, player: str, gid: str, seq: int, wire: dict[str, Any]) -> dict[str, Any]:
         return self.wire(await self._move(player, gid, seq, wire))
 
+    async def move_delta(
+        self, player: str, gid: str, seq: int, wire: dict[str, Any]
+    ) -> dict[str, Any]:
+        """:meth:`move` answered with only what changed (:meth:`delta`)."""
+        before = await self._playing(player, gid, seq)
+        return self.delta(before, await self._move(player, gid, seq, wire, rec=before))
+
     async def move_packed(self, player: str, gid: str, seq: int, wire: dict[str, Any]) -> bytes:
         """:meth:`move`, its state already msgpack-encoded (the server's hot path)."""
         return self.packed_wire(await self._move(player, gid, seq, wire, pack=True))
 
     async def _move(
-        self, player: str, gid: str, seq: int, wire: dict[str, Any], *, pack: bool = False
+        self,
+        player: str,
+        gid: str,
+        seq: int,
+        wire: dict[str, Any],
+        *,
+        pack: bool = False,
+        rec: Record | None = None,
     ) -> Record:
-        rec = await self._playing(player, gid, seq)
+        rec = rec or await self._playing(player, gid, seq)
         game = rec.game
         try:
             move = game.parse_move(wire)
@@ -477,7 +533,11 @@ class Games:
         entry = _packed_move(move)
         return await self._commit(rec, state, entry, clean=rec.clean, pack=pack)
 
-    async def undo(self, player: str, gid: str, seq: int) -> dict[str, Any]:
+    async def undo(
+        self, player: str, gid: str, seq: int, *, delta: bool = False
+    ) -> dict[str, Any]:
+        """Take back the last move (replayed from the deal: "a game is its seed plus its
+        moves"); the new state, or with ``delta`` only what changed."""
         rec = await self._playing(player, gid, seq)
         played = effective_moves(await self.store.game_log(gid))
         if not played:
@@ -486,7 +546,8 @@ class Games:
         state = game.deal(rec.seed)
         for wire in played[:-1]:
             state = game.apply(state, game.parse_move(wire))
-        return self.wire(await self._commit(rec, state, UNDO, clean=False))
+        after = await self._commit(rec, state, UNDO, clean=False)
+        return self.delta(rec, after) if delta else self.wire(after)
 
     async def resign(self, player: str, gid: str) -> dict[str, Any]:
         for _ in range(8):
