@@ -253,3 +253,10 @@ def test_a_whole_game_ends() -> None:
         state = G.apply(state, G.legal_moves(state)[0])
     assert G.status(state) in ("won", "lost")
     assert sorted(c for p in state.piles for c in p) == list(range(52))
+
+
+def test_the_waste_is_shown_in_full_and_fanned() -> None:
+    """Every card on the waste was turned face up in front of the player: all show."""
+    state = G.apply(G.deal(3), DEAL)
+    pile = next(p for p in G.view(state)["piles"] if p["id"] == "X")
+    assert pile["fan"] == "right" and len(pile["cards"]) == 3 and None not in pile["cards"]

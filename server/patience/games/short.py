@@ -68,7 +68,7 @@ class Short(Game):
         *(Pile(f, "foundation", i, 0, label=f) for i, f in enumerate(FOUNDATIONS)),
         *(Pile(c, "tableau", i, 1, label=c, fan="down") for i, c in enumerate(COLUMNS)),
         Pile("S", "stock", 5, 0, label="stock", show="down"),
-        Pile("X", "waste", 4, 0, label="waste"),
+        Pile("X", "waste", 4, 0, label="waste", fan="right"),  # every turned card shows
     )
 
     def __init__(self) -> None:
