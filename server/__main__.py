@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
+import errno
 import logging
 import os
 import signal
@@ -258,8 +259,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         if settings.log_level.lower() != "debug":
             logging.getLogger("websockets").setLevel(logging.WARNING)
         entry = supervise(settings) if settings.workers > 1 else serve(settings)
-        with contextlib.suppress(KeyboardInterrupt):
-            run(entry, settings.loop)
+        try:
+            with contextlib.suppress(KeyboardInterrupt):
+                run(entry, settings.loop)
+        except OSError as exc:
+            if exc.errno != errno.EADDRINUSE:
+                raise
+            print(
+                f"pasyans-server: {settings.host}:{settings.port} is in use (another server?): "
+                "pick another port with --port N or PASYANS_PORT=N "
+                "(with make: PASYANS_PORT=N make run)",
+                file=sys.stderr,
+            )
+            return 1
+        except RuntimeError as exc:  # the embedded Redis could not start
+            print(f"pasyans-server: {exc} (or pick another --data-dir)", file=sys.stderr)
+            return 1
         return 0
     return 2
 
