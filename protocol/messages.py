@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -27,7 +28,11 @@ MAX_SEED = 2**64 - 1
 MAX_SEQ = 2**31 - 1
 MAX_LIMIT = 100
 DEFAULT_LIMIT = 20
-NAME_RE = re.compile(r"[A-Za-z0-9_-]{3,20}")
+#: a player name, in words: the rule ``name_rule`` checks
+NAME_RULE = (
+    "3 to 20 characters: letters of one alphabet (Latin, Cyrillic, …), digits 0-9, "
+    "'_' or '-'"
+)
 SLUG_RE = re.compile(r"[a-z0-9_]{1,40}")
 ID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{1,128}")
@@ -169,6 +174,22 @@ _seq = _int(0, MAX_SEQ)
 _cursor = _text(CURSOR_RE, "a cursor from an earlier reply")
 
 
+def player_name(value: Any) -> str:
+    """A valid player name, NFC-normalised (``Вася``, ``anna_k``), or ``bad_request``
+    saying :data:`NAME_RULE`. Letters may come from any one script: mixing scripts
+    (a Latin ``a`` among Cyrillic letters) would let look-alike names pass as one."""
+    if not isinstance(value, str):
+        raise _fail("name", NAME_RULE)
+    name = unicodedata.normalize("NFC", value)
+    ok = 3 <= len(name) <= 20 and all(
+        ch.isalpha() or ch in "0123456789_-" for ch in name
+    )
+    scripts = {unicodedata.name(ch, "?").split(" ")[0] for ch in name if ch.isalpha()}
+    if not ok or len(scripts) > 1:
+        raise _fail("name", NAME_RULE)
+    return name
+
+
 def _optional(check: Check) -> Check:
     def wrapped(field: str, value: Any) -> Any:
         return None if value is None else check(field, value)
@@ -193,7 +214,7 @@ class Request:
 class Register(Request):
     name: str
     op = Op.REGISTER
-    fields: ClassVar[Schema] = {"name": _text(NAME_RE, "3–20 of [A-Za-z0-9_-]")}
+    fields: ClassVar[Schema] = {"name": lambda field, value: player_name(value)}
 
 
 @dataclass(frozen=True, slots=True)

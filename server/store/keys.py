@@ -23,15 +23,15 @@ class Keys:
     # players
     def player(self, name: str) -> str:
         """hash: name, token (sha256 hex), created, streak, streak_day."""
-        return f"{self.prefix}pl:{{{name.lower()}}}"
+        return f"{self.prefix}pl:{{{name.casefold()}}}"
 
     def player_games(self, name: str) -> str:
         """zset: game id by creation time (ms)."""
-        return f"{self.prefix}pl:{{{name.lower()}}}:games"
+        return f"{self.prefix}pl:{{{name.casefold()}}}:games"
 
     def player_dailies(self, name: str) -> str:
         """hash: ``{date}:{slug}`` → id of the player's ranked daily game."""
-        return f"{self.prefix}pl:{{{name.lower()}}}:daily"
+        return f"{self.prefix}pl:{{{name.casefold()}}}:daily"
 
     def token(self, digest: str) -> str:
         """string: player name of a token's sha256 hex digest."""

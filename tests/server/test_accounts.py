@@ -49,9 +49,24 @@ async def test_ops_that_need_a_player(client: TestClient) -> None:
 
 
 async def test_bad_names_are_bad_requests(client: TestClient) -> None:
-    for name in ["ab", "x" * 21, "has space", "ünï", 12]:
+    # "Вaся" mixes a Latin "a" into Cyrillic: a look-alike of "Вася", refused.
+    for name in ["ab", "x" * 21, "has space", "Вaся", "a.b.c", "١٢٣", 12]:
         err = await client.error("register", name=name)
         assert err["code"] == "bad_request", name
+        assert "letters of one alphabet" in err["message"]
+
+
+async def test_names_in_any_alphabet_unique_regardless_of_case(
+    client: TestClient, client2: TestClient
+) -> None:
+    """A product about Russian patiences takes Russian names: «Вася», NFC-normalised,
+    and «ВАСЯ» is then taken."""
+    await client.register("Вася")
+    assert client.player == "Вася"
+    assert (await client2.error("register", name="ВАСЯ"))["code"] == "name_taken"
+    decomposed = "Jose\u0301"  # é written as e + a combining accent
+    result = await client2.call("register", name=decomposed)
+    assert result["player"] == "José"  # stored in NFC
 
 
 async def test_token_is_stored_only_as_its_hash(app, client: TestClient) -> None:  # type: ignore[no-untyped-def]
