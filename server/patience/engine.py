@@ -25,6 +25,7 @@ list ``legal_moves`` returns, so the two can never disagree.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Literal, NamedTuple
 
@@ -41,6 +42,8 @@ Param = str | int | None
 Piles = tuple[tuple[int, ...], ...]
 
 MOVE_CAP = 5000
+#: positions whose legal moves each game keeps (see :meth:`Game.legal_moves`)
+LEGAL_CACHE = 4096
 #: ``bytes.translate`` table mapping a card id of either deck to its first-deck id
 _MOD52 = bytes(c % 52 for c in range(256))
 FORMAT = 1
@@ -226,7 +229,11 @@ class Game:
         self._foundations = tuple(
             i for i, p in enumerate(self.layout) if p.kind == "foundation"
         )
-        self._cache: tuple[State | None, list[Move], frozenset[Move]] = (None, [], frozenset())
+        #: the legal moves of recently seen positions, by identity: ``id(state)`` ->
+        #: ``(state, moves, set of moves)``. The one legal-move cache: an entry is an
+        #: immutable tuple and each access one dict operation, so the tasks (and solver
+        #: threads) sharing this object never see another position's moves.
+        self._legal_cache: dict[int, tuple[State, tuple[Move, ...], frozenset[Move]]] = {}
         if self.alike is None:
             kinds: dict[str, list[int]] = {}
             for i, p in enumerate(self.layout):
@@ -334,16 +341,24 @@ class Game:
 
     def legal_moves(self, state: State) -> list[Move]:
         """Every move ``apply`` accepts now; empty once the game is over."""
-        cached_state, legal, _ = self._cache
-        if cached_state is state:
-            return list(legal)
-        legal = self._legal(state)
-        self._cache = (state, legal, frozenset(legal))
-        return list(legal)
+        return list(self._legal_entry(state)[1])
+
+    def _legal_entry(self, state: State) -> tuple[State, tuple[Move, ...], frozenset[Move]]:
+        cache = self._legal_cache
+        entry = cache.get(id(state))
+        if entry is not None and entry[0] is state:
+            return entry
+        legal = tuple(self._legal(state))
+        entry = (state, legal, frozenset(legal))
+        if len(cache) >= LEGAL_CACHE:
+            with contextlib.suppress(KeyError, RuntimeError, StopIteration):
+                del cache[next(iter(cache))]  # the oldest
+        cache[id(state)] = entry
+        return entry
 
     def successors(self, state: State) -> Iterator[tuple[Move, State]]:
         """For search: every legal move and the position after it, without the
-        legality re-check (and the one-entry cache) of :meth:`apply`. A line found this
+        legality re-check (and the legal-move cache) of :meth:`apply`. A line found this
         way is replayed through ``apply`` before anyone trusts it."""
         moves = state.moves + 1
         for move in self._legal(state):
@@ -362,9 +377,7 @@ class Game:
     def apply(self, state: State, move: Move) -> State:
         """The position after ``move``; raises :class:`IllegalMove` with a reason."""
         move = self.canonical(move)
-        if self._cache[0] is not state:
-            self.legal_moves(state)
-        if move not in self._cache[2]:
+        if move not in self._legal_entry(state)[2]:
             raise IllegalMove(move, self._reason(state, move))
         after = self.play(state, move)
         return State(after.piles, after.vars, after.rng, state.moves + 1)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -79,7 +79,7 @@ def _packed_move(move: Move) -> bytes:
     return packed
 
 
-def _packed_legal(legal: tuple[Move, ...]) -> bytes:
+def _packed_legal(legal: Sequence[Move]) -> bytes:
     """``msgpack.packb([m.to_wire() for m in legal])``."""
     return b"".join((_array_header(len(legal)), *map(_packed_move, legal)))
 
@@ -131,8 +131,6 @@ class Record:
     commitment: str
     recorded: bool
     race: str = ""  # the race id of a race game
-    #: the legal moves of ``state`` once computed (saves recomputing them per move)
-    legal: tuple[Move, ...] | None = None
     #: the msgpack bytes of each pile of ``game.view(state)`` (see ``packed_wire``)
     packed_piles: tuple[bytes, ...] | None = None
 
@@ -304,8 +302,10 @@ class Games:
                 out.append(msgpack.packb(view_pile(state, i)))
         return tuple(out)
 
-    def _legal_now(self, rec: Record) -> tuple[Move, ...]:
-        return self.legal(rec) if rec.status == "playing" else ()
+    @staticmethod
+    def _legal_now(rec: Record) -> list[Move]:
+        """The legal moves of a game still in play (the engine caches them)."""
+        return rec.game.legal_moves(rec.state) if rec.status == "playing" else []
 
     def _head(self, rec: Record) -> dict[str, Any]:
         """The state object's fields before ``view``."""
@@ -360,14 +360,6 @@ class Games:
             "ranked": raw["ranked"] == b"1",
             "clean": raw["clean"] != b"0",
         }
-
-    def legal(self, rec: Record) -> tuple[Move, ...]:
-        if rec.legal is not None:
-            return rec.legal
-        legal = tuple(rec.game.legal_moves(rec.state))
-        if self._cache.get(rec.gid) is rec:
-            self._cache[rec.gid] = replace(rec, legal=legal)
-        return legal
 
     # -- reading ----------------------------------------------------------------------
 
@@ -520,12 +512,7 @@ class Games:
         game = rec.game
         try:
             move = game.parse_move(wire)
-            if move in self.legal(rec):
-                # What Game.apply does, minus recomputing the legal moves we hold.
-                after = game.play(rec.state, move)
-                state = State(after.piles, after.vars, after.rng, rec.state.moves + 1)
-            else:
-                state = game.apply(rec.state, move)  # raises IllegalMove with the reason
+            state = game.apply(rec.state, move)  # raises IllegalMove with the reason
         except InvalidMove as exc:
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"malformed move: {exc}") from None
         except IllegalMove as exc:
@@ -620,10 +607,9 @@ class Games:
         """Write the new position with the compare-and-set on ``seq``; the new record
         (with its view's piles encoded when ``pack``)."""
         game = rec.game
-        legal = tuple(game.legal_moves(state))
         foundation = game.score(state)[0]
-        if status is None:  # Game.status, from the legal moves and score just computed
-            status = "won" if foundation == game.total else "playing" if legal else "lost"
+        if status is None:
+            status = game.status(state)
         now = self.clock.now_ms()
         moves = rec.moves + 1 if count else rec.moves
         finished = status != "playing"
@@ -669,7 +655,6 @@ class Games:
             commitment=rec.commitment,
             recorded=rec.recorded,
             race=rec.race,
-            legal=legal,
             packed_piles=self._packed_piles(game, state, rec) if pack else None,
         )
         self._remember(new)
