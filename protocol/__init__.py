@@ -9,7 +9,19 @@ Pure: no I/O, and nothing from ``server`` or ``client``::
 
 from __future__ import annotations
 
-from .codec import MAX_FRAME, decode, encode, peek_id
+from .codec import (
+    MAX_FRAME,
+    MAX_ID,
+    Encoded,
+    decode,
+    encode,
+    encode_array,
+    encode_map,
+    pack,
+    peek_id,
+    unpack,
+    usable_id,
+)
 from .errors import (
     CLOSE_GOING_AWAY,
     CLOSE_INTERNAL,
@@ -24,7 +36,6 @@ from .errors import (
     ProtocolError,
 )
 from .messages import (
-    MAX_ID,
     PUBLIC_OPS,
     REQUESTS,
     Auth,
@@ -60,6 +71,7 @@ from .messages import (
     parse_request,
     request,
 )
+from .status import GameStatus, RaceStatus
 
 VERSION = 1
 SUBPROTOCOL = "pasyans.v1"
@@ -83,8 +95,10 @@ __all__ = [
     "Auth",
     "Board",
     "Daily",
+    "Encoded",
     "ErrorCode",
     "Event",
+    "GameStatus",
     "Games",
     "Hint",
     "Leaderboard",
@@ -99,6 +113,7 @@ __all__ = [
     "RaceLeave",
     "RaceRematch",
     "RaceStart",
+    "RaceStatus",
     "Register",
     "Reply",
     "ReplyForm",
@@ -110,11 +125,16 @@ __all__ = [
     "Undo",
     "decode",
     "encode",
+    "encode_array",
+    "encode_map",
     "error",
     "event",
     "ok",
+    "pack",
     "parse_reply",
     "parse_request",
     "peek_id",
     "request",
+    "unpack",
+    "usable_id",
 ]

@@ -1,5 +1,11 @@
 """The msgpack codec: one binary frame holds one map with string keys.
 
+Every msgpack byte the project writes or reads goes through this module: frames
+(:func:`encode`, :func:`decode`), the server's own records (:func:`pack`,
+:func:`unpack`: move logs, pub/sub messages, stored lines), and replies assembled from
+values encoded earlier (:func:`encode_map`, :func:`encode_array`), byte for byte what
+:func:`encode` makes of the same map.
+
 ``decode`` is defensive: it is fed untrusted bytes and either returns a ``dict`` with
 string keys or raises :class:`~protocol.errors.ProtocolError`. Nesting depth is left
 to msgpack's own limit (it refuses absurd depths) and to the validators, which read
@@ -9,11 +15,15 @@ the message itself (see :mod:`protocol.messages`).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 import msgpack
 
 from .errors import ErrorCode, ProtocolError
+
+#: Largest request id (and any id a reply echoes).
+MAX_ID = 2**63 - 1
 
 #: Largest frame either side accepts, in bytes.
 MAX_FRAME = 64 * 1024
@@ -22,9 +32,8 @@ _packer_options: dict[str, Any] = {"use_bin_type": True}
 
 
 def encode(msg: dict[str, Any]) -> bytes:
-    """The msgpack bytes of ``msg`` (``use_bin_type=True``)."""
-    data: bytes = msgpack.packb(msg, **_packer_options)
-    return data
+    """The msgpack bytes of a message ``msg`` (a frame)."""
+    return pack(msg)
 
 
 def decode(data: bytes | str, *, max_size: int = MAX_FRAME) -> dict[str, Any]:
@@ -63,6 +72,65 @@ def decode(data: bytes | str, *, max_size: int = MAX_FRAME) -> dict[str, Any]:
     return msg
 
 
+def pack(value: object) -> bytes:
+    """The msgpack bytes of any value (a move, a list, a stored record)."""
+    data: bytes = msgpack.packb(value, **_packer_options)
+    return data
+
+
+def unpack(data: bytes) -> Any:
+    """The value of msgpack bytes the server wrote itself (``pack``): trusted, so no
+    limits; a peer's frame goes through :func:`decode`."""
+    return msgpack.unpackb(data, raw=False)
+
+
+class Encoded(NamedTuple):
+    """A map entry whose value is already msgpack bytes (``pack`` of it), to splice
+    into :func:`encode_map` as it is."""
+
+    key: str
+    value: bytes
+
+
+def _map_header(n: int) -> bytes:
+    return bytes((0x80 | n,)) if n < 16 else _long_header(n, b"\xde", b"\xdf")
+
+
+def _array_header(n: int) -> bytes:
+    return bytes((0x90 | n,)) if n < 16 else _long_header(n, b"\xdc", b"\xdd")
+
+
+def _long_header(n: int, b16: bytes, b32: bytes) -> bytes:
+    return b16 + n.to_bytes(2, "big") if n < 0x10000 else b32 + n.to_bytes(4, "big")
+
+
+def encode_map(*parts: Mapping[str, Any] | Encoded) -> bytes:
+    """One map of ``parts`` in order: a mapping's entries are encoded here, an
+    :class:`Encoded` entry is put in as it is. ``encode_map(a, Encoded(k, pack(v)),
+    b) == encode({**a, k: v, **b})`` when the keys are distinct."""
+    n = sum(1 if isinstance(part, Encoded) else len(part) for part in parts)
+    out = [_map_header(n)]
+    for part in parts:
+        if isinstance(part, Encoded):
+            out += (pack(part.key), part.value)
+        elif part:
+            out.append(pack(part)[len(_map_header(len(part))) :])
+    return b"".join(out)
+
+
+def encode_array(items: Sequence[bytes]) -> bytes:
+    """One array of values each already msgpack bytes (``pack`` of each)."""
+    return b"".join((_array_header(len(items)), *items))
+
+
+def usable_id(value: object) -> int | None:
+    """``value`` when it is a request id (an integer in ``[0, MAX_ID]``, not a bool),
+    else None: the one check of an id, for parsing a request and for echoing one."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_ID:
+        return value
+    return None
+
+
 def _kind(value: object) -> str:
     names = {
         list: "an array",
@@ -83,8 +151,4 @@ def peek_id(data: bytes) -> int | None:
         msg = msgpack.unpackb(data, raw=False, strict_map_key=False, max_ext_len=0)
     except Exception:
         return None
-    if isinstance(msg, dict):
-        rid = msg.get("id")
-        if isinstance(rid, int) and not isinstance(rid, bool) and 0 <= rid < 2**63:
-            return rid
-    return None
+    return usable_id(msg.get("id")) if isinstance(msg, dict) else None

@@ -21,17 +21,16 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar
 
+from .codec import MAX_ID, usable_id
 from .errors import ErrorCode, ProtocolError
 
-MAX_ID = 2**63 - 1
 MAX_SEED = 2**64 - 1
 MAX_SEQ = 2**31 - 1
 MAX_LIMIT = 100
 DEFAULT_LIMIT = 20
 #: a player name, in words: the rule ``name_rule`` checks
 NAME_RULE = (
-    "3 to 20 characters: letters of one alphabet (Latin, Cyrillic, …), digits 0-9, "
-    "'_' or '-'"
+    "3 to 20 characters: letters of one alphabet (Latin, Cyrillic, …), digits 0-9, '_' or '-'"
 )
 SLUG_RE = re.compile(r"[a-z0-9_]{1,40}")
 ID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -181,9 +180,7 @@ def player_name(value: Any) -> str:
     if not isinstance(value, str):
         raise _fail("name", NAME_RULE)
     name = unicodedata.normalize("NFC", value)
-    ok = 3 <= len(name) <= 20 and all(
-        ch.isalpha() or ch in "0123456789_-" for ch in name
-    )
+    ok = 3 <= len(name) <= 20 and all(ch.isalpha() or ch in "0123456789_-" for ch in name)
     scripts = {unicodedata.name(ch, "?").split(" ")[0] for ch in name if ch.isalpha()}
     if not ok or len(scripts) > 1:
         raise _fail("name", NAME_RULE)
@@ -270,7 +267,10 @@ class Move(Request):
     reply: ReplyForm = ReplyForm.STATE
     op = Op.MOVE
     fields: ClassVar[Schema] = {
-        "game_id": _game_id, "seq": _seq, "move": _move, "reply": _choice(ReplyForm)
+        "game_id": _game_id,
+        "seq": _seq,
+        "move": _move,
+        "reply": _choice(ReplyForm),
     }
 
 
@@ -415,8 +415,8 @@ _OPTIONAL: dict[type[Request], frozenset[str]] = {
 
 def parse_id(msg: Mapping[str, Any]) -> int:
     """The request id of ``msg``; raises ``bad_request`` when it is missing or wrong."""
-    rid = msg.get("id")
-    if isinstance(rid, bool) or not isinstance(rid, int) or not 0 <= rid <= MAX_ID:
+    rid = usable_id(msg.get("id"))
+    if rid is None:
         raise ProtocolError(ErrorCode.BAD_REQUEST, f"'id' must be an integer in [0, {MAX_ID}]")
     return rid
 

@@ -81,13 +81,16 @@ def solve_command(args: argparse.Namespace) -> int:
     try:
         game = registry.get(args.game)
     except UnknownGame:
-        raise SystemExit(f"pasyans-server: no game {args.game!r}; one of: "
-                         f"{', '.join(registry.slugs())}") from None
+        raise SystemExit(
+            f"pasyans-server: no game {args.game!r}; one of: {', '.join(registry.slugs())}"
+        ) from None
     if not 0 <= args.seed < 1 << 64:
         raise SystemExit("pasyans-server: SEED must be 0 <= SEED < 2**64")
     result = solve(game, game.deal(args.seed), max_seconds=args.seconds, max_nodes=args.nodes)
-    print(f"{game.slug} {args.seed}: {result.outcome} · {result.nodes} nodes in "
-          f"{result.seconds:.1f} s · best {result.best_founded}/{game.total} founded")
+    print(
+        f"{game.slug} {args.seed}: {result.outcome} · {result.nodes} nodes in "
+        f"{result.seconds:.1f} s · best {result.best_founded}/{game.total} founded"
+    )
     if result.line is not None:
         print(f"par {result.par}: " + " ".join(str(m) for m in result.line))
     return 0 if result.outcome == "win" else 1
@@ -107,18 +110,21 @@ async def prepare_dailies(settings: Settings, first: str | None, days: int) -> N
         url = embedded.url
     store = Store(url, cluster=bool(settings.redis_cluster), prefix=settings.key_prefix)
     try:
-        dailies = Dailies(store, SystemClock(),
-                          budget=Budget(settings.candidate_nodes, settings.daily_nodes))
+        dailies = Dailies(
+            store, SystemClock(), budget=Budget(settings.candidate_nodes, settings.daily_nodes)
+        )
         date = first or dailies.today()
         from .patience import registry
 
         for _ in range(days):
             for slug in registry.slugs():
                 choice = await dailies.choice(date, slug)
-                verdict = (f"certified, par {choice.par}" if choice.certified else
-                           f"NOT certified, best line founds {choice.best_founded}")
-                print(f"{date} {slug}: k={choice.k} ({choice.tried} tried) · {verdict}",
-                      flush=True)
+                verdict = (
+                    f"certified, par {choice.par}"
+                    if choice.certified
+                    else f"NOT certified, best line founds {choice.best_founded}"
+                )
+                print(f"{date} {slug}: k={choice.k} ({choice.tried} tried) · {verdict}", flush=True)
             date = day_after(date)
     finally:
         await store.close()

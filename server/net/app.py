@@ -24,7 +24,6 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import msgpack
 import redis.exceptions
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
@@ -40,6 +39,8 @@ from ..patience import registry
 from ..services import Clock, Services, daily_overview
 from ..services.clock import day_after
 from ..services.daily import Budget, Chooser, choose
+from ..services.games import find_game
+from ..services.race_news import RaceNews
 from ..settings import Settings
 from ..store import EmbeddedRedis, Store
 from .metrics import Metrics
@@ -71,19 +72,17 @@ def rules_text(slug: str) -> str | None:
         return (DOCS / f"{slug}.md").read_text(encoding="utf-8")
     except FileNotFoundError:
         return None
+
+
 Result = dict[str, Any]
 #: What a route answers: the reply's fields, or (the hot path: ``move``) the reply's
 #: ``state`` already msgpack-encoded.
 Answer = Result | bytes
-_OK_STATE = (
-    b"\x83" + msgpack.packb("re"),
-    msgpack.packb("ok") + msgpack.packb(True) + msgpack.packb("state"),
-)
 
 
 def _ok_packed(re: int, state: bytes) -> bytes:
     """``P.encode(P.ok(re, state=...))`` for a state already encoded."""
-    return b"".join((_OK_STATE[0], msgpack.packb(re), _OK_STATE[1], state))
+    return P.encode_map(P.ok(re), P.Encoded("state", state))
 
 
 async def _bounded(what: str, aw: Awaitable[Any], seconds: float) -> None:
@@ -91,13 +90,6 @@ async def _bounded(what: str, aw: Awaitable[Any], seconds: float) -> None:
         await asyncio.wait_for(aw, seconds)
     except TimeoutError:
         log.warning("shutdown: %s took over %s s; going on", what, seconds)
-
-
-def _usable_id(value: object) -> int | None:
-    """A request id good enough to echo in an error reply, else None."""
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= P.MAX_ID:
-        return value
-    return None
 
 
 class Conn:
@@ -179,11 +171,17 @@ class App:
         self.draining = False
         self.inflight = 0
         self._idle = asyncio.Event()
-        self._routes: dict[Op, Callable[[Conn, Any], Awaitable[Answer]]] = {
+        #: ops open to anyone: the handler gets the connection
+        self._public: dict[Op, Callable[[Conn, Any], Awaitable[Answer]]] = {
             Op.REGISTER: self.op_register,
             Op.AUTH: self.op_auth,
             Op.GAMES: self.op_games,
             Op.RULES: self.op_rules,
+            Op.DAILY: self.op_daily,
+            Op.LEADERBOARD: self.op_leaderboard,
+        }
+        #: ops of a signed-in player: the handler gets the player's name
+        self._signed_in: dict[Op, Callable[[str, Any], Awaitable[Answer]]] = {
             Op.START: self.op_start,
             Op.RESUME: self.op_resume,
             Op.MOVE: self.op_move,
@@ -191,14 +189,14 @@ class App:
             Op.RESIGN: self.op_resign,
             Op.HINT: self.op_hint,
             Op.MY_GAMES: self.op_my_games,
-            Op.DAILY: self.op_daily,
-            Op.LEADERBOARD: self.op_leaderboard,
             Op.RACE_CREATE: self.op_race_create,
             Op.RACE_JOIN: self.op_race_join,
             Op.RACE_START: self.op_race_start,
             Op.RACE_LEAVE: self.op_race_leave,
             Op.RACE_REMATCH: self.op_race_rematch,
         }
+        assert set(self._public) == P.PUBLIC_OPS
+        assert set(self._public) | set(self._signed_in) == set(P.REQUESTS)
         self._listener: asyncio.Task[None] | None = None
 
     # -- life cycle -------------------------------------------------------------------
@@ -315,7 +313,7 @@ class App:
                     msg = await pubsub.get_message(timeout=1.0)
                     if msg is not None and msg.get("type") == "pmessage":
                         try:
-                            await self.deliver(msgpack.unpackb(msg["data"]))
+                            await self.deliver(RaceNews.from_bytes(msg["data"]))
                         except Exception:
                             log.exception("cannot deliver a race event")
             except asyncio.CancelledError:
@@ -327,21 +325,20 @@ class App:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(pubsub.aclose(), 1)  # type: ignore[no-untyped-call]
 
-    async def deliver(self, message: dict[str, Any]) -> None:
-        race = message["race"]
-        members = [p["player"] for p in race["players"]]
+    async def deliver(self, news: RaceNews) -> None:
+        race = news.race
         ev = P.event(P.Event.RACE, **race)
-        for member in members:
+        for member in news.members:
             await self.hub.send_to(member, ev)
-        for member, gid in (message.get("games") or {}).items():
+        for member, gid in news.games.items():
             if not self.hub.players.get(member.lower()):
                 continue
             try:
                 state = await self.sv.games.resume(member, gid)
             except Exception:
-                log.exception("race %s: cannot load the game of %s", race["race_id"], member)
+                log.exception("race %s: cannot load the game of %s", news.race_id, member)
                 continue
-            started = P.event(P.Event.RACE_STARTED, race_id=race["race_id"], state=state)
+            started = P.event(P.Event.RACE_STARTED, race_id=news.race_id, state=state)
             await self.hub.send_to(member, started)
 
     # -- HTTP -------------------------------------------------------------------------
@@ -423,12 +420,14 @@ class App:
             self.metrics.bad_frames.labels(str(exc.code)).inc()
             rid = P.peek_id(frame) if isinstance(frame, bytes) else None
             return P.error(rid, exc.code, exc.message)
-        rid = _usable_id(msg.get("id"))
+        rid = P.usable_id(msg.get("id"))
         if not conn.bucket.take(time.monotonic()):
             self.metrics.rate_limited.inc()
             retry = round(conn.bucket.wait() + 0.001, 3)
             return P.error(
-                rid, ErrorCode.RATE_LIMITED, f"too many requests: retry after {retry:g} s",
+                rid,
+                ErrorCode.RATE_LIMITED,
+                f"too many requests: retry after {retry:g} s",
                 retry_after=retry,
             )
         try:
@@ -441,12 +440,10 @@ class App:
         op = req.op
         start = time.perf_counter()
         try:
-            route = self._routes.get(op)
-            if route is None:
-                raise ProtocolError(ErrorCode.UNKNOWN_OP, f"{op} is not served yet")
-            if op not in P.PUBLIC_OPS:
-                conn.need_player()
-            result = await route(conn, req)
+            if op in P.PUBLIC_OPS:
+                result = await self._public[op](conn, req)
+            else:
+                result = await self._signed_in[op](conn.need_player(), req)
             self.metrics.count_op(op, "ok")
             if isinstance(result, bytes):
                 return _ok_packed(req.id, result)
@@ -503,66 +500,61 @@ class App:
         return {"games": games}
 
     async def op_rules(self, conn: Conn, req: P.Rules) -> Result:
-        if req.game not in registry.slugs():
-            raise ProtocolError(ErrorCode.NOT_FOUND, f"no patience is called {req.game!r}")
+        find_game(req.game)
         text = await asyncio.to_thread(rules_text, req.game)
         if text is None:
             raise ProtocolError(ErrorCode.NOT_FOUND, f"the rules of {req.game} are not written yet")
         return {"game": req.game, "text": text}
 
-    async def op_start(self, conn: Conn, req: P.Start) -> Result:
-        state = await self.sv.games.start(conn.need_player(), req.game, req.mode, req.seed)
+    async def op_start(self, player: str, req: P.Start) -> Result:
+        state = await self.sv.games.start(player, req.game, req.mode, req.seed)
         return {"state": state}
 
-    async def op_resume(self, conn: Conn, req: P.Resume) -> Result:
-        return {"state": await self.sv.games.resume(conn.need_player(), req.game_id)}
+    async def op_resume(self, player: str, req: P.Resume) -> Result:
+        return {"state": await self.sv.games.resume(player, req.game_id)}
 
-    async def op_move(self, conn: Conn, req: P.Move) -> bytes | Result:
-        games, player = self.sv.games, conn.need_player()
+    async def op_move(self, player: str, req: P.Move) -> bytes | Result:
+        games = self.sv.games
         if req.reply is P.ReplyForm.DELTA:
             return {"delta": await games.move_delta(player, req.game_id, req.seq, req.move)}
         return await games.move_packed(player, req.game_id, req.seq, req.move)
 
-    async def op_undo(self, conn: Conn, req: P.Undo) -> Result:
+    async def op_undo(self, player: str, req: P.Undo) -> Result:
         delta = req.reply is P.ReplyForm.DELTA
-        state = await self.sv.games.undo(conn.need_player(), req.game_id, req.seq, delta=delta)
+        state = await self.sv.games.undo(player, req.game_id, req.seq, delta=delta)
         return {"delta": state} if delta else {"state": state}
 
-    async def op_resign(self, conn: Conn, req: P.Resign) -> Result:
-        return {"state": await self.sv.games.resign(conn.need_player(), req.game_id)}
+    async def op_resign(self, player: str, req: P.Resign) -> Result:
+        return {"state": await self.sv.games.resign(player, req.game_id)}
 
-    async def op_hint(self, conn: Conn, req: P.Hint) -> Result:
-        return await self.sv.games.hint(conn.need_player(), req.game_id)
+    async def op_hint(self, player: str, req: P.Hint) -> Result:
+        return await self.sv.games.hint(player, req.game_id)
 
-    async def op_my_games(self, conn: Conn, req: P.MyGames) -> Result:
-        return await self.sv.games.my_games(conn.need_player(), req.limit, req.cursor)
+    async def op_my_games(self, player: str, req: P.MyGames) -> Result:
+        return await self.sv.games.my_games(player, req.limit, req.cursor)
 
     async def op_daily(self, conn: Conn, req: P.Daily) -> Result:
         return await daily_overview(self.sv.games, req.date, conn.player)
 
-    async def op_race_create(self, conn: Conn, req: P.RaceCreate) -> Result:
-        player = conn.need_player()
+    async def op_race_create(self, player: str, req: P.RaceCreate) -> Result:
         race = await self.sv.races.create(player, req.game, req.seed, daily=req.daily)
         return {"race": race}
 
-    async def op_race_join(self, conn: Conn, req: P.RaceJoin) -> Result:
-        player = conn.need_player()
+    async def op_race_join(self, player: str, req: P.RaceJoin) -> Result:
         race = await self.sv.races.join(player, req.code)
         state = await self.sv.races.my_game(player, race["race_id"])
         return {"race": race} if state is None else {"race": race, "state": state}
 
-    async def op_race_start(self, conn: Conn, req: P.RaceStart) -> Result:
-        return {"race": await self.sv.races.start(conn.need_player(), req.race_id)}
+    async def op_race_start(self, player: str, req: P.RaceStart) -> Result:
+        return {"race": await self.sv.races.start(player, req.race_id)}
 
-    async def op_race_leave(self, conn: Conn, req: P.RaceLeave) -> Result:
-        return await self.sv.races.leave(conn.need_player(), req.race_id)
+    async def op_race_leave(self, player: str, req: P.RaceLeave) -> Result:
+        return await self.sv.races.leave(player, req.race_id)
 
-    async def op_race_rematch(self, conn: Conn, req: P.RaceRematch) -> Result:
-        return {"race": await self.sv.races.rematch(conn.need_player(), req.race_id)}
+    async def op_race_rematch(self, player: str, req: P.RaceRematch) -> Result:
+        return {"race": await self.sv.races.rematch(player, req.race_id)}
 
     async def op_leaderboard(self, conn: Conn, req: P.Leaderboard) -> Result:
-        from ..services.games import find_game
-
         find_game(req.game)
         date = self.sv.dailies.check_date(req.date)
         return await self.sv.boards.page(

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-RANKS = "A23456789TJQK"
-SUITS = "SHDC"
-SUIT_SYMBOLS = "♠♥♦♣"
+# The wire's card alphabet, written once (in protocol) and re-exported here.
+from protocol.cards import RANKS as RANKS
+from protocol.cards import SUIT_SYMBOLS as SUIT_SYMBOLS
+from protocol.cards import SUITS as SUITS
 
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13

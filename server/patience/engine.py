@@ -31,13 +31,16 @@ from typing import Any, ClassVar, Literal, NamedTuple
 
 import msgpack
 
+from protocol.status import GameStatus
+
 from . import cards as C
 from .rng import check_seed, shuffle
 
 Kind = Literal["foundation", "tableau", "stock", "waste", "reserve", "cell", "grid", "discard"]
 Fan = Literal["none", "down", "right"]
 Show = Literal["up", "top", "down"]
-Status = Literal["playing", "won", "lost"]
+#: a game's status: the protocol's enum (it compares equal to the plain strings)
+Status = GameStatus
 Param = str | int | None
 Piles = tuple[tuple[int, ...], ...]
 
@@ -384,7 +387,7 @@ class Game:
 
     def _reason(self, state: State, move: Move) -> str:
         status = self.status(state)
-        if status != "playing":
+        if status != GameStatus.PLAYING:
             return f"the game is over ({status})"
         if move.action is not None and move.action not in self.actions:
             return f"this game has no action {move.action!r}"
@@ -409,8 +412,8 @@ class Game:
 
     def status(self, state: State) -> Status:
         if self.score(state)[0] == self.total:
-            return "won"
-        return "playing" if self.legal_moves(state) else "lost"
+            return GameStatus.WON
+        return GameStatus.PLAYING if self.legal_moves(state) else GameStatus.LOST
 
     def score(self, state: State) -> tuple[int, int]:
         """``(cards on foundations, cards needed to win)``."""

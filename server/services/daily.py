@@ -29,9 +29,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
-import msgpack
-
-from protocol import ErrorCode, ProtocolError
+from protocol import ErrorCode, ProtocolError, pack, unpack
 
 from ..patience import registry
 from ..solver import Result, solve
@@ -78,7 +76,7 @@ class Choice:
             f"certified:{slug}": int(self.certified),
             f"par:{slug}": -1 if self.par is None else self.par,
             f"best_founded:{slug}": self.best_founded,
-            f"line:{slug}": msgpack.packb(list(self.line)),
+            f"line:{slug}": pack(list(self.line)),
             f"tried:{slug}": self.tried,
         }
 
@@ -96,7 +94,7 @@ class Choice:
             certified=bool(num("certified", 0)),
             par=None if par < 0 else par,
             best_founded=num("best_founded", 0),
-            line=tuple(msgpack.unpackb(line)) if line else (),
+            line=tuple(unpack(line)) if line else (),
             tried=num("tried", 1),
         )
 

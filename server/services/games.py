@@ -20,9 +20,17 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-import msgpack
-
-from protocol import ErrorCode, Mode, ProtocolError
+from protocol import (
+    Encoded,
+    ErrorCode,
+    GameStatus,
+    Mode,
+    ProtocolError,
+    encode_array,
+    encode_map,
+    pack,
+    unpack,
+)
 
 from .. import solver
 from ..patience import registry
@@ -32,8 +40,8 @@ from .clock import Clock, day_before
 from .daily import Dailies, commitment
 from .leaderboard import Entry, Leaderboards
 
-UNDO = msgpack.packb({"undo": 1})
-RESIGN = msgpack.packb({"resign": 1})
+UNDO = pack({"undo": 1})
+RESIGN = pack({"resign": 1})
 SUMMARY_FIELDS = [
     "slug",
     "mode",
@@ -50,44 +58,24 @@ SUMMARY_FIELDS = [
 ]
 
 
-def _array_header(n: int) -> bytes:
-    """The msgpack header of an array of ``n`` items."""
-    if n < 16:
-        return bytes((0x90 | n,))
-    if n < 0x10000:
-        return b"\xdc" + n.to_bytes(2, "big")
-    return b"\xdd" + n.to_bytes(4, "big")
-
-
-def _map_body(entries: dict[str, Any]) -> bytes:
-    """The msgpack of a map of < 16 entries without its one-byte header."""
-    return msgpack.packb(entries)[1:]  # type: ignore[no-any-return]
-
-
 _WIRE_MOVES: dict[Move, bytes] = {}
 _WIRE_MOVES_MAX = 1 << 16
 
 
 def _packed_move(move: Move) -> bytes:
-    """``msgpack.packb(move.to_wire())``, encoded once per process (a game's moves
+    """``pack(move.to_wire())``, encoded once per process (a game's moves
     come from its fixed piles and actions, so there are few of them)."""
     packed = _WIRE_MOVES.get(move)
     if packed is None:
         if len(_WIRE_MOVES) >= _WIRE_MOVES_MAX:
             _WIRE_MOVES.clear()
-        packed = _WIRE_MOVES[move] = msgpack.packb(move.to_wire())
+        packed = _WIRE_MOVES[move] = pack(move.to_wire())
     return packed
 
 
 def _packed_legal(legal: Sequence[Move]) -> bytes:
-    """``msgpack.packb([m.to_wire() for m in legal])``."""
-    return b"".join((_array_header(len(legal)), *map(_packed_move, legal)))
-
-
-_PILES_KEY = msgpack.packb("piles")
-_INFO_KEY = msgpack.packb("info")
-_VIEW_KEY = msgpack.packb("view")
-_LEGAL_KEY = msgpack.packb("legal")
+    """``pack([m.to_wire() for m in legal])``."""
+    return encode_array([_packed_move(move) for move in legal])
 
 
 def find_game(slug: str) -> Game:
@@ -118,7 +106,7 @@ class Record:
     player: str
     mode: str
     seq: int
-    status: str
+    status: GameStatus
     state: State
     created: int
     updated: int
@@ -131,7 +119,7 @@ class Record:
     commitment: str
     recorded: bool
     race: str = ""  # the race id of a race game
-    #: the msgpack bytes of each pile of ``game.view(state)`` (see ``packed_wire``)
+    #: the encoded bytes (``pack``) of each pile of ``game.view(state)`` (see ``packed_wire``)
     packed_piles: tuple[bytes, ...] | None = None
 
     @classmethod
@@ -147,7 +135,7 @@ class Record:
             player=text("player"),
             mode=text("mode"),
             seq=int(raw["seq"]),
-            status=text("status"),
+            status=GameStatus(text("status")),
             state=game.loads(raw["state"]),
             created=int(raw["created"]),
             updated=int(raw.get("updated", raw["created"])),
@@ -218,29 +206,18 @@ class Games:
         }
 
     def packed_wire(self, rec: Record) -> bytes:
-        """``msgpack.packb(self.wire(rec))``, byte for byte, with the view's piles
-        taken from ``rec.packed_piles`` (encoded once per change of a pile) and each
-        legal move's encoding cached."""
+        """``pack(self.wire(rec))``, byte for byte, with the view's piles taken from
+        ``rec.packed_piles`` (encoded once per change of a pile) and each legal move's
+        encoding cached."""
         piles = rec.packed_piles
         if piles is None:
-            return msgpack.packb(self.wire(rec))  # type: ignore[no-any-return]
-        head, tail = self._head(rec), self._tail(rec)
-        assert len(head) + 2 + len(tail) < 16  # one fixmap header
-        return b"".join(
-            (
-                bytes((0x80 | (len(head) + 2 + len(tail)),)),
-                _map_body(head),
-                _VIEW_KEY,
-                b"\x82",
-                _PILES_KEY,
-                _array_header(len(piles)),
-                *piles,
-                _INFO_KEY,
-                msgpack.packb(rec.game.info(rec.state)),
-                _LEGAL_KEY,
-                _packed_legal(self._legal_now(rec)),
-                _map_body(tail),
-            )
+            return pack(self.wire(rec))
+        view = encode_map(Encoded("piles", encode_array(piles)), {"info": rec.game.info(rec.state)})
+        return encode_map(
+            self._head(rec),
+            Encoded("view", view),
+            Encoded("legal", _packed_legal(self._legal_now(rec))),
+            self._tail(rec),
         )
 
     def delta(self, before: Record, after: Record) -> dict[str, Any]:
@@ -270,8 +247,7 @@ class Games:
         info.update({k: None for k in info_was if k not in info_now})
         head = self._head(after)
         out: dict[str, Any] = {
-            key: head[key]
-            for key in ("game_id", "seq", "status", "moves", "time_ms", "foundation")
+            key: head[key] for key in ("game_id", "seq", "status", "moves", "time_ms", "foundation")
         }
         out.update(
             clean=after.clean,
@@ -299,19 +275,19 @@ class Games:
             if old is not None and before[i] is cards:
                 out.append(old[i])
             else:
-                out.append(msgpack.packb(view_pile(state, i)))
+                out.append(pack(view_pile(state, i)))
         return tuple(out)
 
     @staticmethod
     def _legal_now(rec: Record) -> list[Move]:
         """The legal moves of a game still in play (the engine caches them)."""
-        return rec.game.legal_moves(rec.state) if rec.status == "playing" else []
+        return rec.game.legal_moves(rec.state) if rec.status == GameStatus.PLAYING else []
 
     def _head(self, rec: Record) -> dict[str, Any]:
         """The state object's fields before ``view``."""
         game = rec.game
         hidden = (bool(rec.date) and not self.dailies.revealed(rec.date)) or (
-            bool(rec.race) and rec.status == "playing"
+            bool(rec.race) and rec.status == GameStatus.PLAYING
         )
         end = rec.finished or self.clock.now_ms()
         return {
@@ -421,7 +397,7 @@ class Games:
                     gid, ranked = first, True
                 else:
                     rec = self._remember(Record.load(first, raw))
-                    if rec.status == "playing":
+                    if rec.status == GameStatus.PLAYING:
                         return self.wire(rec)
                     # Later plays of a finished daily deal are practice.
                     mode = Mode.PRACTICE
@@ -462,7 +438,7 @@ class Games:
             state=state,
             created=now,
             updated=now,
-            finished=now if status != "playing" else 0,
+            finished=now if status != GameStatus.PLAYING else 0,
             moves=0,
             foundation=game.score(state)[0],
             date=date,
@@ -520,9 +496,7 @@ class Games:
         entry = _packed_move(move)
         return await self._commit(rec, state, entry, clean=rec.clean, pack=pack)
 
-    async def undo(
-        self, player: str, gid: str, seq: int, *, delta: bool = False
-    ) -> dict[str, Any]:
+    async def undo(self, player: str, gid: str, seq: int, *, delta: bool = False) -> dict[str, Any]:
         """Take back the last move (replayed from the deal: "a game is its seed plus its
         moves"); the new state, or with ``delta`` only what changed."""
         rec = await self._playing(player, gid, seq)
@@ -539,12 +513,12 @@ class Games:
     async def resign(self, player: str, gid: str) -> dict[str, Any]:
         for _ in range(8):
             rec = await self._owned(gid, player)
-            if rec.status != "playing":
+            if rec.status != GameStatus.PLAYING:
                 raise ProtocolError(ErrorCode.GAME_OVER, f"the game is over ({rec.status})")
             try:
                 return self.wire(
                     await self._commit(
-                        rec, rec.state, RESIGN, clean=rec.clean, status="lost", count=False
+                        rec, rec.state, RESIGN, clean=rec.clean, status=GameStatus.LOST, count=False
                     )
                 )
             except ProtocolError as exc:
@@ -552,14 +526,12 @@ class Games:
                     raise
         raise ProtocolError(ErrorCode.STALE_SEQ, "the game keeps changing; try again")
 
-    async def hint(
-        self, player: str, gid: str, *, seconds: float = HINT_SECONDS
-    ) -> dict[str, Any]:
+    async def hint(self, player: str, gid: str, *, seconds: float = HINT_SECONDS) -> dict[str, Any]:
         """One move of a winning line from the game's position, found off the event
         loop within about ``seconds``, or None. The game becomes *assisted*: it no
         longer ranks on a daily board. Races refuse hints."""
         rec = await self._owned(gid, player)
-        if rec.status != "playing":
+        if rec.status != GameStatus.PLAYING:
             raise ProtocolError(ErrorCode.GAME_OVER, f"the game is over ({rec.status})")
         if rec.race:
             raise ProtocolError(ErrorCode.FORBIDDEN, "no hints in a race: everyone plays alone")
@@ -570,9 +542,7 @@ class Games:
         if kept is not None and kept[0] == (rec.state.piles, rec.state.vars) and kept[1]:
             line = kept[1]  # the player followed the last hint: go on along its line
         else:
-            found = await asyncio.to_thread(
-                solver.solve, rec.game, rec.state, max_seconds=seconds
-            )
+            found = await asyncio.to_thread(solver.solve, rec.game, rec.state, max_seconds=seconds)
             line = found.line or ()
         if not line:
             self._hints.pop(gid, None)
@@ -589,7 +559,7 @@ class Games:
             raise ProtocolError(
                 ErrorCode.STALE_SEQ, f"seq is {rec.seq}, not {seq}", state=self.wire(rec)
             )
-        if rec.status != "playing":
+        if rec.status != GameStatus.PLAYING:
             raise ProtocolError(ErrorCode.GAME_OVER, f"the game is over ({rec.status})")
         return rec
 
@@ -600,7 +570,7 @@ class Games:
         entry: bytes,
         *,
         clean: bool,
-        status: str | None = None,
+        status: GameStatus | None = None,
         count: bool = True,
         pack: bool = False,
     ) -> Record:
@@ -612,7 +582,7 @@ class Games:
             status = game.status(state)
         now = self.clock.now_ms()
         moves = rec.moves + 1 if count else rec.moves
-        finished = status != "playing"
+        finished = status != GameStatus.PLAYING
         done, current = await self.store.cas_game(
             rec.gid,
             seq=rec.seq,
@@ -667,9 +637,9 @@ class Games:
     async def _finish(self, rec: Record) -> None:
         """Rank a finished ranked daily (idempotent: redone on resume if a crash came
         between the move and the ranking)."""
-        if rec.status == "playing" or not rec.ranked or rec.recorded:
+        if rec.status == GameStatus.PLAYING or not rec.ranked or rec.recorded:
             return
-        won = rec.status == "won"
+        won = rec.status == GameStatus.WON
         entry = Entry(
             player=rec.player,
             won=won,
@@ -689,7 +659,7 @@ def effective_moves(log: list[bytes]) -> list[dict[str, Any]]:
     """The moves in force after a log's undos: "a game is its seed plus its moves"."""
     moves: list[dict[str, Any]] = []
     for raw in log:
-        item = msgpack.unpackb(raw)
+        item = unpack(raw)
         if item.get("undo"):
             if moves:
                 moves.pop()

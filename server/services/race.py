@@ -30,13 +30,12 @@ import logging
 import secrets
 from typing import Any
 
-import msgpack
-
-from protocol import ErrorCode, ProtocolError
+from protocol import ErrorCode, GameStatus, ProtocolError, RaceStatus
 
 from ..store import Store
 from .clock import Clock
 from .games import SUMMARY_FIELDS, Games, Record, find_game
+from .race_news import RaceNews
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +89,7 @@ class Races:
             "game": slug,
             "seed": secrets.randbits(64) if seed is None else seed,
             "creator": player,
-            "status": "lobby",
+            "status": RaceStatus.LOBBY,
             "created": self.clock.now_ms(),
             "placed": 0,
         }
@@ -110,7 +109,7 @@ class Races:
         info, members, _, _ = await self._race(rid)
         if player not in members:
             raise ProtocolError(ErrorCode.FORBIDDEN, "you are not in this race")
-        if (await self.build(rid))["status"] != "finished":
+        if (await self.build(rid))["status"] != RaceStatus.FINISHED:
             raise ProtocolError(ErrorCode.FORBIDDEN, "a rematch is offered once the race is over")
         new = secrets.token_urlsafe(9)
         key = self.store.keys.race(rid)
@@ -135,7 +134,7 @@ class Races:
         if player in members:
             starts_at = int(info.get("starts_at") or 0)
             overdue = self.clock.now_ms() > starts_at + STALLED_MS
-            if info.get("status") == b"countdown" and overdue:
+            if _text(info.get("status")) == RaceStatus.COUNTDOWN and overdue:
                 await self._run(rid, 0)  # the instance that counted down is gone: deal here
             return await self.build(rid)
         joined = await self.store.race_join(rid, player, MAX_MEMBERS)
@@ -151,7 +150,8 @@ class Races:
         if info.get("creator", b"").decode() != player:
             raise ProtocolError(ErrorCode.FORBIDDEN, "only the race's creator starts it")
         starts_at = self.clock.now_ms() + int(self.countdown * 1000)
-        if not await self.store.race_status(rid, "lobby", "countdown", {"starts_at": starts_at}):
+        started = {"starts_at": starts_at}
+        if not await self.store.race_status(rid, RaceStatus.LOBBY, RaceStatus.COUNTDOWN, started):
             raise ProtocolError(ErrorCode.FORBIDDEN, "this race has already started")
         task = asyncio.create_task(self._run(rid, self.countdown), name=f"race-{rid}")
         self._tasks.add(task)
@@ -183,7 +183,7 @@ class Races:
             if not await self.store.claim_race_dealer(rid, DEAL_LEASE_MS):
                 return
             info, members, _, _ = await self.store.race(rid)
-            if info.get("status") != b"countdown":
+            if _text(info.get("status")) != RaceStatus.COUNTDOWN:
                 return  # dealt already, by an instance whose lease has run out since
             game = find_game(info["game"].decode())
             seed = int(info["seed"])
@@ -197,12 +197,19 @@ class Races:
                     await self.store.claim_daily(member, date, game.slug, gid) == gid
                 )
                 rec = await self.games.create(
-                    member, game, seed, MODE, gid=gid, race=rid, ranked=ranked,
-                    date=date, commitment=_text(info.get("commitment")),
+                    member,
+                    game,
+                    seed,
+                    MODE,
+                    gid=gid,
+                    race=rid,
+                    ranked=ranked,
+                    date=date,
+                    commitment=_text(info.get("commitment")),
                 )
                 games[member] = rec.gid
             await self.store.race_set_games(rid, games)
-            await self.store.race_status(rid, "countdown", "running", {})
+            await self.store.race_status(rid, RaceStatus.COUNTDOWN, RaceStatus.RUNNING, {})
             await self.publish(rid, games=games)
         except asyncio.CancelledError:
             raise
@@ -210,7 +217,7 @@ class Races:
             log.exception("race %s could not start", rid)
 
     async def _game_changed(self, rec: Record) -> None:
-        if rec.status == "won":
+        if rec.status == GameStatus.WON:
             await self.store.race_place(rec.race, rec.player)
         await self.publish(rec.race)
 
@@ -227,7 +234,7 @@ class Races:
     async def build(self, rid: str) -> dict[str, Any]:
         """The ``race`` event's fields (PROTOCOL.md)."""
         info, members, games, places = await self._race(rid)
-        status = info.get("status", b"lobby").decode()
+        status = RaceStatus(_text(info.get("status")) or RaceStatus.LOBBY)
         gids = [games[m] for m in members if m in games]
         rows = await self.store.games(gids, SUMMARY_FIELDS) if gids else []
         summaries = {g: self.games.summary(g, r) for g, r in zip(gids, rows, strict=True)}
@@ -249,7 +256,7 @@ class Races:
                     }
                 )
                 continue
-            end = s["updated"] if s["status"] != "playing" else now
+            end = s["updated"] if s["status"] != GameStatus.PLAYING else now
             players.append(
                 {
                     "player": member,
@@ -261,9 +268,10 @@ class Races:
                     "place": places.get(member),
                 }
             )
-        if status == "running" and players and all(p["status"] != "playing" for p in players):
-            await self.store.race_status(rid, "running", "finished", {})
-            status = "finished"
+        over = all(p["status"] != GameStatus.PLAYING for p in players)
+        if status == RaceStatus.RUNNING and players and over:
+            await self.store.race_status(rid, RaceStatus.RUNNING, RaceStatus.FINISHED, {})
+            status = RaceStatus.FINISHED
         players.sort(key=lambda p: (p["place"] is None, p["place"] or 0, -p["foundation"]))
         starts_at = info.get("starts_at")
         rematch = None
@@ -284,10 +292,8 @@ class Races:
     async def publish(self, rid: str, *, games: dict[str, str] | None = None) -> dict[str, Any]:
         """Build the race and publish it to every instance; returns it."""
         race = await self.build(rid)
-        message: dict[str, Any] = {"race": race}
-        if games:
-            message["games"] = games
-        await self.store.publish(self.store.keys.race_channel(rid), msgpack.packb(message))
+        news = RaceNews(race, games or {})
+        await self.store.publish(self.store.keys.race_channel(rid), news.to_bytes())
         return race
 
 

@@ -7,7 +7,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from protocol import MAX_FRAME, ErrorCode, ProtocolError, decode, encode, peek_id
+from protocol import (
+    MAX_FRAME,
+    Encoded,
+    ErrorCode,
+    ProtocolError,
+    decode,
+    encode,
+    encode_array,
+    encode_map,
+    pack,
+    peek_id,
+    unpack,
+    usable_id,
+)
 
 
 def code_of(data: bytes | str) -> ErrorCode:
@@ -67,3 +80,38 @@ def test_decode_never_raises_anything_else(data: bytes) -> None:
         assert isinstance(decode(data), dict)
     except ProtocolError as exc:
         assert exc.code in (ErrorCode.BAD_REQUEST, ErrorCode.TOO_LARGE)
+
+
+# -- the server's own bytes and replies assembled from parts ---------------------------
+
+
+@given(
+    head=st.dictionaries(
+        st.text(max_size=4), st.integers(-(2**63), 2**64 - 1) | st.text(max_size=8), max_size=20
+    ),
+    value=st.lists(st.integers(-(2**63), 2**64 - 1), max_size=20) | st.none(),
+    tail=st.dictionaries(st.text(min_size=5, max_size=6), st.booleans(), max_size=3),
+)
+def test_a_map_assembled_from_encoded_parts_is_its_plain_encoding(
+    head: dict[str, object], value: object, tail: dict[str, object]
+) -> None:
+    head.pop("val", None)
+    tail = {k: v for k, v in tail.items() if k not in head}
+    spliced = encode_map(head, Encoded("val", pack(value)), tail)
+    assert spliced == encode({**head, "val": value, **tail})
+
+
+@pytest.mark.parametrize("n", [0, 1, 15, 16, 65535, 65536])
+def test_an_array_of_encoded_items_is_its_plain_encoding(n: int) -> None:
+    items = [i % 7 for i in range(n)]
+    assert encode_array([pack(i) for i in items]) == pack(items)
+    assert unpack(pack(items)) == items
+
+
+@pytest.mark.parametrize(
+    ("value", "usable"),
+    [(0, 0), (2**63 - 1, 2**63 - 1), (2**63, None), (-1, None), (True, None), ("1", None)],
+)
+def test_one_check_of_a_request_id(value: object, usable: int | None) -> None:
+    assert usable_id(value) == usable
+    assert peek_id(pack({"id": value})) == usable

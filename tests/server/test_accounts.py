@@ -24,7 +24,8 @@ async def test_auth_on_a_new_connection(ws_url: str, client: TestClient) -> None
     async with connect(ws_url) as other:
         # The reply tells the client its request budget, so that it can pace itself.
         assert (await other.call("auth", token=token)) == {
-            "player": "carol", "limits": {"rate": 50.0, "burst": 100}
+            "player": "carol",
+            "limits": {"rate": 50.0, "burst": 100},
         }
         await other.call("my_games")
 

@@ -59,8 +59,7 @@ async def test_playing_by_deltas_keeps_the_resumed_state(redis_url: str, slug: s
                 reply = await client.request("undo", game_id=gid, seq=seq, reply="delta")
             else:
                 move = rnd.choice(state["legal"])
-                reply = await client.request("move", game_id=gid, seq=seq, move=move,
-                                             reply="delta")
+                reply = await client.request("move", game_id=gid, seq=seq, move=move, reply="delta")
             assert reply["ok"], reply
             sizes.append(len(P.encode(reply)))
             assert set(reply) == {"re", "ok", "delta"}
@@ -81,6 +80,7 @@ async def test_without_the_flag_a_move_answers_the_whole_state(
         state = await client.start("crescent", "deal", seed=1)
         reply = await client.call("move", game_id=state["game_id"], seq=0, move=state["legal"][0])
         assert set(reply) == {"state"} and "view" in reply["state"]
-        err = await client.error("move", game_id=state["game_id"], seq=1,
-                                 move=reply["state"]["legal"][0], reply="diff")
+        err = await client.error(
+            "move", game_id=state["game_id"], seq=1, move=reply["state"]["legal"][0], reply="diff"
+        )
         assert err["code"] == "bad_request" and "'reply'" in err["message"]

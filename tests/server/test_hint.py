@@ -34,8 +34,9 @@ async def test_hints_lead_to_a_win(player: TestClient) -> None:
 
 async def test_a_hint_from_a_lost_cause_says_so(player: TestClient) -> None:
     game = registry.get("travellers")
-    seed = next(s for s in range(50) if solve(game, game.deal(s), max_nodes=20_000).outcome
-                == "none")
+    seed = next(
+        s for s in range(50) if solve(game, game.deal(s), max_nodes=20_000).outcome == "none"
+    )
     state = await player.start("travellers", "deal", seed=seed)
     hint = await player.call("hint", game_id=state["game_id"])
     assert hint == {"move": None, "assisted": True, "message": "no win found from here"}

@@ -23,12 +23,23 @@ def test_solve_prints_the_verdict_and_the_line(capsys: pytest.CaptureFixture[str
 def test_prepare_dailies_chooses_and_keeps_every_game(
     redis_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    args = ["prepare-dailies", "--redis-url", redis_url, "--key-prefix",
-            f"p{uuid.uuid4().hex[:8]}:", "--date", "2030-01-01", "--days", "1",
-            "--candidate-nodes", "40", "--daily-nodes", "80"]
+    args = [
+        "prepare-dailies",
+        "--redis-url",
+        redis_url,
+        "--key-prefix",
+        f"p{uuid.uuid4().hex[:8]}:",
+        "--date",
+        "2030-01-01",
+        "--days",
+        "1",
+        "--candidate-nodes",
+        "40",
+        "--daily-nodes",
+        "80",
+    ]
     assert main(args) == 0
     first = capsys.readouterr().out.splitlines()
-    assert [line.split(":")[0] for line in first] == [f"2030-01-01 {s}" for s in
-                                                      registry.slugs()]
+    assert [line.split(":")[0] for line in first] == [f"2030-01-01 {s}" for s in registry.slugs()]
     assert main([*args[:-4], "--candidate-nodes", "4000", "--daily-nodes", "8000"]) == 0
     assert capsys.readouterr().out.splitlines() == first  # chosen once, then kept

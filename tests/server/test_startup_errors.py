@@ -12,7 +12,10 @@ from tests.support.server import ROOT, ServerProcess
 def serve(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "server", "serve", "--no-prepare-dailies", *args],
-        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 

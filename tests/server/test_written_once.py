@@ -1,0 +1,66 @@
+"""Things written once: the signed-in check (every op but the public ones), the game
+status names, the race channel's message."""
+
+from __future__ import annotations
+
+import pytest
+
+import protocol as P
+from server.patience import registry
+from server.services.race_news import RaceNews
+from tests.support.client import TestClient
+
+#: a well-formed request of every op that needs a signed-in player
+SIGNED_IN: dict[P.Op, dict[str, object]] = {
+    P.Op.START: {"game": "crescent", "mode": "practice"},
+    P.Op.RESUME: {"game_id": "abc"},
+    P.Op.MOVE: {"game_id": "abc", "seq": 0, "move": {"action": "shift"}},
+    P.Op.UNDO: {"game_id": "abc", "seq": 0},
+    P.Op.RESIGN: {"game_id": "abc"},
+    P.Op.HINT: {"game_id": "abc"},
+    P.Op.MY_GAMES: {},
+    P.Op.RACE_CREATE: {"game": "crescent"},
+    P.Op.RACE_JOIN: {"code": "ABCDEF"},
+    P.Op.RACE_START: {"race_id": "abc"},
+    P.Op.RACE_LEAVE: {"race_id": "abc"},
+    P.Op.RACE_REMATCH: {"race_id": "abc"},
+}
+
+
+def test_every_op_is_public_or_signed_in() -> None:
+    assert set(SIGNED_IN) == set(P.REQUESTS) - P.PUBLIC_OPS
+
+
+@pytest.mark.parametrize("op", sorted(SIGNED_IN))
+async def test_a_signed_in_op_refuses_a_stranger(client: TestClient, op: P.Op) -> None:
+    err = await client.error(op, **SIGNED_IN[op])
+    assert err["code"] == "unauthorized"
+    assert err["message"] == "register or auth first"
+
+
+@pytest.mark.parametrize("op", [P.Op.RULES, P.Op.LEADERBOARD])
+async def test_an_unknown_game_is_not_found_in_one_wording(client: TestClient, op: P.Op) -> None:
+    err = await client.error(op, game="solitaire")
+    assert err == {"code": "not_found", "message": "no patience is called 'solitaire'"}
+
+
+def test_the_engines_status_is_the_protocols() -> None:
+    game = registry.get("crescent")
+    status = game.status(game.deal(7))
+    assert status is P.GameStatus.PLAYING
+    plain: str = status  # what a game module returns compares equal
+    assert plain == "playing"
+    assert P.decode(P.encode({"status": status})) == {"status": "playing"}
+
+
+def test_a_race_news_reads_back_as_it_was_built() -> None:
+    race = {
+        "race_id": "r1",
+        "status": P.RaceStatus.RUNNING,
+        "players": [{"player": "Вася"}, {"player": "anna"}],
+    }
+    news = RaceNews.from_bytes(RaceNews(race, {"Вася": "r1-Вася"}).to_bytes())
+    assert news == RaceNews({**race, "status": "running"}, {"Вася": "r1-Вася"})
+    assert news.members == ["Вася", "anna"]
+    assert news.race_id == "r1"
+    assert RaceNews.from_bytes(RaceNews(race).to_bytes()).games == {}
