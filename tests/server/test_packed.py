@@ -9,7 +9,7 @@ import msgpack
 import pytest
 
 import protocol as P
-from server.net.app import _ok_packed
+from server.net.routes import ok_packed
 from server.patience import registry
 from server.services import FakeClock, Services
 from server.store import Store
@@ -30,6 +30,6 @@ async def test_packed_move_replies_equal_the_plain_encoding(redis_url: str, slug
             assert packed == msgpack.packb(games.wire(rec))
             state = msgpack.unpackb(packed)
             assert state == games.wire(rec)
-            assert _ok_packed(n, packed) == P.encode(P.ok(n, state=state))
+            assert ok_packed(n, packed) == P.encode(P.ok(n, state=state))
     finally:
         await store.close()

@@ -1,0 +1,63 @@
+"""Race events across server instances: every instance listens on the race channels
+and passes each :class:`RaceNews` to the members connected to it (``race``), and a
+starting member their game (``race_started``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import protocol as P
+
+from ..services.games import Games
+from ..services.race_news import RaceNews
+from ..store import Store
+from .session import Hub
+
+log = logging.getLogger("pasyans.server")
+
+
+class RaceEvents:
+    def __init__(self, store: Store, hub: Hub, games: Games) -> None:
+        self.store = store
+        self.hub = hub
+        self.games = games
+
+    async def listen(self) -> None:
+        """Deliver what any instance publishes, until cancelled; reconnects after a
+        storage outage."""
+        while True:
+            pubsub = self.store.pubsub()
+            try:
+                await pubsub.psubscribe(self.store.keys.race_channels())
+                while True:
+                    msg = await pubsub.get_message(timeout=1.0)
+                    if msg is not None and msg.get("type") == "pmessage":
+                        try:
+                            await self.deliver(RaceNews.from_bytes(msg["data"]))
+                        except Exception:
+                            log.exception("cannot deliver a race event")
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("race event listener: %r; reconnecting", exc)
+                await asyncio.sleep(0.5)
+            finally:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(pubsub.aclose(), 1)  # type: ignore[no-untyped-call]
+
+    async def deliver(self, news: RaceNews) -> None:
+        ev = P.event(P.Event.RACE, **news.race)
+        for member in news.members:
+            await self.hub.send_to(member, ev)
+        for member, gid in news.games.items():
+            if not self.hub.online(member):
+                continue
+            try:
+                state = await self.games.resume(member, gid)
+            except Exception:
+                log.exception("race %s: cannot load the game of %s", news.race_id, member)
+                continue
+            started = P.event(P.Event.RACE_STARTED, race_id=news.race_id, state=state)
+            await self.hub.send_to(member, started)

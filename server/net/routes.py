@@ -1,0 +1,220 @@
+"""What each op does: the request handlers, in a dispatch table keyed by op, and the
+one place where a handler's outcome becomes a reply.
+
+Public ops (``protocol.PUBLIC_OPS``) get the connection; every other op needs a
+signed-in player, checked once in :meth:`Routes.dispatch`, and its handler gets the
+player's name. Nothing a handler raises escapes: protocol errors get their code,
+a storage outage and anything unexpected are logged and answered ``internal``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.resources
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import redis.exceptions
+
+import protocol as P
+from protocol import ErrorCode, Op, ProtocolError
+
+from ..patience import registry
+from ..services import Services, daily_overview
+from ..services.games import find_game
+from ..settings import Settings
+from .metrics import Metrics
+from .session import Conn, Hub, Reply
+
+log = logging.getLogger("pasyans.server")
+
+Result = dict[str, Any]
+#: What a handler answers: the reply's fields, or (the hot path: ``move``) the reply's
+#: ``state`` already encoded.
+Answer = Result | bytes
+
+#: the players' rules pages in a source checkout (an editable install); an installed
+#: package carries them as ``server.rules``
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"
+
+
+def rules_text(slug: str) -> str | None:
+    """The rules page of ``slug`` (Markdown), from the package or the checkout."""
+    try:
+        page = importlib.resources.files("server.rules").joinpath(f"{slug}.md")
+        return page.read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):
+        pass
+    try:
+        return (DOCS / f"{slug}.md").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+
+
+def ok_packed(re: int, state: bytes) -> bytes:
+    """``P.encode(P.ok(re, state=...))`` for a state already encoded."""
+    return P.encode_map(P.ok(re), P.Encoded("state", state))
+
+
+class Routes:
+    def __init__(self, services: Services, hub: Hub, settings: Settings, metrics: Metrics):
+        self.sv = services
+        self.hub = hub
+        self.settings = settings
+        self.metrics = metrics
+        #: ops open to anyone: the handler gets the connection
+        self.public: dict[Op, Callable[[Conn, Any], Awaitable[Answer]]] = {
+            Op.REGISTER: self.register,
+            Op.AUTH: self.auth,
+            Op.GAMES: self.games,
+            Op.RULES: self.rules,
+            Op.DAILY: self.daily,
+            Op.LEADERBOARD: self.leaderboard,
+        }
+        #: ops of a signed-in player: the handler gets the player's name
+        self.signed_in: dict[Op, Callable[[str, Any], Awaitable[Answer]]] = {
+            Op.START: self.start,
+            Op.RESUME: self.resume,
+            Op.MOVE: self.move,
+            Op.UNDO: self.undo,
+            Op.RESIGN: self.resign,
+            Op.HINT: self.hint,
+            Op.MY_GAMES: self.my_games,
+            Op.RACE_CREATE: self.race_create,
+            Op.RACE_JOIN: self.race_join,
+            Op.RACE_START: self.race_start,
+            Op.RACE_LEAVE: self.race_leave,
+            Op.RACE_REMATCH: self.race_rematch,
+        }
+        assert set(self.public) == P.PUBLIC_OPS
+        assert set(self.public) | set(self.signed_in) == set(P.REQUESTS)
+
+    async def dispatch(self, conn: Conn, req: P.Request) -> Reply:
+        """The reply to a valid request; never raises."""
+        op = req.op
+        start = time.perf_counter()
+        try:
+            if op in P.PUBLIC_OPS:
+                result = await self.public[op](conn, req)
+            else:
+                result = await self.signed_in[op](conn.need_player(), req)
+            self.metrics.count_op(op, "ok")
+            if isinstance(result, bytes):
+                return ok_packed(req.id, result)
+            return P.ok(req.id, **result)
+        except ProtocolError as exc:
+            self.metrics.count_op(op, exc.code)
+            return P.error(req.id, exc.code, exc.message, **exc.extra)
+        except redis.exceptions.RedisError as exc:
+            log.error("redis error in %s (id %s, player %s): %r", op, req.id, conn.player, exc)
+            self.metrics.count_op(op, "internal")
+            return P.error(req.id, ErrorCode.INTERNAL, "storage is unavailable; try again")
+        except Exception:
+            log.exception("unexpected error in %r (player %s)", req, conn.player)
+            self.metrics.count_op(op, "internal")
+            return P.error(req.id, ErrorCode.INTERNAL, "internal error")
+        finally:
+            if op is Op.MOVE:
+                self.metrics.move_seconds.observe(time.perf_counter() - start)
+
+    # -- open to anyone ---------------------------------------------------------------
+
+    @property
+    def limits(self) -> dict[str, float]:
+        """The request budget of every connection, told at sign-in so that a client
+        can pace itself: ``rate`` requests a second, ``burst`` at once."""
+        return {"rate": self.settings.rate, "burst": self.settings.burst}
+
+    async def register(self, conn: Conn, req: P.Register) -> Result:
+        token = await self.sv.accounts.register(req.name)
+        self.hub.login(conn, req.name)
+        return {"player": req.name, "token": token, "limits": self.limits}
+
+    async def auth(self, conn: Conn, req: P.Auth) -> Result:
+        name = await self.sv.accounts.authenticate(req.token)
+        self.hub.login(conn, name)
+        return {"player": name, "limits": self.limits}
+
+    async def games(self, conn: Conn, req: P.Games) -> Result:
+        games = [
+            {
+                "slug": g.slug,
+                "title_en": g.title_en,
+                "title_ru": g.title_ru,
+                "decks": g.decks,
+                "summary": g.summary,
+            }
+            for g in registry.games()
+        ]
+        return {"games": games}
+
+    async def rules(self, conn: Conn, req: P.Rules) -> Result:
+        find_game(req.game)
+        text = await asyncio.to_thread(rules_text, req.game)
+        if text is None:
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"the rules of {req.game} are not written yet")
+        return {"game": req.game, "text": text}
+
+    async def daily(self, conn: Conn, req: P.Daily) -> Result:
+        return await daily_overview(self.sv.games, req.date, conn.player)
+
+    async def leaderboard(self, conn: Conn, req: P.Leaderboard) -> Result:
+        find_game(req.game)
+        date = self.sv.dailies.check_date(req.date)
+        return await self.sv.boards.page(
+            req.game,
+            req.board,
+            date,
+            limit=req.limit,
+            cursor=req.cursor,
+            around_me=req.around_me,
+            player=conn.player,
+        )
+
+    # -- a signed-in player's ---------------------------------------------------------
+
+    async def start(self, player: str, req: P.Start) -> Result:
+        return {"state": await self.sv.games.start(player, req.game, req.mode, req.seed)}
+
+    async def resume(self, player: str, req: P.Resume) -> Result:
+        return {"state": await self.sv.games.resume(player, req.game_id)}
+
+    async def move(self, player: str, req: P.Move) -> Answer:
+        games = self.sv.games
+        if req.reply is P.ReplyForm.DELTA:
+            return {"delta": await games.move_delta(player, req.game_id, req.seq, req.move)}
+        return await games.move_packed(player, req.game_id, req.seq, req.move)
+
+    async def undo(self, player: str, req: P.Undo) -> Result:
+        delta = req.reply is P.ReplyForm.DELTA
+        state = await self.sv.games.undo(player, req.game_id, req.seq, delta=delta)
+        return {"delta": state} if delta else {"state": state}
+
+    async def resign(self, player: str, req: P.Resign) -> Result:
+        return {"state": await self.sv.games.resign(player, req.game_id)}
+
+    async def hint(self, player: str, req: P.Hint) -> Result:
+        return await self.sv.games.hint(player, req.game_id)
+
+    async def my_games(self, player: str, req: P.MyGames) -> Result:
+        return await self.sv.games.my_games(player, req.limit, req.cursor)
+
+    async def race_create(self, player: str, req: P.RaceCreate) -> Result:
+        return {"race": await self.sv.races.create(player, req.game, req.seed, daily=req.daily)}
+
+    async def race_join(self, player: str, req: P.RaceJoin) -> Result:
+        race = await self.sv.races.join(player, req.code)
+        state = await self.sv.races.my_game(player, race["race_id"])
+        return {"race": race} if state is None else {"race": race, "state": state}
+
+    async def race_start(self, player: str, req: P.RaceStart) -> Result:
+        return {"race": await self.sv.races.start(player, req.race_id)}
+
+    async def race_leave(self, player: str, req: P.RaceLeave) -> Result:
+        return await self.sv.races.leave(player, req.race_id)
+
+    async def race_rematch(self, player: str, req: P.RaceRematch) -> Result:
+        return {"race": await self.sv.races.rematch(player, req.race_id)}

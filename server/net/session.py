@@ -1,0 +1,188 @@
+"""One loop per WebSocket connection, and who is connected.
+
+A connection's loop reads a frame, decodes and validates it at the edge
+(``protocol``), rate-limits it, hands the request to the routes and sends exactly one
+reply. Requests of one connection are answered in order; connections are
+independent. A connection that sends too many bad frames in a row is told ``bye``
+and closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+
+import protocol as P
+from protocol import ErrorCode, ProtocolError
+
+from ..settings import Settings
+from .metrics import Metrics
+from .ratelimit import TokenBucket
+
+log = logging.getLogger("pasyans.server")
+
+#: a reply: a map to encode, or bytes already encoded
+Reply = dict[str, Any] | bytes
+
+
+class Conn:
+    """One client connection: its socket, player (once authenticated), rate-limit
+    bucket and count of bad frames in a row. :meth:`push` sends it an event."""
+
+    __slots__ = ("bad", "bucket", "player", "ws")
+
+    def __init__(self, ws: ServerConnection, bucket: TokenBucket) -> None:
+        self.ws = ws
+        self.player: str | None = None
+        self.bucket = bucket
+        self.bad = 0
+
+    async def push(self, msg: dict[str, Any]) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            await self.ws.send(P.encode(msg))
+
+    def need_player(self) -> str:
+        """The signed-in player; ``unauthorized`` before ``register`` or ``auth``."""
+        if self.player is None:
+            raise ProtocolError(ErrorCode.UNAUTHORIZED, "register or auth first")
+        return self.player
+
+
+class Hub:
+    """Who is connected: every connection, and each player's connections (for events)."""
+
+    def __init__(self) -> None:
+        self.conns: set[Conn] = set()
+        self.players: dict[str, set[Conn]] = {}
+
+    def add(self, conn: Conn) -> None:
+        self.conns.add(conn)
+
+    def login(self, conn: Conn, player: str) -> None:
+        if conn.player is not None:
+            self._forget(conn)
+        conn.player = player
+        self.players.setdefault(player.lower(), set()).add(conn)
+
+    def remove(self, conn: Conn) -> None:
+        self.conns.discard(conn)
+        self._forget(conn)
+
+    def _forget(self, conn: Conn) -> None:
+        if conn.player is not None:
+            mine = self.players.get(conn.player.lower())
+            if mine is not None:
+                mine.discard(conn)
+                if not mine:
+                    del self.players[conn.player.lower()]
+
+    def online(self, player: str) -> bool:
+        return bool(self.players.get(player.lower()))
+
+    async def send_to(self, player: str, msg: dict[str, Any]) -> None:
+        for conn in list(self.players.get(player.lower(), ())):
+            await conn.push(msg)
+
+
+async def bounded(what: str, aw: Awaitable[Any], seconds: float) -> None:
+    """Await ``aw`` for at most ``seconds`` (a step of shutdown that must not hang)."""
+    try:
+        await asyncio.wait_for(aw, seconds)
+    except TimeoutError:
+        log.warning("shutdown: %s took over %s s; going on", what, seconds)
+
+
+class Sessions:
+    """Every connection's loop, and the requests in flight (a shutdown lets them
+    finish: :meth:`drain`)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        metrics: Metrics,
+        hub: Hub,
+        dispatch: Callable[[Conn, P.Request], Awaitable[Reply]],
+    ) -> None:
+        self.settings = settings
+        self.metrics = metrics
+        self.hub = hub
+        self.dispatch = dispatch
+        self.draining = False
+        self.inflight = 0
+        self._idle = asyncio.Event()
+
+    async def handler(self, ws: ServerConnection) -> None:
+        s = self.settings
+        conn = Conn(ws, TokenBucket(s.rate, s.burst, time.monotonic()))
+        self.hub.add(conn)
+        self.metrics.connections.inc()
+        self.metrics.connections_total.inc()
+        try:
+            async for frame in ws:
+                if self.draining:
+                    break
+                self.inflight += 1
+                try:
+                    reply = await self.answer(conn, frame)
+                    await ws.send(reply if isinstance(reply, bytes) else P.encode(reply))
+                finally:
+                    self.inflight -= 1
+                    if self.draining and not self.inflight:
+                        self._idle.set()
+                if conn.bad >= s.max_bad_frames:
+                    self.metrics.policy_closes.inc()
+                    reason = f"{conn.bad} bad frames in a row"
+                    await conn.push(P.event(P.Event.BYE, reason=reason))
+                    await ws.close(P.CLOSE_POLICY, reason)
+                    break
+        except ConnectionClosed:
+            pass
+        finally:
+            self.hub.remove(conn)
+            self.metrics.connections.dec()
+
+    async def answer(self, conn: Conn, frame: bytes | str) -> Reply:
+        """Exactly one reply to one frame; never raises."""
+        try:
+            msg = P.decode(frame, max_size=self.settings.max_frame)
+        except ProtocolError as exc:
+            rid = P.peek_id(frame) if isinstance(frame, bytes) else None
+            return self._bad(conn, rid, exc)
+        rid = P.usable_id(msg.get("id"))
+        if not conn.bucket.take(time.monotonic()):
+            self.metrics.rate_limited.inc()
+            retry = round(conn.bucket.wait() + 0.001, 3)
+            return P.error(
+                rid,
+                ErrorCode.RATE_LIMITED,
+                f"too many requests: retry after {retry:g} s",
+                retry_after=retry,
+            )
+        try:
+            req = P.parse_request(msg)
+        except ProtocolError as exc:
+            return self._bad(conn, rid, exc)
+        conn.bad = 0
+        return await self.dispatch(conn, req)
+
+    def _bad(self, conn: Conn, rid: int | None, exc: ProtocolError) -> Reply:
+        conn.bad += 1
+        self.metrics.bad_frames.labels(str(exc.code)).inc()
+        return P.error(rid, exc.code, exc.message)
+
+    async def drain(self, limit: float) -> None:
+        """Take no more requests, let those in flight finish, tell everyone ``bye``."""
+        self.draining = True
+        if self.inflight:
+            self._idle.clear()
+            await bounded("in-flight requests", self._idle.wait(), limit)
+        bye = P.event(P.Event.BYE, reason="server shutting down")
+        pushes = asyncio.gather(*(c.push(bye) for c in list(self.hub.conns)))
+        await bounded("bye", pushes, limit)
