@@ -1,4 +1,4 @@
-"""The pasyans wire protocol, version 1 (PROTOCOL.md), for servers and clients.
+"""The pasyans wire protocol, version 1 (docs/protocol.md), for servers and clients.
 
 Pure: no I/O, and nothing from ``server`` or ``client``::
 

@@ -13,7 +13,7 @@ from typing import Any
 
 
 class ErrorCode(StrEnum):
-    """The ``error.code`` of a failed reply (PROTOCOL.md, "Envelope")."""
+    """The ``error.code`` of a failed reply (docs/protocol.md, "Error codes")."""
 
     BAD_REQUEST = "bad_request"
     UNKNOWN_OP = "unknown_op"

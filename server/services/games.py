@@ -197,7 +197,7 @@ class Games:
     # -- the wire state ---------------------------------------------------------------
 
     def wire(self, rec: Record) -> dict[str, Any]:
-        """PROTOCOL.md's state object (plus ``clean``, ``ranked`` and ``date``)."""
+        """The state object of docs/protocol.md (plus ``clean``, ``ranked`` and ``date``)."""
         return {
             **self._head(rec),
             "view": rec.game.view(rec.state),

@@ -1,10 +1,11 @@
 """Leaderboards: daily per game (the first finished attempt of each player) and
 all-time per game (each player's best ranked result).
 
-The ranking order (DESIGN.md): won before not won, more cards on foundations, fewer
-moves, less time, earlier finish. An entry is stored as a zset member whose bytes sort
-in exactly that order (all scores 0, so Redis orders members lexically); the member
-also carries whether the run was clean (no undo) and the player's name.
+The ranking order (docs/protocol.md, "Leaderboards"): won before not won, more cards
+on foundations, fewer moves, less time, earlier finish. An entry is stored as a zset
+member whose bytes sort in exactly that order (all scores 0, so Redis orders members
+lexically); the member also carries whether the run was clean (no undo) and the
+player's name.
 """
 
 from __future__ import annotations

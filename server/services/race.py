@@ -232,7 +232,7 @@ class Races:
         return info, members, games, places
 
     async def build(self, rid: str) -> dict[str, Any]:
-        """The ``race`` event's fields (PROTOCOL.md)."""
+        """The ``race`` event's fields (docs/protocol.md, "Races")."""
         info, members, games, places = await self._race(rid)
         status = RaceStatus(_text(info.get("status")) or RaceStatus.LOBBY)
         gids = [games[m] for m in members if m in games]
