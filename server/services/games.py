@@ -605,26 +605,16 @@ class Games:
                     state=self.wire(fresh),
                 )
             raise ProtocolError(ErrorCode.NOT_FOUND, f"no game {rec.gid!r}")
-        new = Record(
-            gid=rec.gid,
-            game=game,
-            seed=rec.seed,
-            player=rec.player,
-            mode=rec.mode,
+        new = replace(
+            rec,
             seq=current,
             status=status,
             state=state,
-            created=rec.created,
             updated=now,
             finished=now if finished else 0,
             moves=moves,
             foundation=foundation,
-            date=rec.date,
-            ranked=rec.ranked,
             clean=clean,
-            commitment=rec.commitment,
-            recorded=rec.recorded,
-            race=rec.race,
             packed_piles=self._packed_piles(game, state, rec) if pack else None,
         )
         self._remember(new)
