@@ -85,15 +85,25 @@ class Settings:
     )
     race_countdown: float = _opt(3.0, "seconds between race_start and the deal")
     candidate_nodes: int = _opt(
-        2_500, "solver nodes spent on one candidate deal of a daily (a reproducible budget)"
+        1_500,
+        "solver nodes spent on one candidate deal of a daily chosen while a player waits "
+        "(a reproducible budget)",
     )
     daily_nodes: int = _opt(
-        20_000,
-        "solver nodes spent choosing one game's daily in all: the first certified "
-        "candidate within it, else the best uncertified one",
+        12_000,
+        "solver nodes spent choosing one game's daily in all while a player waits: the "
+        "first certified candidate within it, else the best uncertified one",
+    )
+    ahead_candidate_nodes: int = _opt(
+        30_000, "solver nodes per candidate when tomorrow's dailies are chosen a day ahead"
+    )
+    ahead_daily_nodes: int = _opt(
+        400_000, "solver nodes per game when tomorrow's dailies are chosen a day ahead"
     )
     solver_workers: int = _opt(
-        1, "processes that scan daily candidates off the event loop (0 = a thread)"
+        2,
+        "processes that scan daily candidates off the event loop, games side by side "
+        "(0 = a thread)",
     )
     prepare_dailies: bool = _opt(
         True, "choose today's and tomorrow's dailies in the background at start-up"

@@ -59,6 +59,8 @@ class App:
         self.settings = settings
         self.clock = clock
         self.chooser = chooser
+        #: the budget of tomorrow's dailies, chosen a day ahead in the background
+        self.ahead = Budget(settings.ahead_candidate_nodes, settings.ahead_daily_nodes)
         self.metrics = Metrics()
         self.hub = Hub()
         self.pool: ProcessPoolExecutor | None = None
@@ -158,7 +160,10 @@ class App:
         while True:
             today = dailies.today()
             try:
-                await dailies.prepare([today, day_after(today)])
+                # Today's (if nobody asked yet) with the budget of a player who waits;
+                # tomorrow's a day ahead, with the larger one.
+                await dailies.prepare([today])
+                await dailies.prepare([day_after(today)], self.ahead)
             except Exception:  # a storage outage: try again later
                 log.exception("preparing the dailies failed")
             await asyncio.sleep(600)

@@ -47,8 +47,8 @@ POLL_SECONDS = 0.2
 class Budget:
     """Solver nodes per candidate and per daily in all (reproducible budgets)."""
 
-    candidate_nodes: int = 2_500
-    total_nodes: int = 20_000
+    candidate_nodes: int = 1_500
+    total_nodes: int = 12_000
 
 
 DEFAULT_BUDGET = Budget()
@@ -174,7 +174,7 @@ class Dailies:
         choice = await self.choice(date, slug)
         return choice.seed, commitment(choice.seed, date, slug)
 
-    async def choice(self, date: str, slug: str) -> Choice:
+    async def choice(self, date: str, slug: str, budget: Budget | None = None) -> Choice:
         """The daily of ``slug`` on ``date``: read from Redis, or chosen now by this
         instance under a lease, or awaited from the instance that holds the lease."""
         key = (date, slug)
@@ -183,7 +183,7 @@ class Dailies:
             return cached
         pending = self._pending.get(key)
         if pending is None:
-            pending = asyncio.ensure_future(self._choose(date, slug))
+            pending = asyncio.ensure_future(self._choose(date, slug, budget or self.budget))
             self._pending[key] = pending
             pending.add_done_callback(lambda _: self._pending.pop(key, None))
         choice = await asyncio.shield(pending)
@@ -192,7 +192,7 @@ class Dailies:
         self._cache[key] = choice
         return choice
 
-    async def _choose(self, date: str, slug: str) -> Choice:
+    async def _choose(self, date: str, slug: str, budget: Budget) -> Choice:
         waited = 0.0
         while True:
             stored = await self.store.daily(date)
@@ -207,18 +207,20 @@ class Dailies:
         loop = asyncio.get_running_loop()
         secret = await self.secret()
         choice = await loop.run_in_executor(
-            self.executor, self.chooser, slug, secret, date, self.budget
+            self.executor, self.chooser, slug, secret, date, budget
         )
         await self.store.put_daily(date, choice.fields(date, slug))
         stored = await self.store.daily(date)  # the first instance to write wins
         return Choice.from_fields(stored, slug)
 
-    async def prepare(self, dates: list[str]) -> None:
-        """Choose every game's daily of ``dates`` (today's and tomorrow's at start-up:
-        a day ahead), one after another, in the background."""
+    async def prepare(self, dates: list[str], budget: Budget | None = None) -> None:
+        """Choose every game's daily of ``dates`` in the background, a date at a time,
+        its games side by side (as many at once as the executor has workers), with
+        ``budget`` (default: the one for a player who waits)."""
         for date in dates:
-            for slug in registry.slugs():
-                await self.choice(date, slug)
+            await asyncio.gather(
+                *(self.choice(date, slug, budget) for slug in registry.slugs())
+            )
 
     def check_date(self, date: str | None) -> str:
         today = self.today()
