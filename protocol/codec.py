@@ -28,8 +28,6 @@ MAX_ID = 2**63 - 1
 #: Largest frame either side accepts, in bytes.
 MAX_FRAME = 64 * 1024
 
-_packer_options: dict[str, Any] = {"use_bin_type": True}
-
 
 def encode(msg: dict[str, Any]) -> bytes:
     """The msgpack bytes of a message ``msg`` (a frame)."""
@@ -74,7 +72,7 @@ def decode(data: bytes | str, *, max_size: int = MAX_FRAME) -> dict[str, Any]:
 
 def pack(value: object) -> bytes:
     """The msgpack bytes of any value (a move, a list, a stored record)."""
-    data: bytes = msgpack.packb(value, **_packer_options)
+    data: bytes = msgpack.packb(value)  # use_bin_type=True: msgpack's default since 1.0
     return data
 
 
@@ -107,15 +105,33 @@ def _long_header(n: int, b16: bytes, b32: bytes) -> bytes:
 def encode_map(*parts: Mapping[str, Any] | Encoded) -> bytes:
     """One map of ``parts`` in order: a mapping's entries are encoded here, an
     :class:`Encoded` entry is put in as it is. ``encode_map(a, Encoded(k, pack(v)),
-    b) == encode({**a, k: v, **b})`` when the keys are distinct."""
-    n = sum(1 if isinstance(part, Encoded) else len(part) for part in parts)
-    out = [_map_header(n)]
+    b) == encode({**a, k: v, **b})`` when the keys are distinct. (The server's hot
+    path: a move's reply is assembled with it.)"""
+    n = 0
+    out: list[bytes] = []
     for part in parts:
         if isinstance(part, Encoded):
-            out += (pack(part.key), part.value)
+            n += 1
+            out += (_KEYS.get(part.key) or _packed_key(part.key), part.value)
         elif part:
-            out.append(pack(part)[len(_map_header(len(part))) :])
-    return b"".join(out)
+            size = len(part)
+            n += size
+            # pack(part) less its map header: 1, 3 or 5 bytes
+            out.append(pack(part)[1 if size < 16 else 3 if size < 0x10000 else 5 :])
+    return _map_header(n) + b"".join(out)
+
+
+_KEYS: dict[str, bytes] = {}
+
+
+def _packed_key(key: str) -> bytes:
+    """``pack(key)``, kept: the keys of encoded entries are the program's own few."""
+    packed = _KEYS.get(key)
+    if packed is None:
+        if len(_KEYS) >= 1024:
+            _KEYS.clear()
+        packed = _KEYS[key] = pack(key)
+    return packed
 
 
 def encode_array(items: Sequence[bytes]) -> bytes:

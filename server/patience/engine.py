@@ -26,6 +26,7 @@ list ``legal_moves`` returns, so the two can never disagree.
 from __future__ import annotations
 
 import contextlib
+from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Literal, NamedTuple
 
@@ -45,8 +46,10 @@ Param = str | int | None
 Piles = tuple[tuple[int, ...], ...]
 
 MOVE_CAP = 5000
-#: positions whose legal moves each game keeps (see :meth:`Game.legal_moves`)
-LEGAL_CACHE = 4096
+#: positions whose legal moves each game keeps (see :meth:`Game.legal_moves`): enough
+#: for the games in play at once between two moves of one; thousands kept alive cost
+#: more in memory and garbage collection than they save
+LEGAL_CACHE = 256
 #: ``bytes.translate`` table mapping a card id of either deck to its first-deck id
 _MOD52 = bytes(c % 52 for c in range(256))
 FORMAT = 1
@@ -236,7 +239,8 @@ class Game:
         #: ``(state, moves, set of moves)``. The one legal-move cache: an entry is an
         #: immutable tuple and each access one dict operation, so the tasks (and solver
         #: threads) sharing this object never see another position's moves.
-        self._legal_cache: dict[int, tuple[State, tuple[Move, ...], frozenset[Move]]] = {}
+        self._legal_cache: OrderedDict[int, tuple[State, tuple[Move, ...], frozenset[Move]]]
+        self._legal_cache = OrderedDict()
         if self.alike is None:
             kinds: dict[str, list[int]] = {}
             for i, p in enumerate(self.layout):
@@ -354,8 +358,8 @@ class Game:
         legal = tuple(self._legal(state))
         entry = (state, legal, frozenset(legal))
         if len(cache) >= LEGAL_CACHE:
-            with contextlib.suppress(KeyError, RuntimeError, StopIteration):
-                del cache[next(iter(cache))]  # the oldest
+            with contextlib.suppress(KeyError):  # another thread emptied it first
+                cache.popitem(last=False)  # the oldest
         cache[id(state)] = entry
         return entry
 
