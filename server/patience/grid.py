@@ -153,9 +153,10 @@ class CarpetGame(Game):
 
     The layout must hold the 64 cells in row-major order; ``Vars`` must have the fields
     ``redeals_left`` and ``pending``. ``deal`` turns one card: «Если можно, кладем их на
-    базовые, если нет — …»: a card that fits one foundation goes there at once; one that
-    fits two waits on the waste top (``pending``) until the player puts it on one of
-    them; only a card that fits none stays on the waste. ``redeal`` turns the waste
+    базовые, если нет — …»: a card that fits one foundation goes there at once (so does
+    one that fits only piles holding the same cards: it goes to the first); one that
+    fits two different piles waits on the waste top (``pending``) until the player puts
+    it on one of them; only a card that fits none stays on the waste. ``redeal`` turns the waste
     over unshuffled (the card that entered it first is turned first again).
     """
 
@@ -206,6 +207,8 @@ class CarpetGame(Game):
             out[self.stock], out[self.waste] = turned(piles[self.stock], piles[self.waste])
             turned_up = State(tuple(out), state.vars, state.rng)
             fits = self._fits(turned_up, out[self.waste][-1])
+            if len({bytes(c % 52 for c in piles[self.at[f]]) for f in fits}) == 1:
+                fits = fits[:1]  # two slots holding the same cards are one choice
             if len(fits) == 1:  # it goes to the one foundation it fits
                 return State(moved(turned_up.piles, self.waste, self.at[fits[0]]),
                              state.vars, state.rng)

@@ -221,6 +221,33 @@ def test_a_turned_card_that_fits_two_foundations_waits_for_the_players_pick() ->
     assert DEAL in G.legal_moves(state)
 
 
+def test_seed_a_turned_card_that_fits_is_never_packed_on() -> None:
+    """Seed: a turned card goes onto the packet only «если нет» — if it fits no base.
+    A turned card that fits used to lie on the waste, where a free carpet card could be
+    packed on it: now it is on its way up and nothing goes onto it."""
+    # 2♠ fits FA-S alone: it goes up, so 3♠ follows it there, not onto the waste.
+    state = G.apply(position({"G00": "3S"}, stock="2S 9C"), DEAL)
+    assert codes(state, "X") == "" and G.legal_moves(state) == [Move.card("G00", "FA-S"), DEAL]
+    # 7♠ fits FA-S (on 6♠) and FK-S (on 8♠): it waits for the pick; 6♠ is not packed on it.
+    state = G.apply(position({"G00": "6S"}, up={"S": 6, "H": 1, "D": 1, "C": 1},
+                             down={"S": 8, "H": 13, "D": 13, "C": 13}, stock="7S 9C"), DEAL)
+    assert G.legal_moves(state) == [Move.card("X", "FA-S"), Move.card("X", "FK-S")]
+    with pytest.raises(IllegalMove, match="the turned 7♠ fits a foundation and goes there "
+                                          "first: FA-S or FK-S"):
+        G.apply(state, Move.card("G00", "X"))
+
+
+def test_seed_on_the_second_pass_a_turned_card_that_now_fits_goes_up() -> None:
+    """The packet turned over is looked through again «снова»: a card that fitted no base
+    on the first pass goes up when it comes round and fits."""
+    state = position({"G00": "2D"}, stock="3D 9C")
+    state = G.apply(G.apply(state, DEAL), DEAL)  # 3♦ does not fit yet: onto the waste
+    assert codes(state, "X") == "3D 9C"
+    state = G.apply(G.apply(state, Move.card("G00", "FA-D")), REDEAL)
+    state = G.apply(state, DEAL)
+    assert codes(state, "FA-D") == "AD 2D 3D" and codes(state, "X") == ""
+
+
 def test_seed_packing_a_free_card_one_rank_up_or_down_in_the_waste_suit() -> None:
     """Seed: onto the packet's top go free carpet cards "one higher or one lower, in
     the same suit as the top card of the packet"."""

@@ -218,6 +218,31 @@ def test_seed_a_turned_card_that_fits_goes_into_the_circle() -> None:
     assert codes(state, "X") == "5C 4C"
 
 
+def test_a_turned_card_that_fits_two_alike_slots_goes_into_the_first() -> None:
+    """A turned 3♠ fits both ace slots of ♠, each holding A♠ 2♠: the two are the same
+    choice, so it goes into the first at once (it used to wait for a pick that changed
+    nothing)."""
+    state = position({"BAS1": "AS 2S", "BAS2": "AS 2S"}, stock="3S 4C")
+    state = G.apply(state, DEAL)
+    assert codes(state, "BAS1") == "AS 2S 3S" and codes(state, "BAS2") == "AS 2S"
+    assert codes(state, "X") == "" and G.view(state)["info"]["pending"] is False
+    # A carpet or waste card may still go onto either of two alike slots.
+    state = position({"BAS1": "AS 2S", "BAS2": "AS 2S"}, {"G00": "3S"}, stock="4C")
+    assert [m for m in G.legal_moves(state) if m.src == "G00"] == [
+        Move.card("G00", "BAS1"), Move.card("G00", "BAS2")]
+
+
+def test_seed_on_a_later_pass_a_turned_card_that_now_fits_goes_into_the_circle() -> None:
+    """Seed: turn the packet over «и продолжаем раскладку»: a card that fitted nowhere
+    on the first pass goes into the circle when it comes round and fits."""
+    state = position({}, {"G00": "AH"}, stock="2H 5C")
+    state = G.apply(G.apply(state, DEAL), DEAL)  # 2♥ before any ace of ♥: onto the waste
+    assert codes(state, "X") == "2H 5C"
+    state = G.apply(G.apply(state, Move.card("G00", "BAH1")), REDEAL)
+    state = G.apply(state, DEAL)
+    assert codes(state, "BAH1") == "AH 2H" and codes(state, "X") == ""
+
+
 # -- the end ----------------------------------------------------------------------------
 
 
