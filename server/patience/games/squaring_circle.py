@@ -44,8 +44,8 @@ def _ring(k: int) -> tuple[int, int]:
 
 class Vars(NamedTuple):
     redeals_left: int = 2
-    #: a card turned from the stock fits two foundations: it waits on the waste top
-    #: until the player puts it on one of them
+    #: never set here (the carpet's play shares it with Ковер): a turned card fits one
+    #: kind of slot, and of two alike slots it goes into the first
     pending: bool = False
 
 
