@@ -1,11 +1,14 @@
 """The solver: can a deal be won, and how (see :mod:`.search`).
 
 ``solve`` searches a position for a certified winning line within a budget; ``hint``
-gives the first move of one; ``certify`` replays a line through the rules.
+gives the first move of one; ``certify`` replays a line through the rules;
+``certify_daily`` scans a daily's candidate deals for the first certified one.
 """
 
 from __future__ import annotations
 
-from .search import Outcome, Result, certify, hint, solve
+from .daily import Daily, certify_daily, daily_seeds
+from .search import Outcome, Result, certify, cut_line, hint, solve
 
-__all__ = ["Outcome", "Result", "certify", "hint", "solve"]
+__all__ = ["Daily", "Outcome", "Result", "certify", "certify_daily", "cut_line",
+           "daily_seeds", "hint", "solve"]

@@ -1,0 +1,145 @@
+"""The search itself: incremental keys equal the engine's, hand-built near-won and dead
+positions, the par pass's cuts, and the daily scanner (with a fake solver where the
+test needs one outcome)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from server.patience import registry
+from server.patience.engine import Move, State
+from server.services.daily import candidate_seed
+from server.solver import Result, certify, certify_daily, cut_line, daily_seeds, solve
+from server.solver.search import Keys
+from tests.games.positions import position, run
+
+CRESCENT = registry.get("crescent")
+
+
+def crescent_end(shifts_left: int) -> State:
+    """Every card founded but the two spades of T1, the queen under the king: only a
+    shift (the bottom card goes on top) frees the queen."""
+    spec = {"FK-S": run("S", 13, 1), "FA-S": run("S", 1, 11), "T1": "QS KS"}
+    for s in "HDC":
+        spec[f"FA-{s}"] = run(s, 1, 13)
+        spec[f"FK-{s}"] = run(s, 13, 1)
+    return position(CRESCENT, spec, vars=CRESCENT.Vars(shifts_left))
+
+
+@pytest.mark.parametrize("slug", registry.slugs())
+def test_child_keys_are_the_engines_position_keys(slug: str) -> None:
+    game = registry.get(slug)
+    keys = Keys(game)
+    rnd = random.Random(7)
+    state = game.deal(3)
+    for _ in range(60):
+        enc = keys.encode(state)
+        parent = keys.key_of(enc, state)
+        assert parent == game.position_key(state)
+        children = list(game.successors(state))
+        if not children:
+            break
+        for _, child in children:
+            assert keys.child(state, enc, parent, child) == game.position_key(child)
+        state = rnd.choice(children)[1]
+
+
+def test_a_hand_built_near_won_crescent_needs_its_shift() -> None:
+    state = crescent_end(shifts_left=1)
+    result = solve(CRESCENT, state, max_nodes=1_000)
+    assert result.outcome == "win" and result.line is not None
+    assert result.line[0] == Move.act("shift") and len(result.line) == 3
+    assert certify(CRESCENT, state, result.line)
+    assert result.best_founded == CRESCENT.total == 104
+
+
+def test_a_hand_built_dead_crescent_is_none() -> None:
+    result = solve(CRESCENT, crescent_end(shifts_left=0), max_nodes=1_000)
+    assert result.outcome == "none" and result.line is None
+    assert result.best_founded == 102
+
+
+@pytest.mark.parametrize(("slug", "seed"), [
+    ("fifteen", 0), ("travellers_classic", 1), ("hand_reserve", 0), ("st_helena", 0),
+])
+def test_near_the_end_of_a_certified_line_every_game_finishes(slug: str, seed: int) -> None:
+    game = registry.get(slug)
+    start = game.deal(seed)
+    found = solve(game, start, max_nodes=60_000, shorten=False)
+    assert found.outcome == "win" and found.line is not None
+    assert certify(game, start, found.line)
+    state = start
+    for move in found.line[:-6]:
+        state = game.apply(state, move)
+    near = solve(game, state, max_nodes=3_000)
+    assert near.line is not None and len(near.line) <= 6 and certify(game, state, near.line)
+
+
+def test_cut_line_drops_a_cycle_and_keeps_the_win() -> None:
+    game = registry.get("fifteen")
+    start = game.deal(0)
+    line = solve(game, start, max_nodes=60_000, shorten=False).line
+    assert line is not None
+    # wander: the first card move that can be undone at once, and its undo
+    state = start
+    for i, move in enumerate(line):
+        undo = Move.card(move.dst or "", move.src or "") if move.action is None else None
+        after = game.apply(state, move)
+        if undo is not None and undo in game.legal_moves(after):
+            longer = (*line[: i + 1], undo, *line[i:])
+            break
+        state = after
+    else:  # pragma: no cover - the deal has such a move
+        pytest.fail("no reversible move on the line")
+    assert certify(game, start, longer)
+    short = cut_line(game, start, longer)
+    assert len(short) <= len(line) and certify(game, start, short)
+
+
+def fake(outcomes: dict[int, tuple[str, int, bool]]) -> Any:
+    """A solver answering per seed: (outcome, best_founded, whether its line is real)."""
+    def search(game: Any, state: State, **_: Any) -> Result:
+        seed = next(s for s in outcomes if game.deal(s) == state)
+        outcome, best, real = outcomes[seed]
+        line = None
+        if outcome == "win":
+            line = solve(game, state, max_nodes=60_000).line if real else (Move.act("deal"),)
+        return Result(outcome, line, 10, 0.01, best)  # type: ignore[arg-type]
+    return search
+
+
+def test_the_daily_scan_skips_a_candidate_whose_line_does_not_replay() -> None:
+    game = registry.get("travellers_classic")
+    seeds = [5, 7, 1]
+    search = fake({5: ("unknown", 80, False), 7: ("win", 104, False), 1: ("win", 104, True)})
+    seen: list[int] = []
+    daily = certify_daily(game, seeds.__getitem__, budget_seconds=60,
+                          per_candidate_seconds=5, search=search,
+                          progress=lambda k, seed, result: seen.append(k))
+    assert (daily.k, daily.seed, daily.certified, daily.tried) == (2, 1, True, 3)
+    assert daily.line is not None and daily.par == len(daily.line)
+    assert certify(game, game.deal(1), daily.line) and seen == [0, 1, 2]
+
+
+def test_the_daily_falls_back_to_the_candidate_that_founded_most() -> None:
+    game = registry.get("travellers_classic")
+    seeds = [5, 7, 9]
+    search = fake({5: ("unknown", 60, False), 7: ("none", 90, False), 9: ("unknown", 70, False)})
+    daily = certify_daily(game, seeds.__getitem__, budget_seconds=60,
+                          per_candidate_seconds=5, max_candidates=3, search=search)
+    assert (daily.k, daily.seed, daily.certified) == (1, 7, False)
+    assert daily.par is None and daily.line is None
+    assert daily.best_founded == 90 and daily.tried == 3
+
+
+def test_the_daily_scan_stops_at_its_budget_and_uses_the_services_seeds() -> None:
+    game = registry.get("crescent")
+    seeds = daily_seeds(b"secret", "2026-11-26", "crescent")
+    assert [seeds(k) for k in range(3)] == [
+        candidate_seed(b"secret", "2026-11-26", "crescent", k) for k in range(3)]
+    daily = certify_daily(game, seeds, budget_seconds=0.3, per_candidate_seconds=0.1)
+    assert not daily.certified and 1 <= daily.tried <= 6 and daily.seconds < 2
+    assert daily.seed == seeds(daily.k)
