@@ -76,3 +76,12 @@ def test_the_winnability_bench_prints_json(capsys: pytest.CaptureFixture[str]) -
     row = out["games"][0]
     assert row["game"] == "travellers_classic" and row["deals"] == 2
     assert row["certified"] + row["unwinnable"] + row["unknown"] == 2
+
+
+def test_the_winnability_bench_scans_dailies(capsys: pytest.CaptureFixture[str]) -> None:
+    assert winnability.main(["--games", "travellers_classic", "--deals", "1", "--scan", "5",
+                             "--seconds", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    (scan,) = out["scans"]
+    assert scan["slug"] == "travellers_classic"
+    assert scan["certified"] and scan["par"] > 0 and scan["tried"] == scan["k"] + 1
