@@ -299,6 +299,11 @@ class Game:
         """Why ``move`` is not legal now (called only for illegal moves)."""
         return self._generic_reason(state, move)
 
+    def heuristic(self, state: State) -> float:
+        """Optional guidance for the solver: an estimate of the work left to win
+        (lower is closer). Default: the cards not yet on the foundations."""
+        return self.total - self.score(state)[0]
+
     def canonical(self, move: Move) -> Move:
         """The one spelling of ``move`` that ``legal_moves`` lists: parameters left out
         are null. A game whose moves have several spellings extends this."""

@@ -154,13 +154,11 @@ class Keys:
 
 
 def _heuristic(game: Game) -> Callable[[State], float] | None:
-    """The game's own estimate of the work left, when it declares one."""
-    hook = getattr(type(game), "heuristic", None)
-    base = getattr(Game, "heuristic", None)
-    if hook is None or hook is base:
+    """The game's own estimate of the work left, when it overrides the default (the
+    search computes the default itself, from the score it already has)."""
+    if type(game).heuristic is Game.heuristic:
         return None
-    bound: Callable[[State], float] = getattr(game, "heuristic")  # noqa: B009
-    return bound
+    return game.heuristic
 
 
 def _foundation_ids(game: Game) -> frozenset[str]:

@@ -11,6 +11,7 @@ import pytest
 
 from server.patience import registry
 from server.patience.engine import Move, State
+from server.patience.games.crescent import Crescent
 from server.services.daily import candidate_seed
 from server.solver import Result, certify, certify_daily, cut_line, daily_seeds, solve
 from server.solver.search import Keys
@@ -54,6 +55,19 @@ def test_a_hand_built_near_won_crescent_needs_its_shift() -> None:
     assert result.line[0] == Move.act("shift") and len(result.line) == 3
     assert certify(CRESCENT, state, result.line)
     assert result.best_founded == CRESCENT.total == 104
+
+
+def test_a_game_that_declares_a_heuristic_guides_the_search() -> None:
+    class Guided(Crescent):
+        calls = 0
+
+        def heuristic(self, state: State) -> float:
+            Guided.calls += 1
+            return super().heuristic(state)
+
+    game = Guided()
+    result = solve(game, crescent_end(shifts_left=1), max_nodes=1_000)
+    assert result.outcome == "win" and Guided.calls > 0
 
 
 def test_a_hand_built_dead_crescent_is_none() -> None:
