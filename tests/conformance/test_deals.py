@@ -212,8 +212,8 @@ def hemispheres(seed: int) -> Deal:
 def hand_reserve(seed: int) -> Deal:
     # Part B §1.2: "Columns j=0..8 get lengths 9,8,…,1. Deal in passes k=0..8: for
     # j=0..8, if len_j > k give the next card to column j … The remaining 7 cards form
-    # the hand"; Decision 10: columns C1..C9 (lengths 9..1), the 7 hand cards fill
-    # H1..H7, foundations F1..F4.
+    # the hand"; Decision 10: columns C1..C9 (lengths 9..1), foundations F1..F4; the
+    # hand, unlimited since Decision 17, is one spread pile H (docs/games/hand_reserve.md).
     _, p = pack_after(1, seed)
     lengths = [9 - j for j in range(9)]
     cols: list[list[int]] = [[] for _ in range(9)]
@@ -225,7 +225,7 @@ def hand_reserve(seed: int) -> Deal:
                 k += 1
     assert k == 45
     out: Deal = dict(zip(ids("C", 9), cols, strict=True))
-    out.update({h: [p[45 + i]] if i < 7 else [] for i, h in enumerate(ids("H", 52))})
+    out["H"] = sorted(p[45:])  # one spread pile, kept in order of suit and rank
     out.update({f: [] for f in ids("F", 4)})
     return out
 
@@ -429,8 +429,8 @@ def kinds(slug: str) -> dict[str, str]:
         "hemispheres": {**each(ids("FR", 4) + ids("FB", 4), "foundation"),
                         **each(["BW", "BN", "BE", "BS"], "reserve"),
                         **each(ids("P", 12), "tableau"), "S": "stock", "X": "waste"},
-        # the hand has no limit: a place for every card of the pack
-        "hand_reserve": {**each(ids("C", 9), "tableau"), **each(ids("H", 52), "reserve"),
+        # the hand has no limit: one spread pile H (docs/games/hand_reserve.md)
+        "hand_reserve": {**each(ids("C", 9), "tableau"), "H": "reserve",
                          **each(ids("F", 4), "foundation")},
         "carpet": {**grid_cells, **each(SUITS_FA + SUITS_FK, "foundation"),
                    "S": "stock", "X": "waste"},
@@ -551,7 +551,8 @@ ACTIONS: dict[str, set[str]] = {
     "little_packs": {"travel", "redeal"},
 }
 #: piles whose cards move by position ({"from", "index", "to"}), Decision 10
-SPREAD_SOURCES = {"little_packs": {"P13"}, "cotillion": {"R"}, "travellers_classic": {"R"}}
+SPREAD_SOURCES = {"little_packs": {"P13"}, "cotillion": {"R"}, "travellers_classic": {"R"},
+                  "hand_reserve": {"H"}}
 
 
 @pytest.mark.parametrize("slug", SLUGS)

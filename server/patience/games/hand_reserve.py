@@ -10,21 +10,29 @@ each playable at any time. Columns build down in alternating colours, one card a
 time; an empty column takes any card. Aces found four foundations during play, built
 up in suit. A column's exposed card may go into the hand at any time, and the hand has
 no limit; taking a whole column at once (the seed's example) is a shortcut for that.
+
+The hand is one spread pile ``H``, kept in order (by suit, then rank), so a hand is the
+same hand whatever order its cards came in; a hand card is named by its place,
+``{"from": "H", "index": i}`` (0 = first). The older names ``H1``, ``H2``, … (the
+n-th card of the hand; as a target, the hand) are still read.
 """
 
 from __future__ import annotations
 
+import re
+from bisect import insort
 from collections.abc import Mapping
-from typing import ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from ..cards import ACE, KING, is_red, pretty, rank
-from ..engine import Game, Move, Pile, State, shuffled
+from ..engine import Game, InvalidMove, Move, Pile, State, shuffled
 
 COLUMNS = tuple(f"C{i}" for i in range(1, 10))
-#: one place per card of the pack: the hand has no limit
-HAND = tuple(f"H{i}" for i in range(1, 53))
+HAND = "H"
 FOUNDATIONS = tuple(f"F{i}" for i in range(1, 5))
 LENGTHS = tuple(range(9, 0, -1))  # C1..C9
+#: a hand place as once named, one pile per card: ``H1`` is the hand's first card
+_OLD_HAND = re.compile(r"^H([1-9][0-9]?)$")
 
 
 class Vars(NamedTuple):
@@ -45,31 +53,26 @@ class HandReserve(Game):
     action_params: ClassVar[Mapping[str, frozenset[str]]] = {"pick_up": frozenset({"column"})}
     Vars = Vars
     history = frozenset({"picked_up"})
-    #: the hand's places are alike: which one holds a card does not matter
-    alike = (HAND, COLUMNS, FOUNDATIONS)
-    #: the hand's places past the sixteenth exist so that the hand has no limit; a deal
-    #: rarely needs them
-    spare = frozenset(HAND[16:])
+    alike = (COLUMNS, FOUNDATIONS)  # the hand stands alone
     #: cards go into the hand and back at any time: a blocked game ends when you resign
     endless = True
     #: the whole-column shortcut (the seed's example); off gives plain King Albert moves
     pick_up_column = True
     layout = (
         *(Pile(f, "foundation", 5 + i, 0, label="A→K") for i, f in enumerate(FOUNDATIONS)),
-        *(Pile(h, "reserve", i % 13, 1 + i // 13, label=h) for i, h in enumerate(HAND)),
-        *(Pile(c, "tableau", i, 5, label=c, fan="down") for i, c in enumerate(COLUMNS)),
+        Pile(HAND, "reserve", 0, 1, label="hand", fan="right"),
+        *(Pile(c, "tableau", i, 2, label=c, fan="down") for i, c in enumerate(COLUMNS)),
     )
 
     def __init__(self) -> None:
         super().__init__()
         self.columns = tuple(self.at[c] for c in COLUMNS)
-        self.hand = tuple(self.at[h] for h in HAND)
+        self.hand = self.at[HAND]
         self.foundations = tuple(self.at[f] for f in FOUNDATIONS)
         self._col_ids = tuple(zip(COLUMNS, self.columns, strict=True))
-        self._hand_ids = tuple(zip(HAND, self.hand, strict=True))
         self._found_ids = tuple(zip(FOUNDATIONS, self.foundations, strict=True))
-        #: every card move, built once: ``self._to[src][dst]``
-        self._to = {a: {b: Move(a, b) for b in self.ids if b != a} for a in self.ids}
+        #: every move from a column, built once: ``self._to[src][dst]``
+        self._to = {a: {b: Move(a, b) for b in self.ids if b != a} for a in COLUMNS}
 
     def deal(self, seed: int) -> State:
         _, pack, rng = shuffled(1, seed)
@@ -81,33 +84,25 @@ class HandReserve(Game):
                     cols[j].append(pack[k])
                     k += 1
         piles: dict[str, list[int]] = dict(zip(COLUMNS, cols, strict=True))
-        piles.update({h: [c] for h, c in zip(HAND, pack[k:], strict=False)})
+        piles[HAND] = sorted(pack[k:])
         return self.new_state(piles, Vars(), rng)
 
     # -- legal moves ------------------------------------------------------------------
 
     def moves(self, state: State) -> list[Move]:
         piles = state.piles
-        sources: list[tuple[str, int]] = []  # (pile id, available card)
+        sources: list[tuple[dict[str, Move] | None, int, int]] = []  # (moves, index, card)
         tops: dict[tuple[int, bool], list[str]] = {}  # (rank, red) of exposed cards
         empty: list[str] = []
         for cid, i in self._col_ids:
             pile = piles[i]
             if pile:
                 c = pile[-1]
-                sources.append((cid, c))
+                sources.append((self._to[cid], len(pile), c))
                 tops.setdefault((rank(c), is_red(c)), []).append(cid)
             else:
                 empty.append(cid)
-        hand_slot: str | None = None  # the first free place of the hand
-        free_hand = 0
-        for hid, i in self._hand_ids:
-            pile = piles[i]
-            if pile:
-                sources.append((hid, pile[0]))
-            else:
-                free_hand += 1
-                hand_slot = hand_slot or hid
+        sources.extend((None, i, c) for i, c in enumerate(piles[self.hand]))
         needs: dict[int, list[str]] = {}
         free: list[str] = []
         for fid, i in self._found_ids:
@@ -117,30 +112,28 @@ class HandReserve(Game):
             elif len(pile) < 13:
                 needs.setdefault(pile[-1] + 1, []).append(fid)
         legal: list[Move] = []
-        add = legal.append
-        for src, c in sources:
-            to = self._to[src]
-            r = rank(c)
-            for f in free if r == ACE else needs.get(c, ()):
-                add(to[f])
-            if r != KING:
+        for to, n, c in sources:
+            targets: list[str] = list(free if rank(c) == ACE else needs.get(c, ()))
+            if rank(c) != KING:
                 # Seed example: Q♦ on K♣, J♣ on Q♦ — down in alternating colours.
-                for d in tops.get((r + 1, not is_red(c)), ()):
-                    add(to[d])
-            column = src[0] == "C"
-            # Any available card may go to an empty column (a column's only card moving
-            # there would change nothing).
-            if not column or len(piles[self.at[src]]) > 1:
-                for d in empty:
-                    add(to[d])
-            # A column's exposed card may go into the hand, at its first free place.
-            if column and hand_slot is not None:
-                add(to[hand_slot])
+                targets += tops.get((rank(c) + 1, not is_red(c)), ())
+            if to is None:  # a hand card, named by its place
+                targets += empty
+                legal.extend(Move(HAND, d, n) for d in targets)
+                continue
+            # A column's only card moving to an empty column would change nothing.
+            if n > 1:
+                targets += empty
+            # «Карты, уложенные на базовые, нельзя переносить ни в столбцы, ни в резерв»:
+            # only foundation cards are barred from the hand, so a column's card enters it.
+            targets.append(HAND)
+            legal.extend(to[d] for d in targets)
         if self.pick_up_column:
+            # A lone card goes into the hand as an ordinary move; pick_up is the shortcut.
             legal.extend(
                 Move.act("pick_up", column=cid)
                 for cid, i in self._col_ids
-                if 0 < len(piles[i]) <= free_hand
+                if len(piles[i]) > 1
             )
         return legal
 
@@ -149,26 +142,51 @@ class HandReserve(Game):
     def play(self, state: State, move: Move) -> State:
         piles = state.piles
         out = list(piles)
+        hand = list(piles[self.hand])
         if move.action == "pick_up":
             col = self.at[str(move.param("column"))]
-            slots = [i for i in self.hand if not piles[i]]
-            # The column goes into the next empty hand slots, bottom card first.
-            for i, c in zip(slots, piles[col], strict=False):
-                out[i] = (c,)
             out[col] = ()
+            out[self.hand] = tuple(sorted(hand + list(piles[col])))
             return State(tuple(out), state.vars, state.rng)
-        src, dst = self.at[move.src or ""], self.at[move.dst or ""]
-        c = piles[src][-1]
-        out[src] = piles[src][:-1]
-        out[dst] = piles[dst] + (c,)
+        dst = self.at[move.dst or ""]
+        if move.src == HAND:
+            c = hand.pop(move.index or 0)
+            out[self.hand] = tuple(hand)
+        else:
+            src = self.at[move.src or ""]
+            c = piles[src][-1]
+            out[src] = piles[src][:-1]
+        if dst == self.hand:
+            insort(hand, c)
+            out[dst] = tuple(hand)
+        else:
+            out[dst] = piles[dst] + (c,)
         return State(tuple(out), state.vars, state.rng)
+
+    # -- the hand's older names -----------------------------------------------------
+
+    def canonical(self, move: Move) -> Move:
+        """``H3 C5`` (the hand's third card) is ``H[2] C5``; ``C4 H8`` is ``C4 H``."""
+        if move.action is not None:
+            return super().canonical(move)
+        src, index, dst = move.src, move.index, move.dst
+        if src is not None and (old := _OLD_HAND.match(src)) and index is None:
+            src, index = HAND, int(old[1]) - 1
+        if dst is not None and _OLD_HAND.match(dst):
+            dst = HAND
+        return move._replace(src=src, index=index, dst=dst)
+
+    def parse_move(self, wire: Any) -> Move:
+        move = super().parse_move(wire)
+        if move.action is None and move.src == HAND and move.index is None:
+            raise InvalidMove("a hand card is named by its place: 'index' (0 = first)")
+        return self.canonical(move)
 
     # -- what a player sees -----------------------------------------------------------
 
     def info(self, state: State) -> dict[str, object]:
-        piles = state.piles
         return {
-            "hand": sum(1 for i in self.hand if piles[i]),
+            "hand": len(state.piles[self.hand]),
             "pick_up_left": None if self.pick_up_column else 0,  # no limit
         }
 
@@ -181,22 +199,21 @@ class HandReserve(Game):
         src, dst = self.at[move.src or ""], self.at[move.dst or ""]
         if src in self.foundations:
             return "cards on the foundations never go back to the columns or the hand"
-        if dst in self.hand:
-            if src in self.hand:
-                return "a card in the hand stays there until it goes to a column or a foundation"
-            if piles[dst]:
-                return f"{move.dst} already holds a card"
-            first = next(h for h, i in self._hand_ids if not piles[i])
-            if move.dst != first:
-                return f"a card enters the hand at its first free place, {first}"
-        if move.index is not None:
-            return "only the exposed card of a column moves, one card at a time"
-        pile = piles[src]
-        if not pile:
-            return super().explain(state, move)
-        c = pile[-1]
-        if dst == src:
+        if src == dst:
             return "a card cannot move onto its own pile"
+        pile = piles[src]
+        if src == self.hand:
+            if move.index is None:
+                return "name the hand card by its place (index 0 = first)"
+            if not 0 <= move.index < len(pile):
+                return super().explain(state, move)
+            c = pile[move.index]
+        elif move.index is not None:
+            return "only the exposed card of a column moves, one card at a time"
+        elif not pile:
+            return super().explain(state, move)
+        else:
+            c = pile[-1]
         target = piles[dst]
         if dst in self.foundations:
             if not target:
@@ -220,12 +237,10 @@ class HandReserve(Game):
         cid = move.param("column")
         if cid not in COLUMNS:
             return f"column must name one of C1..C9, not {cid!r}"
-        piles = state.piles
-        n = len(piles[self.at[str(cid)]])
+        n = len(state.piles[self.at[str(cid)]])
         if not n:
             return f"{cid} is empty"
-        free = sum(1 for i in self.hand if not piles[i])
-        return f"{cid} holds {n} cards but the hand has only {free} free places"
+        return f"{cid} holds one card: move it into the hand ({cid} H)"
 
 
 GAME = HandReserve()
