@@ -37,6 +37,9 @@ DOWN_FROM_KING = Foundation(13, -1)
 DOWN_FROM_ACE = Foundation(1, -1, wrap=True)  # A, K, Q, …, 2
 UP_FROM_KING = Foundation(13, 1, wrap=True)  # K, A, 2, …, Q
 
+#: A base's rank in words (the bases of this family are aces or kings).
+BASE_NAMES = {1: "ace", 13: "king"}
+
 TRAVEL, NEXT_ROW, SPREAD, REDEAL = "travel", "next_row", "spread", "redeal"
 
 
@@ -245,6 +248,14 @@ class TravelGame(Game):
         if cls.spread_reserve:
             names.add(SPREAD)
         cls.actions = cls.forced_actions = frozenset(names)
+        # Every table pile stands for its rank and T, R, S each have their own part:
+        # only foundations of one direction may be renamed among themselves (a pair
+        # of a suit may not: its twin claims the suit).
+        found = [(p.id, d) for p, d in zip(
+            (p for p in cls.layout if p.kind == "foundation"), cls.directions, strict=True)]
+        cls.alike = () if cls.paired else tuple(
+            group for d in dict.fromkeys(cls.directions)
+            if len(group := tuple(pid for pid, e in found if e == d)) > 1)
 
     def __init__(self) -> None:
         super().__init__()
@@ -504,7 +515,7 @@ class TravelGame(Game):
         if move.index is not None and not 0 <= move.index < len(pile):
             return f"pile {move.src} has no card at index {move.index}"
         c = pile[-1 if move.index is None else move.index]
-        return f"{pretty(c)} does not fit {move.dst}: {self._wants(piles, dst)}"
+        return f"{pretty(c)} does not fit {move.dst}: {self._wants(piles, dst, c)}"
 
     def _drawn_reason(self, state: State) -> str:
         c = state.piles[self.T][-1]
@@ -528,8 +539,21 @@ class TravelGame(Game):
             return "this is the last deal"
         return f"the deal is not over: {forced.replace('_', ' ')} first"
 
-    def _wants(self, piles: Sequence[Sequence[int]], f: int) -> str:
+    def _wants(self, piles: Sequence[Sequence[int]], f: int, card: int) -> str:
         rule, pile = self.f_rule[f], piles[f]
+        if not self.paired:
+            # Bases laid during play: any suit, each into the leftmost free foundation
+            # of the direction the player chooses, as many of each way as there are.
+            base = BASE_NAMES[rule.first]
+            way = f"build {'up' if rule.by > 0 else 'down'}"
+            free = [g for g in self.F if self.f_rule[g] == rule and not piles[g]]
+            if rank(card) == rule.first and not free:
+                kin = sum(d == rule for d in self.directions)
+                return f"{'four' if kin == 4 else 'all'} {base}s already {way}"
+            if rank(card) == rule.first and free[0] != f:
+                return f"a new {base} to {way} goes to the leftmost free one, {self.ids[free[0]]}"
+            if not pile:
+                return f"it is empty: only {'an' if base == 'ace' else 'a'} {base} starts it"
         s = self.suit_of(piles, f)
         if pile and not rule.needs(pile):
             return "it is complete"

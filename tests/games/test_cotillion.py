@@ -111,6 +111,17 @@ def position(table: dict[str, str], found: dict[str, tuple[str, int]] | None = N
                  vars=TravelVars(deal=deal, spread=spread))
 
 
+def test_the_kings_pile_plays_its_top_before_the_spread() -> None:
+    """The kings' pile P2 is one of the thirteen piles, its top played like any other;
+    only the cards left in it when the travellers are out are distributed."""
+    state = position({"P1": "7C", "T": "9H", "P2": "5S 8C QD"})
+    assert G.legal_moves(state) == [Move.card("P2", "F3"), Move.card("P2", "F7")]
+    state = G.apply(state, Move.card("P2", "F3"))
+    assert codes(G, state, "P2") == "5S 8C" and codes(G, state, "R") == ""
+    with pytest.raises(IllegalMove, match="index"):
+        G.apply(state, Move.card("P2", "F3", index=0))
+
+
 def test_travellers_first_then_the_kings_pile_is_spread() -> None:
     """«После выхода всех «путешественников» распределяют карты из стопки «королей»»."""
     state = position({"P1": "7C", "T": "9H", "P2": "5S QD 8C"})

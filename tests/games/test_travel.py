@@ -29,7 +29,7 @@ from server.patience.travel import (
 )
 
 MAIN = Count((1, 13, *range(12, 1, -1)))
-COTILLION = Count(MAIN.ranks, reserve_at=1, bases=KING)
+COTILLION = Count(MAIN.ranks, bases=KING)
 CLASSIC = Count(tuple(range(1, 14)), reserve_at=12)
 LITTLE = Count(tuple(range(1, 14)))
 
@@ -142,13 +142,15 @@ def test_the_count_runs_on_through_the_whole_deck() -> None:
     assert [len(p) for p in dealt.piles] == [2, 2] + [1] * 11
 
 
-def test_cotillion_kings_go_to_the_bases_and_the_king_slot_to_the_reserve() -> None:
+def test_cotillion_kings_go_to_the_bases_and_the_king_slot_to_the_kings_pile() -> None:
+    """Seed: kings «которых в процессе раскладки выкладывают в базовый ряд»; the cards
+    dealt at the call "king" form «стопка «королей»», the table pile P2."""
     deck = cards("4S KH 7D KC 9C 3H QS")
     dealt = count_deal(deck, COTILLION)
     assert dealt.bases == cards("KH KC")  # kings wherever they come, count stays
     assert dealt.piles[0] == cards("4S")
-    assert dealt.reserve == cards("7D")  # the card at "king", whatever it is
-    assert dealt.piles[1] == []
+    assert dealt.piles[1] == cards("7D")  # the card at "king", whatever it is
+    assert dealt.reserve == []
     assert dealt.piles[2] == cards("9C")  # "queen"
     assert dealt.piles[3] == cards("3H")  # "jack"
     assert dealt.piles[4] == cards("QS")  # "ten"

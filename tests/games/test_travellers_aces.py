@@ -111,18 +111,45 @@ def test_the_player_chooses_each_aces_direction() -> None:
     assert view["F5"]["base"] == "AS" and view["F5"]["label"] == "A→2"
     # No pairing by suit: the second A♠ may build down too, or up.
     assert G.legal_moves(state) == [Move.card("P9", "F1"), Move.card("P9", "F6")]
-    with pytest.raises(IllegalMove, match="further left"):
+    with pytest.raises(IllegalMove, match="build down goes to the leftmost free one, F6"):
         G.apply(state, Move.card("P9", "F7"))
     state = G.apply(state, Move.card("P9", "F6"))
     assert codes(G, state, "F5") == codes(G, state, "F6") == "AS"
 
 
 def test_at_most_four_aces_build_each_way() -> None:
+    """«На четырех из них … в восходящем, на четырех - … в нисходящем»: a fifth ace may
+    not build up, nor a fifth down."""
     up = {f"F{k}": ("SHDC"[k - 1], 1) for k in range(1, 5)}
     state = position({"P1": "7C", "P4": "AH"}, up, t="5D")
     assert G.legal_moves(state) == [Move.card("P4", "F5")]  # the four up are taken
-    with pytest.raises(IllegalMove, match="does not fit F1"):
+    with pytest.raises(IllegalMove, match="four aces already build up"):
         G.apply(state, Move.card("P4", "F1"))
+    down = {f"F{k}": ("SHDC"[k - 5], 1) for k in range(5, 9)}
+    state = position({"P1": "7C", "P4": "AH"}, {**down, "F1": ("S", 3)}, t="5D")
+    assert G.legal_moves(state) == [Move.card("P4", "F2")]  # the four down are taken
+    with pytest.raises(IllegalMove, match="four aces already build down"):
+        G.apply(state, Move.card("P4", "F8"))
+
+
+def test_only_an_ace_starts_a_foundation() -> None:
+    state = position({"P1": "7C", "P4": "2H"}, {"F1": ("S", 1)}, t="5D")
+    with pytest.raises(IllegalMove, match="F2: it is empty: only an ace starts it"):
+        G.apply(state, Move.card("P4", "F2"))
+    with pytest.raises(IllegalMove, match="F5: it is empty: only an ace starts it"):
+        G.apply(state, Move.card("P4", "F5"))
+
+
+def test_an_ace_laid_up_and_one_laid_down_are_different_positions() -> None:
+    """The direction is the player's choice: the two moves lead to two positions (the
+    solver must not take one for the other), though both put A♠ on a foundation."""
+    state = position({"P1": "7C", "P4": "AS"}, t="5D")
+    up, down = G.apply(state, Move.card("P4", "F1")), G.apply(state, Move.card("P4", "F5"))
+    assert codes(G, up, "F1") == codes(G, down, "F5") == "AS"
+    assert G.position_key(up) != G.position_key(down)
+    # Foundations of one direction are alike: which of them holds an ace is no matter.
+    other = position({"P1": "7C"}, {"F2": ("S", 1)}, t="5D")
+    assert G.position_key(other) == G.position_key(up)
 
 
 def test_the_down_foundation_turns_the_corner() -> None:
