@@ -52,6 +52,8 @@ class Deal:
     par: int | None
     nodes: int
     seconds: float
+    #: seconds to the first certified line (before the par pass)
+    found_seconds: float | None
     greedy_won: bool
 
 
@@ -63,7 +65,7 @@ def run_deal(slug: str, seed: int, seconds: float, nodes: int | None) -> Deal:
         assert certify(game, start, result.line), (slug, seed)
     greedy = Greedy(game).play(seed)
     return Deal(slug, seed, result.outcome, result.par, result.nodes, result.seconds,
-                greedy.end == "won")
+                result.found_seconds, greedy.end == "won")
 
 
 @dataclass(frozen=True)
@@ -130,7 +132,7 @@ class Row:
         wins = [d for d in self.deals if d.outcome == "win"]
         low, high = wilson(len(wins), n)
         greedy = sum(d.greedy_won for d in self.deals)
-        secs = sorted(d.seconds for d in wins)
+        secs = sorted(d.found_seconds for d in wins if d.found_seconds is not None)
         spent = sum(d.seconds for d in self.deals)
         pars = [d.par for d in wins if d.par is not None]
         return {

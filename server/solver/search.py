@@ -63,6 +63,8 @@ class Result:
     seconds: float
     #: the most cards on the foundations in any position seen
     best_founded: int
+    #: seconds until the first certified line (before the par pass), else None
+    found_seconds: float | None = None
 
     @property
     def par(self) -> int | None:
@@ -340,31 +342,36 @@ def solve(
     if line is not None and not certify(game, state, line):
         # a line through positions merged despite their history (a repetition rule)
         line, outcome = None, "unknown"
+    found_at = None if line is None else time.monotonic() - began
     if line is not None and shorten:
-        line = _par(game, state, line, budget - nodes, deadline)
+        line, spent = _par(game, state, line, budget - nodes, deadline)
+        nodes += spent
     if line is not None:
         best = game.total
-    return Result(outcome, line, nodes, time.monotonic() - began, best)
+    return Result(outcome, line, nodes, time.monotonic() - began, best, found_at)
 
 
 def _par(
     game: Game, state: State, line: tuple[Move, ...], budget: int, deadline: float
-) -> tuple[Move, ...]:
+) -> tuple[tuple[Move, ...], int]:
     """The anytime par pass: cut cycles and shortcuts, then a bounded low-weight
-    search with part of the budget left; every candidate is certified."""
+    search with part of the budget left; every candidate is certified. Returns the
+    line and the nodes the search expanded."""
     short = cut_line(game, state, line)
     if len(short) < len(line) and certify(game, state, short):
         line = short
     nodes = int(budget * PAR_SHARE)
+    spent = 0
     if nodes > 0 and time.monotonic() < deadline:
         found = _search(game, state, PAR_WEIGHT, nodes, deadline, bound=len(line))
+        spent = found.nodes
         if found.line is not None and len(found.line) < len(line):
             better = cut_line(game, state, found.line)
             for candidate in (better, found.line):
                 if certify(game, state, candidate):
                     line = min(line, candidate, key=len)
                     break
-    return line
+    return line, spent
 
 
 def hint(game: Game, state: State, *, max_seconds: float = 2.0,

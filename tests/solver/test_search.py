@@ -55,6 +55,7 @@ def test_a_hand_built_near_won_crescent_needs_its_shift() -> None:
     assert result.line[0] == Move.act("shift") and len(result.line) == 3
     assert certify(CRESCENT, state, result.line)
     assert result.best_founded == CRESCENT.total == 104
+    assert result.found_seconds is not None and result.found_seconds <= result.seconds
 
 
 def test_a_game_that_declares_a_heuristic_guides_the_search() -> None:
