@@ -221,9 +221,6 @@ class Game:
     #: position; None: every kind is one group, except grid cells (their place
     #: matters). Piles left out of every group keep their place.
     alike: ClassVar[tuple[tuple[str, ...], ...] | None] = None
-    #: piles that exist only so that a group of them has no limit (a hand's places past
-    #: the ones a deal commonly fills): they may stay empty in every deal
-    spare: ClassVar[frozenset[str]] = frozenset()
     #: cards can go round without end by the rules (a hand that takes and gives cards at
     #: any time): only the player's resigning, or the move cap, ends a blocked game
     endless: ClassVar[bool] = False
