@@ -73,6 +73,7 @@ class HandReserve(Game):
         self._found_ids = tuple(zip(FOUNDATIONS, self.foundations, strict=True))
         #: every move from a column, built once: ``self._to[src][dst]``
         self._to = {a: {b: Move(a, b) for b in self.ids if b != a} for a in COLUMNS}
+        self._pick_up = {c: Move.act("pick_up", column=c) for c in COLUMNS}
 
     def deal(self, seed: int) -> State:
         _, pack, rng = shuffled(1, seed)
@@ -91,18 +92,15 @@ class HandReserve(Game):
 
     def moves(self, state: State) -> list[Move]:
         piles = state.piles
-        sources: list[tuple[dict[str, Move] | None, int, int]] = []  # (moves, index, card)
-        tops: dict[tuple[int, bool], list[str]] = {}  # (rank, red) of exposed cards
+        wanted: dict[tuple[int, bool], list[str]] = {}  # (rank, red) a column takes
         empty: list[str] = []
         for cid, i in self._col_ids:
             pile = piles[i]
-            if pile:
-                c = pile[-1]
-                sources.append((self._to[cid], len(pile), c))
-                tops.setdefault((rank(c), is_red(c)), []).append(cid)
-            else:
+            if not pile:
                 empty.append(cid)
-        sources.extend((None, i, c) for i, c in enumerate(piles[self.hand]))
+            elif rank(top := pile[-1]) != ACE:
+                # Seed example: Q♦ on K♣, J♣ on Q♦ — down in alternating colours.
+                wanted.setdefault((rank(top) - 1, not is_red(top)), []).append(cid)
         needs: dict[int, list[str]] = {}
         free: list[str] = []
         for fid, i in self._found_ids:
@@ -112,29 +110,31 @@ class HandReserve(Game):
             elif len(pile) < 13:
                 needs.setdefault(pile[-1] + 1, []).append(fid)
         legal: list[Move] = []
-        for to, n, c in sources:
-            targets: list[str] = list(free if rank(c) == ACE else needs.get(c, ()))
-            if rank(c) != KING:
-                # Seed example: Q♦ on K♣, J♣ on Q♦ — down in alternating colours.
-                targets += tops.get((rank(c) + 1, not is_red(c)), ())
-            if to is None:  # a hand card, named by its place
-                targets += empty
-                legal.extend(Move(HAND, d, n) for d in targets)
+        add = legal.append
+        for n, c in enumerate(piles[self.hand]):  # a hand card, named by its place
+            for d in (
+                *(free if rank(c) == ACE else needs.get(c, ())),
+                *wanted.get((rank(c), is_red(c)), ()),
+                *empty,
+            ):
+                add(Move(HAND, d, n))
+        for cid, i in self._col_ids:
+            pile = piles[i]
+            if not pile:
                 continue
-            # A column's only card moving to an empty column would change nothing.
-            if n > 1:
-                targets += empty
+            c, to = pile[-1], self._to[cid]
+            for d in free if rank(c) == ACE else needs.get(c, ()):
+                add(to[d])
+            for d in wanted.get((rank(c), is_red(c)), ()):
+                add(to[d])
+            if len(pile) > 1:  # a column's only card into an empty column changes nothing
+                for d in empty:
+                    add(to[d])
+                if self.pick_up_column:  # the shortcut; a lone card moves on its own
+                    add(self._pick_up[cid])
             # «Карты, уложенные на базовые, нельзя переносить ни в столбцы, ни в резерв»:
             # only foundation cards are barred from the hand, so a column's card enters it.
-            targets.append(HAND)
-            legal.extend(to[d] for d in targets)
-        if self.pick_up_column:
-            # A lone card goes into the hand as an ordinary move; pick_up is the shortcut.
-            legal.extend(
-                Move.act("pick_up", column=cid)
-                for cid, i in self._col_ids
-                if len(piles[i]) > 1
-            )
+            add(to[HAND])
         return legal
 
     # -- playing ----------------------------------------------------------------------
