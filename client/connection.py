@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import time
 from collections.abc import Callable
 from types import TracebackType
 from typing import Any
@@ -34,6 +35,8 @@ OPEN_TIMEOUT = 5.0
 REPLY_TIMEOUT = 15.0
 #: replies (a state with its view) may be larger than requests; accept some slack
 MAX_REPLY = 4 * MAX_FRAME
+#: times a request refused with ``rate_limited`` is sent again (after its ``retry_after``)
+RATE_RETRIES = 20
 
 Message = dict[str, Any]
 
@@ -73,6 +76,50 @@ def unreachable(url: str, why: object) -> ServerUnavailable:
     )
 
 
+class Pacer:
+    """The server's token bucket mirrored on this side, so requests are sent no
+    faster than the server takes them: ``rate`` a second, ``burst`` at once.
+
+    The server tells its ``limits`` in the ``register`` and ``auth`` results; until
+    then requests go out unpaced, but are counted against the bucket. Taking a token
+    never waits inside the bucket: a request books the next free slot (tokens may go
+    below zero) and sleeps until it, so requests sent at once keep their order.
+    One token is kept in reserve for the jitter between sending and arriving.
+    """
+
+    def __init__(self) -> None:
+        self.rate = 0.0
+        self.capacity = 0.0
+        self.tokens = 0.0
+        self.stamp = 0.0
+        self.sent = 0
+
+    @property
+    def known(self) -> bool:
+        return self.rate > 0
+
+    def configure(self, limits: object, now: float) -> None:
+        """Pace by ``limits`` (``{"rate": …, "burst": …}``); anything else leaves it unpaced."""
+        if not isinstance(limits, dict):
+            return
+        rate, burst = limits.get("rate"), limits.get("burst")
+        if not isinstance(rate, int | float) or not isinstance(burst, int | float) or rate <= 0:
+            return
+        self.rate = float(rate)
+        self.capacity = max(1.0, float(burst) - 1)
+        self.tokens = self.capacity - self.sent  # what was sent before we knew
+        self.stamp = now
+
+    def book(self, now: float) -> float:
+        """Take a token for a request about to go; the seconds to wait before sending it."""
+        self.sent += 1
+        if not self.known:
+            return 0.0
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate) - 1
+        self.stamp = now
+        return 0.0 if self.tokens >= 0 else -self.tokens / self.rate
+
+
 class Connection:
     """A connected client. Use ``async with Connection(url) as conn:``."""
 
@@ -92,6 +139,7 @@ class Connection:
         self._waiting: dict[int, asyncio.Future[Reply]] = {}
         self._reader: asyncio.Task[None] | None = None
         self._closed_why: str | None = None
+        self.pacer = Pacer()
 
     async def open(self) -> Connection:
         try:
@@ -165,9 +213,28 @@ class Connection:
 
     async def call(self, op: Op, **params: Any) -> Message:
         """Send one request and wait for its reply; the result fields on success,
-        :class:`ServerError` on a failed reply."""
+        :class:`ServerError` on a failed reply.
+
+        Requests are paced by the server's limits (:class:`Pacer`); one the server
+        still refuses as ``rate_limited`` was not carried out, so it is sent again
+        after the ``retry_after`` the server gives.
+        """
+        for _ in range(RATE_RETRIES):
+            try:
+                return await self._call_once(op, params)
+            except ServerError as exc:
+                if exc.code != ErrorCode.RATE_LIMITED:
+                    raise
+                retry = exc.extra.get("retry_after")
+                await asyncio.sleep(retry if isinstance(retry, int | float) and retry > 0 else 0.1)
+        return await self._call_once(op, params)
+
+    async def _call_once(self, op: Op, params: dict[str, Any]) -> Message:
         if self._ws is None or self._closed_why is not None:
             raise ServerUnavailable(self._closed_why or "not connected")
+        wait = self.pacer.book(time.monotonic())
+        if wait > 0:
+            await asyncio.sleep(wait)
         rid = next(self._ids)
         future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
         self._waiting[rid] = future
@@ -191,11 +258,13 @@ class Connection:
     async def register(self, name: str) -> Message:
         result = await self.call(Op.REGISTER, name=name)
         self.player = result.get("player")
+        self.pacer.configure(result.get("limits"), time.monotonic())
         return result
 
     async def auth(self, token: str) -> Message:
         result = await self.call(Op.AUTH, token=token)
         self.player = result.get("player")
+        self.pacer.configure(result.get("limits"), time.monotonic())
         return result
 
     async def games(self) -> list[Message]:

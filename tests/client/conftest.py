@@ -20,24 +20,48 @@ RACE_COUNTDOWN = 0.3
 
 
 @pytest.fixture(scope="session")
-def server_url() -> Iterator[str]:
+def redis_url() -> Iterator[str]:
+    """One real Redis for the session's test servers (each keeps its own key prefix)."""
+    with RedisProcess() as redis:
+        yield redis.url
+
+
+@pytest.fixture(scope="session")
+def server_url(redis_url: str) -> Iterator[str]:
     """``pasyans-server serve`` in a subprocess (tests/support) on a real Redis; the
     rate limit is raised so that quick scripted play is never throttled, and a race's
     countdown is short."""
-    with (
-        RedisProcess() as redis,
-        ServerProcess(
-            "--rate",
-            "10000",
-            "--burst",
-            "10000",
-            "--log-level",
-            "warning",
-            "--race-countdown",
-            str(RACE_COUNTDOWN),
-            redis_url=redis.url,
-        ) as server,
-    ):
+    with ServerProcess(
+        "--rate",
+        "10000",
+        "--burst",
+        "10000",
+        "--log-level",
+        "warning",
+        "--race-countdown",
+        str(RACE_COUNTDOWN),
+        redis_url=redis_url,
+    ) as server:
+        yield server.url
+
+
+#: the bucket of the rate-limited test server: the default rate, a small burst, so
+#: a client that does not pace itself is refused within a few requests
+LIMITED_RATE, LIMITED_BURST = 50, 5
+
+
+@pytest.fixture(scope="session")
+def limited_server_url(redis_url: str) -> Iterator[str]:
+    """A second server with the default rate and a burst of five."""
+    with ServerProcess(
+        "--rate",
+        str(LIMITED_RATE),
+        "--burst",
+        str(LIMITED_BURST),
+        "--log-level",
+        "warning",
+        redis_url=redis_url,
+    ) as server:
         yield server.url
 
 

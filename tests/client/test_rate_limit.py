@@ -1,0 +1,70 @@
+"""The client keeps to the server's rate limit: it paces itself by the ``limits``
+that ``register``/``auth`` give, and sends a ``rate_limited`` request again after
+its ``retry_after``, so a script of any length completes."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import sys
+import time
+
+import pytest
+
+from client import config
+from client.cli import EXIT_OK, main
+from client.connection import Connection, Pacer
+
+from .conftest import LIMITED_BURST, LIMITED_RATE, fresh_name
+
+
+def test_a_thousand_lines_complete_at_the_servers_pace(
+    limited_server_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """1,000 lines of deal/undo against a burst of five: none refused, rc 0."""
+    monkeypatch.setenv(config.SERVER_ENV, limited_server_url)
+    assert main(["register", fresh_name()]) == EXIT_OK
+    monkeypatch.setattr(sys, "stdin", io.StringIO("deal\nundo\n" * 500))
+    capsys.readouterr()
+    code = main(["play", "short", "--deal", "5", "--script"])
+    out = capsys.readouterr().out
+    assert "rate_limited" not in out
+    assert code == EXIT_OK
+    assert out.count("\n> deal") == 500 and out.count("\n> undo") == 500
+    assert "moves 1000 · " in out
+
+
+async def test_a_refused_request_is_sent_again_after_retry_after(limited_server_url: str) -> None:
+    """Without the limits (no auth: the pacer knows nothing), a volley of requests
+    overruns the bucket; each refused one is retried and every reply arrives."""
+    async with Connection(limited_server_url) as conn:
+        assert not conn.pacer.known
+        replies = await asyncio.gather(*(conn.games() for _ in range(4 * LIMITED_BURST)))
+    assert all(replies)
+
+
+async def test_auth_tells_the_pace(limited_server_url: str) -> None:
+    async with Connection(limited_server_url) as conn:
+        await conn.register(fresh_name())
+        assert conn.pacer.rate == LIMITED_RATE
+        assert conn.pacer.capacity == LIMITED_BURST - 1
+
+
+def test_the_pacer_books_slots_at_the_rate() -> None:
+    pacer = Pacer()
+    assert pacer.book(0.0) == 0.0  # unknown limits: no wait, but counted
+    pacer.configure({"rate": 10, "burst": 3}, 0.0)
+    assert pacer.tokens == 1.0  # two of three minus the one already sent
+    waits = [pacer.book(0.0) for _ in range(3)]
+    assert waits == [0.0, pytest.approx(0.1), pytest.approx(0.2)]
+    assert pacer.book(10.0) == 0.0  # refilled, up to the capacity
+    assert pacer.tokens == pytest.approx(1.0)
+
+
+def test_limits_that_make_no_sense_leave_it_unpaced() -> None:
+    pacer = Pacer()
+    for limits in (None, {}, {"rate": 0, "burst": 5}, {"rate": "x", "burst": 5}):
+        pacer.configure(limits, time.monotonic())
+        assert not pacer.known
