@@ -278,9 +278,13 @@ def _line(parents: list[tuple[int, Move | None]], node: int) -> tuple[Move, ...]
 def cut_line(game: Game, start: State, line: Sequence[Move]) -> tuple[Move, ...]:
     """A line no longer than ``line`` to the same end: cycles cut (a position met
     twice), and shortcuts taken (a position one of whose successors is a later
-    position of the line), until neither applies. The result is certified by the
-    caller; a game whose positions carry path history may refuse a shortcut."""
-    key = game.position_key
+    position of the line), until neither applies. Positions are compared exactly
+    (piles by name, variables, generator), not by :meth:`Game.position_key`: after
+    a renaming the rest of the line would name the wrong piles."""
+
+    def key(state: State) -> Hashable:
+        return (state.piles, state.vars, state.rng)
+
     moves = list(line)
     while True:
         states = [start]
@@ -321,13 +325,13 @@ def solve(
     began = time.monotonic()
     deadline = began + (max_seconds if max_seconds is not None else 1e9)
     budget = max_nodes if max_nodes is not None else 1 << 62
-    found = _rollout(game, state, min(budget, 2_000))
+    found = _rollout(game, state, max(1, min(budget // 10, 2_000)))
     nodes, best = found.nodes, found.best_founded
     if found.line is not None and not certify(game, state, found.line):
         found = _Pass("unknown", None, found.nodes, found.best_founded)
     if found.outcome == "unknown" and nodes < budget:
         dive_deadline = began + (max_seconds * DIVE_SHARE if max_seconds is not None else 1e9)
-        dive_nodes = max(1, int(budget * DIVE_SHARE) - nodes)
+        dive_nodes = max(1, min(int(budget * DIVE_SHARE), budget - nodes))
         found = _search(game, state, DIVE, dive_nodes, dive_deadline)
         nodes += found.nodes
         best = max(best, found.best_founded)
