@@ -17,11 +17,12 @@ from protocol.messages import Event, Mode, Push
 
 from . import config, launch
 from .connection import ClientError, Connection, ServerError
-from .launch import Launch
+from .launch import Launch, check_game
 from .screens.board import BoardScreen
 from .screens.dialogs import MessageScreen, NameScreen
 from .screens.home import DailyScreen
 from .screens.race import RaceScreen
+from .status import EXIT_OK, exit_status
 
 
 class PasyansApp(App[int]):
@@ -39,6 +40,20 @@ class PasyansApp(App[int]):
         self.connected = False
         #: the race screen's handler of ``race``/``race_started`` events
         self.race_listener: Callable[[Push], None] | None = None
+        #: what stopped the app (printed by the command line once it quit) and the
+        #: exit status it quits with (client/status.py)
+        self.failure: str | None = None
+        self.status = EXIT_OK
+
+    async def stop(self, exc: ClientError) -> None:
+        """Something that ends this run: say it on a full screen; q quits with the
+        exit status it calls for (3 the server out of reach, 2 bad usage, 1 refused)."""
+        self.failure = str(exc)
+        self.status = exit_status(exc)
+        await self.push_screen(MessageScreen(f"{exc}\n\nPress q to quit."))
+
+    async def action_quit(self) -> None:
+        self.exit(self.status)
 
     async def on_mount(self) -> None:
         try:
@@ -46,7 +61,7 @@ class PasyansApp(App[int]):
             self.connected = True
             self.titles = await self.conn.titles()
         except ClientError as exc:
-            await self.push_screen(MessageScreen(f"{exc}\n\nPress q to quit."))
+            await self.stop(exc)
             return
         creds = config.load(self.server)
         if creds is None:
@@ -65,7 +80,7 @@ class PasyansApp(App[int]):
             )
             return
         except ClientError as exc:
-            await self.push_screen(MessageScreen(f"{exc}\n\nPress q to quit."))
+            await self.stop(exc)
             return
         await self.logged_in()
 
@@ -111,12 +126,14 @@ class PasyansApp(App[int]):
         if self.launch.race:
             error = await self.open_race(self.launch)
             if error is not None:
-                await self.push_screen(MessageScreen(f"{error}\n\nPress q to quit."))
+                await self.stop(error)
             return
         try:
+            if self.launch.game:
+                check_game(self.launch.game, self.titles)
             state = await launch.open_game(self.conn, self.launch)
         except ClientError as exc:
-            await self.push_screen(MessageScreen(f"{exc}\n\nPress q to quit."))
+            await self.stop(exc)
             return
         await self.push_screen(BoardScreen(state))
 
@@ -130,6 +147,8 @@ class PasyansApp(App[int]):
         and let you try again.
         """
         try:
+            if wanted.game:
+                check_game(wanted.game, self.titles)
             race, state = await launch.open_race(self.conn, wanted)
         except ClientError as exc:
             return exc

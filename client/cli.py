@@ -8,21 +8,26 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from protocol.errors import ErrorCode
-from protocol.messages import Board, Mode
+from protocol.messages import DATE_RE, MAX_LIMIT, MAX_SEED, RACE_CODE_RE, Board, Mode
 
 from . import config
-from .connection import ClientError, Connection, ServerError, ServerUnavailable
-from .launch import Launch, open_game, open_race
+from .connection import ClientError, Connection, ServerError, UsageError
+from .launch import Launch, check_game, open_game, open_race
 from .race_script import RaceScript
 from .script import Script, stdin_reader
+from .status import EXIT_OK, EXIT_REFUSED, EXIT_UNREACHABLE, EXIT_USAGE, exit_status
 from .text import daily_text, games_text, leaderboard_text, title
 
-EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 3
+if TYPE_CHECKING:
+    from .app import PasyansApp
+
+__all__ = ["EXIT_OK", "EXIT_REFUSED", "EXIT_UNREACHABLE", "EXIT_USAGE", "main"]
 
 DESCRIPTION = """\
 Play the classic Russian patiences (пасьянсы) on a pasyans server: today's daily
@@ -42,6 +47,56 @@ The server is --server URL, else $PASYANS_SERVER, else ws://127.0.0.1:8765/ws.""
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
     pass
+
+
+# Arguments checked before anything is sent: a wrong one is bad usage (exit 2),
+# told in words, never a traceback or the server's refusal.
+
+
+def seed_arg(text: str) -> int:
+    """A deal number: a whole number from 0 to 2**64-1."""
+    try:
+        seed = int(text)
+    except ValueError:
+        seed = -1
+    if not 0 <= seed <= MAX_SEED:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a deal: a deal is a whole number from 0 to 2**64-1 ({MAX_SEED})"
+        )
+    return seed
+
+
+def limit_arg(text: str) -> int:
+    try:
+        limit = int(text)
+    except ValueError:
+        limit = 0
+    if not 1 <= limit <= MAX_LIMIT:
+        raise argparse.ArgumentTypeError(f"{text!r}: a page holds 1 to {MAX_LIMIT} entries")
+    return limit
+
+
+def date_arg(text: str) -> str:
+    """A day as YYYY-MM-DD that exists in the calendar."""
+    try:
+        if not DATE_RE.fullmatch(text):
+            raise ValueError
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a day: write it YYYY-MM-DD, e.g. 2026-03-01"
+        ) from None
+    return text
+
+
+def code_arg(text: str) -> str:
+    """A race code: letters and digits (any case), as the race's lobby shows it."""
+    code = "".join(text.split()).upper()
+    if not RACE_CODE_RE.fullmatch(code):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a race code: a code is letters and digits, e.g. K7QX2M"
+        )
+    return code
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -104,7 +159,9 @@ def build_parser() -> argparse.ArgumentParser:
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--daily", action="store_true", help="today's deal, ranked")
     mode.add_argument("--practice", action="store_true", help="a random deal (default)")
-    mode.add_argument("--deal", type=int, metavar="SEED", help="the deal of SEED (0 … 2**64-1)")
+    mode.add_argument(
+        "--deal", type=seed_arg, metavar="SEED", help="the deal of SEED (0 … 2**64-1)"
+    )
     p.add_argument("--script", action="store_true", help="read moves from stdin, print text")
 
     p = command(
@@ -121,7 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
         "The daily deal of every game: its commitment (the seed is revealed after the\n"
         "day), par, your result so far and your streak.",
     )
-    p.add_argument("--date", metavar="YYYY-MM-DD", help="another day (UTC)")
+    p.add_argument("--date", type=date_arg, metavar="YYYY-MM-DD", help="another day (UTC)")
 
     p = command(
         "leaderboard",
@@ -129,10 +186,14 @@ def build_parser() -> argparse.ArgumentParser:
         "Ranking: won first, then more cards on the foundations, fewer moves, less time.",
     )
     p.add_argument("game", metavar="GAME")
-    p.add_argument("--date", metavar="YYYY-MM-DD", help="the daily board of that day (UTC)")
+    p.add_argument(
+        "--date", type=date_arg, metavar="YYYY-MM-DD", help="the daily board of that day (UTC)"
+    )
     p.add_argument("--all-time", action="store_true", help="the all-time board")
     p.add_argument("--around-me", action="store_true", help="the page around your entry")
-    p.add_argument("--limit", type=int, default=20, metavar="N", help="entries (1–100)")
+    p.add_argument(
+        "--limit", type=limit_arg, default=20, metavar="N", help=f"entries (1–{MAX_LIMIT})"
+    )
     p.add_argument("--cursor", metavar="C", help="the next page (printed after a page)")
 
     p = command(
@@ -156,7 +217,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     r.add_argument("game", metavar="GAME", help="a slug from `pasyans games`")
     deal = r.add_mutually_exclusive_group()
-    deal.add_argument("--deal", type=int, metavar="SEED", help="race on the deal of SEED")
+    deal.add_argument(
+        "--deal", type=seed_arg, metavar="SEED", help="race on the deal of SEED (0 … 2**64-1)"
+    )
     deal.add_argument(
         "--daily",
         action="store_true",
@@ -172,7 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[common],
         formatter_class=_Formatter,
     )
-    r.add_argument("code", metavar="CODE", help="the race's code, e.g. K7QX2M")
+    r.add_argument("code", type=code_arg, metavar="CODE", help="the race's code, e.g. K7QX2M")
     r.add_argument("--script", action="store_true", help="read commands from stdin, print text")
     return parser
 
@@ -203,12 +266,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command in ("play", "resume", "race") and not args.script:
             return board(args)
         return asyncio.run(COMMANDS[args.command](args, sys.stdout))
-    except ServerUnavailable as exc:
-        print(f"pasyans: {exc}", file=sys.stderr)
-        return EXIT_UNREACHABLE
     except ClientError as exc:
         print(f"pasyans: {exc}", file=sys.stderr)
-        return EXIT_REFUSED
+        return exit_status(exc)
     except KeyboardInterrupt:
         return EXIT_REFUSED
 
@@ -282,6 +342,7 @@ async def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
 
 async def cmd_rules(args: argparse.Namespace, out: TextIO) -> int:
     async with await connect(args.server, need_auth=False) as conn:
+        check_game(args.game, await conn.titles())
         out.write((await conn.rules(args.game)).rstrip() + "\n")
     return EXIT_OK
 
@@ -295,8 +356,10 @@ async def cmd_daily(args: argparse.Namespace, out: TextIO) -> int:
 
 async def cmd_leaderboard(args: argparse.Namespace, out: TextIO) -> int:
     if args.all_time and args.date:
-        raise ClientError("--date is for daily boards; drop it with --all-time")
+        raise UsageError("--date is for daily boards; drop it with --all-time")
     async with await connect(args.server, need_auth=args.around_me) as conn:
+        titles = await conn.titles()
+        check_game(args.game, titles)
         board = await conn.leaderboard(
             args.game,
             board=Board.ALLTIME if args.all_time else Board.DAILY,
@@ -305,7 +368,6 @@ async def cmd_leaderboard(args: argparse.Namespace, out: TextIO) -> int:
             cursor=args.cursor,
             around_me=args.around_me,
         )
-        titles = await conn.titles()
         day = board.get("date") or args.date or "today"
         which = "all time" if args.all_time else f"daily {day}"
         heading = f"{title(args.game, titles)} · {which}"
@@ -337,14 +399,20 @@ def launch_of(args: argparse.Namespace) -> Launch:
 async def cmd_script(args: argparse.Namespace, out: TextIO) -> int:
     async with await connect(args.server, need_auth=True) as conn:
         titles = await conn.titles()
-        state = await open_game(conn, launch_of(args))
+        launch = launch_of(args)
+        if launch.game:
+            check_game(launch.game, titles)
+        state = await open_game(conn, launch)
         return await Script(conn, state, out, titles).run(stdin_reader(sys.stdin))
 
 
 async def cmd_race(args: argparse.Namespace, out: TextIO) -> int:
     async with await connect(args.server, need_auth=True) as conn:
         titles = await conn.titles()
-        race, state = await open_race(conn, launch_of(args))
+        launch = launch_of(args)
+        if launch.game:
+            check_game(launch.game, titles)
+        race, state = await open_race(conn, launch)
         return await RaceScript(conn, race, out, titles, state).run(stdin_reader(sys.stdin))
 
 
@@ -368,11 +436,20 @@ def home(args: argparse.Namespace) -> int:
         return asyncio.run(cmd_daily(args, sys.stdout))
     from .app import PasyansApp  # Textual loads only for the board
 
-    return PasyansApp(args.server).run() or EXIT_OK
+    return run_app(PasyansApp(args.server))
 
 
 def board(args: argparse.Namespace) -> int:
     """``play``, ``resume`` or ``race`` on the Textual board."""
     from .app import PasyansApp  # Textual loads only for the board
 
-    return PasyansApp(args.server, launch=launch_of(args)).run() or EXIT_OK
+    return run_app(PasyansApp(args.server, launch=launch_of(args)))
+
+
+def run_app(app: PasyansApp) -> int:
+    """Run the app; what stopped it (the server out of reach…) is printed once the
+    terminal is back, and its exit status returned."""
+    status = app.run() or EXIT_OK
+    if app.failure:
+        print(f"pasyans: {app.failure}", file=sys.stderr)
+    return status

@@ -8,7 +8,9 @@ Exceptions (all :class:`ClientError`, whose ``str`` is a message for people)::
 
     ClientError
      ├── ServerUnavailable   cannot connect, or the connection dropped
-     └── ServerError         the server refused a request (``code``, ``extra``)
+     ├── ServerError         the server refused a request (``code``, ``extra``)
+     └── UsageError          the command asks for something that cannot be
+                             (an unknown game, an account you do not have…)
 """
 
 from __future__ import annotations
@@ -68,11 +70,32 @@ class ServerError(ClientError):
         return f"{self.message} ({self.code})"
 
 
+class UsageError(ClientError):
+    """The command cannot be done as asked, whatever the server says (exit status 2)."""
+
+
 def unreachable(url: str, why: object) -> ServerUnavailable:
     return ServerUnavailable(
         f"cannot reach the pasyans server at {url}: {why}\n"
-        "Is it running? Start one with `pasyans-server serve`, or pick another with "
-        "--server URL (or PASYANS_SERVER)."
+        "Is it running? Start one with `make run` in the source tree (it runs "
+        "`pasyans-server serve`), or pick another with --server URL (or PASYANS_SERVER)."
+    )
+
+
+def reason(exc: BaseException) -> str:
+    """An exception in words, never empty (a reset connection has no message)."""
+    text = str(exc).strip()
+    if text:
+        return text
+    if isinstance(exc, ConnectionResetError):
+        return "the server reset the connection"
+    return type(exc).__name__
+
+
+def not_websocket(url: str) -> ServerUnavailable:
+    return ServerUnavailable(
+        f"{url} is not a WebSocket URL: a pasyans server is ws://HOST:PORT/ws "
+        "(or wss:// behind TLS), e.g. ws://127.0.0.1:8765/ws"
     )
 
 
@@ -151,12 +174,16 @@ class Connection:
                 open_timeout=OPEN_TIMEOUT,
                 proxy=None,
             )
-        except InvalidURI as exc:
-            raise ServerUnavailable(f"{self.url} is not a WebSocket URL: {exc}") from None
+        except InvalidURI:
+            raise not_websocket(self.url) from None
         except ConnectionRefusedError:
             raise unreachable(self.url, "connection refused") from None
         except (OSError, InvalidHandshake, TimeoutError) as exc:
-            raise unreachable(self.url, exc or type(exc).__name__) from None
+            why = reason(exc)
+            if self.url.lower().startswith("wss:") and isinstance(exc, OSError):
+                plain = "ws:" + self.url[4:]
+                why = f"the TLS handshake failed ({why}); a plain server is {plain}"
+            raise unreachable(self.url, why) from None
         self._reader = asyncio.create_task(self._read(), name="pasyans-reader")
         return self
 

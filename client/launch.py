@@ -4,12 +4,13 @@ so both open things the same way; it knows the connection and nothing above it."
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from protocol.messages import Mode
 
-from .connection import ClientError, Connection, Message
+from .connection import ClientError, Connection, Message, UsageError
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,13 @@ class Launch:
     game_id: str = ""
     resume: bool = False
     race: str = ""  # "new" (a race on game, seed) or a race code to join
+
+
+def check_game(game: str, catalogue: Mapping[str, Any]) -> None:
+    """Refuse a game the server does not offer (its catalogue by slug), pointing
+    to the list; an empty catalogue checks nothing."""
+    if catalogue and game not in catalogue:
+        raise UsageError(f"no game is called {game!r}: `pasyans games` lists the games' slugs")
 
 
 async def latest_game(conn: Connection) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from client import config
-from client.cli import EXIT_OK, EXIT_REFUSED, EXIT_UNREACHABLE, main
+from client.cli import EXIT_OK, EXIT_REFUSED, EXIT_UNREACHABLE, EXIT_USAGE, main
 from client.connection import Connection
 from protocol.messages import Mode
 
@@ -117,8 +117,8 @@ def test_games_and_rules(server_env: str, capsys: pytest.CaptureFixture[str]) ->
     assert code == EXIT_OK
     assert "Crescent" in out or "Полумесяц" in out
     code, _, err = run(capsys, "rules", "no_such_game")
-    assert code == EXIT_REFUSED
-    assert err
+    assert code == EXIT_USAGE
+    assert "`pasyans games`" in err
 
 
 def test_server_flag_after_the_command(server_url: str, capsys: pytest.CaptureFixture[str]) -> None:
