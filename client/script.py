@@ -49,13 +49,19 @@ class Script:
         self.out = out
         self.titles = titles
         self.refused = 0
+        #: the game this script resigned (the server's state says only "lost")
+        self.resigned_game: str | None = None
+
+    @property
+    def resigned(self) -> bool:
+        return self.resigned_game is not None and self.resigned_game == self.state.get("game_id")
 
     def say(self, text: str) -> None:
         self.out.write(text + "\n")
         self.out.flush()
 
     def board(self) -> None:
-        self.say(state_text(self.state, self.titles))
+        self.say(state_text(self.state, self.titles, resigned=self.resigned))
 
     def piles(self) -> list[str]:
         return [str(p["id"]) for p in self.state["view"]["piles"]]
@@ -99,6 +105,7 @@ class Script:
             self.board()
         elif word == "resign":
             self.state = await self.conn.resign(gid)
+            self.resigned_game = gid
             self.board()
         elif word == "auto":
             played = await self.auto()

@@ -39,13 +39,31 @@ def deal_text(state: Mapping[str, Any]) -> str:
     return ""
 
 
-def status_line(state: Mapping[str, Any], elapsed_ms: int | None = None) -> str:
+def outcome(state: Mapping[str, Any], resigned: bool = False) -> str:
+    """The game's status, and for a lost game why: ``resigned`` when this client
+    resigned it, else no move was left (the server ends a game on either)."""
+    status = str(state.get("status", ""))
+    if status == "lost":
+        return "lost (resigned)" if resigned else "lost (no move left)"
+    return status
+
+
+def end_words(state: Mapping[str, Any], resigned: bool = False) -> str:
+    """The end of a game in a sentence: "You won!", "You resigned.", "No move left."."""
+    if state.get("status") == "won":
+        return "You won!"
+    return "You resigned." if resigned else "No move left: the game is over."
+
+
+def status_line(
+    state: Mapping[str, Any], elapsed_ms: int | None = None, *, resigned: bool = False
+) -> str:
     ms = state.get("time_ms", 0) if elapsed_ms is None else elapsed_ms
     parts = [
         f"moves {state.get('moves', 0)}",
         f"time {clock(ms)}",
         f"foundation {state.get('foundation', 0)}/{state.get('total', 0)}",
-        str(state.get("status", "")),
+        outcome(state, resigned),
     ]
     return " · ".join(parts)
 
@@ -70,8 +88,11 @@ def legal_line(legal: Sequence[Mapping[str, Any]]) -> str:
     return f"legal ({len(legal)}): " + " · ".join(format_move(dict(m)) for m in legal)
 
 
-def state_text(state: Mapping[str, Any], titles: Titles | None = None) -> str:
-    """The whole position as plain text: title, board, counters, legal moves."""
+def state_text(
+    state: Mapping[str, Any], titles: Titles | None = None, *, resigned: bool = False
+) -> str:
+    """The whole position as plain text: title, board, counters, legal moves (or,
+    once the game is over, how it ended)."""
     head = [title(str(state.get("game", "")), titles)]
     for part in (state.get("mode"), deal_text(state)):
         if part:
@@ -79,12 +100,14 @@ def state_text(state: Mapping[str, Any], titles: Titles | None = None) -> str:
     lines = [" · ".join(head), ""]
     lines.append(draw((state.get("view") or {}).get("piles") or []).plain())
     lines.append("")
-    lines.append(status_line(state))
+    lines.append(status_line(state, resigned=resigned))
     info = info_line(state)
     if info:
         lines.append(info)
     if state.get("status") == "playing":
         lines.append(legal_line(state.get("legal") or []))
+    elif state.get("status"):
+        lines.append(f"game over: {end_words(state, resigned)}")
     return "\n".join(lines)
 
 

@@ -28,7 +28,7 @@ from ..connection import ClientError, ServerError, ServerUnavailable
 from ..drawing import FULL, Marks
 from ..host import host
 from ..notation import AUTO_LIMIT, WireMove, forced, format_move
-from ..text import clock, deal_text, info_line, title
+from ..text import clock, deal_text, end_words, info_line, outcome, title
 from ..widgets import BoardView
 from .base import HostedScreen
 from .dialogs import MODAL_CSS, ConfirmScreen, PickScreen
@@ -75,6 +75,8 @@ class BoardScreen(HostedScreen):
         self.typed = ""
         self.busy = False
         self.ended_shown = False
+        #: the game this board resigned (the server's state says only "lost")
+        self.resigned_game: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
@@ -99,6 +101,10 @@ class BoardScreen(HostedScreen):
     @property
     def piles(self) -> list[dict[str, Any]]:
         return list((self.state.get("view") or {}).get("piles") or [])
+
+    @property
+    def resigned(self) -> bool:
+        return self.resigned_game is not None and self.resigned_game == self.state.get("game_id")
 
     @property
     def playing(self) -> bool:
@@ -169,7 +175,7 @@ class BoardScreen(HostedScreen):
             f"moves {state.get('moves', 0)}",
             f"time {clock(self.elapsed_ms())}",
             f"foundation {state.get('foundation', 0)}/{state.get('total', 0)}",
-            str(state.get("status", "")),
+            outcome(state, self.resigned),
         ]
         info = info_line(state)
         if info:
@@ -178,7 +184,7 @@ class BoardScreen(HostedScreen):
 
     def hint(self) -> str:
         if not self.playing:
-            return f"game over: {self.state.get('status')} — q to leave"
+            return f"game over: {end_words(self.state, self.resigned)} — q to leave"
         if self.typed:
             return f"pile: {self.typed}…  (Enter to choose, Backspace to erase)"
         cut = self.query_one(BoardView).drawing.cut
@@ -279,6 +285,7 @@ class BoardScreen(HostedScreen):
                 state = await conn.undo(gid, seq)
             else:
                 state = await conn.resign(gid)
+                self.resigned_game = gid
         except ServerError as exc:
             if exc.code == ErrorCode.STALE_SEQ and isinstance(exc.extra.get("state"), dict):
                 self.set_state(exc.extra["state"])
@@ -438,7 +445,8 @@ class BoardScreen(HostedScreen):
                 rank = (board.get("me") or {}).get("rank")
             except ClientError:
                 rank = None
-        self.app.push_screen(EndScreen(state, title(str(state["game"]), self.host.titles), rank))
+        heading = title(str(state["game"]), self.host.titles)
+        self.app.push_screen(EndScreen(state, heading, rank, resigned=self.resigned))
 
 
 def _step(cells: dict[str, tuple[int, int]], current: str, direction: str) -> str:
@@ -468,17 +476,19 @@ class EndScreen(ModalScreen[None]):
         Binding("l", "leaderboard", "Leaderboard"),
     ]
 
-    def __init__(self, state: Mapping[str, Any], heading: str, rank: int | None) -> None:
+    def __init__(
+        self, state: Mapping[str, Any], heading: str, rank: int | None, *, resigned: bool = False
+    ) -> None:
         super().__init__()
         self.state = state
         self.heading = heading
         self.rank = rank
+        self.resigned = resigned
 
     def compose(self) -> ComposeResult:
         state = self.state
-        won = state.get("status") == "won"
         lines = [
-            f"[b]{'You won!' if won else 'Game over: no more moves.'}[/b]",
+            f"[b]{end_words(state, self.resigned)}[/b]",
             self.heading,
             f"{state.get('foundation')}/{state.get('total')} cards on the foundations",
             f"{state.get('moves')} moves in {clock(state.get('time_ms'))}",

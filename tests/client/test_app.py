@@ -130,7 +130,12 @@ async def test_resign_shows_the_end(server_url: str, account: config.Credentials
         await pilot.press("y")
         await until(pilot, lambda: isinstance(app.screen, EndScreen))
         text = str(app.screen.query_one("#end").render())
-        assert "Game over" in text
+        assert "You resigned." in text
+        assert "no move" not in text.lower()  # the reason is the real one
+        board = app.screen_stack[-2]
+        assert isinstance(board, BoardScreen)
+        assert "lost (resigned)" in str(board.query_one("#counters").render())
+        assert "You resigned." in str(board.query_one("#hint").render())
         assert "rank" in text  # a daily: its place on today's board
         await pilot.press("l")
         await until(pilot, lambda: isinstance(app.screen, LeaderboardScreen))

@@ -83,8 +83,24 @@ def test_errors_are_reported_and_the_script_goes_on(play: Play) -> None:
 def test_resign_ends_the_game(play: Play) -> None:
     code, out = play("resign\nT3 FA-H\n", "crescent", "--deal", "3")
     assert code == EXIT_REFUSED  # no move after the end
-    assert "· lost" in out
+    assert "· lost (resigned)" in out
+    assert "game over: You resigned." in out
+    assert "no move left" not in out
     assert "game_over" in out
+
+
+def test_the_end_says_why_the_game_ended() -> None:
+    """Won, resigned (this client resigned it) or lost with no move left (any other
+    loss: the server ends a game when no legal move is left)."""
+    from client.text import end_words, outcome
+
+    won, lost = {"status": "won"}, {"status": "lost"}
+    assert (outcome(won), end_words(won)) == ("won", "You won!")
+    assert outcome(lost, resigned=True) == "lost (resigned)"
+    assert end_words(lost, resigned=True) == "You resigned."
+    assert outcome(lost) == "lost (no move left)"
+    assert end_words(lost) == "No move left: the game is over."
+    assert outcome({"status": "playing"}) == "playing"
 
 
 def test_resume_the_latest_game(play: Play) -> None:
