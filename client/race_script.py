@@ -65,6 +65,8 @@ class RaceScript(Script):
         news = read_event(self.race, push)
         if news.rematch is not None:
             offer = news.rematch
+            if offer.get("creator") == self.you:  # the rematch this script is making
+                return
             self.say(
                 f"{offer.get('creator')} offers a rematch (race {offer.get('code')}): "
                 "'rematch' joins it"

@@ -127,10 +127,20 @@ class BoardScreen(HostedScreen):
             return frozenset()
         return frozenset(str(m["to"]) for m in self.moves_from(self.source, self.source_index))
 
+    #: keys that act on a game in play: once it is over they leave the footer
+    PLAY_KEYS = frozenset({"undo", "resign", "auto", "hint", "actions"})
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Offer (in the footer, and on the key) only what works now."""
+        return not (action in self.PLAY_KEYS and not self.playing)
+
     def set_state(self, state: dict[str, Any]) -> None:
+        was_playing = self.playing
         self.state = state
         self.received = time.monotonic()
         self.source = self.source_index = None
+        if self.playing != was_playing:
+            self.refresh_bindings()
         self.redraw()
         if self.playing:
             self.ended_shown = False  # e.g. an undo of the last move

@@ -134,6 +134,21 @@ class RaceScreen(Screen[None]):
             lines.append(f"  {escape(str(p['player']))}{you}")
         return "\n".join(lines)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Offer only what works now: ``s`` to the creator of a race in its lobby,
+        ``r`` once the race is over."""
+        if action == "start":
+            return self.creator and self.race.get("status") == "lobby"
+        if action == "rematch":
+            return self.race.get("status") == "finished"
+        return True
+
+    def set_race(self, race: Race) -> None:
+        """The race as it is now: the text and the keys on offer follow it."""
+        self.race = race
+        self.refresh_bindings()
+        self.redraw()
+
     @property
     def creator(self) -> bool:
         """Whether we made this race (the server checks it anyway on ``s``)."""
@@ -149,10 +164,10 @@ class RaceScreen(Screen[None]):
     def event(self, push: Push) -> None:
         news = read_event(self.race, push)
         if news.rematch is not None:
-            self.notify(f"{news.rematch.get('creator')} offers a rematch: press r to join it")
+            if news.rematch.get("creator") != self.you:  # not the one we are making
+                self.notify(f"{news.rematch.get('creator')} offers a rematch: press r to join it")
         elif news.race is not None:
-            self.race = news.race
-            self.redraw()
+            self.set_race(news.race)
             if self.board is not None:
                 self.board.show_race(self.race)
             if self.race.get("status") == "finished":
@@ -188,8 +203,7 @@ class RaceScreen(Screen[None]):
             return
         race = await self.ask(self.host.conn.race_start)
         if race is not None:
-            self.race = race
-            self.redraw()
+            self.set_race(race)
 
     async def action_rematch(self) -> None:
         """A new race with the same members on a fresh deal, once this one is over."""
@@ -201,8 +215,8 @@ class RaceScreen(Screen[None]):
             return
         while self.app.screen is not self:
             self.app.pop_screen()
-        self.race, self.state, self.board, self.results_shown = race, None, None, False
-        self.redraw()
+        self.state, self.board, self.results_shown = None, None, False
+        self.set_race(race)
 
     async def action_leave(self) -> None:
         if self.race.get("status") in ("lobby", "countdown"):
@@ -257,6 +271,11 @@ class RaceBoardScreen(BoardScreen):
     def show_race(self, race: Mapping[str, Any]) -> None:
         text = panel_text(race, self.host.conn.player, narrow=self.has_class("narrow"))
         self.query_one("#race-panel", Static).update(text)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "hint":  # races refuse hints
+            return False
+        return super().check_action(action, parameters)
 
     def action_toggle_panel(self) -> None:
         """Hide the race panel (the board gets its room) or show it again."""
