@@ -14,7 +14,7 @@ def test_solve_prints_the_verdict_and_the_line(capsys: pytest.CaptureFixture[str
     assert main(["solve", "travellers_classic", "0", "--nodes", "20000"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("travellers_classic 0: win ·") and out[1].startswith("par ")
-    assert main(["solve", "travellers_aces", "0", "--nodes", "20000"]) == 1
+    assert main(["solve", "travellers_aces", "0", "--nodes", "60000"]) == 1
     assert ": none ·" in capsys.readouterr().out
     with pytest.raises(SystemExit, match="no game 'nope'"):
         main(["solve", "nope", "0"])
