@@ -134,6 +134,11 @@ def build_parser() -> argparse.ArgumentParser:
         "in your config directory, so later commands log in by themselves.",
     )
     p.add_argument("name", metavar="NAME", help="3–20 letters, digits, '_' or '-'")
+    p.add_argument(
+        "--another",
+        action="store_true",
+        help="make a second account on a server where you have one (both are kept)",
+    )
 
     p = command(
         "login",
@@ -141,6 +146,21 @@ def build_parser() -> argparse.ArgumentParser:
         "Check TOKEN with the server and save it (e.g. on a second computer).",
     )
     p.add_argument("token", metavar="TOKEN")
+
+    p = command(
+        "whoami",
+        "which account you use on the server, and your others",
+        "The account in use on the server, the other accounts saved for it (pasyans\n"
+        "switch NAME changes to one) and the file that keeps their tokens.",
+    )
+    p.add_argument("--token", action="store_true", help="show the token too (keep it secret)")
+
+    p = command(
+        "switch",
+        "use another of your saved accounts on the server",
+        "Use the saved account NAME on the server from now on (see pasyans whoami).",
+    )
+    p.add_argument("name", metavar="NAME")
 
     command("games", "list the games the server offers")
 
@@ -311,6 +331,18 @@ async def connect(server: str, *, need_auth: bool) -> Connection:
 
 
 async def cmd_register(args: argparse.Namespace, out: TextIO) -> int:
+    saved = config.accounts(args.server)
+    mine = {name.casefold(): name for name in saved.tokens}
+    if args.name.casefold() in mine:
+        name = mine[args.name.casefold()]
+        using = "and use it" if name == saved.current else f"`pasyans switch {name}` uses it"
+        raise UsageError(f"you are already registered as {name} on {args.server} ({using})")
+    if saved.current is not None and not args.another:
+        raise UsageError(
+            f"you are {saved.current} on {args.server} already. To make a second account "
+            f"run `pasyans register {args.name} --another`: both are kept, "
+            "`pasyans switch NAME` changes between them, `pasyans whoami` lists them"
+        )
     async with await connect(args.server, need_auth=False) as conn:
         result = await conn.register(args.name)
     path = config.save(args.server, config.Credentials(result["player"], result["token"]))
@@ -318,6 +350,44 @@ async def cmd_register(args: argparse.Namespace, out: TextIO) -> int:
         f"registered as {result['player']} on {args.server}\n"
         f"token (shown once, saved in {path}): {result['token']}\n"
     )
+    if saved.current is not None:
+        out.write(f"your account {saved.current} is kept: `pasyans switch {saved.current}`\n")
+    return EXIT_OK
+
+
+async def cmd_whoami(args: argparse.Namespace, out: TextIO) -> int:
+    saved = config.accounts(args.server)
+    creds = saved.credentials()
+    if creds is None:
+        raise ClientError(
+            f"you have no account on {args.server} yet: run `pasyans register NAME` "
+            "(or `pasyans login TOKEN`)"
+        )
+    out.write(f"you are {creds.player} on {args.server}\n")
+    if args.token:
+        out.write(f"token: {creds.token}\n")
+    others = sorted(name for name in saved.tokens if name != creds.player)
+    if others:
+        out.write(f"your other accounts there: {', '.join(others)} (`pasyans switch NAME`)\n")
+    out.write(
+        f"tokens saved in {config.token_file()}: keep them, `pasyans login TOKEN` "
+        "brings an account back on any computer\n"
+    )
+    return EXIT_OK
+
+
+async def cmd_switch(args: argparse.Namespace, out: TextIO) -> int:
+    saved = config.accounts(args.server)
+    name = {n.casefold(): n for n in saved.tokens}.get(args.name.casefold(), args.name)
+    try:
+        config.use(args.server, name)
+    except KeyError:
+        have = ", ".join(sorted(saved.tokens)) or "none"
+        raise UsageError(
+            f"no account {args.name!r} is saved for {args.server} (saved: {have}); "
+            "`pasyans login TOKEN` adds one you have"
+        ) from None
+    out.write(f"you are {name} on {args.server} now\n")
     return EXIT_OK
 
 
@@ -418,6 +488,8 @@ async def cmd_race(args: argparse.Namespace, out: TextIO) -> int:
 
 COMMANDS = {
     "register": cmd_register,
+    "whoami": cmd_whoami,
+    "switch": cmd_switch,
     "login": cmd_login,
     "games": cmd_games,
     "rules": cmd_rules,

@@ -2,7 +2,13 @@
 
 The token is a password: it lives in ``credentials.json`` in the user's config
 directory (platformdirs; ``PASYANS_CONFIG_DIR`` overrides it), written atomically
-with mode 0600 in a 0700 directory, one entry per server URL.
+with mode 0600 in a 0700 directory. Every account made or logged in on a server is
+kept (registering a second name never loses the first token), one of them in use;
+a server is filed by :func:`server_key`, so ``localhost`` and ``127.0.0.1`` share
+their accounts::
+
+    {"servers": {"ws://localhost:8765/ws":
+                 {"current": "alice", "accounts": {"alice": TOKEN, "bob": TOKEN}}}}
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import platformdirs
 
@@ -41,8 +48,37 @@ class Credentials:
     token: str
 
 
-def _path() -> Path:
+LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
+DEFAULT_PORTS = {"ws": 80, "wss": 443}
+
+
+def server_key(url: str) -> str:
+    """The server a URL names, as credentials are filed: the scheme and host in lower
+    case, every name of this machine (``localhost``, ``127.0.0.1``, ``::1``) as one,
+    the port written out, the path without a trailing slash. ``ws://localhost:8765/ws``
+    and ``ws://127.0.0.1:8765/ws/`` are the same server."""
+    try:
+        parts = urlsplit(url.strip())
+        host = (parts.hostname or "").lower()
+        port = parts.port
+    except ValueError:
+        return url
+    if not parts.scheme or not host:
+        return url
+    scheme = parts.scheme.lower()
+    if host in LOOPBACK:
+        host = "localhost"
+    port = port or DEFAULT_PORTS.get(scheme, 0)
+    return f"{scheme}://{host}:{port}{parts.path.rstrip('/') or '/'}"
+
+
+def token_file() -> Path:
+    """The file that keeps the tokens."""
     return config_dir() / CREDENTIALS
+
+
+def _path() -> Path:
+    return token_file()
 
 
 def _read_all() -> dict[str, Any]:
@@ -53,32 +89,95 @@ def _read_all() -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def load(server: str) -> Credentials | None:
-    """The saved player and token for ``server``, or None."""
-    entry = _read_all().get("servers", {}).get(server)
+@dataclass
+class Accounts:
+    """Every account saved for one server, and the one in use (``current``)."""
+
+    tokens: dict[str, str]
+    current: str | None
+
+    def credentials(self, player: str | None = None) -> Credentials | None:
+        name = self.current if player is None else player
+        if name is None or name not in self.tokens:
+            return None
+        return Credentials(name, self.tokens[name])
+
+    def as_json(self) -> dict[str, Any]:
+        return {"current": self.current, "accounts": dict(self.tokens)}
+
+
+def _accounts_in(entry: Any) -> Accounts:
+    """One server's entry; the old form (one ``player`` and its ``token``) reads as
+    a single account."""
     if not isinstance(entry, dict):
-        return None
+        return Accounts({}, None)
+    raw = entry.get("accounts")
+    tokens = {
+        str(k): v for k, v in (raw.items() if isinstance(raw, dict) else ()) if isinstance(v, str)
+    }
     player, token = entry.get("player"), entry.get("token")
     if isinstance(player, str) and isinstance(token, str):
-        return Credentials(player, token)
-    return None
+        tokens.setdefault(player, token)
+    current = entry.get("current", player)
+    return Accounts(tokens, current if isinstance(current, str) and current in tokens else None)
+
+
+def _servers(data: dict[str, Any]) -> dict[str, Accounts]:
+    """Every server's accounts, filed by :func:`server_key` (older files kept one
+    entry per URL as typed: entries naming the same server are merged)."""
+    raw = data.get("servers")
+    merged: dict[str, Accounts] = {}
+    for url, entry in raw.items() if isinstance(raw, dict) else ():
+        found = _accounts_in(entry)
+        have = merged.setdefault(server_key(str(url)), Accounts({}, None))
+        have.tokens.update(found.tokens)
+        have.current = have.current or found.current
+    return merged
+
+
+def accounts(server: str) -> Accounts:
+    """The accounts saved for ``server`` (none: empty)."""
+    return _servers(_read_all()).get(server_key(server), Accounts({}, None))
+
+
+def load(server: str) -> Credentials | None:
+    """The account in use on ``server``, or None."""
+    return accounts(server).credentials()
 
 
 def save(server: str, credentials: Credentials) -> Path:
-    """Remember ``credentials`` for ``server``; returns the file (mode 0600)."""
-    data = _read_all()
-    servers = data.setdefault("servers", {})
-    if not isinstance(servers, dict):
-        servers = data["servers"] = {}
-    servers[server] = {"player": credentials.player, "token": credentials.token}
-    return _write(data)
+    """Remember ``credentials`` for ``server`` beside its other accounts, and use it
+    from now on; returns the file (mode 0600)."""
+    servers = _servers(_read_all())
+    mine = servers.setdefault(server_key(server), Accounts({}, None))
+    mine.tokens[credentials.player] = credentials.token
+    mine.current = credentials.player
+    return _write_servers(servers)
+
+
+def use(server: str, player: str) -> Credentials:
+    """Switch ``server`` to the saved account of ``player`` (KeyError: none saved)."""
+    servers = _servers(_read_all())
+    mine = servers.get(server_key(server), Accounts({}, None))
+    creds = mine.credentials(player)
+    if creds is None:
+        raise KeyError(player)
+    mine.current = player
+    _write_servers(servers)
+    return creds
 
 
 def forget(server: str) -> None:
+    """Drop every account saved for ``server``."""
+    servers = _servers(_read_all())
+    if servers.pop(server_key(server), None) is not None:
+        _write_servers(servers)
+
+
+def _write_servers(servers: dict[str, Accounts]) -> Path:
     data = _read_all()
-    if server in data.get("servers", {}):
-        del data["servers"][server]
-        _write(data)
+    data["servers"] = {key: acc.as_json() for key, acc in sorted(servers.items())}
+    return _write(data)
 
 
 def _write(data: dict[str, Any]) -> Path:

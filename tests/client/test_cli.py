@@ -35,15 +35,22 @@ def test_register_saves_the_token_0600(
     path = config_dir / config.CREDENTIALS
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert stat.S_IMODE(config_dir.stat().st_mode) == 0o700
-    saved = json.loads(path.read_text())["servers"][server_env]
-    assert saved["player"] == name
-    assert saved["token"] in out  # shown once, to keep
+    saved = json.loads(path.read_text())["servers"][config.server_key(server_env)]
+    assert saved["current"] == name
+    assert saved["accounts"][name] in out  # shown once, to keep
 
 
 def test_register_a_taken_name(
     server_env: str, account: config.Credentials, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, _, err = run(capsys, "register", account.player)
+    import asyncio
+
+    async def someone() -> str:  # another player's name
+        async with Connection(server_env) as conn:
+            return str((await conn.register(fresh_name()))["player"])
+
+    taken = asyncio.run(someone())
+    code, _, err = run(capsys, "register", taken, "--another")
     assert code == EXIT_REFUSED
     assert "name_taken" in err
 
