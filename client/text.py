@@ -137,7 +137,11 @@ def par_text(entry: Mapping[str, Any]) -> str:
         return str(entry["par"])
     if entry.get("certified") is False and entry.get("best_founded") is not None:
         return f"unproven ({entry['best_founded']})"
-    return ""
+    return NO_PAR
+
+
+#: the par cell of a daily the server gives no par for (not known yet)
+NO_PAR = "—"
 
 
 def result_text(mine: Mapping[str, Any] | None) -> str:
