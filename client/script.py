@@ -2,7 +2,7 @@
 
 For terminals without a TTY, for pipes and for tests::
 
-    printf 'T3 FA-H\\nundo\\nshift\\n' | pasyans play crescent --deal 7 --script
+    printf 'T3 FA-H\\nundo\\nshift\\n' | pasyans play crescent --deal 0 --script
 
 Lines: a move in :mod:`client.notation`, or one of ``undo``, ``resign``,
 ``auto`` (play forced moves until a choice), ``board`` (print it again),
