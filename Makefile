@@ -23,6 +23,7 @@ LINTED := server client protocol tests bench deploy
 
 lint: $(VENV)
 	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
 	$(BIN)/mypy $(LINTED)
 
 bench: $(VENV)

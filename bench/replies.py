@@ -94,14 +94,33 @@ def stats(sizes: list[int]) -> dict[str, float]:
 async def run(args: argparse.Namespace, slugs: list[str]) -> dict[str, Any]:
     port = free_port()
     with tempfile.TemporaryDirectory() as data:
-        proc = spawn([sys.executable, "-m", "server", "serve", "--port", str(port),
-                      "--data-dir", data, "--rate", "100000", "--burst", "100000",
-                      "--no-prepare-dailies", "--log-level", "warning"])
+        proc = spawn(
+            [
+                sys.executable,
+                "-m",
+                "server",
+                "serve",
+                "--port",
+                str(port),
+                "--data-dir",
+                data,
+                "--rate",
+                "100000",
+                "--burst",
+                "100000",
+                "--no-prepare-dailies",
+                "--log-level",
+                "warning",
+            ]
+        )
         try:
             await asyncio.to_thread(wait_http, port)
-            async with connect(f"ws://127.0.0.1:{port}/ws",
-                               subprotocols=[Subprotocol(P.SUBPROTOCOL)],
-                               max_size=1 << 24, compression=None) as ws:
+            async with connect(
+                f"ws://127.0.0.1:{port}/ws",
+                subprotocols=[Subprotocol(P.SUBPROTOCOL)],
+                max_size=1 << 24,
+                compression=None,
+            ) as ws:
                 client = Client(ws)
                 await client.call("register", name=f"b{uuid.uuid4().hex[:10]}")
                 rows: dict[str, Any] = {}
@@ -136,8 +155,10 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---:|---:|---:|---:|---:|")
     for slug, row in rows.items():
         s, d = row["state"], row["delta"]
-        print(f"| {slug} | {d['moves']} | {s['median']:.0f} B | {s['p95']} B "
-              f"| {d['median']:.0f} B | {d['p95']} B |")
+        print(
+            f"| {slug} | {d['moves']} | {s['median']:.0f} B | {s['p95']} B "
+            f"| {d['median']:.0f} B | {d['p95']} B |"
+        )
     return 0
 
 

@@ -64,8 +64,16 @@ def run_deal(slug: str, seed: int, seconds: float, nodes: int | None) -> Deal:
     if result.line is not None:
         assert certify(game, start, result.line), (slug, seed)
     greedy = Greedy(game).play(seed)
-    return Deal(slug, seed, result.outcome, result.par, result.nodes, result.seconds,
-                result.found_seconds, greedy.end == "won")
+    return Deal(
+        slug,
+        seed,
+        result.outcome,
+        result.par,
+        result.nodes,
+        result.seconds,
+        result.found_seconds,
+        greedy.end == "won",
+    )
 
 
 @dataclass(frozen=True)
@@ -82,39 +90,73 @@ class Scan:
 
 def run_scan(slug: str, date: str, budget: float, per_candidate: float) -> Scan:
     game = registry.get(slug)
-    daily = certify_daily(game, daily_seeds(SCAN_SECRET, date, slug), budget_seconds=budget,
-                          per_candidate_seconds=per_candidate)
-    return Scan(slug, date, daily.certified, daily.k, daily.tried, daily.par,
-                daily.best_founded, round(daily.seconds, 2))
+    daily = certify_daily(
+        game,
+        daily_seeds(SCAN_SECRET, date, slug),
+        budget_seconds=budget,
+        per_candidate_seconds=per_candidate,
+    )
+    return Scan(
+        slug,
+        date,
+        daily.certified,
+        daily.k,
+        daily.tried,
+        daily.par,
+        daily.best_founded,
+        round(daily.seconds, 2),
+    )
 
 
 def scan_table(scans: list[Scan]) -> str:
-    out = ["| game | date | certified | k | tried | par | best founded | seconds |",
-           "|---|---|---|---:|---:|---:|---:|---:|"]
+    out = [
+        "| game | date | certified | k | tried | par | best founded | seconds |",
+        "|---|---|---|---:|---:|---:|---:|---:|",
+    ]
     for s in scans:
-        out.append(f"| {s.slug} | {s.date} | {'yes' if s.certified else 'no'} | {s.k} "
-                   f"| {s.tried} | {s.par if s.par is not None else '–'} | {s.best_founded} "
-                   f"| {s.seconds} |")
+        out.append(
+            f"| {s.slug} | {s.date} | {'yes' if s.certified else 'no'} | {s.k} "
+            f"| {s.tried} | {s.par if s.par is not None else '–'} | {s.best_founded} "
+            f"| {s.seconds} |"
+        )
     return "\n".join(out)
 
 
-def scan(slugs: list[str], dates: list[str], budget: float, per_candidate: float,
-         jobs: int, as_json: bool) -> None:
+def scan(
+    slugs: list[str],
+    dates: list[str],
+    budget: float,
+    per_candidate: float,
+    jobs: int,
+    as_json: bool,
+) -> None:
     work = [(slug, date) for slug in slugs for date in dates]
     scans: list[Scan] = []
     with ProcessPoolExecutor(max(1, jobs)) as pool:
-        futures = [pool.submit(run_scan, slug, date, budget, per_candidate)
-                   for slug, date in work]
+        futures = [pool.submit(run_scan, slug, date, budget, per_candidate) for slug, date in work]
         for done, future in enumerate(futures, 1):
             s = future.result()
             scans.append(s)
-            print(f"\r{done}/{len(work)} scans · {s.slug} {s.date}: "
-                  f"{'certified k=' + str(s.k) if s.certified else 'not certified'} "
-                  f"in {s.seconds} s", end="", file=sys.stderr, flush=True)
+            print(
+                f"\r{done}/{len(work)} scans · {s.slug} {s.date}: "
+                f"{'certified k=' + str(s.k) if s.certified else 'not certified'} "
+                f"in {s.seconds} s",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
     print(file=sys.stderr)
     if as_json:
-        print(json.dumps({"scan_seconds": budget, "candidate_seconds": per_candidate,
-                          "scans": [vars(s) for s in scans]}, indent=1))
+        print(
+            json.dumps(
+                {
+                    "scan_seconds": budget,
+                    "candidate_seconds": per_candidate,
+                    "scans": [vars(s) for s in scans],
+                },
+                indent=1,
+            )
+        )
     else:
         print(scan_table(scans))
 
@@ -180,16 +222,24 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--deals", type=int, default=20, help="deals per game [20]")
     parser.add_argument("--seed", type=int, default=0, help="first seed [0]")
-    parser.add_argument("--seconds", type=float, default=5.0,
-                        help="solver seconds per deal [5]")
-    parser.add_argument("--nodes", type=int, default=None,
-                        help="solver nodes per deal (reproducible; with --seconds as a guard)")
+    parser.add_argument("--seconds", type=float, default=5.0, help="solver seconds per deal [5]")
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        default=None,
+        help="solver nodes per deal (reproducible; with --seconds as a guard)",
+    )
     parser.add_argument("--games", default="", help="comma-separated slugs [all]")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes [1]")
     parser.add_argument("--json", action="store_true", help="print JSON, not a table")
-    parser.add_argument("--scan", type=float, default=None, metavar="SECONDS",
-                        help="scan daily candidates for SECONDS per game and date "
-                        "(--deals dates from 2026-12-01, --seconds per candidate)")
+    parser.add_argument(
+        "--scan",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="scan daily candidates for SECONDS per game and date "
+        "(--deals dates from 2026-12-01, --seconds per candidate)",
+    )
     args = parser.parse_args(argv)
     slugs = [s for s in args.games.split(",") if s] or registry.slugs()
     unknown = set(slugs) - set(registry.slugs())
@@ -203,20 +253,34 @@ def main(argv: list[str] | None = None) -> int:
     work = [(slug, args.seed + i) for slug in slugs for i in range(args.deals)]
     began = time.monotonic()
     with ProcessPoolExecutor(max(1, args.jobs)) as pool:
-        futures = [pool.submit(run_deal, slug, seed, args.seconds, args.nodes)
-                   for slug, seed in work]
+        futures = [
+            pool.submit(run_deal, slug, seed, args.seconds, args.nodes) for slug, seed in work
+        ]
         for done, future in enumerate(futures, 1):
             deal = future.result()
             rows[deal.slug].deals.append(deal)
-            print(f"\r{done}/{len(work)} deals · {deal.slug} {deal.seed}: {deal.outcome} "
-                  f"· {time.monotonic() - began:.0f} s", end="", file=sys.stderr, flush=True)
+            print(
+                f"\r{done}/{len(work)} deals · {deal.slug} {deal.seed}: {deal.outcome} "
+                f"· {time.monotonic() - began:.0f} s",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
     print(file=sys.stderr)
     ordered = [rows[s] for s in slugs]
     if args.json:
-        print(json.dumps({
-            "deals": args.deals, "seed": args.seed, "seconds": args.seconds,
-            "nodes": args.nodes, "games": [r.as_json() for r in ordered],
-        }, indent=1))
+        print(
+            json.dumps(
+                {
+                    "deals": args.deals,
+                    "seed": args.seed,
+                    "seconds": args.seconds,
+                    "nodes": args.nodes,
+                    "games": [r.as_json() for r in ordered],
+                },
+                indent=1,
+            )
+        )
     else:
         print(table(ordered))
     return 0

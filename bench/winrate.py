@@ -170,8 +170,9 @@ class Summary:
         }
 
 
-def run(slug: str, deals: int, first: int = 0,
-        progress: Callable[[str], None] | None = None) -> Summary:
+def run(
+    slug: str, deals: int, first: int = 0, progress: Callable[[str], None] | None = None
+) -> Summary:
     game = registry.get(slug)
     greedy = Greedy(game)
     summary = Summary(slug, total=game.total)
@@ -181,8 +182,7 @@ def run(slug: str, deals: int, first: int = 0,
         now = time.perf_counter()
         if progress is not None and now - last >= 5:
             last = now
-            progress(f"  {slug}: {k + 1}/{deals} deals, {summary.wins} won, "
-                     f"{now - start:.0f}s")
+            progress(f"  {slug}: {k + 1}/{deals} deals, {summary.wins} won, {now - start:.0f}s")
     summary.seconds = time.perf_counter() - start
     return summary
 

@@ -18,20 +18,25 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_the_wheel_carries_every_package_and_every_rules_page(tmp_path: Path) -> None:
     source = tmp_path / "src"
     shutil.copytree(
-        ROOT, source,
-        ignore=shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__",
-                                      ".*_cache", ".hypothesis", "data"),
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "build", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis", "data"
+        ),
     )
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(source)],
-        check=True, capture_output=True, timeout=300,
+        check=True,
+        capture_output=True,
+        timeout=300,
     )
     (wheel,) = tmp_path.glob("pasyans-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     for slug in registry.slugs():
         assert f"server/rules/{slug}.md" in names, slug
     packages = {
-        str(p.parent.relative_to(ROOT)) for top in ("server", "client", "protocol")
+        str(p.parent.relative_to(ROOT))
+        for top in ("server", "client", "protocol")
         for p in (ROOT / top).rglob("__init__.py")
     }
     for package in packages:

@@ -229,9 +229,7 @@ class Game:
         self.ids: tuple[str, ...] = tuple(p.id for p in self.layout)
         self.at: dict[str, int] = {p.id: i for i, p in enumerate(self.layout)}
         self.total = self.target or 52 * self.decks
-        self._foundations = tuple(
-            i for i, p in enumerate(self.layout) if p.kind == "foundation"
-        )
+        self._foundations = tuple(i for i, p in enumerate(self.layout) if p.kind == "foundation")
         #: the legal moves of recently seen positions, by identity: ``id(state)`` ->
         #: ``(state, moves, set of moves)``. The one legal-move cache: an entry is an
         #: immutable tuple and each access one dict operation, so the tasks (and solver
@@ -375,11 +373,7 @@ class Game:
             yield move, State(after.piles, after.vars, after.rng, moves)
 
     def _legal(self, state: State) -> list[Move]:
-        if (
-            self.score(state)[0] == self.total
-            or state.moves >= MOVE_CAP
-            or self.is_lost(state)
-        ):
+        if self.score(state)[0] == self.total or state.moves >= MOVE_CAP or self.is_lost(state):
             return []
         return self.moves(state)
 

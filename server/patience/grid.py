@@ -71,9 +71,7 @@ LANES: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(
     for a, b in [_sides(r, c)]
 )
 #: per cell, the neighbours beyond its short sides (-1: off the grid)
-_NEXT: tuple[tuple[int, int], ...] = tuple(
-    (a[0] if a else -1, b[0] if b else -1) for a, b in LANES
-)
+_NEXT: tuple[tuple[int, int], ...] = tuple((a[0] if a else -1, b[0] if b else -1) for a, b in LANES)
 
 
 def occupied(cells: Sequence[Any]) -> tuple[bool, ...]:
@@ -84,8 +82,7 @@ def occupied(cells: Sequence[Any]) -> tuple[bool, ...]:
     flat = [x for row in cells for x in row] if len(cells) == SIZE else list(cells)
     if len(flat) != SIZE * SIZE:
         raise ValueError(f"a carpet has {SIZE * SIZE} cells, not {len(flat)}")
-    return tuple(x is not None and x is not False and (isinstance(x, int) or bool(x))
-                 for x in flat)
+    return tuple(x is not None and x is not False and (isinstance(x, int) or bool(x)) for x in flat)
 
 
 def _adjacent(cells: Sequence[Sized] | Sequence[bool]) -> list[int]:
@@ -144,8 +141,10 @@ def blocked_reason(r: int, c: int) -> str:
     """Why the card at ``(r, c)`` is not free (for ``explain``)."""
     sides = "north and south" if orient(r, c) == "v" else "west and east"
     lies = "upright" if orient(r, c) == "v" else "across"
-    return (f"{cell_id(r, c)} is not free: it lies {lies} and both its short sides "
-            f"({sides}) touch other cards")
+    return (
+        f"{cell_id(r, c)} is not free: it lies {lies} and both its short sides "
+        f"({sides}) touch other cards"
+    )
 
 
 class CarpetGame(Game):
@@ -170,7 +169,7 @@ class CarpetGame(Game):
 
     def free(self, state: State) -> list[int]:
         """Row-major indices of the free carpet cards."""
-        return _adjacent(state.piles[self.g0:self.g0 + SIZE * SIZE])
+        return _adjacent(state.piles[self.g0 : self.g0 + SIZE * SIZE])
 
     def targets(self, state: State) -> dict[tuple[int, int], list[str]]:
         """(suit, rank) → the foundations that take that card now."""
@@ -210,8 +209,9 @@ class CarpetGame(Game):
             if len({bytes(c % 52 for c in piles[self.at[f]]) for f in fits}) == 1:
                 fits = fits[:1]  # two slots holding the same cards are one choice
             if len(fits) == 1:  # it goes to the one foundation it fits
-                return State(moved(turned_up.piles, self.waste, self.at[fits[0]]),
-                             state.vars, state.rng)
+                return State(
+                    moved(turned_up.piles, self.waste, self.at[fits[0]]), state.vars, state.rng
+                )
             if fits:  # it fits two: the player picks
                 return turned_up._replace(vars=state.vars._replace(pending=True))
             return turned_up
@@ -239,8 +239,10 @@ class CarpetGame(Game):
             c = piles[self.waste][-1]
             fits = self._fits(state, c)
             if move.src != "X" or move.dst not in fits:
-                return (f"the turned {pretty(c)} fits a foundation and goes there first: "
-                        f"{' or '.join(fits)}")
+                return (
+                    f"the turned {pretty(c)} fits a foundation and goes there first: "
+                    f"{' or '.join(fits)}"
+                )
         if move.action == "deal":
             if piles[self.waste] and state.vars.redeals_left:
                 return "the stock is empty: turn the waste over with redeal"

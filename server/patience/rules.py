@@ -32,8 +32,15 @@ def same_suit_adjacent(a: int, b: int, wrap: bool = False) -> bool:
     return rb in (step(ra, 1, wrap), step(ra, -1, wrap))
 
 
-def builds_on(below: int, card: int, *, by: int = -1, same_suit: bool = True,
-              alt_colour: bool = False, wrap: bool = False) -> bool:
+def builds_on(
+    below: int,
+    card: int,
+    *,
+    by: int = -1,
+    same_suit: bool = True,
+    alt_colour: bool = False,
+    wrap: bool = False,
+) -> bool:
     """Whether ``card`` may be placed on ``below`` in a build of step ``by``."""
     if same_suit and suit(card) != suit(below):
         return False
@@ -111,7 +118,7 @@ def moved(piles: Sequence[Cards], src: int, dst: int, index: int = -1) -> tuple[
     if index < 0:
         index = len(pile) - 1
     out[dst] = out[dst] + (pile[index],)
-    out[src] = pile[:index] + pile[index + 1:]
+    out[src] = pile[:index] + pile[index + 1 :]
     return tuple(out)
 
 

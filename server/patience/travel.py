@@ -187,14 +187,20 @@ def travel_layout(
     right; the table piles on row 1; the reserve spreads to the right on row 2.
     """
     piles = [
-        Pile(f"P{i + 1}", "tableau", i, 1, label=RANK_NAMES[r] if r else "",
-             fan="down" if i in spread else "none", show="up" if i in spread else "top")
+        Pile(
+            f"P{i + 1}",
+            "tableau",
+            i,
+            1,
+            label=RANK_NAMES[r] if r else "",
+            fan="down" if i in spread else "none",
+            show="up" if i in spread else "top",
+        )
         for i, r in enumerate(labels)
     ]
     piles.append(Pile("T", "reserve", 0, 0, label=travellers, show="down"))
     if reserve:
-        piles.append(Pile("R", "reserve", 0, 2, label="kings' reserve", fan="right",
-                          show="down"))
+        piles.append(Pile("R", "reserve", 0, 2, label="kings' reserve", fan="right", show="down"))
     if stock:
         piles.append(Pile("S", "stock", 11, 0, label="deck", show="down"))
     piles.extend(
@@ -251,11 +257,21 @@ class TravelGame(Game):
         # Every table pile stands for its rank and T, R, S each have their own part:
         # only foundations of one direction may be renamed among themselves (a pair
         # of a suit may not: its twin claims the suit).
-        found = [(p.id, d) for p, d in zip(
-            (p for p in cls.layout if p.kind == "foundation"), cls.directions, strict=True)]
-        cls.alike = () if cls.paired else tuple(
-            group for d in dict.fromkeys(cls.directions)
-            if len(group := tuple(pid for pid, e in found if e == d)) > 1)
+        found = [
+            (p.id, d)
+            for p, d in zip(
+                (p for p in cls.layout if p.kind == "foundation"), cls.directions, strict=True
+            )
+        ]
+        cls.alike = (
+            ()
+            if cls.paired
+            else tuple(
+                group
+                for d in dict.fromkeys(cls.directions)
+                if len(group := tuple(pid for pid, e in found if e == d)) > 1
+            )
+        )
 
     def __init__(self) -> None:
         super().__init__()
@@ -269,8 +285,11 @@ class TravelGame(Game):
         self.F = tuple(self.at[f"F{k}"] for k in range(1, 9))
         self.f_rule = dict(zip(self.F, self.directions, strict=True))
         self.order = self.gather_order or self.table
-        self._moves = {(s, d): Move.card(self.ids[s], self.ids[d])
-                       for s in (*self.table, self.T) for d in self.F}
+        self._moves = {
+            (s, d): Move.card(self.ids[s], self.ids[d])
+            for s in (*self.table, self.T)
+            for d in self.F
+        }
 
     # -- dealing ------------------------------------------------------------------
 
@@ -379,8 +398,10 @@ class TravelGame(Game):
         piles, v = state.piles, state.vars
         if self.in_rows and piles[self.S]:
             return NEXT_ROW
-        can_spread = self.spread_reserve and not v.spread and (
-            piles[self.R] or (self.kings_pile is not None and piles[self.kings_pile])
+        can_spread = (
+            self.spread_reserve
+            and not v.spread
+            and (piles[self.R] or (self.kings_pile is not None and piles[self.kings_pile]))
         )
         if can_spread and self.spread_reserve == "before":
             return SPREAD
@@ -400,7 +421,7 @@ class TravelGame(Game):
             pile = out[src]
             k = len(pile) - 1 if move.index is None else move.index
             out[dst] = out[dst] + (pile[k],)
-            out[src] = pile[:k] + pile[k + 1:]
+            out[src] = pile[:k] + pile[k + 1 :]
             return State(tuple(out), v._replace(drawn=False) if src == self.T else v, state.rng)
         piles = [list(p) for p in state.piles]
         if move.action == TRAVEL:
@@ -409,8 +430,13 @@ class TravelGame(Game):
             if card % 52 in needs:  # it must go to a foundation: the player picks which
                 return State(state.piles, v._replace(drawn=True), state.rng)
             piles[self.T].pop()
-            journey([piles[i] for i in self.table], self.labels, card,
-                    lambda c: c % 52 in needs, self.spread_piles)
+            journey(
+                [piles[i] for i in self.table],
+                self.labels,
+                card,
+                lambda c: c % 52 in needs,
+                self.spread_piles,
+            )
             return State(tuple(map(tuple, piles)), v, state.rng)
         if move.action == NEXT_ROW:
             return self._next_row(piles, state.rng, v)
@@ -484,8 +510,9 @@ class TravelGame(Game):
             if legal and legal[0].action is None:
                 if v.drawn:
                     return self._drawn_reason(state)
-                return (f"{move.action!r} waits until no card can go to a foundation "
-                        f"(e.g. {legal[0]})")
+                return (
+                    f"{move.action!r} waits until no card can go to a foundation (e.g. {legal[0]})"
+                )
             return self._action_reason(state, move.action, forced)
         if move.src not in self.at or move.dst not in self.at:
             return super().explain(state, move)
@@ -497,8 +524,9 @@ class TravelGame(Game):
         if v.drawn and src != self.T:
             return self._drawn_reason(state)
         if src == self.T:
-            return (f"the {self.word}s lie face down: when play is stuck, "
-                    f"'travel' turns up the top one")
+            return (
+                f"the {self.word}s lie face down: when play is stuck, 'travel' turns up the top one"
+            )
         if src == self.S:
             return "the deck is dealt row by row with 'next_row'"
         if src == self.R and not v.spread:
@@ -508,8 +536,10 @@ class TravelGame(Game):
         if not pile:
             return f"pile {move.src} is empty"
         if spread and move.index is None:
-            return (f"every card of {move.src} lies spread: name the one to play with "
-                    f"'index' (0 = bottom)")
+            return (
+                f"every card of {move.src} lies spread: name the one to play with "
+                f"'index' (0 = bottom)"
+            )
         if not spread and move.index is not None:
             return f"{move.src} is squared: only its top card plays (send no index)"
         if move.index is not None and not 0 <= move.index < len(pile):
@@ -525,8 +555,11 @@ class TravelGame(Game):
         if forced is None:
             return "the last deal is over"
         if action == TRAVEL:
-            return f"no {self.word}s are left" if not state.piles[self.T] else (
-                f"first {forced.replace('_', ' ')}")
+            return (
+                f"no {self.word}s are left"
+                if not state.piles[self.T]
+                else (f"first {forced.replace('_', ' ')}")
+            )
         if action == NEXT_ROW:
             return "the whole deck is dealt" if self.in_rows else "this game deals no rows"
         if action == SPREAD:

@@ -206,9 +206,7 @@ class Dailies:
             waited += POLL_SECONDS
         loop = asyncio.get_running_loop()
         secret = await self.secret()
-        choice = await loop.run_in_executor(
-            self.executor, self.chooser, slug, secret, date, budget
-        )
+        choice = await loop.run_in_executor(self.executor, self.chooser, slug, secret, date, budget)
         await self.store.put_daily(date, choice.fields(date, slug))
         stored = await self.store.daily(date)  # the first instance to write wins
         return Choice.from_fields(stored, slug)
@@ -218,9 +216,7 @@ class Dailies:
         its games side by side (as many at once as the executor has workers), with
         ``budget`` (default: the one for a player who waits)."""
         for date in dates:
-            await asyncio.gather(
-                *(self.choice(date, slug, budget) for slug in registry.slugs())
-            )
+            await asyncio.gather(*(self.choice(date, slug, budget) for slug in registry.slugs()))
 
     def check_date(self, date: str | None) -> str:
         today = self.today()

@@ -10,5 +10,14 @@ from __future__ import annotations
 from .daily import Daily, certify_daily, daily_seeds
 from .search import Outcome, Result, certify, cut_line, hint, solve
 
-__all__ = ["Daily", "Outcome", "Result", "certify", "certify_daily", "cut_line",
-           "daily_seeds", "hint", "solve"]
+__all__ = [
+    "Daily",
+    "Outcome",
+    "Result",
+    "certify",
+    "certify_daily",
+    "cut_line",
+    "daily_seeds",
+    "hint",
+    "solve",
+]

@@ -65,16 +65,29 @@ def certify_daily(
             break
         seed = seeds(k)
         start = game.deal(seed)
-        result = search(game, start, max_seconds=max(0.01, min(per_candidate_seconds, left)),
-                        max_nodes=candidate_nodes)
+        result = search(
+            game,
+            start,
+            max_seconds=max(0.01, min(per_candidate_seconds, left)),
+            max_nodes=candidate_nodes,
+        )
         k += 1
         if progress is not None:
             progress(k - 1, seed, result)
         if result.line is not None and certify(game, start, result.line):
-            return Daily(k - 1, seed, True, len(result.line), result.line, game.total, k,
-                         time.monotonic() - began)
+            return Daily(
+                k - 1,
+                seed,
+                True,
+                len(result.line),
+                result.line,
+                game.total,
+                k,
+                time.monotonic() - began,
+            )
         if best is None or result.best_founded > best.best_founded:
             best = Daily(k - 1, seed, False, None, None, result.best_founded, k, 0.0)
     assert best is not None
-    return Daily(best.k, best.seed, False, None, None, best.best_founded, k,
-                 time.monotonic() - began)
+    return Daily(
+        best.k, best.seed, False, None, None, best.best_founded, k, time.monotonic() - began
+    )

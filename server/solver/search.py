@@ -205,7 +205,11 @@ def _rollout(game: Game, start: State, max_moves: int) -> _Pass:
 
 
 def _search(
-    game: Game, start: State, weight: float, max_nodes: int, deadline: float,
+    game: Game,
+    start: State,
+    weight: float,
+    max_nodes: int,
+    deadline: float,
     bound: int | None = None,
 ) -> _Pass:
     """One best-first pass. ``bound``: ignore lines of that many moves or more."""
@@ -378,10 +382,10 @@ def _par(
     return line, spent
 
 
-def hint(game: Game, state: State, *, max_seconds: float = 2.0,
-         max_nodes: int | None = None) -> Move | None:
+def hint(
+    game: Game, state: State, *, max_seconds: float = 2.0, max_nodes: int | None = None
+) -> Move | None:
     """The first move of a winning line found from ``state`` within the budget, or
     None ("no win found from here")."""
-    result = solve(game, state, max_seconds=max_seconds, max_nodes=max_nodes,
-                   shorten=False)
+    result = solve(game, state, max_seconds=max_seconds, max_nodes=max_nodes, shorten=False)
     return result.line[0] if result.line else None

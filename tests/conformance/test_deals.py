@@ -23,9 +23,22 @@ from server.patience import registry
 MASK = (1 << 64) - 1
 SEEDS = (0, 1, 2, 3, 12345, 0xDEADBEEF, 2**63, 2**64 - 1)
 SLUGS = (
-    "crescent", "picture_gallery", "first_and_last", "short", "st_helena", "fifteen",
-    "hemispheres", "hand_reserve", "carpet", "squaring_circle", "parade", "travellers",
-    "travellers_aces", "cotillion", "travellers_classic", "little_packs",
+    "crescent",
+    "picture_gallery",
+    "first_and_last",
+    "short",
+    "st_helena",
+    "fifteen",
+    "hemispheres",
+    "hand_reserve",
+    "carpet",
+    "squaring_circle",
+    "parade",
+    "travellers",
+    "travellers_aces",
+    "cotillion",
+    "travellers_classic",
+    "little_packs",
 )
 
 # -- DESIGN.md "Cards and deals", written again ---------------------------------------
@@ -49,7 +62,7 @@ def code(c: int) -> str:
 
 
 class SplitMix64:
-    """"SplitMix64 on a 64-bit state initialised to the seed. Each draw adds
+    """ "SplitMix64 on a 64-bit state initialised to the seed. Each draw adds
     0x9E3779B97F4A7C15 to the state (mod 2^64) and mixes …"."""
 
     def __init__(self, seed: int) -> None:
@@ -66,16 +79,16 @@ class SplitMix64:
         return z
 
     def uniform(self, m: int) -> int:
-        """"draw x; reject while x >= 2**64 - (2**64 % m); return x % m"."""
+        """ "draw x; reject while x >= 2**64 - (2**64 % m); return x % m"."""
         while True:
             x = self.draw()
             if x < 2**64 - (2**64 % m):
                 return x % m
 
 
-def pack_after(decks: int, seed: int, aside: Sequence[tuple[int, int]] = ()) -> tuple[
-    list[int], list[int]
-]:
+def pack_after(
+    decks: int, seed: int, aside: Sequence[tuple[int, int]] = ()
+) -> tuple[list[int], list[int]]:
     """(the set-aside cards in order, the shuffled rest with index 0 dealt first).
 
     "The unshuffled pack is all cards in increasing c. A game that sets cards aside
@@ -123,7 +136,9 @@ def test_generator_anchor() -> None:
     """Our own SplitMix64 against the published reference outputs for seed 0."""
     g = SplitMix64(0)
     assert [g.draw() for _ in range(3)] == [
-        0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F,
+        0xE220A8397B1DCDAF,
+        0x6E789E6AA1B965F4,
+        0x06C45D188009454F,
     ]
     g = SplitMix64(MASK)  # wraps mod 2**64
     g.draw()
@@ -199,8 +214,20 @@ def hemispheres(seed: int) -> Deal:
     # §6.2: "Set aside, in this order (lowest c each time): A♥, A♥, A♦, A♦ → FR1..FR4;
     # K♠, K♠, K♣, K♣ → FB1..FB4; then the barriers K♥, A♠, K♦, A♣" (BW=K♥, BN=A♠,
     # BE=K♦, BS=A♣). "Cards 1–12 go to P1..P12 … Cards 13–92 are the stock."
-    order = [(A, H), (A, H), (A, D), (A, D), (K, S), (K, S), (K, C), (K, C),
-             (K, H), (A, S), (K, D), (A, C)]
+    order = [
+        (A, H),
+        (A, H),
+        (A, D),
+        (A, D),
+        (K, S),
+        (K, S),
+        (K, C),
+        (K, C),
+        (K, H),
+        (A, S),
+        (K, D),
+        (A, C),
+    ]
     aside, p = pack_after(2, seed, order)
     where = [*ids("FR", 4), *ids("FB", 4), "BW", "BN", "BE", "BS"]
     out: Deal = {w: [c] for w, c in zip(where, aside, strict=True)}
@@ -264,8 +291,7 @@ def parade(seed: int) -> Deal:
     # dead pile … Cards 24..103 (80) → stock … 8 depots, empty"; Decision 10: P<k><c>,
     # D1..D8, S, X (kind discard). The aces go out in dealing order.
     _, p = pack_after(2, seed)
-    out: Deal = {f"P{i // 8}{i % 8}": [] if rank_of(c) == A else [c]
-                 for i, c in enumerate(p[:24])}
+    out: Deal = {f"P{i // 8}{i % 8}": [] if rank_of(c) == A else [c] for i, c in enumerate(p[:24])}
     out["X"] = [c for c in p[:24] if rank_of(c) == A]
     out.update({d: [] for d in ids("D", 8)})
     out["S"] = stock(p[24:])
@@ -273,8 +299,12 @@ def parade(seed: int) -> Deal:
 
 
 def count_deal(
-    deck: Sequence[int], calls: Sequence[int], *, king_slot: int | None = None,
-    kings_to_bases: bool = False, stop_after_cycle: bool = False,
+    deck: Sequence[int],
+    calls: Sequence[int],
+    *,
+    king_slot: int | None = None,
+    kings_to_bases: bool = False,
+    stop_after_cycle: bool = False,
 ) -> tuple[list[list[int]], list[int], list[int], list[int], int]:
     """Part B §5.1 written again: (piles, travellers, kings' reserve, bases, used).
 
@@ -313,7 +343,9 @@ UP_COUNT = list(range(1, 14))  # §9, §10: A,2,…,Q,K
 
 
 def travel_out(
-    piles: list[list[int]], travellers: list[int], f: Sequence[list[int]],
+    piles: list[list[int]],
+    travellers: list[int],
+    f: Sequence[list[int]],
     reserve: list[int] | None = None,
 ) -> Deal:
     # Decision 10: "table piles P1..P13 (Classic P1..P12) in dealing order …
@@ -380,10 +412,24 @@ def little_packs(seed: int) -> Deal:
 
 
 EXPECTED: dict[str, Callable[[int], Deal]] = {
-    f.__name__: f for f in (
-        crescent, picture_gallery, first_and_last, short, st_helena, fifteen,
-        hemispheres, hand_reserve, carpet, squaring_circle, parade, travellers,
-        travellers_aces, cotillion, travellers_classic, little_packs,
+    f.__name__: f
+    for f in (
+        crescent,
+        picture_gallery,
+        first_and_last,
+        short,
+        st_helena,
+        fifteen,
+        hemispheres,
+        hand_reserve,
+        carpet,
+        squaring_circle,
+        parade,
+        travellers,
+        travellers_aces,
+        cotillion,
+        travellers_classic,
+        little_packs,
     )
 }
 
@@ -408,6 +454,7 @@ def test_opening_deal(slug: str, seed: int) -> None:
 
 # -- pile ids and kinds (Decision 10, each game's components table) -------------------
 
+
 def kinds(slug: str) -> dict[str, str]:
     def each(pids: Sequence[str], kind: str) -> dict[str, str]:
         return dict.fromkeys(pids, kind)
@@ -415,35 +462,77 @@ def kinds(slug: str) -> dict[str, str]:
     grid_cells = each([f"G{r}{c}" for r in range(8) for c in range(8)], "grid")
     travel_f = each(ids("F", 8), "foundation")
     return {
-        "crescent": {**each(SUITS_FA + SUITS_FK, "foundation"), **each(ids("T", 16), "tableau"),
-                     **each([f"W-{s}" for s in SUIT_CODE], "cell")},
-        "picture_gallery": {"Q": "discard", "S": "stock", **each(ids("K", 8), "tableau"),
-                            **each(ids("A", 8), "foundation")},
-        "first_and_last": {**each(ids("P", 8), "foundation"), "S": "stock", "X": "waste",
-                           **each(ids("T", 8) + ids("B", 8), "reserve")},
-        "short": {**each(ids("F", 4), "foundation"), **each(ids("C", 6), "tableau"),
-                  "S": "stock", "X": "waste"},
-        "st_helena": {**each(ids("F", 8), "foundation"), **each(ids("C", 10), "tableau"),
-                      "S": "stock", "X": "waste"},
+        "crescent": {
+            **each(SUITS_FA + SUITS_FK, "foundation"),
+            **each(ids("T", 16), "tableau"),
+            **each([f"W-{s}" for s in SUIT_CODE], "cell"),
+        },
+        "picture_gallery": {
+            "Q": "discard",
+            "S": "stock",
+            **each(ids("K", 8), "tableau"),
+            **each(ids("A", 8), "foundation"),
+        },
+        "first_and_last": {
+            **each(ids("P", 8), "foundation"),
+            "S": "stock",
+            "X": "waste",
+            **each(ids("T", 8) + ids("B", 8), "reserve"),
+        },
+        "short": {
+            **each(ids("F", 4), "foundation"),
+            **each(ids("C", 6), "tableau"),
+            "S": "stock",
+            "X": "waste",
+        },
+        "st_helena": {
+            **each(ids("F", 8), "foundation"),
+            **each(ids("C", 10), "tableau"),
+            "S": "stock",
+            "X": "waste",
+        },
         "fifteen": {**each(SUITS_FA + SUITS_FK, "foundation"), **each(ids("C", 15), "tableau")},
-        "hemispheres": {**each(ids("FR", 4) + ids("FB", 4), "foundation"),
-                        **each(["BW", "BN", "BE", "BS"], "reserve"),
-                        **each(ids("P", 12), "tableau"), "S": "stock", "X": "waste"},
+        "hemispheres": {
+            **each(ids("FR", 4) + ids("FB", 4), "foundation"),
+            **each(["BW", "BN", "BE", "BS"], "reserve"),
+            **each(ids("P", 12), "tableau"),
+            "S": "stock",
+            "X": "waste",
+        },
         # the hand has no limit: one spread pile H (docs/games/hand_reserve.md)
-        "hand_reserve": {**each(ids("C", 9), "tableau"), "H": "reserve",
-                         **each(ids("F", 4), "foundation")},
-        "carpet": {**grid_cells, **each(SUITS_FA + SUITS_FK, "foundation"),
-                   "S": "stock", "X": "waste"},
-        "squaring_circle": {**grid_cells, "S": "stock", "X": "waste", **each(
-            [f"B{b}{s}{n}" for b in "KA59" for s in SUIT_CODE for n in "12"], "foundation")},
-        "parade": {**each([f"P{k}{c}" for k in range(3) for c in range(8)], "foundation"),
-                   **each(ids("D", 8), "tableau"), "S": "stock", "X": "discard"},
+        "hand_reserve": {
+            **each(ids("C", 9), "tableau"),
+            "H": "reserve",
+            **each(ids("F", 4), "foundation"),
+        },
+        "carpet": {
+            **grid_cells,
+            **each(SUITS_FA + SUITS_FK, "foundation"),
+            "S": "stock",
+            "X": "waste",
+        },
+        "squaring_circle": {
+            **grid_cells,
+            "S": "stock",
+            "X": "waste",
+            **each([f"B{b}{s}{n}" for b in "KA59" for s in SUIT_CODE for n in "12"], "foundation"),
+        },
+        "parade": {
+            **each([f"P{k}{c}" for k in range(3) for c in range(8)], "foundation"),
+            **each(ids("D", 8), "tableau"),
+            "S": "stock",
+            "X": "discard",
+        },
         "travellers": {**each(ids("P", 13), "tableau"), "T": "reserve", **travel_f},
         "travellers_aces": {**each(ids("P", 13), "tableau"), "T": "reserve", **travel_f},
-        "cotillion": {**each(ids("P", 13), "tableau"), "T": "reserve", "R": "reserve",
-                      **travel_f},
-        "travellers_classic": {**each(ids("P", 12), "tableau"), "T": "reserve",
-                               "R": "reserve", "S": "stock", **travel_f},
+        "cotillion": {**each(ids("P", 13), "tableau"), "T": "reserve", "R": "reserve", **travel_f},
+        "travellers_classic": {
+            **each(ids("P", 12), "tableau"),
+            "T": "reserve",
+            "R": "reserve",
+            "S": "stock",
+            **travel_f,
+        },
         "little_packs": {**each(ids("P", 13), "tableau"), "T": "reserve", **travel_f},
     }[slug]
 
@@ -465,20 +554,30 @@ def test_pile_ids_and_kinds(slug: str) -> None:
 
 #: piles whose every card is face down at the opening
 HIDDEN: dict[str, set[str]] = {
-    "picture_gallery": {"S"}, "first_and_last": {"S"}, "short": {"S"}, "st_helena": {"S"},
-    "hemispheres": {"S"}, "carpet": {"S"}, "squaring_circle": {"S"}, "parade": {"S"},
-    "travellers": {"T"}, "travellers_aces": {"T"}, "cotillion": {"T", "R"},
-    "travellers_classic": {"T", "R", "S"}, "little_packs": {"T"},
+    "picture_gallery": {"S"},
+    "first_and_last": {"S"},
+    "short": {"S"},
+    "st_helena": {"S"},
+    "hemispheres": {"S"},
+    "carpet": {"S"},
+    "squaring_circle": {"S"},
+    "parade": {"S"},
+    "travellers": {"T"},
+    "travellers_aces": {"T"},
+    "cotillion": {"T", "R"},
+    "travellers_classic": {"T", "R", "S"},
+    "little_packs": {"T"},
 }
 #: squared piles: only the top card shows (Decision 1; Part B §5.1, §10)
 SQUARED: dict[str, set[str]] = {
     "crescent": set(ids("T", 16)),
-    "travellers": set(ids("P", 13)), "travellers_aces": set(ids("P", 13)),
-    "cotillion": set(ids("P", 13)), "travellers_classic": set(ids("P", 12)),
+    "travellers": set(ids("P", 13)),
+    "travellers_aces": set(ids("P", 13)),
+    "cotillion": set(ids("P", 13)),
+    "travellers_classic": set(ids("P", 12)),
     "little_packs": set(ids("P", 12)),  # P13 lies spread: every card shows
 }
-TRAVEL_FAMILY = {"travellers", "travellers_aces", "cotillion", "travellers_classic",
-                 "little_packs"}
+TRAVEL_FAMILY = {"travellers", "travellers_aces", "cotillion", "travellers_classic", "little_packs"}
 
 
 @pytest.mark.parametrize("seed", (0, 2**64 - 1))
@@ -551,16 +650,32 @@ ACTIONS: dict[str, set[str]] = {
     "little_packs": {"travel", "redeal"},
 }
 #: piles whose cards move by position ({"from", "index", "to"}), Decision 10
-SPREAD_SOURCES = {"little_packs": {"P13"}, "cotillion": {"R"}, "travellers_classic": {"R"},
-                  "hand_reserve": {"H"}}
+SPREAD_SOURCES = {
+    "little_packs": {"P13"},
+    "cotillion": {"R"},
+    "travellers_classic": {"R"},
+    "hand_reserve": {"H"},
+}
 
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_action_names(slug: str) -> None:
     game = registry.get(slug)
     assert set(game.actions) == ACTIONS[slug]
-    for name in {"deal", "redeal", "shift", "swap", "grace", "travel", "spread",
-                 "next_row", "pick_up", "nextRow", "pickUp", "draw"} - ACTIONS[slug]:
+    for name in {
+        "deal",
+        "redeal",
+        "shift",
+        "swap",
+        "grace",
+        "travel",
+        "spread",
+        "next_row",
+        "pick_up",
+        "nextRow",
+        "pickUp",
+        "draw",
+    } - ACTIONS[slug]:
         with pytest.raises(ValueError):
             game.parse_move({"action": name})
 
@@ -641,8 +756,12 @@ def test_sixteen_free_cards_at_the_opening() -> None:
     edge), row 7 cols 1,3,5,7 (S edge), col 0 rows 1,3,5,7 (W edge), col 7 rows
     0,2,4,6 (E edge)"."""
     full = {(r, c) for r in range(8) for c in range(8)}
-    want = ({(0, c) for c in (0, 2, 4, 6)} | {(7, c) for c in (1, 3, 5, 7)}
-            | {(r, 0) for r in (1, 3, 5, 7)} | {(r, 7) for r in (0, 2, 4, 6)})
+    want = (
+        {(0, c) for c in (0, 2, 4, 6)}
+        | {(7, c) for c in (1, 3, 5, 7)}
+        | {(r, 0) for r in (1, 3, 5, 7)}
+        | {(r, 7) for r in (0, 2, 4, 6)}
+    )
     assert free_cells(full) == want
 
 
@@ -725,8 +844,12 @@ def after_redeal(slug: str, before: Deal, g: SplitMix64) -> Deal:
     calls = DOWN_COUNT if slug in {"travellers", "travellers_aces", "cotillion"} else UP_COUNT
     king_slot = {"travellers_classic": 12}.get(slug)
     piles, trav, res, bases, used = count_deal(
-        gathered, calls, king_slot=king_slot, kings_to_bases=slug == "cotillion",
-        stop_after_cycle=slug == "travellers_classic")
+        gathered,
+        calls,
+        king_slot=king_slot,
+        kings_to_bases=slug == "cotillion",
+        stop_after_cycle=slug == "travellers_classic",
+    )
     assert not bases  # every king is on a foundation since the first deal
     out.update({f"P{i + 1}": piles[i] for i in range(n)})
     out["T"] = trav
@@ -744,9 +867,19 @@ ASIDE: dict[str, list[tuple[int, int]]] = {
     "travellers": [(A, s) for s in range(4)] + [(K, s) for s in range(4)],
     "travellers_classic": [(K, s) for s in range(4)] * 2,
 }
-REDEALING = ("crescent", "picture_gallery", "first_and_last", "short", "carpet",
-             "squaring_circle", "travellers", "travellers_aces", "cotillion",
-             "travellers_classic", "little_packs")
+REDEALING = (
+    "crescent",
+    "picture_gallery",
+    "first_and_last",
+    "short",
+    "carpet",
+    "squaring_circle",
+    "travellers",
+    "travellers_aces",
+    "cotillion",
+    "travellers_classic",
+    "little_packs",
+)
 
 
 @pytest.mark.parametrize("seed", (0, 1, 7, 2**64 - 1))

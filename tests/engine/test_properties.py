@@ -17,9 +17,7 @@ from server.patience.engine import Game, IllegalMove, Move, State
 
 SLUGS = registry.slugs()
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
-PLAY = settings(
-    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+PLAY = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def check_invariants(game: Game, state: State) -> None:
@@ -121,5 +119,7 @@ def test_game_metadata(slug: str) -> None:
     assert game.slug == slug and game.title_en and game.title_ru and game.summary
     assert game.decks in (1, 2)
     assert len(set(game.ids)) == len(game.ids)
-    assert all(p.kind in {"foundation", "tableau", "stock", "waste", "reserve", "cell", "grid",
-                          "discard"} for p in game.layout)
+    assert all(
+        p.kind in {"foundation", "tableau", "stock", "waste", "reserve", "cell", "grid", "discard"}
+        for p in game.layout
+    )

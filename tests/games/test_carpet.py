@@ -26,9 +26,15 @@ def row(state: State, r: int) -> str:
     return " ".join(codes(state, cell_id(r, c)) or "--" for c in range(8))
 
 
-def position(cells: dict[str, str], *, up: int | dict[str, int] = 1,
-             down: int | dict[str, int] = 13, waste: str = "", stock: str = "",
-             redeals_left: int = 1) -> State:
+def position(
+    cells: dict[str, str],
+    *,
+    up: int | dict[str, int] = 1,
+    down: int | dict[str, int] = 13,
+    waste: str = "",
+    stock: str = "",
+    redeals_left: int = 1,
+) -> State:
     """A hand-built position: the named carpet cells (one code each; the rest gaps),
     the waste (bottom first) and the stock (top first); FA-s holds A..up[s] and FK-s
     holds K..down[s]. A second copy of a code is deck 1; cards not named anywhere are
@@ -55,10 +61,24 @@ def position(cells: dict[str, str], *, up: int | dict[str, int] = 1,
 @pytest.mark.parametrize(
     ("seed", "rows", "stock"),
     [
-        (0, {0: "TH 2D TH TC 7C 8H 8D 7D", 3: "KH TS QD 3S 8H QS 9D JS",
-             7: "3H 5C 6C 7C QH 5S JC 5S"}, "JD 6S 2S 9H 5H JH 4D AH"),
-        (2**64 - 1, {0: "JS 9H 3H 8H 9D 5D 2S 2C", 3: "9H JC 7H 4S TC 2D 5C 9D",
-                     7: "3H 5D AC 4D 8H 4D 5H 3C"}, "JD 3S 9C 9S 8D KS QC JC"),
+        (
+            0,
+            {
+                0: "TH 2D TH TC 7C 8H 8D 7D",
+                3: "KH TS QD 3S 8H QS 9D JS",
+                7: "3H 5C 6C 7C QH 5S JC 5S",
+            },
+            "JD 6S 2S 9H 5H JH 4D AH",
+        ),
+        (
+            2**64 - 1,
+            {
+                0: "JS 9H 3H 8H 9D 5D 2S 2C",
+                3: "9H JC 7H 4S TC 2D 5C 9D",
+                7: "3H 5D AC 4D 8H 4D 5H 3C",
+            },
+            "JD 3S 9C 9S 8D KS QC JC",
+        ),
     ],
 )
 def test_golden_deals(seed: int, rows: dict[int, str], stock: str) -> None:
@@ -77,14 +97,20 @@ def test_golden_deals(seed: int, rows: dict[int, str], stock: str) -> None:
 def test_the_whole_of_deal_zero() -> None:
     state = G.deal(0)
     assert [row(state, r) for r in range(8)] == [
-        "TH 2D TH TC 7C 8H 8D 7D", "4C 5D 6H 9S 2D 4D 3S 3H", "4S AC KD 3C 7S QC 2H 5D",
-        "KH TS QD 3S 8H QS 9D JS", "TS 4S 6C 5C QC AD 2S JS", "9C 3D 9D QH 8C 4H AS 2C",
-        "8D 4H 3C 7H 8S 5H QD QS", "3H 5C 6C 7C QH 5S JC 5S"]
+        "TH 2D TH TC 7C 8H 8D 7D",
+        "4C 5D 6H 9S 2D 4D 3S 3H",
+        "4S AC KD 3C 7S QC 2H 5D",
+        "KH TS QD 3S 8H QS 9D JS",
+        "TS 4S 6C 5C QC AD 2S JS",
+        "9C 3D 9D QH 8C 4H AS 2C",
+        "8D 4H 3C 7H 8S 5H QD QS",
+        "3H 5C 6C 7C QH 5S JC 5S",
+    ]
     assert " ".join(code(c) for c in reversed(G.pile(state, "S"))) == (
         "JD 6S 2S 9H 5H JH 4D AH JH KS 8S 8C 2C TD JD 7S "
-        "9C 7D 2H 6H TC 9S 9H 6D 6D JC 7H KC 6S 3D 4C TD")
-    assert [codes(state, f) for f in UP + DOWN] == [
-        "AS", "AH", "AD", "AC", "KS", "KH", "KD", "KC"]
+        "9C 7D 2H 6H TC 9S 9H 6D 6D JC 7H KC 6S 3D 4C TD"
+    )
+    assert [codes(state, f) for f in UP + DOWN] == ["AS", "AH", "AD", "AC", "KS", "KH", "KD", "KC"]
 
 
 def test_deal_follows_the_rules_order() -> None:
@@ -130,8 +156,7 @@ def test_layout_has_the_rules_pile_ids_and_orientations() -> None:
 
 def test_only_free_cards_leave_the_carpet() -> None:
     # G11 (upright) is boxed in by G01 above and G21 below; G01 (across) by G00 and G02.
-    state = position({"G00": "9C", "G01": "9C", "G02": "9D", "G11": "2S", "G21": "9D"},
-                     stock="5C")
+    state = position({"G00": "9C", "G01": "9C", "G02": "9D", "G11": "2S", "G21": "9D"}, stock="5C")
     legal = G.legal_moves(state)
     assert Move.card("G11", "FA-S") not in legal
     with pytest.raises(IllegalMove, match=r"G11 is not free.*north and south"):
@@ -139,8 +164,10 @@ def test_only_free_cards_leave_the_carpet() -> None:
     with pytest.raises(IllegalMove, match="G05 is a gap"):
         G.apply(state, Move.card("G05", "FA-S"))
     # Take the card below it away: G21 (across) has a gap at G20, so it is free.
-    state = position({"G00": "9C", "G01": "9C", "G02": "9D", "G11": "2S", "G21": "9D"},
-                     down={"S": 13, "H": 13, "D": 10, "C": 13})
+    state = position(
+        {"G00": "9C", "G01": "9C", "G02": "9D", "G11": "2S", "G21": "9D"},
+        down={"S": 13, "H": 13, "D": 10, "C": 13},
+    )
     state = G.apply(state, Move.card("G21", "FK-D"))
     assert Move.card("G11", "FA-S") in G.legal_moves(state)
     assert "G11" in G.view(state)["info"]["free"]
@@ -176,10 +203,13 @@ def test_foundations_build_up_from_the_ace_and_down_from_the_king_in_suit() -> N
 
 
 def test_a_card_that_fits_both_foundations_offers_both() -> None:
-    state = position({"G00": "7D"}, up={"S": 1, "H": 1, "D": 6, "C": 1},
-                     down={"S": 13, "H": 13, "D": 8, "C": 13})
+    state = position(
+        {"G00": "7D"}, up={"S": 1, "H": 1, "D": 6, "C": 1}, down={"S": 13, "H": 13, "D": 8, "C": 13}
+    )
     assert [m for m in G.legal_moves(state) if m.src == "G00"] == [
-        Move.card("G00", "FA-D"), Move.card("G00", "FK-D")]
+        Move.card("G00", "FA-D"),
+        Move.card("G00", "FK-D"),
+    ]
     after = G.apply(state, Move.card("G00", "FK-D"))
     assert codes(after, "FK-D").endswith("8D 7D") and codes(after, "FA-D").endswith("6D")
 
@@ -209,8 +239,12 @@ def test_seed_turned_card_goes_up_if_it_fits_else_onto_the_waste_whose_top_plays
 
 
 def test_a_turned_card_that_fits_two_foundations_waits_for_the_players_pick() -> None:
-    state = position({"G00": "9C"}, up={"S": 6, "H": 1, "D": 1, "C": 1},
-                     down={"S": 8, "H": 13, "D": 13, "C": 13}, stock="7S 5H")
+    state = position(
+        {"G00": "9C"},
+        up={"S": 6, "H": 1, "D": 1, "C": 1},
+        down={"S": 8, "H": 13, "D": 13, "C": 13},
+        stock="7S 5H",
+    )
     state = G.apply(state, DEAL)  # 7♠ goes up on 6♠ or down on 8♠
     assert codes(state, "X") == "7S" and G.view(state)["info"]["pending"] is True
     assert G.legal_moves(state) == [Move.card("X", "FA-S"), Move.card("X", "FK-S")]
@@ -229,11 +263,19 @@ def test_seed_a_turned_card_that_fits_is_never_packed_on() -> None:
     state = G.apply(position({"G00": "3S"}, stock="2S 9C"), DEAL)
     assert codes(state, "X") == "" and G.legal_moves(state) == [Move.card("G00", "FA-S"), DEAL]
     # 7♠ fits FA-S (on 6♠) and FK-S (on 8♠): it waits for the pick; 6♠ is not packed on it.
-    state = G.apply(position({"G00": "6S"}, up={"S": 6, "H": 1, "D": 1, "C": 1},
-                             down={"S": 8, "H": 13, "D": 13, "C": 13}, stock="7S 9C"), DEAL)
+    state = G.apply(
+        position(
+            {"G00": "6S"},
+            up={"S": 6, "H": 1, "D": 1, "C": 1},
+            down={"S": 8, "H": 13, "D": 13, "C": 13},
+            stock="7S 9C",
+        ),
+        DEAL,
+    )
     assert G.legal_moves(state) == [Move.card("X", "FA-S"), Move.card("X", "FK-S")]
-    with pytest.raises(IllegalMove, match="the turned 7♠ fits a foundation and goes there "
-                                          "first: FA-S or FK-S"):
+    with pytest.raises(
+        IllegalMove, match="the turned 7♠ fits a foundation and goes there first: FA-S or FK-S"
+    ):
         G.apply(state, Move.card("G00", "X"))
 
 
@@ -251,8 +293,7 @@ def test_seed_on_the_second_pass_a_turned_card_that_now_fits_goes_up() -> None:
 def test_seed_packing_a_free_card_one_rank_up_or_down_in_the_waste_suit() -> None:
     """Seed: onto the packet's top go free carpet cards "one higher or one lower, in
     the same suit as the top card of the packet"."""
-    state = position({"G00": "6H", "G02": "8H", "G04": "7S", "G06": "9H", "G07": "QH"},
-                     waste="7H")
+    state = position({"G00": "6H", "G02": "8H", "G04": "7S", "G06": "9H", "G07": "QH"}, waste="7H")
     packs = [m for m in G.legal_moves(state) if m.dst == "X"]
     assert packs == [Move.card("G00", "X"), Move.card("G02", "X")]
     with pytest.raises(IllegalMove, match="packs only onto a waste top of its suit"):
@@ -288,7 +329,11 @@ def test_seed_the_packet_is_turned_over_once_first_card_first() -> None:
     assert G.forced_move(state) == REDEAL
     state = G.apply(state, REDEAL)
     assert G.pile(state, "X") == () and G.view(state)["info"] == {
-        "redeals_left": 0, "pass": 2, "free": ["G00"], "pending": False}
+        "redeals_left": 0,
+        "pass": 2,
+        "free": ["G00"],
+        "pending": False,
+    }
     turned = []
     while DEAL in G.legal_moves(state):
         state = G.apply(state, DEAL)
@@ -317,8 +362,13 @@ def test_redeal_waits_for_the_end_of_the_stock() -> None:
 
 def test_a_near_won_position_is_won() -> None:
     # Everything is home but the two last hearts: K♥ in the carpet and A♥ on the waste.
-    state = position({"G33": "KH"}, up={"S": 13, "H": 12, "D": 13, "C": 13},
-                     down={"S": 1, "H": 2, "D": 1, "C": 1}, waste="AH", redeals_left=0)
+    state = position(
+        {"G33": "KH"},
+        up={"S": 13, "H": 12, "D": 13, "C": 13},
+        down={"S": 1, "H": 2, "D": 1, "C": 1},
+        waste="AH",
+        redeals_left=0,
+    )
     assert sum(len(p) for p in state.piles) == 104
     assert solve(G, state, max_nodes=2_000).outcome == "win"  # the solver sees it too
     assert G.status(state) == "playing"
@@ -351,7 +401,8 @@ def test_the_stock_order_is_hidden_and_the_waste_shows_what_was_turned() -> None
     assert all(view[g]["cards"] == [codes(state, g)] for g in CELLS)
     # Another stock order, same view.
     stock = G.pile(state, "S")
-    other = state._replace(piles=tuple(
-        tuple(reversed(p)) if i == G.at["S"] else p for i, p in enumerate(state.piles)))
+    other = state._replace(
+        piles=tuple(tuple(reversed(p)) if i == G.at["S"] else p for i, p in enumerate(state.piles))
+    )
     assert stock != G.pile(other, "S")
     assert G.view(other) == G.view(state)

@@ -105,10 +105,16 @@ def test_the_kings_pile_is_a_table_pile_until_spread() -> None:
     assert G.view(state)["info"]["reserve_spread"] is False
 
 
-def position(table: dict[str, str], found: dict[str, tuple[str, int]] | None = None,
-             *, spread: bool = False, deal: int = 1) -> State:
-    return build(G, table, {**KINGS, **(found or {})}, rest="P1",
-                 vars=TravelVars(deal=deal, spread=spread))
+def position(
+    table: dict[str, str],
+    found: dict[str, tuple[str, int]] | None = None,
+    *,
+    spread: bool = False,
+    deal: int = 1,
+) -> State:
+    return build(
+        G, table, {**KINGS, **(found or {})}, rest="P1", vars=TravelVars(deal=deal, spread=spread)
+    )
 
 
 def test_the_kings_pile_plays_its_top_before_the_spread() -> None:

@@ -64,8 +64,13 @@ def test_only_tops_are_visible() -> None:
 # -- positions built by hand ------------------------------------------------------------
 
 
-def position(tableau: dict[str, list[str]], up: dict[str, int], down: dict[str, int],
-             wait: dict[str, str] | None = None, shifts: int = 3) -> State:
+def position(
+    tableau: dict[str, list[str]],
+    up: dict[str, int],
+    down: dict[str, int],
+    wait: dict[str, str] | None = None,
+    shifts: int = 3,
+) -> State:
     """Every card not named in the tableau or a waiting cell sits on its foundations
     (up to rank ``up[s]`` on FA, down to rank ``down[s]`` on FK); the rest of the pack
     fills T16 so that no card is lost."""
@@ -90,9 +95,11 @@ def position(tableau: dict[str, list[str]], up: dict[str, int], down: dict[str, 
 def test_seed_example_queen_sends_the_waiting_jack_up() -> None:
     """Seed 000: ♥ foundations at 10 and Q, an exposed J♥ waits between the rows;
     a later Q♥ decides that the jack goes up onto the ten, the queen after it."""
-    state = position({"T1": ["JH"], "T2": ["QH"]},
-                     up={"S": 1, "H": 10, "D": 1, "C": 1},
-                     down={"S": 13, "H": 12, "D": 13, "C": 13})
+    state = position(
+        {"T1": ["JH"], "T2": ["QH"]},
+        up={"S": 1, "H": 10, "D": 1, "C": 1},
+        down={"S": 13, "H": 12, "D": 13, "C": 13},
+    )
     legal = G.legal_moves(state)
     assert Move.card("T1", "W-H") in legal
     assert Move.card("T1", "FA-H") not in legal and Move.card("T1", "FK-H") not in legal
@@ -107,9 +114,11 @@ def test_seed_example_queen_sends_the_waiting_jack_up() -> None:
 
 
 def test_seed_example_ten_sends_the_waiting_jack_down() -> None:
-    state = position({"T1": ["JH"], "T2": ["TH"]},
-                     up={"S": 1, "H": 10, "D": 1, "C": 1},
-                     down={"S": 13, "H": 12, "D": 13, "C": 13})
+    state = position(
+        {"T1": ["JH"], "T2": ["TH"]},
+        up={"S": 1, "H": 10, "D": 1, "C": 1},
+        down={"S": 13, "H": 12, "D": 13, "C": 13},
+    )
     # The other ten of hearts is already on FA-H; T2 holds the second copy.
     state = G.apply(state, Move.card("T1", "W-H"))
     state = G.apply(state, Move.card("T2", "FK-H"))
@@ -118,9 +127,11 @@ def test_seed_example_ten_sends_the_waiting_jack_down() -> None:
 
 
 def test_the_twin_of_the_waiting_card_fills_both_foundations() -> None:
-    state = position({"T1": ["JH"], "T2": ["JH"]},
-                     up={"S": 1, "H": 10, "D": 1, "C": 1},
-                     down={"S": 13, "H": 12, "D": 13, "C": 13})
+    state = position(
+        {"T1": ["JH"], "T2": ["JH"]},
+        up={"S": 1, "H": 10, "D": 1, "C": 1},
+        down={"S": 13, "H": 12, "D": 13, "C": 13},
+    )
     state = G.apply(state, Move.card("T1", "W-H"))
     assert {Move.card("T2", "FA-H"), Move.card("T2", "FK-H")} <= set(G.legal_moves(state))
     after = G.apply(state, Move.card("T2", "FK-H"))
@@ -130,18 +141,21 @@ def test_the_twin_of_the_waiting_card_fills_both_foundations() -> None:
 
 
 def test_nothing_else_of_the_suit_goes_up_while_a_card_waits() -> None:
-    state = position({"T1": ["JH"], "T2": ["5H"]},
-                     up={"S": 1, "H": 10, "D": 1, "C": 1},
-                     down={"S": 13, "H": 12, "D": 13, "C": 13})
+    state = position(
+        {"T1": ["JH"], "T2": ["5H"]},
+        up={"S": 1, "H": 10, "D": 1, "C": 1},
+        down={"S": 13, "H": 12, "D": 13, "C": 13},
+    )
     state = G.apply(state, Move.card("T1", "W-H"))
     assert not [m for m in G.legal_moves(state) if m.src == "T2" and m.dst in ("FA-H", "FK-H")]
 
 
 def test_pile_to_pile_builds_either_way_in_suit_without_wrap() -> None:
-    state = position({"T1": ["7S"], "T2": ["8S"], "T3": ["6S"], "T4": ["7H"], "T5": ["KS"],
-                      "T6": ["AS"]},
-                     up={"S": 1, "H": 1, "D": 1, "C": 1},
-                     down={"S": 13, "H": 13, "D": 13, "C": 13})
+    state = position(
+        {"T1": ["7S"], "T2": ["8S"], "T3": ["6S"], "T4": ["7H"], "T5": ["KS"], "T6": ["AS"]},
+        up={"S": 1, "H": 1, "D": 1, "C": 1},
+        down={"S": 13, "H": 13, "D": 13, "C": 13},
+    )
     legal = set(G.legal_moves(state))
     assert {Move.card("T1", "T2"), Move.card("T1", "T3"), Move.card("T2", "T1")} <= legal
     assert Move.card("T1", "T4") not in legal  # another suit
@@ -149,9 +163,11 @@ def test_pile_to_pile_builds_either_way_in_suit_without_wrap() -> None:
 
 
 def test_empty_piles_stay_empty() -> None:
-    state = position({"T1": ["7S"], "T2": []},
-                     up={"S": 1, "H": 1, "D": 1, "C": 1},
-                     down={"S": 13, "H": 13, "D": 13, "C": 13})
+    state = position(
+        {"T1": ["7S"], "T2": []},
+        up={"S": 1, "H": 1, "D": 1, "C": 1},
+        down={"S": 13, "H": 13, "D": 13, "C": 13},
+    )
     with pytest.raises(IllegalMove, match="stays empty"):
         G.apply(state, Move.card("T1", "T2"))
 
@@ -159,9 +175,11 @@ def test_empty_piles_stay_empty() -> None:
 def test_a_move_that_only_swaps_two_piles_is_no_move() -> None:
     """The audit's empty move (there T6→T16): T2 = 9♣ 10♣ and T13 = 9♣. The 10♣ onto
     T13 would leave T2 as T13 was and T13 as T2 was; the other way round is a move."""
-    state = position({"T2": ["9C", "TC"], "T13": ["9C"], "T7": ["5D", "TC"]},
-                     up={"S": 13, "H": 13, "D": 1, "C": 8},
-                     down={"S": 1, "H": 1, "D": 13, "C": 11})
+    state = position(
+        {"T2": ["9C", "TC"], "T13": ["9C"], "T7": ["5D", "TC"]},
+        up={"S": 13, "H": 13, "D": 1, "C": 8},
+        down={"S": 1, "H": 1, "D": 13, "C": 11},
+    )
     legal = set(G.legal_moves(state))
     assert Move.card("T2", "T13") not in legal
     assert Move.card("T13", "T2") in legal and Move.card("T7", "T13") in legal
@@ -173,9 +191,16 @@ def test_a_shift_that_changes_nothing_is_not_offered() -> None:
     """Piles of one card stay as they are; a pile of twins (9♣ 9♣) or two piles that
     mirror each other (3♣ 4♣ and 4♣ 3♣) shift into the same layout."""
     singles = {f"T{i}": [c] for i, c in enumerate(["AC", "2C", "JC", "QC", "KC"], start=9)}
-    mirrors = {"T1": ["3C", "4C"], "T2": ["4C", "3C"], "T3": ["5C", "6C"],
-               "T4": ["6C", "5C"], "T5": ["7C", "8C"], "T6": ["8C", "7C"],
-               "T7": ["9C", "9C"], "T8": ["TC", "TC"]}
+    mirrors = {
+        "T1": ["3C", "4C"],
+        "T2": ["4C", "3C"],
+        "T3": ["5C", "6C"],
+        "T4": ["6C", "5C"],
+        "T5": ["7C", "8C"],
+        "T6": ["8C", "7C"],
+        "T7": ["9C", "9C"],
+        "T8": ["TC", "TC"],
+    }
     up = {"S": 13, "H": 13, "D": 13, "C": 2}
     down = {"S": 1, "H": 1, "D": 1, "C": 11}
     state = position({**mirrors, **singles}, up, down)
@@ -184,8 +209,9 @@ def test_a_shift_that_changes_nothing_is_not_offered() -> None:
     with pytest.raises(IllegalMove, match="would change nothing"):
         G.apply(state, Move.act("shift"))
     # Two equal piles (3♣ 4♣ twice) turn into 4♣ 3♣ twice: a real shift.
-    unequal = position({**mirrors, "T2": ["3C", "4C"], "T1": ["4C", "3C"][::-1], **singles},
-                       up, down)
+    unequal = position(
+        {**mirrors, "T2": ["3C", "4C"], "T1": ["4C", "3C"][::-1], **singles}, up, down
+    )
     assert Move.act("shift") in G.legal_moves(unequal)
 
 
@@ -203,9 +229,11 @@ def test_shift_moves_each_bottom_card_to_the_top_three_times() -> None:
 
 
 def test_a_near_won_position_is_won() -> None:
-    state = position({"T1": ["KH"]},
-                     up={"S": 13, "H": 12, "D": 13, "C": 13},
-                     down={"S": 1, "H": 1, "D": 1, "C": 1})
+    state = position(
+        {"T1": ["KH"]},
+        up={"S": 13, "H": 12, "D": 13, "C": 13},
+        down={"S": 1, "H": 1, "D": 1, "C": 1},
+    )
     # T16 holds the cards the helper could not place: nothing here.
     assert G.pile(state, "T16") == ()
     assert solve(G, state, max_nodes=2_000).outcome == "win"  # the solver sees it too
@@ -218,9 +246,12 @@ def test_a_near_won_position_is_won() -> None:
 def test_a_dead_position_is_lost() -> None:
     # Every other suit is home; the hearts left lie in one pile under a 9♥ that fits
     # neither FA-H (at 5) nor FK-H (at 8), and no shift is left.
-    state = position({"T16": ["9H"]},
-                     up={"S": 13, "H": 5, "D": 13, "C": 13},
-                     down={"S": 1, "H": 8, "D": 1, "C": 1}, shifts=0)
+    state = position(
+        {"T16": ["9H"]},
+        up={"S": 13, "H": 5, "D": 13, "C": 13},
+        down={"S": 1, "H": 8, "D": 1, "C": 1},
+        shifts=0,
+    )
     assert G.legal_moves(state) == []
     assert G.status(state) == "lost"
 

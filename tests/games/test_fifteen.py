@@ -43,23 +43,37 @@ def home(**ranks: tuple[int, int]) -> dict[str, str]:
 
 GOLDEN = {
     0: {
-        "C1": "3H KH AS QC 8H 4D 4D", "C2": "8C 5H 9S JH 6D 7S 6C",
-        "C3": "JS 9H KC 8D TC 4H 4S", "C4": "6S 5C KD 4S 4C JC AH",
-        "C5": "4H 9S 4C 9D 8C 3C 7C", "C6": "2D 3D 7D 5D QS 7C TD",
-        "C7": "TS QD 5S 3H 2H 3S AC", "C8": "7H 5D 9D 6D 7D TS 8D",
-        "C9": "AD JC 6H QD 2C JH TC", "C10": "8H QS 2H 5S 2D AC 9C",
-        "C11": "TH TH 2S 6H 9H 2C KS", "C12": "6S 8S 6C 8S QC JS 5C",
-        "C13": "AD 3D 3S AH 5H KD QH", "C14": "KC JD KS 7S KH QH TD",
+        "C1": "3H KH AS QC 8H 4D 4D",
+        "C2": "8C 5H 9S JH 6D 7S 6C",
+        "C3": "JS 9H KC 8D TC 4H 4S",
+        "C4": "6S 5C KD 4S 4C JC AH",
+        "C5": "4H 9S 4C 9D 8C 3C 7C",
+        "C6": "2D 3D 7D 5D QS 7C TD",
+        "C7": "TS QD 5S 3H 2H 3S AC",
+        "C8": "7H 5D 9D 6D 7D TS 8D",
+        "C9": "AD JC 6H QD 2C JH TC",
+        "C10": "8H QS 2H 5S 2D AC 9C",
+        "C11": "TH TH 2S 6H 9H 2C KS",
+        "C12": "6S 8S 6C 8S QC JS 5C",
+        "C13": "AD 3D 3S AH 5H KD QH",
+        "C14": "KC JD KS 7S KH QH TD",
         "C15": "JD 2S AS 7H 3C 9C",
     },
     2**64 - 1: {
-        "C1": "9D QD 8H QC KS 6C 8D", "C2": "3S JH TD 3H AC QH TD",
-        "C3": "9S 4H 8C 2S TH 4D 9H", "C4": "AS 3D 2C 2H JD AH 3C",
-        "C5": "6H AD 5D TH 9H 3S 4C", "C6": "TC QH TC 4H 6D 8S JD",
-        "C7": "2C 6S 3C AD 3D AC 7C", "C8": "QS 7D 4D QD 5S 9C 7C",
-        "C9": "KD 5H 2H 4S JH QC 4S", "C10": "6H KH 9C TS KH 8C 7S",
-        "C11": "5C 3H JS 5C JC AH KC", "C12": "5D 7D KS KD 7H 6C TS",
-        "C13": "2D QS KC AS JC 2D 6S", "C14": "9D 8H 9S 8S 7S 7H 5S",
+        "C1": "9D QD 8H QC KS 6C 8D",
+        "C2": "3S JH TD 3H AC QH TD",
+        "C3": "9S 4H 8C 2S TH 4D 9H",
+        "C4": "AS 3D 2C 2H JD AH 3C",
+        "C5": "6H AD 5D TH 9H 3S 4C",
+        "C6": "TC QH TC 4H 6D 8S JD",
+        "C7": "2C 6S 3C AD 3D AC 7C",
+        "C8": "QS 7D 4D QD 5S 9C 7C",
+        "C9": "KD 5H 2H 4S JH QC 4S",
+        "C10": "6H KH 9C TS KH 8C 7S",
+        "C11": "5C 3H JS 5C JC AH KC",
+        "C12": "5D 7D KS KD 7H 6C TS",
+        "C13": "2D QS KC AS JC 2D 6S",
+        "C14": "9D 8H 9S 8S 7S 7H 5S",
         "C15": "5H 6D 2S JS 4C 8D",
     },
 }
@@ -128,11 +142,17 @@ def test_the_second_ace_can_only_end_the_descending_foundation() -> None:
 
 
 def test_marriages_are_in_suit_either_way_without_wrap() -> None:
-    state = build({"C1": "5H", "C2": "6H", "C3": "4H", "C4": "5D", "C5": "KC", "C6": "AC",
-                   "C7": "QC"}, rest="C15")
+    state = build(
+        {"C1": "5H", "C2": "6H", "C3": "4H", "C4": "5D", "C5": "KC", "C6": "AC", "C7": "QC"},
+        rest="C15",
+    )
     legal = set(G.legal_moves(state))
-    assert {Move.card("C1", "C2"), Move.card("C1", "C3"), Move.card("C2", "C1"),
-            Move.card("C3", "C1")} <= legal
+    assert {
+        Move.card("C1", "C2"),
+        Move.card("C1", "C3"),
+        Move.card("C2", "C1"),
+        Move.card("C3", "C1"),
+    } <= legal
     assert Move.card("C1", "C4") not in legal and Move.card("C4", "C2") not in legal
     assert Move.card("C5", "C6") not in legal and Move.card("C6", "C5") not in legal
     assert Move.card("C7", "C5") in legal and Move.card("C5", "C7") in legal
@@ -221,12 +241,18 @@ def stuck_opening(exposed: str = SPACED) -> State:
     left = [c for c in range(104) if c not in used]
     # Aces and kings first so they land in rows 0..4, away from the grace row.
     left.sort(key=lambda c: rank(c) not in (1, 13))
-    slots = [(col, row) for row in range(7) for col in range(15)
-             if (col, row) not in grid and not (col == 14 and row == 6)]
+    slots = [
+        (col, row)
+        for row in range(7)
+        for col in range(15)
+        if (col, row) not in grid and not (col == 14 and row == 6)
+    ]
     for pos, c in zip(slots, left, strict=True):
         grid[pos] = c
-    piles = {COLUMNS[col]: [grid[(col, row)] for row in range(7) if (col, row) in grid]
-             for col in range(15)}
+    piles = {
+        COLUMNS[col]: [grid[(col, row)] for row in range(7) if (col, row) in grid]
+        for col in range(15)
+    }
     return G.new_state(piles, Vars(sixth_row=tuple(piles[c][5] for c in COLUMNS)))
 
 
@@ -238,7 +264,10 @@ def test_grace_lists_every_combination() -> None:
         Move.act("grace", ace="C3", king="C7"),
     ]
     assert Move.act("grace", ace="C3", king="C7").to_wire() == {
-        "action": "grace", "ace": "C3", "king": "C7"}
+        "action": "grace",
+        "ace": "C3",
+        "king": "C7",
+    }
 
 
 def test_grace_takes_the_sixth_card_and_the_cards_below_close_up() -> None:
@@ -271,8 +300,7 @@ def test_grace_takes_only_cards_dealt_into_the_sixth_row() -> None:
     A♥ lying where the dealt one lay. The engine remembers the dealt cards; it used
     to take whatever lay sixth in a column."""
     state = stuck_opening()
-    king = next((c, i) for c in COLUMNS for i in range(5)
-                if rank(G.pile(state, c)[i]) == 13)
+    king = next((c, i) for c in COLUMNS for i in range(5) if rank(G.pile(state, c)[i]) == 13)
     moved_in = swapped(state, ("C4", 5), king)
     assert rank(G.pile(moved_in, "C4")[5]) == 13
     assert G.legal_moves(moved_in) == G.legal_moves(state)  # no grace from C4
@@ -280,8 +308,7 @@ def test_grace_takes_only_cards_dealt_into_the_sixth_row() -> None:
         G.apply(moved_in, Move.act("grace", ace=None, king="C4"))
     # The twin: both aces of hearts swap places; the one now sixth in C3 was not dealt
     # there, so only the king's grace is left.
-    twin = next((c, i) for c in COLUMNS for i in range(5)
-                if code(G.pile(state, c)[i]) == "AH")
+    twin = next((c, i) for c in COLUMNS for i in range(5) if code(G.pile(state, c)[i]) == "AH")
     assert G.pile(state, twin[0])[twin[1]] != G.pile(state, "C3")[5]
     twins = swapped(state, ("C3", 5), twin)
     assert code(G.pile(twins, "C3")[5]) == "AH"
@@ -330,8 +357,7 @@ def test_grace_is_refused_with_reasons() -> None:
 
 
 def test_grace_wire_form() -> None:
-    assert G.parse_move({"action": "grace", "king": "C7"}) == Move.act(
-        "grace", ace=None, king="C7")
+    assert G.parse_move({"action": "grace", "king": "C7"}) == Move.act("grace", ace=None, king="C7")
     with pytest.raises(InvalidMove):
         G.parse_move({"action": "grace", "ace": "C3", "queen": "C1"})
 
@@ -351,12 +377,25 @@ def test_a_dead_position_is_lost() -> None:
     # Spades and hearts wait for their fives (up) and nines (down); every column is
     # occupied and no two exposed cards marry.
     spec = home(S=(4, 10), H=(4, 10))
-    spec.update({
-        "C1": "2S 4S AS", "C2": "5S 5S 3S", "C3": "7S 7S 6S", "C4": "9S 9S 6S",
-        "C5": "JS KS 8S", "C6": "8S", "C7": "TS", "C8": "QS",
-        "C9": "2H 4H AH", "C10": "5H 5H 3H", "C11": "7H 7H 6H", "C12": "9H 9H 6H",
-        "C13": "JH QH 8H", "C14": "KH 8H", "C15": "TH",
-    })
+    spec.update(
+        {
+            "C1": "2S 4S AS",
+            "C2": "5S 5S 3S",
+            "C3": "7S 7S 6S",
+            "C4": "9S 9S 6S",
+            "C5": "JS KS 8S",
+            "C6": "8S",
+            "C7": "TS",
+            "C8": "QS",
+            "C9": "2H 4H AH",
+            "C10": "5H 5H 3H",
+            "C11": "7H 7H 6H",
+            "C12": "9H 9H 6H",
+            "C13": "JH QH 8H",
+            "C14": "KH 8H",
+            "C15": "TH",
+        }
+    )
     state = build(spec, vars=Vars(grace_used=True))
     assert G.legal_moves(state) == []
     assert G.status(state) == "lost"

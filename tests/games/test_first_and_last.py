@@ -29,8 +29,9 @@ def codes(state: State, pid: str) -> str:
     return " ".join(code(c) for c in G.pile(state, pid))
 
 
-def position(spec: dict[str, str], *, stock: str = "", done: int = 0,
-             redeals_left: int = 3, rng: int = 0) -> State:
+def position(
+    spec: dict[str, str], *, stock: str = "", done: int = 0, redeals_left: int = 3, rng: int = 0
+) -> State:
     """Piles from wire codes (bottom first; the second copy of a code is deck 1);
     ``stock`` lists the stock top first. P1..P``done`` are filled complete with cards
     not named; any card still unnamed is left out (these tests do not need it)."""
@@ -42,7 +43,7 @@ def position(spec: dict[str, str], *, stock: str = "", done: int = 0,
         piles["S"] = list(as_stock([take(t) for t in stock.split()]))
     spare = pack.rest()
     for n in range(done):
-        piles[BUILD[n]] = spare[13 * n: 13 * n + 13]
+        piles[BUILD[n]] = spare[13 * n : 13 * n + 13]
     return G.new_state(piles, Vars(redeals_left), rng)
 
 
@@ -53,8 +54,7 @@ def position(spec: dict[str, str], *, stock: str = "", done: int = 0,
     ("seed", "top", "bottom", "stock"),
     [
         (0, "3H 8C JS 6S 4H 2D TS 7H", "AD 8H TH 6S AD KC JD KH", "5H 9H 5C 9S 3D QD"),
-        (2**64 - 1, "9D 3S 9S AS 6H TC 2C QS", "KD 6H 5C 5D 2D 9D 5H QD",
-         "JH 4H 3D AD QH 6S"),
+        (2**64 - 1, "9D 3S 9S AS 6H TC 2C QS", "KD 6H 5C 5D 2D 9D 5H QD", "JH 4H 3D AD QH 6S"),
     ],
 )
 def test_golden_deals(seed: int, top: str, bottom: str, stock: str) -> None:
@@ -76,8 +76,12 @@ def test_deal_follows_the_rules_order() -> None:
     assert [G.pile(state, b) for b in BOTTOM] == [(c,) for c in pack[8:16]]
     assert G.pile(state, "S") == as_stock(pack[16:])
     assert state.rng == rng and state.vars == Vars(redeals_left=3)
-    assert G.view(state)["info"] == {"pile": "P1", "needs": RANKS[rank(pack[0]) % 13],
-                                     "redeals_left": 3, "pass": 1}
+    assert G.view(state)["info"] == {
+        "pile": "P1",
+        "needs": RANKS[rank(pack[0]) % 13],
+        "redeals_left": 3,
+        "pass": 1,
+    }
 
 
 def test_the_stock_order_is_hidden_and_the_rest_is_open() -> None:
@@ -96,8 +100,17 @@ def test_the_stock_order_is_hidden_and_the_rest_is_open() -> None:
 def test_seed_example_a_five_is_followed_by_six_to_four_and_closes_its_pile() -> None:
     """Seed: T1 = 5 → 6, 7, …, K, A, 2, 3, 4 of any suits, then the five itself."""
     state = position(
-        {"T1": "5S", "T2": "2H", "T3": "8S", "T4": "8S", "T5": "9S", "T6": "TS", "T7": "JS",
-         "T8": "5C", **bottom("6C 7H 8C 9D TC JH QC KD")},
+        {
+            "T1": "5S",
+            "T2": "2H",
+            "T3": "8S",
+            "T4": "8S",
+            "T5": "9S",
+            "T6": "TS",
+            "T7": "JS",
+            "T8": "5C",
+            **bottom("6C 7H 8C 9D TC JH QC KD"),
+        },
         stock="AD 2C 3D 4H 9H",
     )
     for b in BOTTOM:
@@ -139,8 +152,7 @@ def test_vacancies_are_refilled_at_once_from_the_waste_top_t8_first() -> None:
 
 
 def test_with_an_empty_waste_the_next_unfitting_cards_fill_t8_then_the_bottom_row() -> None:
-    state = position({**IDLE, "T1": "4D", "T8": "5H", "B2": "6S", "B5": "7S"},
-                     stock="9D TD 5S 7D")
+    state = position({**IDLE, "T1": "4D", "T8": "5H", "B2": "6S", "B5": "7S"}, stock="9D TD 5S 7D")
     state = G.apply(state, Move.card("T8", "P1"))
     state = G.apply(state, Move.card("B2", "P1"))
     state = G.apply(state, Move.card("B5", "P1"))
@@ -191,8 +203,7 @@ def test_a_vacant_t8_with_nothing_left_to_turn_is_lost() -> None:
 
 
 def test_closing_p8_wins() -> None:
-    state = position({"T8": "5S", "P8": "6C 7C 8C 9C TC JC QC KC AC 2C 3C", "B2": "4H"},
-                     done=7)
+    state = position({"T8": "5S", "P8": "6C 7C 8C 9C TC JC QC KC AC 2C 3C", "B2": "4H"}, done=7)
     assert G.score(state) == (102, 104)
     assert G.legal_moves(state) == [Move.card("B2", "P8")]
     state = G.apply(state, Move.card("B2", "P8"))
@@ -258,8 +269,10 @@ def test_redeal_is_offered_when_the_stock_is_empty_even_beside_a_fitting_card() 
     ],
 )
 def test_illegal_moves_explain_themselves(move: Move, reason: str) -> None:
-    state = position({"T1": "3D", "T2": "8H", "T3": "JS", "P1": "4S", "B1": "5C", "B2": "9D",
-                      "X": "KH"}, stock="2H")
+    state = position(
+        {"T1": "3D", "T2": "8H", "T3": "JS", "P1": "4S", "B1": "5C", "B2": "9D", "X": "KH"},
+        stock="2H",
+    )
     with pytest.raises(IllegalMove, match=reason):
         G.apply(state, move)
 

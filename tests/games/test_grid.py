@@ -143,8 +143,9 @@ def test_adjacent_equals_reachable_from_outside_on_random_clearances() -> None:
         outside = reachable_gaps(cells)
         for i in range(64):
             r, c = divmod(i, 8)
-            assert free(cells, r, c) == (bool(cells[i]) and any(
-                n is None or n in outside for n in short_neighbours(r, c)))
+            assert free(cells, r, c) == (
+                bool(cells[i]) and any(n is None or n in outside for n in short_neighbours(r, c))
+            )
 
 
 def short_neighbours(r: int, c: int) -> list[int | None]:
@@ -186,7 +187,7 @@ def test_cells_may_be_given_as_rows_flags_piles_or_card_ids() -> None:
         ########
         ########""")
     expected = free_set(flat)
-    as_rows = [flat[8 * r:8 * r + 8] for r in range(8)]
+    as_rows = [flat[8 * r : 8 * r + 8] for r in range(8)]
     as_flags = [bool(x) for x in flat]
     as_piles: list[tuple[int, ...]] = [(5,) if x else () for x in flat]
     as_ids: list[int | None] = [0 if x else None for x in flat]  # 0 is A♠, a card

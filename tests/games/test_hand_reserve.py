@@ -40,15 +40,27 @@ def pick_up(column: str) -> Move:
 
 GOLDEN = {
     0: {
-        "C1": "8C AS 2S 5H QS 9H 7C JC KC", "C2": "JD JS 3D 8D JH 3S 9C 6D",
-        "C3": "9S 7S 5S 8H 3C KH 7H", "C4": "2C 9D AD AH 4H AC", "C5": "2H 8S 6S QD 2D",
-        "C6": "QH QC 4C TC", "C7": "6C KD TH", "C8": "TS 5D", "C9": "3H",
+        "C1": "8C AS 2S 5H QS 9H 7C JC KC",
+        "C2": "JD JS 3D 8D JH 3S 9C 6D",
+        "C3": "9S 7S 5S 8H 3C KH 7H",
+        "C4": "2C 9D AD AH 4H AC",
+        "C5": "2H 8S 6S QD 2D",
+        "C6": "QH QC 4C TC",
+        "C7": "6C KD TH",
+        "C8": "TS 5D",
+        "C9": "3H",
         "H": "4S KS 6H 4D 7D TD 5C",
     },
     2**64 - 1: {
-        "C1": "JS 7H 2H AS 9S 6D TD 2C QS", "C2": "KC 6H 9D 8C 4D 9H 6S 3D",
-        "C3": "7C 6C QD QH JH 8D KH", "C4": "4S 4H 8H TH KD 8S", "C5": "AH AC 3C 7S KS",
-        "C6": "JD 4C 5C QC", "C7": "5H 7D 9C", "C8": "2D 3H", "C9": "AD",
+        "C1": "JS 7H 2H AS 9S 6D TD 2C QS",
+        "C2": "KC 6H 9D 8C 4D 9H 6S 3D",
+        "C3": "7C 6C QD QH JH 8D KH",
+        "C4": "4S 4H 8H TH KD 8S",
+        "C5": "AH AC 3C 7S KS",
+        "C6": "JD 4C 5C QC",
+        "C7": "5H 7D 9C",
+        "C8": "2D 3H",
+        "C9": "AD",
         "H": "2S 3S 5S TS 5D TC JC",
     },
 }
@@ -273,8 +285,14 @@ def test_the_old_names_of_the_hand_places_still_read() -> None:
 
 
 def test_a_near_won_position_is_won() -> None:
-    spec = {"F1": run("S", 1, 13), "F2": run("H", 1, 13), "F3": run("D", 1, 12),
-            "F4": run("C", 1, 12), "C4": "KC", "H": "KD"}
+    spec = {
+        "F1": run("S", 1, 13),
+        "F2": run("H", 1, 13),
+        "F3": run("D", 1, 12),
+        "F4": run("C", 1, 12),
+        "C4": "KC",
+        "H": "KD",
+    }
     state = build(spec, vars=Vars(picked_up=True))
     assert solve(G, state, max_nodes=2_000).outcome == "win"  # the solver sees it too
     state = G.apply(state, Move.card("C4", "F4"))
@@ -288,9 +306,18 @@ def test_a_blocked_position_still_offers_the_hand() -> None:
     pick-up was spent this was a loss; with the hand open to every column, the exposed
     cards may still go into the hand, so the player decides when to give up."""
     spec = {
-        "F1": run("S", 1, 4), "F2": run("H", 1, 4), "F3": run("D", 1, 4), "F4": run("C", 1, 4),
-        "C1": "5S 5H 6S", "C2": "5D 5C 7S", "C3": "6H 6D 8S", "C4": "7H 7D 9S",
-        "C5": "8H 8D TS", "C6": "9H 9D JS", "C7": "TH TD QS", "C8": "JH JD KS",
+        "F1": run("S", 1, 4),
+        "F2": run("H", 1, 4),
+        "F3": run("D", 1, 4),
+        "F4": run("C", 1, 4),
+        "C1": "5S 5H 6S",
+        "C2": "5D 5C 7S",
+        "C3": "6H 6D 8S",
+        "C4": "7H 7D 9S",
+        "C5": "8H 8D TS",
+        "C6": "9H 9D JS",
+        "C7": "TH TD QS",
+        "C8": "JH JD KS",
         "C9": "QH QD KH KD 6C 7C 8C 9C TC JC QC KC",
     }
     state = build(spec, vars=Vars(picked_up=True))

@@ -15,9 +15,18 @@ G = registry.get("hemispheres")
 CIRCLE = [f"P{i}" for i in range(1, 13)]
 DEAL = Move.act("deal")
 START = {
-    "FR1": "AH", "FR2": "AH", "FR3": "AD", "FR4": "AD",
-    "FB1": "KS", "FB2": "KS", "FB3": "KC", "FB4": "KC",
-    "BW": "KH", "BN": "AS", "BE": "KD", "BS": "AC",
+    "FR1": "AH",
+    "FR2": "AH",
+    "FR3": "AD",
+    "FR4": "AD",
+    "FB1": "KS",
+    "FB2": "KS",
+    "FB3": "KC",
+    "FB4": "KC",
+    "BW": "KH",
+    "BN": "AS",
+    "BE": "KD",
+    "BS": "AC",
 }
 
 
@@ -60,14 +69,37 @@ def test_deal_follows_the_rules_order(seed: int) -> None:
     state = G.deal(seed)
     ids = {pid: G.pile(state, pid) for pid in START}
     assert ids == {
-        "FR1": (13,), "FR2": (65,), "FR3": (26,), "FR4": (78,),
-        "FB1": (12,), "FB2": (64,), "FB3": (51,), "FB4": (103,),
-        "BW": (25,), "BN": (0,), "BE": (38,), "BS": (39,),
+        "FR1": (13,),
+        "FR2": (65,),
+        "FR3": (26,),
+        "FR4": (78,),
+        "FB1": (12,),
+        "FB2": (64,),
+        "FB3": (51,),
+        "FB4": (103,),
+        "BW": (25,),
+        "BN": (0,),
+        "BE": (38,),
+        "BS": (39,),
     }
-    aside, pack, rng = shuffled(2, seed, set_aside=[
-        (1, 1), (1, 1), (1, 2), (1, 2), (13, 0), (13, 0), (13, 3), (13, 3),
-        (13, 1), (1, 0), (13, 2), (1, 3),
-    ])
+    aside, pack, rng = shuffled(
+        2,
+        seed,
+        set_aside=[
+            (1, 1),
+            (1, 1),
+            (1, 2),
+            (1, 2),
+            (13, 0),
+            (13, 0),
+            (13, 3),
+            (13, 3),
+            (13, 1),
+            (1, 0),
+            (13, 2),
+            (1, 3),
+        ],
+    )
     assert [ids[p][0] for p in START] == aside
     for i, p in enumerate(CIRCLE):
         assert G.pile(state, p) == (pack[i],)
@@ -85,7 +117,9 @@ def test_only_the_stock_is_hidden() -> None:
     stock = G.at["S"]
     other = State(
         tuple(p[::-1] if i == stock else p for i, p in enumerate(state.piles)),
-        state.vars, state.rng ^ 7, state.moves,
+        state.vars,
+        state.rng ^ 7,
+        state.moves,
     )
     assert G.view(other) == G.view(state)
 
@@ -97,11 +131,23 @@ def table() -> State:
     """North: 7♥ (P1) and 8♥ (P2) in race NW, 8♥ (P4) in race NE, a lone Q♣ in P3
     (wrong colour). South: 5♠ (P7) and 4♠ (P8) in race SE, a lone J♦ in P9 (wrong
     colour). The waste shows 7♥; the stock holds the rest."""
-    return build({
-        "P1": "7H", "P2": "8H", "P3": "QC", "P4": "8H", "P5": "5D", "P6": "3D",
-        "P7": "5S", "P8": "4S", "P9": "JD", "P10": "9C", "P11": "7C", "P12": "TS",
-        "X": "7H",
-    })
+    return build(
+        {
+            "P1": "7H",
+            "P2": "8H",
+            "P3": "QC",
+            "P4": "8H",
+            "P5": "5D",
+            "P6": "3D",
+            "P7": "5S",
+            "P8": "4S",
+            "P9": "JD",
+            "P10": "9C",
+            "P11": "7C",
+            "P12": "TS",
+            "X": "7H",
+        }
+    )
 
 
 def test_marriages_stay_inside_a_race() -> None:
@@ -166,8 +212,18 @@ def test_foundations_take_proper_cards_and_the_waste_top() -> None:
 
 
 def test_turned_cards_fill_the_first_empty_pile_then_the_waste() -> None:
-    spec = {"P1": "5H", "P2": "6H", "P4": "5D", "P5": "6D", "P6": "7D", "P7": "5S",
-            "P9": "6C", "P10": "5C", "P11": "6S", "P12": "7S"}  # P3 and P8 empty
+    spec = {
+        "P1": "5H",
+        "P2": "6H",
+        "P4": "5D",
+        "P5": "6D",
+        "P6": "7D",
+        "P7": "5S",
+        "P9": "6C",
+        "P10": "5C",
+        "P11": "6S",
+        "P12": "7S",
+    }  # P3 and P8 empty
     state = build({**spec, "S": "4D 9C 2C"}, rest="X")
     legal = set(G.legal_moves(state))
     # The player never fills a vacancy by hand.
@@ -188,11 +244,19 @@ def test_turned_cards_fill_the_first_empty_pile_then_the_waste() -> None:
 
 
 def end_table(stock: str = "") -> State:
-    return build({
-        "FR1": run("H", 1, 12),
-        "P1": "5S", "P2": "", "P5": "JH", "P8": "4S", "P9": "", "P10": "9D",
-        "S": stock,
-    }, rest="P5")
+    return build(
+        {
+            "FR1": run("H", 1, 12),
+            "P1": "5S",
+            "P2": "",
+            "P5": "JH",
+            "P8": "4S",
+            "P9": "",
+            "P10": "9D",
+            "S": stock,
+        },
+        rest="P5",
+    )
 
 
 def test_the_end_phase_transfers_strays_home_and_frees_the_barriers() -> None:
@@ -223,12 +287,18 @@ def test_barriers_wait_for_the_end_phase() -> None:
 
 
 def test_a_near_won_position_is_won_with_the_barriers() -> None:
-    state = build({
-        "FR1": run("H", 1, 12), "FR2": run("H", 1, 13),
-        "FR3": run("D", 1, 12), "FR4": run("D", 1, 13),
-        "FB1": run("S", 13, 2), "FB2": run("S", 13, 1),
-        "FB3": run("C", 13, 2), "FB4": run("C", 13, 1),
-    })
+    state = build(
+        {
+            "FR1": run("H", 1, 12),
+            "FR2": run("H", 1, 13),
+            "FR3": run("D", 1, 12),
+            "FR4": run("D", 1, 13),
+            "FB1": run("S", 13, 2),
+            "FB2": run("S", 13, 1),
+            "FB3": run("C", 13, 2),
+            "FB4": run("C", 13, 1),
+        }
+    )
     assert G.pile(state, "S") == () and G.score(state) == (100, 104)
     assert solve(G, state, max_nodes=2_000).outcome == "win"  # the solver sees it too
     for move in (("BW", "FR1"), ("BN", "FB1"), ("BE", "FR3"), ("BS", "FB3")):
@@ -255,10 +325,18 @@ def test_no_second_deal() -> None:
 def test_the_end_phase_starts_when_the_stock_is_out_whatever_lies_on_the_waste() -> None:
     """The end phase waits for the stock only: cards left on the waste do not hold the
     barriers and the strays back (waiting for the waste too deadlocked most games)."""
-    state = build({
-        "FR1": run("H", 1, 12),
-        "P1": "5S", "P2": "", "P8": "4S", "P9": "", "P10": "9D", "X": "2C",
-    }, rest="P5")
+    state = build(
+        {
+            "FR1": run("H", 1, 12),
+            "P1": "5S",
+            "P2": "",
+            "P8": "4S",
+            "P9": "",
+            "P10": "9D",
+            "X": "2C",
+        },
+        rest="P5",
+    )
     assert G.pile(state, "S") == () and codes(state, "X").endswith("2C")
     assert G.info(state)["end_phase"] is True
     legal = set(G.legal_moves(state))

@@ -97,16 +97,19 @@ def test_pile_13_lies_spread_and_the_others_squared() -> None:
     assert [view[f"F{k}"]["label"] for k in range(1, 9)] == ["K→A", "K→Q"] * 4
 
 
-def position(table: dict[str, str], found: dict[str, tuple[str, int]] | None = None,
-             *, deal: int = 1) -> State:
+def position(
+    table: dict[str, str], found: dict[str, tuple[str, int]] | None = None, *, deal: int = 1
+) -> State:
     return build(G, table, found, rest="P1", vars=TravelVars(deal=deal))
 
 
 def test_any_card_of_the_spread_pile_plays() -> None:
     state = position({"P1": "7C", "P13": "5D KH 9S KH", "T": "4S"})
     assert G.legal_moves(state) == [
-        Move.card("P13", "F1", index=1), Move.card("P13", "F2", index=1),
-        Move.card("P13", "F1", index=3), Move.card("P13", "F2", index=3),
+        Move.card("P13", "F1", index=1),
+        Move.card("P13", "F2", index=1),
+        Move.card("P13", "F1", index=3),
+        Move.card("P13", "F2", index=3),
     ]
     state = G.apply(state, Move.card("P13", "F2", index=1))  # the up pile: K, A, 2, …
     assert codes(G, state, "P13") == "5D 9S KH"
@@ -116,8 +119,9 @@ def test_any_card_of_the_spread_pile_plays() -> None:
 
 
 def test_the_up_foundation_turns_the_corner() -> None:
-    state = position({"P1": "7C", "P3": "AH", "P5": "QH", "T": "4S"},
-                     {"F1": ("H", 1), "F2": ("H", 1)})
+    state = position(
+        {"P1": "7C", "P3": "AH", "P5": "QH", "T": "4S"}, {"F1": ("H", 1), "F2": ("H", 1)}
+    )
     assert G.legal_moves(state) == [Move.card("P3", "F2"), Move.card("P5", "F1")]
     state = G.apply(state, Move.card("P3", "F2"))
     assert codes(G, state, "F2") == "KH AH"

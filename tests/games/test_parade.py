@@ -62,10 +62,18 @@ def complete(slot: str) -> str:
 @pytest.mark.parametrize(
     ("seed", "rows", "aces", "stock"),
     [
-        (0, ("3H 8C JS 6S 4H 2D TS 7H", "-- 8H TH 6S -- KC JD KH", "5H 9H 5C 9S 3D QD 5D JC"),
-         "AD AD", "QS TH 8S 3D JD 2S AS 9S"),
-        (2**64 - 1, ("9D 3S 9S -- 6H TC 2C QS", "KD 6H 5C 5D 2D 9D 5H QD",
-                     "JH 4H 3D -- QH 6S 7D 5H"), "AS AD", "KH 3H 7D QS 8H 6D 8H TD"),
+        (
+            0,
+            ("3H 8C JS 6S 4H 2D TS 7H", "-- 8H TH 6S -- KC JD KH", "5H 9H 5C 9S 3D QD 5D JC"),
+            "AD AD",
+            "QS TH 8S 3D JD 2S AS 9S",
+        ),
+        (
+            2**64 - 1,
+            ("9D 3S 9S -- 6H TC 2C QS", "KD 6H 5C 5D 2D 9D 5H QD", "JH 4H 3D -- QH 6S 7D 5H"),
+            "AS AD",
+            "KH 3H 7D QS 8H 6D 8H TD",
+        ),
     ],
 )
 def test_golden_deals(seed: int, rows: tuple[str, ...], aces: str, stock: str) -> None:
@@ -83,13 +91,17 @@ def test_the_whole_of_deal_zero() -> None:
     aces gone, then the stock from its fourth row on."""
     state = G.deal(0)
     assert [parade_row(state, k) for k in range(3)] == [
-        "3H 8C JS 6S 4H 2D TS 7H", "-- 8H TH 6S -- KC JD KH", "5H 9H 5C 9S 3D QD 5D JC"]
+        "3H 8C JS 6S 4H 2D TS 7H",
+        "-- 8H TH 6S -- KC JD KH",
+        "5H 9H 5C 9S 3D QD 5D JC",
+    ]
     assert codes(state, "X") == "AD AD"
     assert " ".join(code(c) for c in reversed(G.pile(state, "S"))) == (
         "QS TH 8S 3D JD 2S AS 9S KC KD 4C 7D 5S 9D 6H 2H 2S 6C 3S KS AS QC JH 8D "
         "4S 9D 5D 3H 6D QD 5S 6H 8S AH 7S 7H 8H 6D TC 4C "
         "8C QS 2H 7D 2C 2D 9H QC 5H KH 3C 4D 7S 4H JC 3C 7C 3S TS JH "
-        "AC 2C JS KD QH 9C 4D 6C 4S AH 7C TD AC 8D TC 9C KS 5C QH TD")
+        "AC 2C JS KD QH 9C 4D 6C 4S AH 7C TD AC 8D TC 9C KS 5C QH TD"
+    )
 
 
 def test_deal_follows_the_rules_order() -> None:
@@ -108,8 +120,12 @@ def test_deal_follows_the_rules_order() -> None:
 
 def test_layout_ids_kinds_and_fans() -> None:
     view = {p["id"]: p for p in G.view(G.deal(0))["piles"]}
-    assert set(view) == {*(f"P{k}{c}" for k in range(3) for c in range(8)),
-                         *(f"D{i}" for i in range(1, 9)), "S", "X"}
+    assert set(view) == {
+        *(f"P{k}{c}" for k in range(3) for c in range(8)),
+        *(f"D{i}" for i in range(1, 9)),
+        "S",
+        "X",
+    }
     assert view["X"]["kind"] == "discard" and view["S"]["kind"] == "stock"
     assert view["D1"]["fan"] == "down" and view["P00"]["kind"] == "foundation"
     assert len({(p["x"], p["y"]) for p in view.values()}) == len(view)
@@ -139,8 +155,13 @@ def test_seed_opening_the_aces_go_and_the_threes_and_fours_change_rows() -> None
     assert G.pile(state, "P11") == () and G.pile(state, "P14") == ()
     assert G.score(state) == (1, 96)
     legal = G.legal_moves(state)
-    assert legal == [Move.card("P21", "P11"), Move.card("P21", "P14"),
-                     Move.card("P25", "P11"), Move.card("P25", "P14"), DEAL]
+    assert legal == [
+        Move.card("P21", "P11"),
+        Move.card("P21", "P14"),
+        Move.card("P25", "P11"),
+        Move.card("P25", "P14"),
+        DEAL,
+    ]
     with pytest.raises(IllegalMove, match="P21 holds 3♥, which is not a base"):
         G.apply(state, Move.card("P12", "P21"))  # no gap in the fours' row yet
     state = G.apply(state, Move.card("P21", "P11"))
@@ -158,8 +179,9 @@ def test_seed_opening_the_aces_go_and_the_threes_and_fours_change_rows() -> None
 
 
 def test_founded_slots_build_up_by_three_in_suit() -> None:
-    state = position({"P00": "2S", "P10": "3H 6H 9H", "D1": "5S", "D2": "5H", "D3": "QH",
-                      "D4": "6S"}, stock="KC")
+    state = position(
+        {"P00": "2S", "P10": "3H 6H 9H", "D1": "5S", "D2": "5H", "D3": "QH", "D4": "6S"}, stock="KC"
+    )
     legal = G.legal_moves(state)
     assert Move.card("D1", "P00") in legal and Move.card("D3", "P10") in legal
     assert Move.card("D2", "P00") not in legal
@@ -194,8 +216,7 @@ def test_a_gap_takes_only_the_base_of_its_row_in_any_suit() -> None:
 
 
 def test_a_misplaced_card_moves_into_a_gap_or_onto_a_pile_and_takes_nothing() -> None:
-    state = position({"P00": "2S", "P01": "4H", "P20": "5S", "P21": "7D", "D1": "8S"},
-                     stock="KC")
+    state = position({"P00": "2S", "P01": "4H", "P20": "5S", "P21": "7D", "D1": "8S"}, stock="KC")
     legal = G.legal_moves(state)
     assert Move.card("P20", "P00") in legal  # 5♠ misplaced in the fours' row builds on 2♠
     assert Move.card("P01", "P22") in legal  # 4♥ misplaced in the twos' row fills a gap
@@ -210,8 +231,7 @@ def test_a_misplaced_card_moves_into_a_gap_or_onto_a_pile_and_takes_nothing() ->
 
 
 def test_nothing_goes_onto_depots_stock_or_aces_and_there_is_no_swap() -> None:
-    state = position({"P10": "4S", "P20": "3H", "D1": "9C", "D2": "8C", "X": "AS"},
-                     stock="KC")
+    state = position({"P10": "4S", "P20": "3H", "D1": "9C", "D2": "8C", "X": "AS"}, stock="KC")
     with pytest.raises(IllegalMove, match="nothing may be put onto a depot"):
         G.apply(state, Move.card("D1", "D2"))
     with pytest.raises(IllegalMove, match="the aces are out of play"):
@@ -233,8 +253,7 @@ def test_deal_puts_eight_cards_on_the_depots_and_discards_aces_at_once() -> None
     state = position({"D1": "KC", "P00": "2S 5S"}, stock="9S AH 7D 6C 5H 8S AC QD TC JH 8S")
     assert G.view(state)["info"] == {"deals_left": 2, "aces_out": 0}
     state = G.apply(state, DEAL)
-    assert [codes(state, d) for d in DEPOTS] == [
-        "KC 9S", "", "7D", "6C", "5H", "8S", "", "QD"]
+    assert [codes(state, d) for d in DEPOTS] == ["KC 9S", "", "7D", "6C", "5H", "8S", "", "QD"]
     assert codes(state, "X") == "AH AC"
     assert G.view(state)["info"] == {"deals_left": 1, "aces_out": 2}
     state = G.apply(state, DEAL)  # the last three cards
@@ -294,6 +313,7 @@ def test_only_the_stock_is_hidden() -> None:
     assert view["S"]["cards"] == [None] * len(G.pile(state, "S"))
     for pid in (*SLOTS, *DEPOTS, "X"):
         assert view[pid]["cards"] == [code(c) for c in G.pile(state, pid)]
-    other = state._replace(piles=tuple(
-        tuple(reversed(p)) if i == G.at["S"] else p for i, p in enumerate(state.piles)))
+    other = state._replace(
+        piles=tuple(tuple(reversed(p)) if i == G.at["S"] else p for i, p in enumerate(state.piles))
+    )
     assert other.piles != state.piles and G.view(other) == G.view(state)

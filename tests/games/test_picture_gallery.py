@@ -21,8 +21,9 @@ def codes(state: State, pid: str) -> str:
     return " ".join(code(c) for c in G.pile(state, pid))
 
 
-def position(spec: dict[str, str], *, redeals_left: int = 2, rest: str = "Q",
-             stock: str = "") -> State:
+def position(
+    spec: dict[str, str], *, redeals_left: int = 2, rest: str = "Q", stock: str = ""
+) -> State:
     """Piles from wire codes (bottom first; the second copy of a code is deck 1).
     ``stock`` lists the stock top first. Every card not named lands in ``rest``
     (bottom), so no card is lost."""
@@ -125,12 +126,14 @@ def test_only_the_stock_is_hidden() -> None:
             assert view[pid]["cards"] == [code(c) for c in G.pile(state, pid)]
     # Another stock order is invisible.
     stock = G.pile(state, "S")
-    other = state._replace(piles=tuple(
-        stock[::-1] if pid == "S" else p for pid, p in zip(G.ids, state.piles, strict=True)))
+    other = state._replace(
+        piles=tuple(
+            stock[::-1] if pid == "S" else p for pid, p in zip(G.ids, state.piles, strict=True)
+        )
+    )
     assert G.view(other) == G.view(state)
     current = max(k for k in KINGS if G.pile(state, k))
-    assert G.view(state)["info"] == {"pass": 1, "redeals_left": 2, "current": current,
-                                     "stock": 73}
+    assert G.view(state)["info"] == {"pass": 1, "redeals_left": 2, "current": current, "stock": 73}
 
 
 # -- routing the turned card (RULES.md §2.3, rules 1–5) -------------------------------
@@ -250,7 +253,8 @@ def test_three_passes_in_all() -> None:
         if passes < 3:
             # No bare king is left while a donor exists.
             assert all(len(G.pile(state, k)) > 1 for k in KINGS) or not any(
-                len(G.pile(state, k)) > 2 for k in KINGS)
+                len(G.pile(state, k)) > 2 for k in KINGS
+            )
             state = G.apply(state, REDEAL)
     assert state.vars.redeals_left == 0
     assert G.legal_moves(state) == []
@@ -318,8 +322,10 @@ def test_illegal_moves_explain_themselves(move: Move, reason: str) -> None:
 
 
 def test_complete_foundation_and_spent_passes_explain_themselves() -> None:
-    state = position({"K1": "KS 9D", "K2": "KH 3C", "A1": "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS",
-                      "A2": "AC 2C"}, redeals_left=0)
+    state = position(
+        {"K1": "KS 9D", "K2": "KH 3C", "A1": "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS", "A2": "AC 2C"},
+        redeals_left=0,
+    )
     with pytest.raises(IllegalMove, match="complete"):
         G.apply(state, Move.card("K1", "A1"))
     with pytest.raises(IllegalMove, match="third and last pass"):

@@ -41,10 +41,32 @@ def suit_from_ten(s: str, n: int = 13) -> str:
 @pytest.mark.parametrize(
     ("seed", "f1", "columns", "stock"),
     [
-        (0, "5H", ["8C 6C 9D 3D", "JD TS 8S 5S", "9S 3H QC AD", "2C AS KD 6S", "2H JS 5D 4C",
-                   "QH 7S 2S TH"], "8D 8H AH QD TC QS"),
-        (2**64 - 1, "AS", ["JS 5H 4H 9D", "KC 2D AC QD", "7C AD 4C 8H", "4S 7H 7D 3C",
-                           "AH 6H 3H 5C", "JD 6C 2H 9C"], "8C QH TH 7S QC 9S"),
+        (
+            0,
+            "5H",
+            [
+                "8C 6C 9D 3D",
+                "JD TS 8S 5S",
+                "9S 3H QC AD",
+                "2C AS KD 6S",
+                "2H JS 5D 4C",
+                "QH 7S 2S TH",
+            ],
+            "8D 8H AH QD TC QS",
+        ),
+        (
+            2**64 - 1,
+            "AS",
+            [
+                "JS 5H 4H 9D",
+                "KC 2D AC QD",
+                "7C AD 4C 8H",
+                "4S 7H 7D 3C",
+                "AH 6H 3H 5C",
+                "JD 6C 2H 9C",
+            ],
+            "8C QH TH 7S QC 9S",
+        ),
     ],
 )
 def test_golden_deals(seed: int, f1: str, columns: list[str], stock: str) -> None:
@@ -87,8 +109,15 @@ def test_the_stock_is_hidden_the_rest_is_open() -> None:
 
 def test_seed_example_tens_are_followed_by_jack_up_to_nine_and_the_game_is_won() -> None:
     """Seed: "if the base cards are tens, then J, Q, K, A, 2 … up to 9 go on them"."""
-    state = position({"F1": suit_from_ten("H", 12), "F2": suit_from_ten("S"),
-                      "F3": suit_from_ten("D"), "F4": suit_from_ten("C"), "C3": "9H"})
+    state = position(
+        {
+            "F1": suit_from_ten("H", 12),
+            "F2": suit_from_ten("S"),
+            "F3": suit_from_ten("D"),
+            "F4": suit_from_ten("C"),
+            "C3": "9H",
+        }
+    )
     assert G.score(state) == (51, 52)
     assert G.legal_moves(state) == [Move.card("C3", "F1")]
     state = G.apply(state, Move.card("C3", "F1"))
@@ -100,7 +129,9 @@ def test_a_base_card_may_start_any_empty_foundation_and_nothing_else_may() -> No
     state = position({"F1": "TH", "C1": "TS", "C2": "JS", "X": "JH"}, stock="2C")
     legal = G.legal_moves(state)
     assert [m for m in legal if m.dst in FOUNDATIONS] == [
-        Move.card("C1", "F2"), Move.card("C1", "F3"), Move.card("C1", "F4"),
+        Move.card("C1", "F2"),
+        Move.card("C1", "F3"),
+        Move.card("C1", "F4"),
         Move.card("X", "F1"),
     ]
     with pytest.raises(IllegalMove, match="started only by a 10"):
@@ -123,8 +154,19 @@ def test_foundations_build_in_suit() -> None:
 def test_columns_build_down_one_card_regardless_of_suit_but_not_round_the_corner() -> None:
     """Seed: «по одной карте в нисходящей последовательности без соблюдения масти»;
     a column never turns the corner: nothing goes on an ace."""
-    state = position({"F1": "TH", "C1": "6D 5D", "C2": "4S", "C3": "TC", "C4": "3S 9S",
-                      "C5": "AC", "C6": "8D", "X": "KD"}, stock="2C")
+    state = position(
+        {
+            "F1": "TH",
+            "C1": "6D 5D",
+            "C2": "4S",
+            "C3": "TC",
+            "C4": "3S 9S",
+            "C5": "AC",
+            "C6": "8D",
+            "X": "KD",
+        },
+        stock="2C",
+    )
     legal = set(G.legal_moves(state))
     assert Move.card("C2", "C1") in legal  # 4 on 5, any suit
     assert Move.card("C1", "C2") not in legal
@@ -138,8 +180,7 @@ def test_columns_build_down_one_card_regardless_of_suit_but_not_round_the_corner
 
 
 def test_seed_example_only_a_nine_fills_an_empty_column_when_tens_are_base() -> None:
-    state = position({"F1": "TH", "C1": "4D 9S", "C2": "8C", "C3": "9D", "X": "9C"},
-                     stock="2C")
+    state = position({"F1": "TH", "C1": "4D 9S", "C2": "8C", "C3": "9D", "X": "9C"}, stock="2C")
     legal = G.legal_moves(state)
     assert Move.card("C1", "C4") in legal and Move.card("X", "C4") in legal
     assert Move.card("C2", "C4") not in legal
@@ -225,8 +266,9 @@ def test_progress_during_a_pass_is_not_a_repetition() -> None:
 
 
 def test_a_dead_position_is_lost() -> None:
-    state = position({"F1": "TH", "C1": "KC", "C2": "KD", "C3": "5S", "C4": "8H", "C5": "2C",
-                      "C6": "JD"})
+    state = position(
+        {"F1": "TH", "C1": "KC", "C2": "KD", "C3": "5S", "C4": "8H", "C5": "2C", "C6": "JD"}
+    )
     assert G.legal_moves(state) == []
     assert G.status(state) == "lost"
 

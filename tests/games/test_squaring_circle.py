@@ -34,8 +34,14 @@ def complete(slot: str) -> str:
     return " ".join(RANKS[r - 1] + s for r in range(base, base + 4))
 
 
-def position(circle: dict[str, str], cells: dict[str, str] | None = None, *,
-             waste: str = "", stock: str = "", redeals_left: int = 2) -> State:
+def position(
+    circle: dict[str, str],
+    cells: dict[str, str] | None = None,
+    *,
+    waste: str = "",
+    stock: str = "",
+    redeals_left: int = 2,
+) -> State:
     """Named slots (bottom first), carpet cells (one code each), waste (bottom first)
     and stock (top first); the second copy of a code is deck 1; unnamed cards are left
     out."""
@@ -56,10 +62,24 @@ def position(circle: dict[str, str], cells: dict[str, str] | None = None, *,
 @pytest.mark.parametrize(
     ("seed", "rows", "stock"),
     [
-        (0, {0: "3H 8C JS 6S 4H 2D TS 7H", 4: "KC KD 4C 7D 5S 9D 6H 2H",
-             7: "8S AH 7S 7H 8H 6D TC 4C"}, "8C QS 2H 7D 2C 2D 9H QC"),
-        (2**64 - 1, {0: "9D 3S 9S AS 6H TC 2C QS", 4: "8C 2C 5D TC 3C 4D 2H 9C",
-                     7: "KD AS 8S JS KS AC TH JD"}, "9H 6D 3D 5S JH KH JC 7H"),
+        (
+            0,
+            {
+                0: "3H 8C JS 6S 4H 2D TS 7H",
+                4: "KC KD 4C 7D 5S 9D 6H 2H",
+                7: "8S AH 7S 7H 8H 6D TC 4C",
+            },
+            "8C QS 2H 7D 2C 2D 9H QC",
+        ),
+        (
+            2**64 - 1,
+            {
+                0: "9D 3S 9S AS 6H TC 2C QS",
+                4: "8C 2C 5D TC 3C 4D 2H 9C",
+                7: "KD AS 8S JS KS AC TH JD",
+            },
+            "9H 6D 3D 5S JH KH JC 7H",
+        ),
     ],
 )
 def test_golden_deals(seed: int, rows: dict[int, str], stock: str) -> None:
@@ -75,12 +95,19 @@ def test_golden_deals(seed: int, rows: dict[int, str], stock: str) -> None:
 def test_the_whole_of_deal_zero() -> None:
     state = G.deal(0)
     assert [row(state, r) for r in range(8)] == [
-        "3H 8C JS 6S 4H 2D TS 7H", "AD 8H TH 6S AD KC JD KH", "5H 9H 5C 9S 3D QD 5D JC",
-        "QS TH 8S 3D JD 2S AS 9S", "KC KD 4C 7D 5S 9D 6H 2H", "2S 6C 3S KS AS QC JH 8D",
-        "4S 9D 5D 3H 6D QD 5S 6H", "8S AH 7S 7H 8H 6D TC 4C"]
+        "3H 8C JS 6S 4H 2D TS 7H",
+        "AD 8H TH 6S AD KC JD KH",
+        "5H 9H 5C 9S 3D QD 5D JC",
+        "QS TH 8S 3D JD 2S AS 9S",
+        "KC KD 4C 7D 5S 9D 6H 2H",
+        "2S 6C 3S KS AS QC JH 8D",
+        "4S 9D 5D 3H 6D QD 5S 6H",
+        "8S AH 7S 7H 8H 6D TC 4C",
+    ]
     assert " ".join(code(c) for c in reversed(G.pile(state, "S"))) == (
         "8C QS 2H 7D 2C 2D 9H QC 5H KH 3C 4D 7S 4H JC 3C 7C 3S TS JH "
-        "AC 2C JS KD QH 9C 4D 6C 4S AH 7C TD AC 8D TC 9C KS 5C QH TD")
+        "AC 2C JS KD QH 9C 4D 6C 4S AH 7C TD AC 8D TC 9C KS 5C QH TD"
+    )
 
 
 def test_deal_follows_the_rules_order() -> None:
@@ -102,8 +129,23 @@ def test_the_circle_has_32_slots_named_by_base_suit_and_copy() -> None:
     assert view["G00"]["orient"] == "v" and view["G01"]["orient"] == "h"
     assert len({(p["x"], p["y"]) for p in view.values()}) == len(view)
     assert G.view(G.deal(1))["info"]["free"] == [
-        "G00", "G02", "G04", "G06", "G07", "G10", "G27", "G30", "G47", "G50", "G67",
-        "G70", "G71", "G73", "G75", "G77"]
+        "G00",
+        "G02",
+        "G04",
+        "G06",
+        "G07",
+        "G10",
+        "G27",
+        "G30",
+        "G47",
+        "G50",
+        "G67",
+        "G70",
+        "G71",
+        "G73",
+        "G75",
+        "G77",
+    ]
 
 
 # -- the circle -------------------------------------------------------------------------
@@ -121,8 +163,11 @@ def test_seed_kings_and_aces_come_out_at_any_time() -> None:
 def test_seed_fives_follow_the_aces_and_nines_the_fives_one_for_one() -> None:
     """Seed: a five only after the ace of its suit, the second five after the second
     ace; a nine once a five is out, the second nine after the second five."""
-    state = position({"BAS1": "AS"}, {"G00": "5S", "G02": "5S", "G04": "9S", "G06": "9S",
-                                      "G07": "AS"}, stock="2C")
+    state = position(
+        {"BAS1": "AS"},
+        {"G00": "5S", "G02": "5S", "G04": "9S", "G06": "9S", "G07": "AS"},
+        stock="2C",
+    )
     legal = G.legal_moves(state)
     assert Move.card("G00", "B5S1") in legal and Move.card("G04", "B9S1") not in legal
     with pytest.raises(IllegalMove, match="needs another five of ♠"):
@@ -138,7 +183,13 @@ def test_seed_fives_follow_the_aces_and_nines_the_fives_one_for_one() -> None:
     state = G.apply(state, Move.card("G02", "B5S2"))
     state = G.apply(state, Move.card("G06", "B9S2"))
     assert [codes(state, b) for b in ("BAS1", "BAS2", "B5S1", "B5S2", "B9S1", "B9S2")] == [
-        "AS", "AS", "5S", "5S", "9S", "9S"]
+        "AS",
+        "AS",
+        "5S",
+        "5S",
+        "9S",
+        "9S",
+    ]
 
 
 def test_release_counts_are_per_suit() -> None:
@@ -147,10 +198,11 @@ def test_release_counts_are_per_suit() -> None:
 
 
 def test_aces_fives_and_nines_build_three_cards_up_in_suit_kings_nothing() -> None:
-    state = position({"BAS1": "AS 2S 3S", "B5H1": "5H", "B9D1": "9D TD JD", "BKC1": "KC",
-                      "BAS2": "AS 2S 3S 4S"},
-                     {"G00": "4S", "G02": "6H", "G04": "QD", "G06": "QC", "G07": "6D"},
-                     stock="2C")
+    state = position(
+        {"BAS1": "AS 2S 3S", "B5H1": "5H", "B9D1": "9D TD JD", "BKC1": "KC", "BAS2": "AS 2S 3S 4S"},
+        {"G00": "4S", "G02": "6H", "G04": "QD", "G06": "QC", "G07": "6D"},
+        stock="2C",
+    )
     legal = G.legal_moves(state)
     assert Move.card("G00", "BAS1") in legal and Move.card("G00", "BAS2") not in legal
     assert Move.card("G02", "B5H1") in legal and Move.card("G04", "B9D1") in legal
@@ -175,8 +227,10 @@ def test_nothing_is_packed_on_the_waste_and_nothing_enters_the_carpet() -> None:
     with pytest.raises(IllegalMove, match="onto the carpet"):
         G.apply(state, Move.card("X", "G01"))
     with pytest.raises(IllegalMove, match="G11 is not free"):
-        G.apply(position({}, {"G01": "2S", "G11": "AS", "G21": "3S"}, stock="2C"),
-                Move.card("G11", "BAS1"))
+        G.apply(
+            position({}, {"G01": "2S", "G11": "AS", "G21": "3S"}, stock="2C"),
+            Move.card("G11", "BAS1"),
+        )
 
 
 # -- the stock ----------------------------------------------------------------------------
@@ -229,7 +283,9 @@ def test_a_turned_card_that_fits_two_alike_slots_goes_into_the_first() -> None:
     # A carpet or waste card may still go onto either of two alike slots.
     state = position({"BAS1": "AS 2S", "BAS2": "AS 2S"}, {"G00": "3S"}, stock="4C")
     assert [m for m in G.legal_moves(state) if m.src == "G00"] == [
-        Move.card("G00", "BAS1"), Move.card("G00", "BAS2")]
+        Move.card("G00", "BAS1"),
+        Move.card("G00", "BAS2"),
+    ]
 
 
 def test_seed_on_a_later_pass_a_turned_card_that_now_fits_goes_into_the_circle() -> None:
@@ -258,8 +314,7 @@ def test_a_near_won_position_is_won() -> None:
 
 
 def test_a_dead_position_is_lost() -> None:
-    state = position({"BAS1": "AS"}, {"G00": "9S", "G02": "3S"}, waste="KH 5C",
-                     redeals_left=0)
+    state = position({"BAS1": "AS"}, {"G00": "9S", "G02": "3S"}, waste="KH 5C", redeals_left=0)
     assert G.legal_moves(state) == []
     assert G.status(state) == "lost"
 
@@ -272,6 +327,7 @@ def test_the_stock_order_is_hidden() -> None:
     view = {p["id"]: p for p in G.view(state)["piles"]}
     assert view["S"]["cards"] == [None] * 38
     assert view["X"]["cards"] == [code(c) for c in G.pile(state, "X")]
-    other = state._replace(piles=tuple(
-        tuple(reversed(p)) if i == G.at["S"] else p for i, p in enumerate(state.piles)))
+    other = state._replace(
+        piles=tuple(tuple(reversed(p)) if i == G.at["S"] else p for i, p in enumerate(state.piles))
+    )
     assert other.piles != state.piles and G.view(other) == G.view(state)

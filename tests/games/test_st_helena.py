@@ -31,15 +31,29 @@ FULL = {f"F{i}": run(s, 1, 13) for i, s in enumerate("SSHHDDCC", start=1)}
 
 GOLDEN = {
     0: {
-        "C1": "3H TH 3D AS", "C2": "8C 6S QD 9S", "C3": "JS AD 5D KC", "C4": "6S KC JC KD",
-        "C5": "4H JD QS 4C", "C6": "2D KH TH 7D", "C7": "TS 5H 8S 5S", "C8": "7H 9H 3D 9D",
-        "C9": "AD 5C JD 6H", "C10": "8H 9S 2S 2H",
+        "C1": "3H TH 3D AS",
+        "C2": "8C 6S QD 9S",
+        "C3": "JS AD 5D KC",
+        "C4": "6S KC JC KD",
+        "C5": "4H JD QS 4C",
+        "C6": "2D KH TH 7D",
+        "C7": "TS 5H 8S 5S",
+        "C8": "7H 9H 3D 9D",
+        "C9": "AD 5C JD 6H",
+        "C10": "8H 9S 2S 2H",
         "next": "2S 6C 3S KS AS",
     },
     2**64 - 1: {
-        "C1": "9D 5C QH 8H", "C2": "3S 5D 6S TD", "C3": "9S 2D 7D 8C", "C4": "AS 9D 5H 2C",
-        "C5": "6H 5H KH 5D", "C6": "TC QD 3H TC", "C7": "2C JH 7D 3C", "C8": "QS 4H QS 4D",
-        "C9": "KD 3D 8H 2H", "C10": "6H AD 6D 9C",
+        "C1": "9D 5C QH 8H",
+        "C2": "3S 5D 6S TD",
+        "C3": "9S 2D 7D 8C",
+        "C4": "AS 9D 5H 2C",
+        "C5": "6H 5H KH 5D",
+        "C6": "TC QD 3H TC",
+        "C7": "2C JH 7D 3C",
+        "C8": "QS 4H QS 4D",
+        "C9": "KD 3D 8H 2H",
+        "C10": "6H AD 6D 9C",
         "next": "JS KS KC 9S 2S",
     },
 }
@@ -91,7 +105,9 @@ def test_the_stock_order_is_hidden_and_the_waste_shown() -> None:
     stock = G.at["S"]
     other = State(
         tuple(p[::-1] if i == stock else p for i, p in enumerate(state.piles)),
-        state.vars, state.rng ^ 1, state.moves,
+        state.vars,
+        state.rng ^ 1,
+        state.moves,
     )
     assert G.view(other) == G.view(state)
 
@@ -181,8 +197,7 @@ def test_a_marriage_that_only_swaps_two_columns_is_no_move() -> None:
 def test_the_talon_is_turned_one_card_at_a_time_and_its_top_is_playable() -> None:
     """«переворачиваютъ одну карту за другою, ставятъ каждую годную карту на мђсто
     основныхъ или же кладутъ ее въ серіи раскладки ... откладываются въ ... талонъ»."""
-    state = build({"C1": "KS 9D", "C2": "JD 6S", "F1": run("C", 1, 4),
-                   "S": "8D 5C"}, rest="C3")
+    state = build({"C1": "KS 9D", "C2": "JD 6S", "F1": run("C", 1, 4), "S": "8D 5C"}, rest="C3")
     state = G.apply(state, DEAL)
     assert codes(state, "X") == "5C" and codes(state, "S") == "8D"
     state = G.apply(state, Move.card("X", "F1"))
@@ -248,12 +263,26 @@ def test_a_dead_position_is_lost() -> None:
     # Every foundation is founded; spades and hearts wait for their sixes, buried
     # under tops that cannot move: no two tops marry, no gap, the waste top is a king.
     spec = {
-        "F1": run("S", 1, 5), "F2": run("S", 1, 5), "F3": run("H", 1, 5),
-        "F4": run("H", 1, 5), "F5": run("D", 1, 13), "F6": run("D", 1, 13),
-        "F7": run("C", 1, 13), "F8": run("C", 1, 13),
-        "C1": "6S 7S", "C2": "6S 7S", "C3": "8S 9S", "C4": "8S 9S", "C5": "TS JS",
-        "C6": "6H 7H", "C7": "6H 7H", "C8": "8H 9H", "C9": "8H 9H", "C10": "JS TS QS QS KS JH",
-        "X": "TH TH JH QH QH KH KH KS", "S": "",
+        "F1": run("S", 1, 5),
+        "F2": run("S", 1, 5),
+        "F3": run("H", 1, 5),
+        "F4": run("H", 1, 5),
+        "F5": run("D", 1, 13),
+        "F6": run("D", 1, 13),
+        "F7": run("C", 1, 13),
+        "F8": run("C", 1, 13),
+        "C1": "6S 7S",
+        "C2": "6S 7S",
+        "C3": "8S 9S",
+        "C4": "8S 9S",
+        "C5": "TS JS",
+        "C6": "6H 7H",
+        "C7": "6H 7H",
+        "C8": "8H 9H",
+        "C9": "8H 9H",
+        "C10": "JS TS QS QS KS JH",
+        "X": "TH TH JH QH QH KH KH KS",
+        "S": "",
     }
     state = build(spec, rest="X")
     assert codes(state, "X") == spec["X"]  # every card is placed by hand

@@ -66,8 +66,9 @@ def build(
         pool.remove(c)
         return c
 
-    piles: dict[str, list[int]] = {pid: [take(t) for t in text.split()]
-                                   for pid, text in table.items()}
+    piles: dict[str, list[int]] = {
+        pid: [take(t) for t in text.split()] for pid, text in table.items()
+    }
     for fid, (s, n) in (found or {}).items():
         rule = game.f_rule[game.at[fid]]
         r, pile = rule.first, []
@@ -80,9 +81,14 @@ def build(
     return game.new_state(piles, vars)
 
 
-def rederive(pack: list[int], ranks: tuple[int, ...], *, reserve_at: int = -1,
-             bases: int = 0, row: bool = False) -> tuple[list[list[int]], list[int],
-                                                         list[int], list[int], int]:
+def rederive(
+    pack: list[int],
+    ranks: tuple[int, ...],
+    *,
+    reserve_at: int = -1,
+    bases: int = 0,
+    row: bool = False,
+) -> tuple[list[list[int]], list[int], list[int], list[int], int]:
     """The counting deal as RULES.md §5.1 writes it, re-derived independently of
     travel.count_deal: (piles, travellers, reserve, bases, cards used)."""
     piles: list[list[int]] = [[] for _ in ranks]
@@ -169,16 +175,24 @@ def test_classic_rows_end_at_the_king() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(walk=st.randoms(use_true_random=False),
-       which=st.sampled_from([MAIN, COTILLION, CLASSIC, LITTLE]))
+@given(
+    walk=st.randoms(use_true_random=False),
+    which=st.sampled_from([MAIN, COTILLION, CLASSIC, LITTLE]),
+)
 def test_count_deal_matches_the_written_procedure(walk: random.Random, which: Count) -> None:
     deck = list(range(104))
     walk.shuffle(deck)
     dealt = count_deal(deck, which)
-    piles, trav, res, base, used = rederive(deck, which.ranks,
-                                             reserve_at=which.reserve_at, bases=which.bases)
+    piles, trav, res, base, used = rederive(
+        deck, which.ranks, reserve_at=which.reserve_at, bases=which.bases
+    )
     assert (dealt.piles, dealt.travellers, dealt.reserve, dealt.bases, dealt.used) == (
-        piles, trav, res, base, used)
+        piles,
+        trav,
+        res,
+        base,
+        used,
+    )
     for i, pile in enumerate(dealt.piles):
         assert all(rank(c) != which.ranks[i] for c in pile)
 
@@ -210,8 +224,13 @@ def no_test_hangs() -> Iterator[None]:
 LABELS = tuple(range(1, 13))  # the Classic's piles A, 2, …, Q
 
 
-def walk(piles: list[list[int]], labels: tuple[int, ...], card: int,
-         fits: Callable[[int], bool], spread: Container[int] = ()) -> int:
+def walk(
+    piles: list[list[int]],
+    labels: tuple[int, ...],
+    card: int,
+    fits: Callable[[int], bool],
+    spread: Container[int] = (),
+) -> int:
     """:func:`journey`, failing instead of hanging if it never ends."""
     with deadline(5.0):
         return journey(piles, labels, card, fits, spread)
@@ -275,9 +294,11 @@ def test_a_card_reaching_a_spread_pile_stays_there() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(rnd=st.randoms(use_true_random=False),
-       which=st.sampled_from([MAIN, CLASSIC, LITTLE]),
-       playable=st.floats(min_value=0.0, max_value=0.3))
+@given(
+    rnd=st.randoms(use_true_random=False),
+    which=st.sampled_from([MAIN, CLASSIC, LITTLE]),
+    playable=st.floats(min_value=0.0, max_value=0.3),
+)
 def test_every_journey_ends(rnd: random.Random, which: Count, playable: float) -> None:
     """Over random deals and random foundations, each traveller's journey ends within
     one move per card, keeps every card, and ends by one of its stop rules."""

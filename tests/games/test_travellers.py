@@ -16,8 +16,16 @@ from tests.games.test_travel import build, codes, rederive
 G = GAME
 assert registry.get("travellers") is G
 COUNT = (1, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2)
-BASES = {"F1": ("S", 1), "F2": ("H", 1), "F3": ("D", 1), "F4": ("C", 1),
-         "F5": ("S", 1), "F6": ("H", 1), "F7": ("D", 1), "F8": ("C", 1)}
+BASES = {
+    "F1": ("S", 1),
+    "F2": ("H", 1),
+    "F3": ("D", 1),
+    "F4": ("C", 1),
+    "F5": ("S", 1),
+    "F6": ("H", 1),
+    "F7": ("D", 1),
+    "F8": ("C", 1),
+}
 
 # -- the deal -------------------------------------------------------------------------
 
@@ -84,8 +92,9 @@ def test_deal_follows_the_rules_order(seed: int) -> None:
     """Deck-0 aces then kings set aside onto F1..F8; the other 96 dealt by counting
     A, K, Q, …, 2 over P1..P13, matches face down in T (first set aside at the bottom)."""
     state = G.deal(seed)
-    aside, pack, rng = shuffled(2, seed, set_aside=[(ACE, s) for s in range(4)]
-                                + [(KING, s) for s in range(4)])
+    aside, pack, rng = shuffled(
+        2, seed, set_aside=[(ACE, s) for s in range(4)] + [(KING, s) for s in range(4)]
+    )
     piles, trav, _, _, _ = rederive(pack, COUNT)
     assert [G.pile(state, f"P{i}") for i in range(1, 14)] == [tuple(p) for p in piles]
     assert G.pile(state, "T") == tuple(trav)
@@ -106,9 +115,22 @@ def test_view_shows_only_pile_tops_and_hides_the_travellers() -> None:
     assert view["T"]["cards"] == [None] * len(G.pile(state, "T"))
     assert [view[f"F{k}"]["label"] for k in range(1, 9)] == ["A→K"] * 4 + ["K→A"] * 4
     assert [view[f"F{k}"]["base"] for k in range(1, 9)] == [
-        "AS", "AH", "AD", "AC", "KS", "KH", "KD", "KC"]
-    assert G.view(state)["info"] == {"deal": 1, "deals": 3, "redeals_left": 2,
-                                    "travellers": len(G.pile(state, "T")), "drawn": False}
+        "AS",
+        "AH",
+        "AD",
+        "AC",
+        "KS",
+        "KH",
+        "KD",
+        "KC",
+    ]
+    assert G.view(state)["info"] == {
+        "deal": 1,
+        "deals": 3,
+        "redeals_left": 2,
+        "travellers": len(G.pile(state, "T")),
+        "drawn": False,
+    }
 
 
 # -- the journey ----------------------------------------------------------------------
@@ -188,7 +210,8 @@ def test_redeal_gathers_shuffles_and_counts_again() -> None:
     assert G.pile(after, "T") == tuple(trav)
     assert after.rng == rng and after.vars == TravelVars(deal=2)
     assert [G.pile(after, f"F{k}") for k in range(1, 9)] == [
-        G.pile(state, f"F{k}") for k in range(1, 9)]
+        G.pile(state, f"F{k}") for k in range(1, 9)
+    ]
 
 
 def test_the_third_deal_ending_stuck_is_lost() -> None:

@@ -94,8 +94,12 @@ def test_four_foundations_build_up_and_four_down_round_the_corner() -> None:
     assert [p["label"] for p in view if p["kind"] == "foundation"] == ["A→K"] * 4 + ["A→2"] * 4
 
 
-def position(table: dict[str, str], found: dict[str, tuple[str, int]] | None = None,
-             t: str = "", deal: int = 1) -> State:
+def position(
+    table: dict[str, str],
+    found: dict[str, tuple[str, int]] | None = None,
+    t: str = "",
+    deal: int = 1,
+) -> State:
     """Piles as given (P1 also holds every card placed nowhere else, below its top)."""
     return build(G, {"T": t, **table}, found, rest="P1", vars=TravelVars(deal=deal))
 
@@ -103,8 +107,10 @@ def position(table: dict[str, str], found: dict[str, tuple[str, int]] | None = N
 def test_the_player_chooses_each_aces_direction() -> None:
     state = position({"P1": "7C", "P4": "AS", "P9": "AS"}, t="5D")
     assert G.legal_moves(state) == [
-        Move.card("P4", "F1"), Move.card("P4", "F5"),
-        Move.card("P9", "F1"), Move.card("P9", "F5"),
+        Move.card("P4", "F1"),
+        Move.card("P4", "F5"),
+        Move.card("P9", "F1"),
+        Move.card("P9", "F5"),
     ]
     state = G.apply(state, Move.card("P4", "F5"))  # down: A, K, Q, …, 2
     view = {p["id"]: p for p in G.view(state)["piles"]}
@@ -153,8 +159,7 @@ def test_an_ace_laid_up_and_one_laid_down_are_different_positions() -> None:
 
 
 def test_the_down_foundation_turns_the_corner() -> None:
-    state = position({"P1": "7C", "P2": "KS", "P3": "2S"}, {"F1": ("S", 1), "F5": ("S", 1)},
-                     t="5D")
+    state = position({"P1": "7C", "P2": "KS", "P3": "2S"}, {"F1": ("S", 1), "F5": ("S", 1)}, t="5D")
     assert G.legal_moves(state) == [Move.card("P2", "F5"), Move.card("P3", "F1")]
     state = G.apply(state, Move.card("P2", "F5"))
     assert codes(G, state, "F5") == "AS KS"

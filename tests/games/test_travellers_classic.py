@@ -123,7 +123,19 @@ def test_view_hides_deck_reserve_and_travellers() -> None:
     state = G.deal(1)
     view = {p["id"]: p for p in G.view(state)["piles"]}
     assert [view[f"P{i}"]["label"] for i in range(1, 13)] == [
-        "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q"]
+        "A",
+        "2",
+        "3",
+        "4",
+        "5",
+        "6",
+        "7",
+        "8",
+        "9",
+        "10",
+        "J",
+        "Q",
+    ]
     for pid in ("S", "R", "T"):
         assert set(view[pid]["cards"]) <= {None}
     assert view["S"]["kind"] == "stock" and len(view["S"]["cards"]) > 60
@@ -141,10 +153,16 @@ def test_the_view_does_not_depend_on_the_decks_order() -> None:
     assert other != state and G.view(other) == G.view(state)
 
 
-def position(table: dict[str, str], found: dict[str, tuple[str, int]] | None = None,
-             *, spread: bool = True, deal: int = 1) -> State:
-    return build(G, table, {**KINGS, **(found or {})}, rest="P2",
-                 vars=TravelVars(deal=deal, spread=spread))
+def position(
+    table: dict[str, str],
+    found: dict[str, tuple[str, int]] | None = None,
+    *,
+    spread: bool = True,
+    deal: int = 1,
+) -> State:
+    return build(
+        G, table, {**KINGS, **(found or {})}, rest="P2", vars=TravelVars(deal=deal, spread=spread)
+    )
 
 
 def test_forced_steps_come_in_the_seeds_order() -> None:

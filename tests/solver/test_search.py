@@ -77,9 +77,15 @@ def test_a_hand_built_dead_crescent_is_none() -> None:
     assert result.best_founded == 102
 
 
-@pytest.mark.parametrize(("slug", "seed"), [
-    ("fifteen", 0), ("travellers_classic", 1), ("hand_reserve", 0), ("st_helena", 0),
-])
+@pytest.mark.parametrize(
+    ("slug", "seed"),
+    [
+        ("fifteen", 0),
+        ("travellers_classic", 1),
+        ("hand_reserve", 0),
+        ("st_helena", 0),
+    ],
+)
 def test_near_the_end_of_a_certified_line_every_game_finishes(slug: str, seed: int) -> None:
     game = registry.get(slug)
     start = game.deal(seed)
@@ -116,6 +122,7 @@ def test_cut_line_drops_a_cycle_and_keeps_the_win() -> None:
 
 def fake(outcomes: dict[int, tuple[str, int, bool]]) -> Any:
     """A solver answering per seed: (outcome, best_founded, whether its line is real)."""
+
     def search(game: Any, state: State, **_: Any) -> Result:
         seed = next(s for s in outcomes if game.deal(s) == state)
         outcome, best, real = outcomes[seed]
@@ -123,6 +130,7 @@ def fake(outcomes: dict[int, tuple[str, int, bool]]) -> Any:
         if outcome == "win":
             line = solve(game, state, max_nodes=60_000).line if real else (Move.act("deal"),)
         return Result(outcome, line, 10, 0.01, best)  # type: ignore[arg-type]
+
     return search
 
 
@@ -131,9 +139,14 @@ def test_the_daily_scan_skips_a_candidate_whose_line_does_not_replay() -> None:
     seeds = [5, 7, 1]
     search = fake({5: ("unknown", 80, False), 7: ("win", 104, False), 1: ("win", 104, True)})
     seen: list[int] = []
-    daily = certify_daily(game, seeds.__getitem__, budget_seconds=60,
-                          per_candidate_seconds=5, search=search,
-                          progress=lambda k, seed, result: seen.append(k))
+    daily = certify_daily(
+        game,
+        seeds.__getitem__,
+        budget_seconds=60,
+        per_candidate_seconds=5,
+        search=search,
+        progress=lambda k, seed, result: seen.append(k),
+    )
     assert (daily.k, daily.seed, daily.certified, daily.tried) == (2, 1, True, 3)
     assert daily.line is not None and daily.par == len(daily.line)
     assert certify(game, game.deal(1), daily.line) and seen == [0, 1, 2]
@@ -143,8 +156,14 @@ def test_the_daily_falls_back_to_the_candidate_that_founded_most() -> None:
     game = registry.get("travellers_classic")
     seeds = [5, 7, 9]
     search = fake({5: ("unknown", 60, False), 7: ("none", 90, False), 9: ("unknown", 70, False)})
-    daily = certify_daily(game, seeds.__getitem__, budget_seconds=60,
-                          per_candidate_seconds=5, max_candidates=3, search=search)
+    daily = certify_daily(
+        game,
+        seeds.__getitem__,
+        budget_seconds=60,
+        per_candidate_seconds=5,
+        max_candidates=3,
+        search=search,
+    )
     assert (daily.k, daily.seed, daily.certified) == (1, 7, False)
     assert daily.par is None and daily.line is None
     assert daily.best_founded == 90 and daily.tried == 3
@@ -154,7 +173,8 @@ def test_the_daily_scan_stops_at_its_budget_and_uses_the_services_seeds() -> Non
     game = registry.get("crescent")
     seeds = daily_seeds(b"secret", "2026-11-26", "crescent")
     assert [seeds(k) for k in range(3)] == [
-        candidate_seed(b"secret", "2026-11-26", "crescent", k) for k in range(3)]
+        candidate_seed(b"secret", "2026-11-26", "crescent", k) for k in range(3)
+    ]
     daily = certify_daily(game, seeds, budget_seconds=0.3, per_candidate_seconds=0.1)
     assert not daily.certified and 1 <= daily.tried <= 6 and daily.seconds < 2
     assert daily.seed == seeds(daily.k)

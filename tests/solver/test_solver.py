@@ -70,8 +70,12 @@ def test_hint_is_the_first_move_of_a_win() -> None:
 
 
 def test_the_winnability_bench_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert winnability.main(["--games", "travellers_classic", "--deals", "2",
-                             "--seconds", "1", "--json"]) == 0
+    assert (
+        winnability.main(
+            ["--games", "travellers_classic", "--deals", "2", "--seconds", "1", "--json"]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     row = out["games"][0]
     assert row["game"] == "travellers_classic" and row["deals"] == 2
@@ -79,8 +83,22 @@ def test_the_winnability_bench_prints_json(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_the_winnability_bench_scans_dailies(capsys: pytest.CaptureFixture[str]) -> None:
-    assert winnability.main(["--games", "travellers_classic", "--deals", "1", "--scan", "5",
-                             "--seconds", "1", "--json"]) == 0
+    assert (
+        winnability.main(
+            [
+                "--games",
+                "travellers_classic",
+                "--deals",
+                "1",
+                "--scan",
+                "5",
+                "--seconds",
+                "1",
+                "--json",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     (scan,) = out["scans"]
     assert scan["slug"] == "travellers_classic"

@@ -27,7 +27,10 @@ ROOT = Path(__file__).resolve().parents[2]
 #: a tiny solver budget for test servers: a daily is chosen in milliseconds (tests of
 #: the choice itself set their own budgets)
 SOLVER: dict[str, Any] = {
-    "candidate_nodes": 40, "daily_nodes": 80, "solver_workers": 0, "prepare_dailies": False,
+    "candidate_nodes": 40,
+    "daily_nodes": 80,
+    "solver_workers": 0,
+    "prepare_dailies": False,
 }
 
 

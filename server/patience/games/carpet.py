@@ -45,8 +45,10 @@ class Carpet(CarpetGame):
     Vars = Vars
     layout = (
         *(Pile(f, "foundation", i, 0, label=f"A{SUIT_SYMBOLS[i]}↑") for i, f in enumerate(UP)),
-        *(Pile(f, "foundation", 4 + i, 0, label=f"K{SUIT_SYMBOLS[i]}↓")
-          for i, f in enumerate(DOWN)),
+        *(
+            Pile(f, "foundation", 4 + i, 0, label=f"K{SUIT_SYMBOLS[i]}↓")
+            for i, f in enumerate(DOWN)
+        ),
         *cell_piles(0, 1),
         Pile("S", "stock", 9, 1, label="stock", show="down"),
         Pile("X", "waste", 9, 2, label="waste"),
@@ -61,9 +63,7 @@ class Carpet(CarpetGame):
         aside, pack, rng = shuffled(
             2, seed, set_aside=[(1, s) for s in range(4)] + [(KING, s) for s in range(4)]
         )
-        piles: dict[str, tuple[int, ...]] = {
-            f: (c,) for f, c in zip(UP + DOWN, aside, strict=True)
-        }
+        piles: dict[str, tuple[int, ...]] = {f: (c,) for f, c in zip(UP + DOWN, aside, strict=True)}
         piles.update((g, (c,)) for g, c in zip(CELLS, pack[:64], strict=True))
         piles["S"] = as_stock(pack[64:])
         return self.new_state(piles, Vars(), rng)
@@ -123,8 +123,10 @@ class Carpet(CarpetGame):
             waste = piles[self.waste]
             if not waste:
                 return "cards are packed only onto a card of the waste, not an empty waste"
-            return (f"{pretty(c)} packs only onto a waste top of its suit one rank up or "
-                    f"down, not onto {pretty(waste[-1])} (and never a king on an ace)")
+            return (
+                f"{pretty(c)} packs only onto a waste top of its suit one rank up or "
+                f"down, not onto {pretty(waste[-1])} (and never a king on an ace)"
+            )
         s = SUITS.index(dst[-1])
         rule = UP_FROM_ACE if dst in UP else DOWN_FROM_KING
         need = rule.needs(piles[self.at[dst]])

@@ -22,8 +22,10 @@ class Cotillion(TravelGame):
     slug = "cotillion"
     title_en = "Cotillion"
     title_ru = "Котильон"
-    summary = ("Travellers with kings: kings go to the base row during the deal; the "
-               "kings' pile is spread after the last traveller; 3 deals.")
+    summary = (
+        "Travellers with kings: kings go to the base row during the deal; the "
+        "kings' pile is spread after the last traveller; 3 deals."
+    )
     count = COUNT
     directions = DIRECTIONS
     spread_reserve = "after"

@@ -70,10 +70,14 @@ class Crescent(Game):
             for other in (r - 1, r + 1):
                 if dsts := tops.get((s, other)):
                     # Never a move that only swaps two piles (T6 = 9♣ 8♣ onto T16 = 9♣).
-                    legal.extend([
-                        Move(src, dst) for dst in dsts for src in sources
-                        if not swaps(piles[at[src]], piles[at[dst]])
-                    ])
+                    legal.extend(
+                        [
+                            Move(src, dst)
+                            for dst in dsts
+                            for src in sources
+                            if not swaps(piles[at[src]], piles[at[dst]])
+                        ]
+                    )
         if state.vars.shifts_left and self._shift_changes(piles):
             legal.append(Move.act("shift"))
         return legal
@@ -147,9 +151,12 @@ class Crescent(Game):
             return "an empty pile stays empty"
         if move.src in TABLEAU and move.dst in TABLEAU:
             src, dst = state.piles[self.at[move.src]], state.piles[self.at[move.dst]]
-            if src and swaps(src, dst) and suit(src[-1]) == suit(dst[-1]) and abs(
-                rank(src[-1]) - rank(dst[-1])
-            ) == 1:
+            if (
+                src
+                and swaps(src, dst)
+                and suit(src[-1]) == suit(dst[-1])
+                and abs(rank(src[-1]) - rank(dst[-1])) == 1
+            ):
                 return (
                     f"{move.src} under its top card is just like {move.dst}: the move "
                     "would only swap the two piles"

@@ -43,9 +43,7 @@ class Fifteen(Game):
     )
     actions = frozenset({"grace"})
     # A grace names the column of its ace, its king or both; one left out means null.
-    action_params: ClassVar[Mapping[str, frozenset[str]]] = {
-        "grace": frozenset({"ace", "king"})
-    }
+    action_params: ClassVar[Mapping[str, frozenset[str]]] = {"grace": frozenset({"ace", "king"})}
     Vars = Vars
     layout = (
         *(Pile(f, "foundation", 3 + i, 0, label="A↑") for i, f in enumerate(UP)),
@@ -164,7 +162,7 @@ class Fifteen(Game):
                 pile = out[i]
                 c = pile[GRACE_ROW]
                 # The cards below close up; the card founds its foundation.
-                out[i] = pile[:GRACE_ROW] + pile[GRACE_ROW + 1:]
+                out[i] = pile[:GRACE_ROW] + pile[GRACE_ROW + 1 :]
                 f = self.up[suit(c)] if name == "ace" else self.down[suit(c)]
                 out[f] = (c,)
             return State(tuple(out), state.vars._replace(grace_used=True), state.rng)

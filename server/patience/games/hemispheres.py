@@ -29,20 +29,59 @@ NORTH, SOUTH = CIRCLE[:6], CIRCLE[6:]
 RACES = ("NW", "NE", "SE", "SW")
 #: set aside in this order: FR1..FR4, FB1..FB4, then BW BN BE BS.
 SET_ASIDE = (
-    (ACE, HEARTS), (ACE, HEARTS), (ACE, DIAMONDS), (ACE, DIAMONDS),
-    (KING, SPADES), (KING, SPADES), (KING, CLUBS), (KING, CLUBS),
-    (KING, HEARTS), (ACE, SPADES), (KING, DIAMONDS), (ACE, CLUBS),
+    (ACE, HEARTS),
+    (ACE, HEARTS),
+    (ACE, DIAMONDS),
+    (ACE, DIAMONDS),
+    (KING, SPADES),
+    (KING, SPADES),
+    (KING, CLUBS),
+    (KING, CLUBS),
+    (KING, HEARTS),
+    (ACE, SPADES),
+    (KING, DIAMONDS),
+    (ACE, CLUBS),
 )
 DEAL = Move.act("deal")
 #: The circle drawn on the rim of a 5×5 square (y shifted by one), clockwise from the
 #: west barrier: BW, P1 P2 P3 (race NW), BN, P4 P5 P6 (NE), BE, P7 P8 P9 (SE), BS,
 #: P10 P11 P12 (SW).
 RIM = (
-    (0, 3), (0, 2), (0, 1), (1, 1), (2, 1), (3, 1), (4, 1), (4, 2),
-    (4, 3), (4, 4), (4, 5), (3, 5), (2, 5), (1, 5), (0, 5), (0, 4),
+    (0, 3),
+    (0, 2),
+    (0, 1),
+    (1, 1),
+    (2, 1),
+    (3, 1),
+    (4, 1),
+    (4, 2),
+    (4, 3),
+    (4, 4),
+    (4, 5),
+    (3, 5),
+    (2, 5),
+    (1, 5),
+    (0, 5),
+    (0, 4),
 )
-RING = ("BW", "P1", "P2", "P3", "BN", "P4", "P5", "P6",
-        "BE", "P7", "P8", "P9", "BS", "P10", "P11", "P12")
+RING = (
+    "BW",
+    "P1",
+    "P2",
+    "P3",
+    "BN",
+    "P4",
+    "P5",
+    "P6",
+    "BE",
+    "P7",
+    "P8",
+    "P9",
+    "BS",
+    "P10",
+    "P11",
+    "P12",
+)
 CELL = dict(zip(RING, RIM, strict=True))
 
 
@@ -63,7 +102,7 @@ class Hemispheres(Game):
     action_params: ClassVar[Mapping[str, frozenset[str]]] = {"swap": frozenset({"a", "b"})}
     forced_actions = frozenset({"deal"})  # when it is the only move left
     #: piles are alike only inside their race; each barrier keeps its place
-    alike = (RED, BLACK, *(CIRCLE[i:i + 3] for i in range(0, 12, 3)))
+    alike = (RED, BLACK, *(CIRCLE[i : i + 3] for i in range(0, 12, 3)))
     layout = (
         *(Pile(f, "foundation", i, 0, label="A↑") for i, f in enumerate(RED)),
         *(Pile(f, "foundation", i, 6, label="K↓") for i, f in enumerate(BLACK)),
@@ -87,8 +126,7 @@ class Hemispheres(Game):
         self._to = {a: {b: Move(a, b) for b in self.ids if b != a} for a in self.ids}
         # (pile id, pile index, north?, race number) for P1..P12
         self._circle = tuple(
-            (p, i, n < 6, n // 3) for n, (p, i) in enumerate(zip(CIRCLE, self.circle,
-                                                                 strict=True))
+            (p, i, n < 6, n // 3) for n, (p, i) in enumerate(zip(CIRCLE, self.circle, strict=True))
         )
 
     def deal(self, seed: int) -> State:
@@ -300,8 +338,7 @@ class Hemispheres(Game):
         if not target:
             if end:
                 return (
-                    "only a wrong-coloured card from the other hemisphere goes into an "
-                    "empty pile"
+                    "only a wrong-coloured card from the other hemisphere goes into an empty pile"
                 )
             return "an empty pile is refilled only from the stock, by dealing"
         top = target[-1]
@@ -309,11 +346,7 @@ class Hemispheres(Game):
             return f"nothing is built on a wrong-coloured card ({pretty(top)} in {did})"
         if is_red(c) != (did in NORTH):
             return "red cards are built in the north (P1–P6), black in the south (P7–P12)"
-        if (
-            src in self.circle
-            and is_red(c) == (sid in NORTH)
-            and _race(sid) != _race(did)
-        ):
+        if src in self.circle and is_red(c) == (sid in NORTH) and _race(sid) != _race(did):
             return (
                 f"marriages stay inside a race of three piles: {sid} is in race "
                 f"{_race(sid)}, {did} in race {_race(did)}"
@@ -346,4 +379,3 @@ class Hemispheres(Game):
 
 
 GAME = Hemispheres()
-

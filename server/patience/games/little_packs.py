@@ -20,8 +20,10 @@ class LittlePacks(TravelGame):
     slug = "little_packs"
     title_en = "Little Packs"
     title_ru = "Маленькие пачки"
-    summary = ("Thirteen piles dealt while counting A…K, the last one spread; exiles "
-               "journey; eight kings build down or up round the corner; 2 deals.")
+    summary = (
+        "Thirteen piles dealt while counting A…K, the last one spread; exiles "
+        "journey; eight kings build down or up round the corner; 2 deals."
+    )
     count = COUNT
     directions = DIRECTIONS
     paired = True

@@ -53,7 +53,7 @@ class Parade(Game):
     #: the aces are out of play: 24 piles of four make a won game
     target = ROWS * COLS * FULL
     #: a slot's row is its meaning (the base it wants); the depots are all alike
-    alike = (*(SLOTS[k * COLS:(k + 1) * COLS] for k in range(ROWS)), DEPOTS)
+    alike = (*(SLOTS[k * COLS : (k + 1) * COLS] for k in range(ROWS)), DEPOTS)
     layout = (
         *(Pile(p, "foundation", int(p[2]), int(p[1]), label=build(int(p[1]))) for p in SLOTS),
         *(Pile(d, "tableau", i, ROWS + 1, label=d, fan="down") for i, d in enumerate(DEPOTS)),
@@ -76,12 +76,12 @@ class Parade(Game):
     def opening(self, pack: Sequence[int], rng: int = 0) -> State:
         """The position dealt from ``pack`` (top first): cards 0..23 into the parade
         row by row, its aces out of play at once (slot order), the rest the stock."""
-        parade = pack[:ROWS * COLS]
+        parade = pack[: ROWS * COLS]
         piles: dict[str, tuple[int, ...]] = {
             p: (c,) for p, c in zip(SLOTS, parade, strict=True) if rank(c) != 1
         }
         piles["X"] = tuple(c for c in parade if rank(c) == 1)
-        piles["S"] = as_stock(pack[ROWS * COLS:])
+        piles["S"] = as_stock(pack[ROWS * COLS :])
         return self.new_state(piles, None, rng)
 
     # -- positions --------------------------------------------------------------------
@@ -137,11 +137,12 @@ class Parade(Game):
                     aces.append(c)  # discarded at once, the depot gets nothing
                 else:
                     out[self.depots[k]] += (c,)
-            out[self.stock] = stock[:len(stock) - n]
+            out[self.stock] = stock[: len(stock) - n]
             out[self.discard] += tuple(aces)
             return State(tuple(out), state.vars, state.rng)
-        return State(moved(piles, self.at[move.src or ""], self.at[move.dst or ""]),
-                     state.vars, state.rng)
+        return State(
+            moved(piles, self.at[move.src or ""], self.at[move.dst or ""]), state.vars, state.rng
+        )
 
     # -- what a player sees -----------------------------------------------------------
 
@@ -184,11 +185,15 @@ class Parade(Game):
         k = int(dst[1])
         pile = piles[self.at[dst]]
         if not pile:
-            return (f"a gap in the {row_name(k)}' row takes only a {BASE[k]} "
-                    f"(any suit), not {pretty(c)}")
+            return (
+                f"a gap in the {row_name(k)}' row takes only a {BASE[k]} "
+                f"(any suit), not {pretty(c)}"
+            )
         if rank(pile[0]) != BASE[k]:
-            return (f"{dst} holds {pretty(pile[0])}, which is not a base of this row: "
-                    f"it takes nothing until that card moves away")
+            return (
+                f"{dst} holds {pretty(pile[0])}, which is not a base of this row: "
+                f"it takes nothing until that card moves away"
+            )
         if len(pile) >= FULL:
             return f"{dst} is complete"
         top = pile[-1]

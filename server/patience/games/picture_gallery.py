@@ -170,8 +170,10 @@ class PictureGallery(Game):
                 return "deal out the whole stock before gathering the piles"
             if not left:
                 return "three passes are all: the piles may not be dealt a fourth time"
-            return ("a bare king must be covered first: move a top card onto it from a "
-                    "pile holding two or more cards on its king")
+            return (
+                "a bare king must be covered first: move a top card onto it from a "
+                "pile holding two or more cards on its king"
+            )
         if move.action is not None or move.src not in self.at or move.dst not in self.at:
             return super().explain(state, move)
         src, dst = self.at[move.src or ""], self.at[move.dst or ""]
@@ -197,8 +199,10 @@ class PictureGallery(Game):
             return f"{move.dst} needs {pretty(top + 1)}, not {pretty(c)}"
         if dst in self.kings:
             if stock:
-                return ("cards reach the king piles by dealing; bare kings are covered "
-                        "only when the stock is empty")
+                return (
+                    "cards reach the king piles by dealing; bare kings are covered "
+                    "only when the stock is empty"
+                )
             if not left:
                 return "after the third pass no king needs covering"
             if len(piles[dst]) != 1:

@@ -19,9 +19,7 @@ from ..grid import CELLS, CarpetGame, cell_piles
 
 #: the bases of the circle in the order of the slot ids (``B<base><suit><n>``)
 BASES = (KING, 1, 5, 9)
-SLOTS = tuple(
-    f"B{RANKS[b - 1]}{s}{n}" for s in SUITS for b in BASES for n in (1, 2)
-)
+SLOTS = tuple(f"B{RANKS[b - 1]}{s}{n}" for s in SUITS for b in BASES for n in (1, 2))
 #: (suit, rank) of every card id, for indexing moves without calls
 KEY = tuple((suit(c), rank(c)) for c in range(104))
 
@@ -64,8 +62,10 @@ class SquaringCircle(CarpetGame):
     Vars = Vars
     layout = (
         *cell_piles(0, 0),
-        *(Pile(b, "foundation", *_ring(k), label=f"{b[1]}{SUIT_SYMBOLS[SUITS.index(b[2])]}")
-          for k, b in enumerate(SLOTS)),
+        *(
+            Pile(b, "foundation", *_ring(k), label=f"{b[1]}{SUIT_SYMBOLS[SUITS.index(b[2])]}")
+            for k, b in enumerate(SLOTS)
+        ),
         Pile("S", "stock", 12, 4, label="stock", show="down"),
         Pile("X", "waste", 14, 4, label="waste"),
     )
@@ -74,15 +74,13 @@ class SquaringCircle(CarpetGame):
         super().__init__()
         #: per suit: (slot id, pile index, base rank) of its eight slots
         self.slots = tuple(
-            tuple((b, self.at[b], BASES[k // 2]) for k, b in enumerate(SLOTS[8 * s:8 * s + 8]))
+            tuple((b, self.at[b], BASES[k // 2]) for k, b in enumerate(SLOTS[8 * s : 8 * s + 8]))
             for s in range(4)
         )
 
     def deal(self, seed: int) -> State:
         _, pack, rng = shuffled(2, seed)
-        piles: dict[str, tuple[int, ...]] = {
-            g: (c,) for g, c in zip(CELLS, pack[:64], strict=True)
-        }
+        piles: dict[str, tuple[int, ...]] = {g: (c,) for g, c in zip(CELLS, pack[:64], strict=True)}
         piles["S"] = as_stock(pack[64:])
         return self.new_state(piles, Vars(), rng)
 
@@ -159,15 +157,19 @@ class SquaringCircle(CarpetGame):
             return f"{dst} is a {sym} slot, not for {pretty(c)}"
         if not pile:
             if rank(c) != base:
-                return (f"the empty {dst} takes only its base {pretty(c - rank(c) + base)}, "
-                        f"not {pretty(c)}")
+                return (
+                    f"the empty {dst} takes only its base {pretty(c - rank(c) + base)}, "
+                    f"not {pretty(c)}"
+                )
             placed = self.placed(state, s)
             need = 1 if base == 5 else 5
             # Seed: a five only after an ace of its suit, the second five after the
             # second ace; a nine likewise after a five.
-            return (f"{pretty(c)} needs another {name(need)} of {sym} in the circle first "
-                    f"({placed[need]} {name(need)}(s) and {placed[base]} {name(base)}(s) "
-                    f"placed)")
+            return (
+                f"{pretty(c)} needs another {name(need)} of {sym} in the circle first "
+                f"({placed[need]} {name(need)}(s) and {placed[base]} {name(base)}(s) "
+                f"placed)"
+            )
         if base == KING:
             return f"a king's slot holds its king alone: nothing goes onto {dst}"
         if len(pile) >= size(base):

@@ -161,10 +161,7 @@ class StHelena(Game):
         top = target[-1]
         if top % 13 == ACE - 1:
             return f"nothing goes on an ace in a column ({pretty(top)} in {move.dst})"
-        return (
-            f"build down in suit: only {pretty(top - 1)} goes on {pretty(top)}, "
-            f"not {pretty(c)}"
-        )
+        return f"build down in suit: only {pretty(top - 1)} goes on {pretty(top)}, not {pretty(c)}"
 
 
 GAME = StHelena()

@@ -21,8 +21,10 @@ class Travellers(TravelGame):
     slug = "travellers"
     title_en = "Travellers"
     title_ru = "Путешественники"
-    summary = ("Thirteen piles dealt while counting A, K, Q…2; matching cards travel "
-               "under the piles of their rank. Build up on aces, down on kings; 3 deals.")
+    summary = (
+        "Thirteen piles dealt while counting A, K, Q…2; matching cards travel "
+        "under the piles of their rank. Build up on aces, down on kings; 3 deals."
+    )
     count = COUNT
     directions = DIRECTIONS
     set_aside = tuple((ACE, s) for s in range(4)) + tuple((KING, s) for s in range(4))

@@ -23,8 +23,10 @@ class TravellersAces(TravelGame):
     slug = "travellers_aces"
     title_en = "Travellers, eight aces"
     title_ru = "Путешественники, первоначальный вариант"
-    summary = ("The original Travellers: all 104 cards dealt by counting; the eight aces "
-               "are laid as they come, four building up and four down; 3 deals.")
+    summary = (
+        "The original Travellers: all 104 cards dealt by counting; the eight aces "
+        "are laid as they come, four building up and four down; 3 deals."
+    )
     count = COUNT
     directions = DIRECTIONS
     layout = travel_layout(COUNT.ranks, DIRECTIONS)

@@ -25,8 +25,10 @@ class TravellersClassic(TravelGame):
     slug = "travellers_classic"
     title_en = "Classic Travellers"
     title_ru = "Путешественники, классический"
-    summary = ("Kings as bases; rows dealt while counting A…Q, K; the king slot feeds a "
-               "reserve spread at the end; travellers journey; 3 deals, not shuffled.")
+    summary = (
+        "Kings as bases; rows dealt while counting A…Q, K; the king slot feeds a "
+        "reserve spread at the end; travellers journey; 3 deals, not shuffled."
+    )
     count = COUNT
     directions = DIRECTIONS
     set_aside = tuple((KING, s) for s in range(4)) * 2
