@@ -33,7 +33,7 @@ from .events import RaceEvents
 from .http import Endpoints
 from .metrics import Metrics
 from .routes import Routes
-from .session import Hub, Sessions, bounded
+from .session import Hub, Sessions, being_cancelled, bounded, cancel
 
 log = logging.getLogger("pasyans.server")
 
@@ -135,11 +135,8 @@ class App:
             await self.sessions.drain(limit)
             self.server.close(code=P.CLOSE_GOING_AWAY, reason="server shutting down")
             await bounded("closing connections", self.server.wait_closed(), limit)
-        for task in self._tasks:
-            task.cancel()
-        if self._tasks:
-            await asyncio.wait(self._tasks, timeout=2)
-            self._tasks.clear()
+        await cancel(self._tasks, 2)
+        self._tasks.clear()
         if self.pool is not None:
             self.pool.shutdown(wait=False, cancel_futures=True)
             self.pool = None
@@ -165,5 +162,7 @@ class App:
                 await dailies.prepare([today])
                 await dailies.prepare([day_after(today)], self.ahead)
             except Exception:  # a storage outage: try again later
+                if being_cancelled():
+                    raise asyncio.CancelledError from None
                 log.exception("preparing the dailies failed")
             await asyncio.sleep(600)

@@ -13,7 +13,7 @@ import protocol as P
 from ..services.games import Games
 from ..services.race_news import RaceNews
 from ..store import Store
-from .session import Hub
+from .session import Hub, being_cancelled
 
 log = logging.getLogger("pasyans.server")
 
@@ -33,6 +33,8 @@ class RaceEvents:
                 await pubsub.psubscribe(self.store.keys.race_channels())
                 while True:
                     msg = await pubsub.get_message(timeout=1.0)
+                    if being_cancelled():  # swallowed by the client's own timeout
+                        raise asyncio.CancelledError
                     if msg is not None and msg.get("type") == "pmessage":
                         try:
                             await self.deliver(RaceNews.from_bytes(msg["data"]))
@@ -41,6 +43,8 @@ class RaceEvents:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
+                if being_cancelled():  # a cancellation the client turned into an error
+                    raise asyncio.CancelledError from exc
                 log.warning("race event listener: %r; reconnecting", exc)
                 await asyncio.sleep(0.5)
             finally:

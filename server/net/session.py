@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection
@@ -97,6 +97,31 @@ async def bounded(what: str, aw: Awaitable[Any], seconds: float) -> None:
         await asyncio.wait_for(aw, seconds)
     except TimeoutError:
         log.warning("shutdown: %s took over %s s; going on", what, seconds)
+
+
+def being_cancelled() -> bool:
+    """Whether the running task has a cancellation pending. A library may turn a
+    cancellation into another error (a timeout that fires at the same moment, a
+    connection error); a loop that retries on errors asks this before retrying."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
+async def cancel(tasks: Collection[asyncio.Task[Any]], seconds: float) -> None:
+    """Cancel ``tasks`` and wait for them, for at most ``seconds``. A cancellation
+    swallowed by a library is asked again (every 0.1 s): a task left running would
+    keep its event loop from closing."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    pending = {t for t in tasks if not t.done()}
+    while pending:
+        for task in pending:
+            task.cancel()
+        _, pending = await asyncio.wait(pending, timeout=0.1)
+        if pending and loop.time() >= deadline:
+            names = ", ".join(sorted(t.get_name() for t in pending))
+            log.error("shutdown: tasks %s ignore cancellation; leaving them", names)
+            return
 
 
 class Sessions:

@@ -109,6 +109,8 @@ class ScriptPipe:
                 )
                 self._connecting.exception()  # retrieved: waiters re-raise it themselves
                 self._connecting = None
+                if isinstance(exc, asyncio.CancelledError):
+                    raise  # the caller was cancelled: never turn that into an error
                 raise redis.exceptions.ConnectionError(f"cannot connect to redis: {exc!r}") from exc
             connecting, self._connecting = self._connecting, None
             connecting.set_result(None)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from pathlib import Path
 
 import msgpack
 import pytest
 
 from server.net.ratelimit import TokenBucket
+from server.net.session import being_cancelled, cancel
 from server.services.clock import FakeClock, day_before, utc_date
 from server.services.games import effective_moves
 from server.settings import Settings
@@ -99,3 +102,42 @@ def test_clock_helpers() -> None:
     clock.advance(seconds=1)
     assert utc_date(clock.now_ms()) == "2027-01-01"
     assert day_before("2026-03-01") == "2026-02-28"
+
+
+async def test_shutdown_asks_again_a_task_that_swallowed_its_cancellation() -> None:
+    # A library may turn a cancellation into an error (a timeout firing at the same
+    # moment): the task goes on; shutdown must not leave it to hang the loop's close.
+    swallowed = 0
+
+    async def stubborn() -> None:
+        nonlocal swallowed
+        while True:
+            try:
+                await asyncio.sleep(10)
+            except asyncio.CancelledError:
+                if swallowed:
+                    raise
+                swallowed += 1  # the first one is lost
+
+    task = asyncio.create_task(stubborn())
+    await asyncio.sleep(0)
+    await cancel([task], 2)
+    assert task.cancelled() and swallowed == 1
+
+
+async def test_a_retrying_loop_sees_a_cancellation_turned_into_an_error() -> None:
+    seen: list[bool] = []
+
+    async def retrying() -> None:
+        try:
+            await asyncio.sleep(10)
+        except asyncio.CancelledError:
+            seen.append(being_cancelled())
+            raise ConnectionError("converted") from None
+
+    task = asyncio.create_task(retrying())
+    await asyncio.sleep(0)
+    task.cancel()
+    with contextlib.suppress(ConnectionError):
+        await task
+    assert seen == [True]
