@@ -29,8 +29,9 @@ from websockets.typing import Subprotocol
 
 from protocol import SUBPROTOCOL
 from protocol.codec import MAX_FRAME, decode, encode
+from protocol.delta import DeltaGap, apply_delta
 from protocol.errors import ErrorCode, ProtocolError
-from protocol.messages import Board, Mode, Op, Push, Reply, parse_reply, request
+from protocol.messages import Board, Mode, Op, Push, Reply, ReplyForm, parse_reply, request
 
 #: seconds to wait for the handshake and for each reply
 OPEN_TIMEOUT = 5.0
@@ -53,13 +54,18 @@ class ServerUnavailable(ClientError):
 
 class ServerError(ClientError):
     """A failed reply: ``code`` (an :class:`ErrorCode` value), the server's message,
-    and the error's other fields in ``extra`` (``state`` for ``stale_seq``)."""
+    and the error's other fields in ``extra`` (``state`` for ``stale_seq``).
+
+    ``state`` is the game as the server has it after the refusal, when the request
+    was a move or undo of :meth:`Connection.play`/:meth:`Connection.take_back`
+    (None otherwise, or when it could not be fetched)."""
 
     def __init__(self, code: str, message: str, extra: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.extra = extra or {}
+        self.state: Message | None = None
 
     def __str__(self) -> str:
         if self.code == ErrorCode.UNAUTHORIZED:
@@ -315,6 +321,42 @@ class Connection:
 
     async def undo(self, game_id: str, seq: int) -> Message:
         return dict((await self.call(Op.UNDO, game_id=game_id, seq=seq))["state"])
+
+    async def play(self, state: Message, move: Message) -> Message:
+        """Play ``move`` in the game ``state`` holds: the new state, built from a delta
+        reply (:func:`protocol.delta.apply_delta`). ``state`` is left as it was."""
+        return await self._by_delta(state, Op.MOVE, move=move)
+
+    async def take_back(self, state: Message) -> Message:
+        """Undo the last move of the game ``state`` holds: the new state, from a delta."""
+        return await self._by_delta(state, Op.UNDO)
+
+    async def _by_delta(self, state: Message, op: Op, **params: Any) -> Message:
+        """Send ``op`` asking for a delta and apply it to ``state``. When the delta does
+        not follow ``state`` (a gap in ``seq``), the state is fetched whole with
+        ``resume``. A refusal is raised as :class:`ServerError` with the game as the
+        server now has it in ``state`` (the ``stale_seq`` error's own state, else a
+        ``resume``), so the caller never keeps a board the server does not have."""
+        gid = str(state["game_id"])
+        try:
+            result = await self.call(
+                op, game_id=gid, seq=int(state["seq"]), reply=ReplyForm.DELTA, **params
+            )
+        except ServerError as exc:
+            fresh = exc.extra.get("state")
+            if isinstance(fresh, dict):
+                exc.state = fresh
+            else:
+                with contextlib.suppress(ServerError):
+                    exc.state = await self.resume(gid)
+            raise
+        delta = result.get("delta")
+        if isinstance(delta, dict):
+            with contextlib.suppress(DeltaGap):
+                return apply_delta(state, delta)
+        elif isinstance(result.get("state"), dict):
+            return dict(result["state"])  # a server that answers whole states anyway
+        return await self.resume(gid)
 
     async def resign(self, game_id: str) -> Message:
         return dict((await self.call(Op.RESIGN, game_id=game_id))["state"])

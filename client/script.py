@@ -18,8 +18,6 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
 
-from protocol.errors import ErrorCode
-
 from .connection import Connection, ServerError
 from .notation import AUTO_LIMIT, NotationError, forced, format_move, parse, resolve
 from .text import Titles, legal_line, state_text
@@ -86,8 +84,8 @@ class Script:
                 self.say(f"error: {exc}")
             except ServerError as exc:
                 self.refused += 1
-                if exc.code == ErrorCode.STALE_SEQ and isinstance(exc.extra.get("state"), dict):
-                    self.state = exc.extra["state"]
+                if exc.state is not None:  # the game as the server has it now
+                    self.state = exc.state
                 self.say(f"error: {exc}")
         return 1 if self.refused else 0
 
@@ -101,7 +99,7 @@ class Script:
         elif word == "legal":
             self.say(legal_line(self.state.get("legal") or []))
         elif word == "undo":
-            self.state = await self.conn.undo(gid, int(self.state["seq"]))
+            self.state = await self.conn.take_back(self.state)
             self.board()
         elif word == "resign":
             self.state = await self.conn.resign(gid)
@@ -116,7 +114,7 @@ class Script:
             move = parse(line, self.piles())
             legal = self.state.get("legal") or []
             move = resolve(move, legal) or move
-            self.state = await self.conn.move(gid, int(self.state["seq"]), move)
+            self.state = await self.conn.play(self.state, move)
             self.board()
 
     async def auto(self) -> int:
@@ -126,8 +124,6 @@ class Script:
             if move is None:
                 break
             self.say(f"auto: {format_move(move)}")
-            self.state = await self.conn.move(
-                str(self.state["game_id"]), int(self.state["seq"]), move
-            )
+            self.state = await self.conn.play(self.state, move)
             played += 1
         return played

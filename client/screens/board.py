@@ -286,19 +286,20 @@ class BoardScreen(HostedScreen):
             return False
         self.busy = True
         conn = self.host.conn
-        gid, seq = str(self.state["game_id"]), int(self.state["seq"])
+        gid = str(self.state["game_id"])
         try:
             if what == "move":
                 assert move is not None
-                state = await conn.move(gid, seq, move)
+                state = await conn.play(self.state, move)
             elif what == "undo":
-                state = await conn.undo(gid, seq)
+                state = await conn.take_back(self.state)
             else:
                 state = await conn.resign(gid)
                 self.resigned_game = gid
         except ServerError as exc:
-            if exc.code == ErrorCode.STALE_SEQ and isinstance(exc.extra.get("state"), dict):
-                self.set_state(exc.extra["state"])
+            if exc.state is not None:  # the game as the server has it after the refusal
+                self.set_state(exc.state)
+            if exc.code == ErrorCode.STALE_SEQ and exc.state is not None:
                 self.say("the game moved on elsewhere: the board is up to date again")
             else:
                 self.say(f"error: {exc}")
