@@ -144,6 +144,12 @@ def par_text(entry: Mapping[str, Any]) -> str:
 NO_PAR = "—"
 
 
+#: what the ``streak`` number counts, said where it is shown (docs/client.md, "Streak")
+STREAK_MEANING = (
+    "days in a row (UTC) with a daily won or lost by the rules; a resigned one does not count"
+)
+
+
 def result_text(mine: Mapping[str, Any] | None) -> str:
     """A daily result (``mine``) in a few words."""
     if not mine:
@@ -178,6 +184,7 @@ def daily_text(daily: Mapping[str, Any], titles: Titles | None = None) -> str:
         )
     lines = [f"Daily deals of {daily.get('date', '?')} (UTC) · streak {daily.get('streak', 0)}"]
     lines.append(table(rows, ["game", "title", "par", "commitment", "seed", "yours"]))
+    lines.append(f"streak: {STREAK_MEANING}")
     return "\n".join(lines)
 
 

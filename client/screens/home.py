@@ -13,7 +13,7 @@ from protocol.messages import Mode
 
 from ..connection import ClientError, ServerError
 from ..launch import Launch
-from ..text import par_text, result_text, title
+from ..text import STREAK_MEANING, par_text, result_text, title
 from .base import LIST_CSS, ListScreen
 from .leaderboard import LeaderboardScreen
 from .race_dialogs import JoinRaceScreen, RaceDealScreen
@@ -97,8 +97,8 @@ class DailyScreen(ListScreen):
         who = self.host.conn.player or "not logged in"
         when = "today" if date == self.today else "past day: practice only"
         self.query_one("#head", Static).update(
-            f"pasyans · {who} · daily deals of {date} (UTC, {when}) · "
-            f"streak {self.daily.get('streak', 0)}"
+            f"pasyans · {who} · daily deals of {date} (UTC, {when})\n"
+            f"streak {self.daily.get('streak', 0)}: {STREAK_MEANING}"
         )
         self.say(HOME_HINT)
 

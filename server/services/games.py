@@ -640,9 +640,18 @@ class Games:
             clean=rec.clean,
         )
         await self.boards.record(rec.game.slug, rec.date, entry)
-        await self.store.count_streak(rec.player, rec.date, day_before(rec.date))
+        if by_the_rules(rec):
+            await self.store.count_streak(rec.player, rec.date, day_before(rec.date))
         await self.store.set_game_fields(rec.gid, {"recorded": 1})
         self._remember(replace(rec, recorded=True))
+
+
+def by_the_rules(rec: Record) -> bool:
+    """Whether a finished game ended by the rules: won, or lost with no move left. A
+    resigned game (a player's, or an absent race member's timed out) is marked lost
+    while its position still has moves; it ends no streak day (docs/client.md,
+    "Streak")."""
+    return rec.status == GameStatus.WON or rec.game.status(rec.state) != GameStatus.PLAYING
 
 
 def effective_moves(log: list[bytes]) -> list[dict[str, Any]]:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from protocol import ErrorCode, ProtocolError
 from server.net import App
 from server.patience import registry
 from server.services import FakeClock
@@ -148,16 +149,44 @@ async def test_alltime_keeps_the_best_daily(player: TestClient, clock: FakeClock
     )
 
 
+async def play_out_daily(client: TestClient, slug: str = "parade") -> dict[str, Any]:
+    """Today's daily of ``slug`` played to its end by the rules (the last legal move
+    each time: parade's deals run out of moves within a hundred or so)."""
+    state = await client.start(slug, "daily")
+    for _ in range(1000):
+        if state["status"] != "playing":
+            return state
+        try:
+            state = await client.move(state, state["legal"][-1])
+        except ProtocolError as exc:  # faster than the default rate: keep to it
+            if exc.code is not ErrorCode.RATE_LIMITED:
+                raise
+            await asyncio.sleep(float(exc.extra["retry_after"]))
+    raise AssertionError(f"{slug}'s daily did not end in 1000 moves")
+
+
 async def test_streak(player: TestClient, clock: FakeClock) -> None:
-    await finish_daily(player, 1)
+    """A streak counts consecutive UTC days with a daily finished by the rules (won, or
+    lost with no move left); a resigned daily does not count (docs/client.md)."""
+    await finish_daily(player, 1)  # resigned
+    assert (await player.call("daily"))["streak"] == 0
+    ended = await play_out_daily(player)
+    assert ended["status"] in ("won", "lost")
     assert (await player.call("daily"))["streak"] == 1
     clock.advance(days=1)
     assert (await player.call("daily"))["streak"] == 1  # yesterday still counts
-    await finish_daily(player, 1)
+    await play_out_daily(player)
     assert (await player.call("daily"))["streak"] == 2
-    clock.advance(days=2)
+    clock.advance(days=1)
+    await finish_daily(player, 1)  # only a resigned daily this day
+    assert (await player.call("daily"))["streak"] == 2  # yesterday's still counts
+    clock.advance(days=1)
+    assert (await player.call("daily"))["streak"] == 0  # the resigned day broke it
+    await play_out_daily(player)
+    assert (await player.call("daily"))["streak"] == 1
+    clock.advance(days=3)
     assert (await player.call("daily"))["streak"] == 0
-    await finish_daily(player, 1)
+    await play_out_daily(player)
     assert (await player.call("daily"))["streak"] == 1
 
 
