@@ -41,7 +41,7 @@ if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
     sys.path[0] = str(_HERE.parent)
 
 from server.patience import registry  # noqa: E402
-from server.patience.engine import MOVE_CAP, Game, Move, State  # noqa: E402
+from server.patience.engine import MOVE_CAP, AnyGame, AnyState, Move  # noqa: E402
 
 Z95 = 1.959963984540054
 #: moves without a card founded after which the greedy gives up an endless game
@@ -76,7 +76,7 @@ class Played:
 class Greedy:
     """The policy of the module docstring for one game."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: AnyGame) -> None:
         self.game = game
         self.key = game.position_key
         kinds = {p.id: p.kind for p in game.layout}
@@ -111,7 +111,7 @@ class Greedy:
                 if state.moves >= MOVE_CAP:
                     end = "cap"
                 break
-            best: tuple[int, State, Move] | None = None
+            best: tuple[int, AnyState, Move] | None = None
             for move in sorted(legal, key=lambda m: self.rank(m, last)):
                 after = game.apply(state, move)
                 if self.key(after) not in seen:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import contextlib
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, ClassVar, Literal, NamedTuple
+from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeAlias, TypeVar
 
 import msgpack
 
@@ -152,18 +152,22 @@ class Pile(NamedTuple):
     orient: str | None = None
 
 
-class State(NamedTuple):
+#: a game's own variables: a NamedTuple of the game (:attr:`Game.Vars`), hashable
+V = TypeVar("V", bound=tuple[Hashable, ...])
+
+
+class State(NamedTuple, Generic[V]):
     """A position: the piles (bottom→top, in the game's pile order), the game's own
-    variables (a NamedTuple of the game), the generator state and the move count."""
+    variables (its :attr:`Game.Vars`), the generator state and the move count."""
 
     piles: Piles
-    vars: Any
+    vars: V
     rng: int
     moves: int = 0
 
 
 class NoVars(NamedTuple):
-    pass
+    """The variables of a game that has none besides its piles."""
 
 
 def shuffled(
@@ -194,8 +198,10 @@ def as_stock(cards: Sequence[int]) -> tuple[int, ...]:
     return tuple(reversed(cards))
 
 
-class Game:
-    """Base of every patience. Subclasses set the class attributes and implement
+class Game(Generic[V]):
+    """Base of every patience, generic in the game's own variables ``V`` (its
+    :attr:`Vars`): ``class Crescent(Game[Vars])`` makes ``state.vars.shifts_left``
+    type-check in that game. Subclasses set the class attributes and implement
     :meth:`deal`, :meth:`moves` and :meth:`play`; the rest is shared."""
 
     slug: ClassVar[str]
@@ -213,7 +219,8 @@ class Game:
     forced_actions: ClassVar[frozenset[str]] = frozenset()
     #: cards that must reach the foundations to win (default: every card)
     target: ClassVar[int] = 0
-    Vars: ClassVar[Any] = NoVars
+    #: the NamedTuple of the game's own variables (:class:`NoVars` if it has none)
+    Vars: type[V]
     #: fields of ``Vars`` that record the way to a position (e.g. the positions seen at
     #: earlier redeals), not the position itself: :meth:`position_key` leaves them out
     history: ClassVar[frozenset[str]] = frozenset()
@@ -234,7 +241,7 @@ class Game:
         #: ``(state, moves, set of moves)``. The one legal-move cache: an entry is an
         #: immutable tuple and each access one dict operation, so the tasks (and solver
         #: threads) sharing this object never see another position's moves.
-        self._legal_cache: OrderedDict[int, tuple[State, tuple[Move, ...], frozenset[Move]]]
+        self._legal_cache: OrderedDict[int, tuple[State[V], tuple[Move, ...], frozenset[Move]]]
         self._legal_cache = OrderedDict()
         if self.alike is None:
             kinds: dict[str, list[int]] = {}
@@ -249,7 +256,7 @@ class Game:
         self._alike = tuple(groups)
         self._placed = tuple(i for i in range(len(self.layout)) if i not in grouped)
         self._kept_vars = tuple(
-            i for i, name in enumerate(self.Vars._fields) if name not in self.history
+            i for i, name in enumerate(_fields(self.Vars)) if name not in self.history
         )
         #: per pile, the view's fields before and after ``cards`` (built once)
         self._view_parts = tuple(
@@ -266,35 +273,35 @@ class Game:
 
     # -- what a game implements -------------------------------------------------
 
-    def deal(self, seed: int) -> State:
+    def deal(self, seed: int) -> State[V]:
         """The opening position of ``seed`` (an int in ``[0, 2**64)``)."""
         raise NotImplementedError
 
-    def moves(self, state: State) -> list[Move]:
+    def moves(self, state: State[V]) -> list[Move]:
         """Every legal move of a position still in play, in a deterministic order."""
         raise NotImplementedError
 
-    def play(self, state: State, move: Move) -> State:
+    def play(self, state: State[V], move: Move) -> State[V]:
         """Play a move known to be legal, then any forced steps that follow it."""
         raise NotImplementedError
 
-    def is_lost(self, state: State) -> bool:
+    def is_lost(self, state: State[V]) -> bool:
         """A game-specific loss besides "no legal move" (e.g. a repeated position)."""
         return False
 
-    def info(self, state: State) -> dict[str, Any]:
+    def info(self, state: State[V]) -> dict[str, Any]:
         """Public game-specific counters for the view (e.g. redeals left)."""
         return {}
 
-    def pile_view(self, state: State, i: int) -> dict[str, Any]:
+    def pile_view(self, state: State[V], i: int) -> dict[str, Any]:
         """Per-position overrides of a pile's view (``label``, ``base``, ``show``)."""
         return {}
 
-    def explain(self, state: State, move: Move) -> str:
+    def explain(self, state: State[V], move: Move) -> str:
         """Why ``move`` is not legal now (called only for illegal moves)."""
         return self._generic_reason(state, move)
 
-    def heuristic(self, state: State) -> float:
+    def heuristic(self, state: State[V]) -> float:
         """Optional guidance for the solver: an estimate of the work left to win
         (lower is closer). Default: the cards not yet on the foundations."""
         return self.total - self.score(state)[0]
@@ -311,8 +318,8 @@ class Game:
     # -- the shared contract ----------------------------------------------------
 
     def new_state(
-        self, piles: Mapping[str, Iterable[int]], vars: Any = None, rng: int = 0
-    ) -> State:
+        self, piles: Mapping[str, Iterable[int]], vars: V | None = None, rng: int = 0
+    ) -> State[V]:
         """A state from a mapping of pile id → cards (bottom first); others empty."""
         unknown = set(piles) - set(self.at)
         if unknown:
@@ -323,7 +330,7 @@ class Game:
             rng,
         )
 
-    def position_key(self, state: State) -> Hashable:
+    def position_key(self, state: State[V]) -> Hashable:
         """The position as a player would describe it, as a hashable key: the piles of
         each :attr:`alike` group as a multiset (renaming piles of one kind changes
         nothing; grid cells keep their place), the two decks' copies of a card alike,
@@ -343,14 +350,14 @@ class Game:
             tuple(vars_[i] for i in self._kept_vars),
         )
 
-    def pile(self, state: State, pid: str) -> tuple[int, ...]:
+    def pile(self, state: State[V], pid: str) -> tuple[int, ...]:
         return state.piles[self.at[pid]]
 
-    def legal_moves(self, state: State) -> list[Move]:
+    def legal_moves(self, state: State[V]) -> list[Move]:
         """Every move ``apply`` accepts now; empty once the game is over."""
         return list(self._legal_entry(state)[1])
 
-    def _legal_entry(self, state: State) -> tuple[State, tuple[Move, ...], frozenset[Move]]:
+    def _legal_entry(self, state: State[V]) -> tuple[State[V], tuple[Move, ...], frozenset[Move]]:
         cache = self._legal_cache
         entry = cache.get(id(state))
         if entry is not None and entry[0] is state:
@@ -363,7 +370,7 @@ class Game:
         cache[id(state)] = entry
         return entry
 
-    def successors(self, state: State) -> Iterator[tuple[Move, State]]:
+    def successors(self, state: State[V]) -> Iterator[tuple[Move, State[V]]]:
         """For search: every legal move and the position after it, without the
         legality re-check (and the legal-move cache) of :meth:`apply`. A line found this
         way is replayed through ``apply`` before anyone trusts it."""
@@ -372,12 +379,12 @@ class Game:
             after = self.play(state, move)
             yield move, State(after.piles, after.vars, after.rng, moves)
 
-    def _legal(self, state: State) -> list[Move]:
+    def _legal(self, state: State[V]) -> list[Move]:
         if self.score(state)[0] == self.total or state.moves >= MOVE_CAP or self.is_lost(state):
             return []
         return self.moves(state)
 
-    def apply(self, state: State, move: Move) -> State:
+    def apply(self, state: State[V], move: Move) -> State[V]:
         """The position after ``move``; raises :class:`IllegalMove` with a reason."""
         move = self.canonical(move)
         if move not in self._legal_entry(state)[2]:
@@ -385,7 +392,7 @@ class Game:
         after = self.play(state, move)
         return State(after.piles, after.vars, after.rng, state.moves + 1)
 
-    def _reason(self, state: State, move: Move) -> str:
+    def _reason(self, state: State[V], move: Move) -> str:
         status = self.status(state)
         if status != GameStatus.PLAYING:
             return f"the game is over ({status})"
@@ -393,7 +400,7 @@ class Game:
             return f"this game has no action {move.action!r}"
         return self.explain(state, move)
 
-    def _generic_reason(self, state: State, move: Move) -> str:
+    def _generic_reason(self, state: State[V], move: Move) -> str:
         if move.action is not None:
             return f"{move.action!r} is not allowed now"
         for pid in (move.src, move.dst):
@@ -410,28 +417,28 @@ class Game:
             card = src[-1]
         return f"{C.pretty(card)} from {move.src} cannot go to {move.dst} now"
 
-    def status(self, state: State) -> Status:
+    def status(self, state: State[V]) -> Status:
         if self.score(state)[0] == self.total:
             return GameStatus.WON
         return GameStatus.PLAYING if self.legal_moves(state) else GameStatus.LOST
 
-    def score(self, state: State) -> tuple[int, int]:
+    def score(self, state: State[V]) -> tuple[int, int]:
         """``(cards on foundations, cards needed to win)``."""
         piles = state.piles
         return sum(len(piles[i]) for i in self._foundations), self.total
 
-    def forced_move(self, state: State) -> Move | None:
+    def forced_move(self, state: State[V]) -> Move | None:
         """The only legal move when it is a forced action (deal, travel…), else None."""
         legal = self.legal_moves(state)
         if len(legal) == 1 and legal[0].action in self.forced_actions:
             return legal[0]
         return None
 
-    def show(self, state: State, i: int) -> Show:
+    def show(self, state: State[V], i: int) -> Show:
         show: Show = self.pile_view(state, i).get("show", self.layout[i].show)
         return show
 
-    def view(self, state: State) -> dict[str, Any]:
+    def view(self, state: State[V]) -> dict[str, Any]:
         """What a player may see: face-down cards are None; no stock order, no rng."""
         pile = self.view_pile
         return {
@@ -439,7 +446,7 @@ class Game:
             "info": self.info(state),
         }
 
-    def view_pile(self, state: State, i: int) -> dict[str, Any]:
+    def view_pile(self, state: State[V], i: int) -> dict[str, Any]:
         """Pile ``i`` of :meth:`view`. Unless a game overrides :meth:`pile_view`, it
         depends on the pile's cards alone (the server reuses its encoding)."""
         spec = self.layout[i]
@@ -494,13 +501,13 @@ class Game:
             raise InvalidMove("this game moves one card at a time ('n' must be 1)")
         return Move.card(src, dst, index=index)
 
-    def dumps(self, state: State) -> bytes:
+    def dumps(self, state: State[V]) -> bytes:
         """Versioned bytes of ``state`` (msgpack; no pickles)."""
         data = [FORMAT, self.slug, state.piles, tuple(state.vars), state.rng, state.moves]
         packed: bytes = msgpack.packb(data, default=_encode)
         return packed
 
-    def loads(self, data: bytes) -> State:
+    def loads(self, data: bytes) -> State[V]:
         try:
             fmt, slug, piles, vars_, rng, moves = msgpack.unpackb(
                 data, use_list=False, ext_hook=_decode, strict_map_key=False
@@ -512,6 +519,20 @@ class Game:
             raise
         except Exception as exc:
             raise CorruptState(f"cannot read a {self.slug} state: {exc}") from exc
+
+
+#: a game of any patience, as code serving every game sees it (the registry, the solver,
+#: the services): its variables are the game's own, of a type unknown there
+AnyGame: TypeAlias = "Game[Any]"
+AnyState: TypeAlias = "State[Any]"
+
+
+def _fields(vars_type: type[tuple[Hashable, ...]]) -> tuple[str, ...]:
+    """The field names of a game's :attr:`Game.Vars` (which must be a NamedTuple)."""
+    names = getattr(vars_type, "_fields", None)
+    if not isinstance(names, tuple) or not all(isinstance(n, str) for n in names):
+        raise TypeError(f"{vars_type.__name__} is not a NamedTuple")
+    return names
 
 
 def _encode(obj: object) -> msgpack.ExtType:

@@ -24,8 +24,8 @@ Cells are passed as a sequence of 64 items in row-major order (``G00`` first) or
 
 from __future__ import annotations
 
-from collections.abc import Sequence, Sized
-from typing import Any, ClassVar, Literal
+from collections.abc import Iterable, Mapping, Sequence, Sized
+from typing import Any, ClassVar, Literal, NamedTuple
 
 from .cards import pretty, rank, suit
 from .engine import Game, Move, Pile, State
@@ -147,19 +147,31 @@ def blocked_reason(r: int, c: int) -> str:
     )
 
 
-class CarpetGame(Game):
+class CarpetVars(NamedTuple):
+    """The variables of both carpet games."""
+
+    #: times the waste may still be turned over (a new game starts with ``redeals``)
+    redeals_left: int
+    #: a card turned from the stock fits two foundations: it waits on the waste top
+    #: until the player puts it on one of them (never set in Squaring the Circle: a
+    #: turned card there fits one kind of slot, and of two alike slots goes to the first)
+    pending: bool = False
+
+
+class CarpetGame(Game[CarpetVars]):
     """A game of the carpet, a stock ``S`` and a waste ``X`` (both seed-003 carpets).
 
-    The layout must hold the 64 cells in row-major order; ``Vars`` must have the fields
-    ``redeals_left`` and ``pending``. ``deal`` turns one card: «Если можно, кладем их на
-    базовые, если нет — …»: a card that fits one foundation goes there at once (so does
-    one that fits only piles holding the same cards: it goes to the first); one that
-    fits two different piles waits on the waste top (``pending``) until the player puts
-    it on one of them; only a card that fits none stays on the waste. ``redeal`` turns the waste
-    over unshuffled (the card that entered it first is turned first again).
+    The layout must hold the 64 cells in row-major order. ``deal`` turns one card:
+    «Если можно, кладем их на базовые, если нет — …»: a card that fits one foundation
+    goes there at once (so does one that fits only piles holding the same cards: it goes
+    to the first); one that fits two different piles waits on the waste top
+    (``pending``) until the player puts it on one of them; only a card that fits none
+    stays on the waste. ``redeal`` turns the waste over unshuffled (the card that
+    entered it first is turned first again).
     """
 
     redeals: ClassVar[int]
+    Vars = CarpetVars
 
     def __init__(self) -> None:
         super().__init__()
@@ -167,24 +179,33 @@ class CarpetGame(Game):
         self.stock = self.at["S"]
         self.waste = self.at["X"]
 
-    def free(self, state: State) -> list[int]:
+    def new_state(
+        self,
+        piles: Mapping[str, Iterable[int]],
+        vars: CarpetVars | None = None,
+        rng: int = 0,
+    ) -> State[CarpetVars]:
+        """As :meth:`Game.new_state`; the variables default to a new game's."""
+        return super().new_state(piles, CarpetVars(self.redeals) if vars is None else vars, rng)
+
+    def free(self, state: State[CarpetVars]) -> list[int]:
         """Row-major indices of the free carpet cards."""
         return _adjacent(state.piles[self.g0 : self.g0 + SIZE * SIZE])
 
-    def targets(self, state: State) -> dict[tuple[int, int], list[str]]:
+    def targets(self, state: State[CarpetVars]) -> dict[tuple[int, int], list[str]]:
         """(suit, rank) → the foundations that take that card now."""
         raise NotImplementedError
 
-    def _fits(self, state: State, c: int) -> list[str]:
+    def _fits(self, state: State[CarpetVars], c: int) -> list[str]:
         return self.targets(state).get((suit(c), rank(c)), [])
 
-    def pending_moves(self, state: State) -> list[Move] | None:
+    def pending_moves(self, state: State[CarpetVars]) -> list[Move] | None:
         """While a turned card waits to go to a foundation: its moves, and no other."""
         if not state.vars.pending:
             return None
         return [Move("X", f) for f in self._fits(state, state.piles[self.waste][-1])]
 
-    def stock_moves(self, state: State) -> list[Move]:
+    def stock_moves(self, state: State[CarpetVars]) -> list[Move]:
         """``deal`` while the stock lasts, then ``redeal`` while one is left."""
         piles = state.piles
         if piles[self.stock]:
@@ -193,7 +214,7 @@ class CarpetGame(Game):
             return [REDEAL]
         return []
 
-    def play(self, state: State, move: Move) -> State:
+    def play(self, state: State[CarpetVars], move: Move) -> State[CarpetVars]:
         """A card move (both games only move top cards one at a time), ``deal`` or
         ``redeal``."""
         piles = state.piles
@@ -219,7 +240,7 @@ class CarpetGame(Game):
         left = state.vars.redeals_left - 1
         return State(tuple(out), state.vars._replace(redeals_left=left), state.rng)
 
-    def info(self, state: State) -> dict[str, Any]:
+    def info(self, state: State[CarpetVars]) -> dict[str, Any]:
         left = state.vars.redeals_left
         return {
             "redeals_left": left,
@@ -228,7 +249,7 @@ class CarpetGame(Game):
             "pending": bool(state.vars.pending),
         }
 
-    def explain_common(self, state: State, move: Move) -> str | None:
+    def explain_common(self, state: State[CarpetVars], move: Move) -> str | None:
         """The reason shared by both games, or None when the game must say more.
 
         Returns None only for a card move between known piles whose source card is

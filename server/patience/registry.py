@@ -7,7 +7,7 @@ exposes ``GAME``, an instance of its :class:`~server.patience.engine.Game` subcl
 
 from __future__ import annotations
 
-from .engine import Game, UnknownGame
+from .engine import AnyGame, UnknownGame
 from .games import (
     carpet,
     cotillion,
@@ -27,7 +27,7 @@ from .games import (
     travellers_classic,
 )
 
-GAMES: tuple[Game, ...] = (
+GAMES: tuple[AnyGame, ...] = (
     crescent.GAME,
     picture_gallery.GAME,
     first_and_last.GAME,
@@ -49,10 +49,10 @@ GAMES: tuple[Game, ...] = (
 #: The catalogue's slugs, in order.
 CATALOGUE: tuple[str, ...] = tuple(game.slug for game in GAMES)
 
-_BY_SLUG: dict[str, Game] = {game.slug: game for game in GAMES}
+_BY_SLUG: dict[str, AnyGame] = {game.slug: game for game in GAMES}
 
 
-def get(slug: str) -> Game:
+def get(slug: str) -> AnyGame:
     """The game called ``slug``; raises :class:`UnknownGame` for any other string."""
     game = _BY_SLUG.get(slug) if isinstance(slug, str) else None
     if game is None:
@@ -65,5 +65,5 @@ def slugs() -> list[str]:
     return list(CATALOGUE)
 
 
-def games() -> list[Game]:
+def games() -> list[AnyGame]:
     return list(GAMES)

@@ -210,7 +210,7 @@ def travel_layout(
     return tuple(piles)
 
 
-class TravelGame(Game):
+class TravelGame(Game[TravelVars]):
     """A patience of the Travellers family; subclasses set the class attributes."""
 
     decks = 2
@@ -293,14 +293,16 @@ class TravelGame(Game):
 
     # -- dealing ------------------------------------------------------------------
 
-    def deal(self, seed: int) -> State:
+    def deal(self, seed: int) -> State[TravelVars]:
         aside, pack, rng = shuffled(2, seed, set_aside=self.set_aside)
         piles: list[list[int]] = [[] for _ in self.layout]
         for f, c in zip(self.F, aside, strict=False):
             piles[f].append(c)
         return self._deal_out(piles, pack, rng, 1)
 
-    def _deal_out(self, piles: list[list[int]], pack: list[int], rng: int, deal: int) -> State:
+    def _deal_out(
+        self, piles: list[list[int]], pack: list[int], rng: int, deal: int
+    ) -> State[TravelVars]:
         """Deal ``pack`` (top first) onto emptied table piles: all of it by counting,
         or (Classic) into the deck ``S`` and then its first row."""
         if self.in_rows:
@@ -315,7 +317,7 @@ class TravelGame(Game):
             piles[f].append(c)
         return State(tuple(map(tuple, piles)), TravelVars(deal=deal), rng)
 
-    def _next_row(self, piles: list[list[int]], rng: int, v: TravelVars) -> State:
+    def _next_row(self, piles: list[list[int]], rng: int, v: TravelVars) -> State[TravelVars]:
         deck = piles[self.S][::-1]
         dealt = count_deal(deck, self.count, [piles[i] for i in self.table], one_row=True)
         piles[self.T] = piles[self.T] + dealt.travellers
@@ -366,12 +368,12 @@ class TravelGame(Game):
 
     # -- moves --------------------------------------------------------------------
 
-    def spread_sources(self, state: State) -> tuple[int, ...]:
+    def spread_sources(self, state: State[TravelVars]) -> tuple[int, ...]:
         if state.vars.spread:
             return (*self.spread_piles, self.R)
         return tuple(self.spread_piles)
 
-    def moves(self, state: State) -> list[Move]:
+    def moves(self, state: State[TravelVars]) -> list[Move]:
         piles = state.piles
         needs = self.needs(piles)
         moves = self._moves
@@ -393,7 +395,7 @@ class TravelGame(Game):
         forced = self.forced_step(state)
         return [Move.act(forced)] if forced else []
 
-    def forced_step(self, state: State) -> str | None:
+    def forced_step(self, state: State[TravelVars]) -> str | None:
         """The step the rules take when no card can be played (or None: over)."""
         piles, v = state.piles, state.vars
         if self.in_rows and piles[self.S]:
@@ -413,7 +415,7 @@ class TravelGame(Game):
             return REDEAL
         return None
 
-    def play(self, state: State, move: Move) -> State:
+    def play(self, state: State[TravelVars], move: Move) -> State[TravelVars]:
         v: TravelVars = state.vars
         if move.action is None:
             src, dst = self.at[move.src or ""], self.at[move.dst or ""]
@@ -448,7 +450,7 @@ class TravelGame(Game):
             return State(state.piles, v._replace(spread=True), state.rng)
         return self._redeal(piles, state.rng, v.deal + 1)
 
-    def _redeal(self, piles: list[list[int]], rng: int, deal: int) -> State:
+    def _redeal(self, piles: list[list[int]], rng: int, deal: int) -> State[TravelVars]:
         pack = [c for i in self.order for c in piles[i]]
         if self.R >= 0:
             pack += piles[self.R]
@@ -461,7 +463,7 @@ class TravelGame(Game):
 
     # -- view -----------------------------------------------------------------------
 
-    def info(self, state: State) -> dict[str, Any]:
+    def info(self, state: State[TravelVars]) -> dict[str, Any]:
         v: TravelVars = state.vars
         out: dict[str, Any] = {
             "deal": v.deal,
@@ -477,7 +479,7 @@ class TravelGame(Game):
             out["stock"] = len(state.piles[self.S])
         return out
 
-    def pile_view(self, state: State, i: int) -> dict[str, Any]:
+    def pile_view(self, state: State[TravelVars], i: int) -> dict[str, Any]:
         if i in self.f_rule:
             s = self.suit_of(state.piles, i)
             if s is None:
@@ -502,7 +504,7 @@ class TravelGame(Game):
 
     # -- reasons ----------------------------------------------------------------------
 
-    def explain(self, state: State, move: Move) -> str:
+    def explain(self, state: State[TravelVars], move: Move) -> str:
         piles, v = state.piles, state.vars
         legal = self.legal_moves(state)
         if move.action is not None:
@@ -547,11 +549,11 @@ class TravelGame(Game):
         c = pile[-1 if move.index is None else move.index]
         return f"{pretty(c)} does not fit {move.dst}: {self._wants(piles, dst, c)}"
 
-    def _drawn_reason(self, state: State) -> str:
+    def _drawn_reason(self, state: State[TravelVars]) -> str:
         c = state.piles[self.T][-1]
         return f"the turned-up {self.word} {pretty(c)} must first go to a foundation"
 
-    def _action_reason(self, state: State, action: str, forced: str | None) -> str:
+    def _action_reason(self, state: State[TravelVars], action: str, forced: str | None) -> str:
         if forced is None:
             return "the last deal is over"
         if action == TRAVEL:

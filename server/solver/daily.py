@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..patience.engine import Game, Move
+from ..patience.engine import AnyGame, Move
 from .search import Result, certify, solve
 
 Seeds = Callable[[int], int]
@@ -44,7 +44,7 @@ def daily_seeds(secret: bytes, date: str, slug: str) -> Seeds:
 
 
 def certify_daily(
-    game: Game,
+    game: AnyGame,
     seeds: Seeds,
     *,
     budget_seconds: float,

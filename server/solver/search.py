@@ -34,9 +34,9 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from operator import is_
-from typing import Literal
+from typing import Generic, Literal
 
-from ..patience.engine import Game, IllegalMove, Move, State
+from ..patience.engine import Game, IllegalMove, Move, State, V
 
 Outcome = Literal["win", "none", "unknown"]
 
@@ -80,7 +80,7 @@ class _Pass:
     best_founded: int
 
 
-def certify(game: Game, state: State, line: Sequence[Move]) -> bool:
+def certify(game: Game[V], state: State[V], line: Sequence[Move]) -> bool:
     """Whether ``line`` replays through the rules from ``state`` to ``won``."""
     try:
         for move in line:
@@ -93,13 +93,13 @@ def certify(game: Game, state: State, line: Sequence[Move]) -> bool:
 Encoded = list[bytes]
 
 
-class Keys:
+class Keys(Generic[V]):
     """:meth:`Game.position_key`, built incrementally: a child's key reuses its
     parent's encoding of every pile the move left alone (the engine's ``play`` keeps
     an untouched pile as the same tuple object) and the sorted group of any alike
     group none of whose piles changed. Equal to ``game.position_key`` (a test checks)."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game[V]) -> None:
         self.groups: tuple[tuple[int, ...], ...] = game._alike
         self.placed: tuple[int, ...] = game._placed
         self.kept: tuple[int, ...] = game._kept_vars
@@ -110,12 +110,12 @@ class Keys:
                 group_of[i] = g
         self.group_of = tuple(group_of)
 
-    def encode(self, state: State) -> Encoded:
+    def encode(self, state: State[V]) -> Encoded:
         if self.twins:
             return [bytes(p).translate(_MOD52) for p in state.piles]
         return [bytes(p) for p in state.piles]
 
-    def key_of(self, enc: Encoded, state: State) -> tuple[Hashable, ...]:
+    def key_of(self, enc: Encoded, state: State[V]) -> tuple[Hashable, ...]:
         vars_ = state.vars
         return (
             tuple(tuple(sorted([enc[i] for i in ix])) for ix in self.groups),
@@ -124,7 +124,7 @@ class Keys:
         )
 
     def child(
-        self, parent: State, enc: Encoded, pkey: tuple[Hashable, ...], child: State
+        self, parent: State[V], enc: Encoded, pkey: tuple[Hashable, ...], child: State[V]
     ) -> tuple[Hashable, ...]:
         """The key of ``child`` given its parent's encoding and key."""
         cp = child.piles
@@ -155,7 +155,7 @@ class Keys:
         return (groups, placed, kept)
 
 
-def _heuristic(game: Game) -> Callable[[State], float] | None:
+def _heuristic(game: Game[V]) -> Callable[[State[V]], float] | None:
     """The game's own estimate of the work left, when it overrides the default (the
     search computes the default itself, from the score it already has)."""
     if type(game).heuristic is Game.heuristic:
@@ -163,11 +163,11 @@ def _heuristic(game: Game) -> Callable[[State], float] | None:
     return game.heuristic
 
 
-def _foundation_ids(game: Game) -> frozenset[str]:
+def _foundation_ids(game: Game[V]) -> frozenset[str]:
     return frozenset(p.id for p in game.layout if p.kind == "foundation")
 
 
-def _rollout(game: Game, start: State, max_moves: int) -> _Pass:
+def _rollout(game: Game[V], start: State[V], max_moves: int) -> _Pass:
     """One greedy game: a move onto a foundation first, then the rest in the engine's
     order, never to a position already seen; stops when stuck or out of moves."""
     key = game.position_key
@@ -180,8 +180,8 @@ def _rollout(game: Game, start: State, max_moves: int) -> _Pass:
     nodes = 0
     while nodes < max_moves:
         nodes += 1
-        nxt: tuple[Move, State] | None = None
-        fallback: tuple[Move, State] | None = None
+        nxt: tuple[Move, State[V]] | None = None
+        fallback: tuple[Move, State[V]] | None = None
         for move, child in game.successors(state):
             k = key(child)
             if k in seen:
@@ -205,8 +205,8 @@ def _rollout(game: Game, start: State, max_moves: int) -> _Pass:
 
 
 def _search(
-    game: Game,
-    start: State,
+    game: Game[V],
+    start: State[V],
     weight: float,
     max_nodes: int,
     deadline: float,
@@ -229,7 +229,7 @@ def _search(
     tie = itertools.count()
     dive = weight == DIVE
     h0 = h(start) if h is not None else total - founded
-    frontier: list[tuple[float, int, int, int, State, tuple[Hashable, ...]]] = [
+    frontier: list[tuple[float, int, int, int, State[V], tuple[Hashable, ...]]] = [
         (h0 if dive else weight * h0, 0, next(tie), 0, start, key0)
     ]
     child_key = keys.child
@@ -279,14 +279,14 @@ def _line(parents: list[tuple[int, Move | None]], node: int) -> tuple[Move, ...]
     return tuple(reversed(moves))
 
 
-def cut_line(game: Game, start: State, line: Sequence[Move]) -> tuple[Move, ...]:
+def cut_line(game: Game[V], start: State[V], line: Sequence[Move]) -> tuple[Move, ...]:
     """A line no longer than ``line`` to the same end: cycles cut (a position met
     twice), and shortcuts taken (a position one of whose successors is a later
     position of the line), until neither applies. Positions are compared exactly
     (piles by name, variables, generator), not by :meth:`Game.position_key`: after
     a renaming the rest of the line would name the wrong piles."""
 
-    def key(state: State) -> Hashable:
+    def key(state: State[V]) -> Hashable:
         return (state.piles, state.vars, state.rng)
 
     moves = list(line)
@@ -317,8 +317,8 @@ def cut_line(game: Game, start: State, line: Sequence[Move]) -> tuple[Move, ...]
 
 
 def solve(
-    game: Game,
-    state: State,
+    game: Game[V],
+    state: State[V],
     *,
     max_nodes: int | None = None,
     max_seconds: float | None = None,
@@ -360,7 +360,7 @@ def solve(
 
 
 def _par(
-    game: Game, state: State, line: tuple[Move, ...], budget: int, deadline: float
+    game: Game[V], state: State[V], line: tuple[Move, ...], budget: int, deadline: float
 ) -> tuple[tuple[Move, ...], int]:
     """The anytime par pass: cut cycles and shortcuts, then a bounded low-weight
     search with part of the budget left; every candidate is certified. Returns the
@@ -383,7 +383,7 @@ def _par(
 
 
 def hint(
-    game: Game, state: State, *, max_seconds: float = 2.0, max_nodes: int | None = None
+    game: Game[V], state: State[V], *, max_seconds: float = 2.0, max_nodes: int | None = None
 ) -> Move | None:
     """The first move of a winning line found from ``state`` within the budget, or
     None ("no win found from here")."""

@@ -22,7 +22,7 @@ import pytest
 
 from bench.winrate import Greedy
 from server.patience import registry
-from server.patience.engine import Game, State
+from server.patience.engine import AnyGame, AnyState
 
 SLUGS = registry.slugs()
 EMPTY_MOVE_SEEDS = range(200)
@@ -31,7 +31,7 @@ WALK = 400  # random moves per deal at most
 SAMPLE = 9  # try every legal move at one position in SAMPLE
 
 
-def walk(game: Game, seed: int) -> tuple[list[State], set[int]]:
+def walk(game: AnyGame, seed: int) -> tuple[list[AnyState], set[int]]:
     """A random legal game of ``seed``: the positions sampled, and the piles that held a
     card at some point."""
     rnd = random.Random(seed)

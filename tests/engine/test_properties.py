@@ -13,14 +13,14 @@ from hypothesis import strategies as st
 
 from server.patience import registry
 from server.patience.cards import code
-from server.patience.engine import Game, IllegalMove, Move, State
+from server.patience.engine import AnyGame, AnyState, IllegalMove, Move, State
 
 SLUGS = registry.slugs()
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 PLAY = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def check_invariants(game: Game, state: State) -> None:
+def check_invariants(game: AnyGame, state: AnyState) -> None:
     every = sorted(c for pile in state.piles for c in pile)
     assert every == list(range(52 * game.decks)), "a card was lost or duplicated"
 
@@ -40,7 +40,7 @@ def check_invariants(game: Game, state: State) -> None:
     assert game.legal_moves(again) == game.legal_moves(state)
 
 
-def assert_view_hides(game: Game, state: State, view: dict[str, object]) -> None:
+def assert_view_hides(game: AnyGame, state: AnyState, view: dict[str, object]) -> None:
     """Swapping the face-down cards among themselves, and the generator, must not
     change anything a player sees: the view carries no hidden identity."""
     piles_shown: list[dict[str, list[object]]] = view["piles"]  # type: ignore[assignment]
@@ -63,7 +63,7 @@ def assert_view_hides(game: Game, state: State, view: dict[str, object]) -> None
     assert state.rng.to_bytes(8, "big") not in encoded
 
 
-def check_illegal(game: Game, state: State, rnd: random.Random) -> None:
+def check_illegal(game: AnyGame, state: AnyState, rnd: random.Random) -> None:
     legal = set(game.legal_moves(state))
     candidates = [Move.card(rnd.choice(game.ids), rnd.choice(game.ids)) for _ in range(4)]
     candidates.append(Move.card("nowhere", game.ids[0]))

@@ -8,10 +8,13 @@ must be none), so a built position always holds the whole pack.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Hashable
+from typing import TypeVar
 
 from server.patience.cards import RANKS, parse
 from server.patience.engine import Game, State
+
+V = TypeVar("V", bound=tuple[Hashable, ...])
 
 
 def run(s: str, lo: int, hi: int) -> str:
@@ -42,8 +45,8 @@ class Pack:
 
 
 def position(
-    game: Game, spec: dict[str, str], *, rest: str | None = None, vars: Any = None
-) -> State:
+    game: Game[V], spec: dict[str, str], *, rest: str | None = None, vars: V | None = None
+) -> State[V]:
     pack = Pack(game.decks)
     piles = {pid: [pack.take(t) for t in text.split()] for pid, text in spec.items()}
     left = pack.rest()

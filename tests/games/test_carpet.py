@@ -8,8 +8,9 @@ import pytest
 from server.patience import registry
 from server.patience.cards import KING, RANKS, SUITS, card, code
 from server.patience.engine import IllegalMove, Move, State, as_stock, shuffled
-from server.patience.games.carpet import DOWN, UP, Vars
+from server.patience.games.carpet import DOWN, UP
 from server.patience.grid import CELLS, INITIALLY_FREE, cell_id
+from server.patience.grid import CarpetVars as Vars
 from server.solver import solve
 from tests.games.positions import Pack
 
@@ -18,11 +19,11 @@ DEAL = Move.act("deal")
 REDEAL = Move.act("redeal")
 
 
-def codes(state: State, pid: str) -> str:
+def codes(state: State[Vars], pid: str) -> str:
     return " ".join(code(c) for c in G.pile(state, pid))
 
 
-def row(state: State, r: int) -> str:
+def row(state: State[Vars], r: int) -> str:
     return " ".join(codes(state, cell_id(r, c)) or "--" for c in range(8))
 
 
@@ -34,7 +35,7 @@ def position(
     waste: str = "",
     stock: str = "",
     redeals_left: int = 1,
-) -> State:
+) -> State[Vars]:
     """A hand-built position: the named carpet cells (one code each; the rest gaps),
     the waste (bottom first) and the stock (top first); FA-s holds A..up[s] and FK-s
     holds K..down[s]. A second copy of a code is deck 1; cards not named anywhere are

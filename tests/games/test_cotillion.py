@@ -111,7 +111,7 @@ def position(
     *,
     spread: bool = False,
     deal: int = 1,
-) -> State:
+) -> State[TravelVars]:
     return build(
         G, table, {**KINGS, **(found or {})}, rest="P1", vars=TravelVars(deal=deal, spread=spread)
     )

@@ -7,7 +7,8 @@ import pytest
 from server.patience import registry
 from server.patience.cards import HEARTS, KING, SPADES, card, code
 from server.patience.engine import IllegalMove, Move, State, rows, shuffled
-from server.patience.games.crescent import Crescent, Vars
+from server.patience.games.crescent import Crescent
+from server.patience.games.crescent import CrescentVars as Vars
 from server.solver import solve
 from tests.games.positions import Pack
 
@@ -16,7 +17,7 @@ assert isinstance(_game, Crescent)
 G = _game
 
 
-def codes(state: State, pid: str) -> str:
+def codes(state: State[Vars], pid: str) -> str:
     return " ".join(code(c) for c in G.pile(state, pid))
 
 
@@ -70,7 +71,7 @@ def position(
     down: dict[str, int],
     wait: dict[str, str] | None = None,
     shifts: int = 3,
-) -> State:
+) -> State[Vars]:
     """Every card not named in the tableau or a waiting cell sits on its foundations
     (up to rank ``up[s]`` on FA, down to rank ``down[s]`` on FK); the rest of the pack
     fills T16 so that no card is lost."""

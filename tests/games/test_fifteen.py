@@ -8,7 +8,7 @@ import pytest
 from server.patience import registry
 from server.patience.cards import SUITS, card, code, parse, rank
 from server.patience.engine import IllegalMove, InvalidMove, Move, State, shuffled
-from server.patience.games.fifteen import Vars
+from server.patience.games.fifteen import FifteenVars as Vars
 from server.solver import solve
 from tests.games.positions import position, run
 
@@ -18,11 +18,11 @@ UP = [f"FA-{s}" for s in SUITS]
 DOWN = [f"FK-{s}" for s in SUITS]
 
 
-def build(spec: dict[str, str], rest: str | None = None, vars: Vars | None = None) -> State:
+def build(spec: dict[str, str], rest: str | None = None, vars: Vars | None = None) -> State[Vars]:
     return position(G, spec, rest=rest, vars=vars)
 
 
-def codes(state: State, pid: str) -> str:
+def codes(state: State[Vars], pid: str) -> str:
     return " ".join(code(c) for c in G.pile(state, pid))
 
 
@@ -220,7 +220,7 @@ def test_seed_example_a_run_is_reversed_through_a_lane() -> None:
 SPACED = "3S 5S 7S 9S JS 3H 5H 7H 9H JH 3D 5D 7D 9D JD"
 
 
-def stuck_opening(exposed: str = SPACED) -> State:
+def stuck_opening(exposed: str = SPACED) -> State[Vars]:
     """A full opening (no foundation, no ace or king exposed) whose sixth row holds
     A♥ in C3 and K♣ in C7; by default no exposed cards marry (15 spaced tops)."""
     tops = exposed.split()
@@ -286,7 +286,7 @@ def test_grace_takes_the_sixth_card_and_the_cards_below_close_up() -> None:
     assert G.status(after) == "lost"
 
 
-def swapped(state: State, a: tuple[str, int], b: tuple[str, int]) -> State:
+def swapped(state: State[Vars], a: tuple[str, int], b: tuple[str, int]) -> State[Vars]:
     """``state`` with two cards (column, index) exchanged; the variables kept."""
     piles = {c: list(G.pile(state, c)) for c in COLUMNS}
     (ca, ia), (cb, ib) = a, b

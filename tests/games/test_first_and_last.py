@@ -8,7 +8,8 @@ import pytest
 from server.patience import registry
 from server.patience.cards import RANKS, code, rank
 from server.patience.engine import IllegalMove, Move, State, as_stock, shuffled
-from server.patience.games.first_and_last import BOTTOM, BUILD, TOP, Vars
+from server.patience.games.first_and_last import BOTTOM, BUILD, TOP
+from server.patience.games.first_and_last import FirstAndLastVars as Vars
 from server.patience.rng import shuffle
 from tests.games.positions import Pack
 
@@ -25,13 +26,13 @@ def bottom(cards: str) -> dict[str, str]:
 IDLE = {"T8": "KH", **bottom("9C 9C 9H 9H TD TD TC TC")}
 
 
-def codes(state: State, pid: str) -> str:
+def codes(state: State[Vars], pid: str) -> str:
     return " ".join(code(c) for c in G.pile(state, pid))
 
 
 def position(
     spec: dict[str, str], *, stock: str = "", done: int = 0, redeals_left: int = 3, rng: int = 0
-) -> State:
+) -> State[Vars]:
     """Piles from wire codes (bottom first; the second copy of a code is deck 1);
     ``stock`` lists the stock top first. P1..P``done`` are filled complete with cards
     not named; any card still unnamed is left out (these tests do not need it)."""

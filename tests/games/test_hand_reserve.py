@@ -11,7 +11,7 @@ from bench.winrate import Greedy
 from server.patience import registry
 from server.patience.cards import code
 from server.patience.engine import IllegalMove, InvalidMove, Move, State, shuffled
-from server.patience.games.hand_reserve import Vars
+from server.patience.games.hand_reserve import HandReserveVars as Vars
 from server.solver import solve
 from tests.games.positions import position, run
 
@@ -19,11 +19,11 @@ G = registry.get("hand_reserve")
 COLUMNS = [f"C{i}" for i in range(1, 10)]
 
 
-def build(spec: dict[str, str], rest: str | None = None, vars: Vars | None = None) -> State:
+def build(spec: dict[str, str], rest: str | None = None, vars: Vars | None = None) -> State[Vars]:
     return position(G, spec, rest=rest, vars=vars)
 
 
-def codes(state: State, pid: str) -> str:
+def codes(state: State[Vars], pid: str) -> str:
     return " ".join(code(c) for c in G.pile(state, pid))
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from server.patience import registry
 from server.patience.cards import code
-from server.patience.engine import IllegalMove, InvalidMove, Move, State, shuffled
+from server.patience.engine import IllegalMove, InvalidMove, Move, NoVars, State, shuffled
 from server.solver import solve
 from tests.games.positions import position, run
 
@@ -30,12 +30,12 @@ START = {
 }
 
 
-def build(spec: dict[str, str], rest: str = "S") -> State:
+def build(spec: dict[str, str], rest: str = "S") -> State[NoVars]:
     """Over the opening foundations and barriers."""
     return position(G, {**START, **spec}, rest=rest)
 
 
-def codes(state: State, pid: str) -> str:
+def codes(state: State[NoVars], pid: str) -> str:
     return " ".join(code(c) for c in G.pile(state, pid))
 
 
@@ -127,7 +127,7 @@ def test_only_the_stock_is_hidden() -> None:
 # -- play -----------------------------------------------------------------------------
 
 
-def table() -> State:
+def table() -> State[NoVars]:
     """North: 7♥ (P1) and 8♥ (P2) in race NW, 8♥ (P4) in race NE, a lone Q♣ in P3
     (wrong colour). South: 5♠ (P7) and 4♠ (P8) in race SE, a lone J♦ in P9 (wrong
     colour). The waste shows 7♥; the stock holds the rest."""
@@ -243,7 +243,7 @@ def test_turned_cards_fill_the_first_empty_pile_then_the_waste() -> None:
 # -- the end phase and the end ----------------------------------------------------------
 
 
-def end_table(stock: str = "") -> State:
+def end_table(stock: str = "") -> State[NoVars]:
     return build(
         {
             "FR1": run("H", 1, 12),

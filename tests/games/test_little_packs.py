@@ -99,7 +99,7 @@ def test_pile_13_lies_spread_and_the_others_squared() -> None:
 
 def position(
     table: dict[str, str], found: dict[str, tuple[str, int]] | None = None, *, deal: int = 1
-) -> State:
+) -> State[TravelVars]:
     return build(G, table, found, rest="P1", vars=TravelVars(deal=deal))
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from server.patience import registry
 from server.patience.cards import RANKS, SUITS, code, parse, rank
-from server.patience.engine import IllegalMove, InvalidMove, Move, State, as_stock, shuffled
+from server.patience.engine import IllegalMove, InvalidMove, Move, NoVars, State, as_stock, shuffled
 from server.patience.games.parade import DEPOTS, GAME, SLOTS
 from server.solver import solve
 
@@ -16,11 +16,11 @@ assert registry.get("parade") is G
 DEAL = Move.act("deal")
 
 
-def codes(state: State, pid: str) -> str:
+def codes(state: State[NoVars], pid: str) -> str:
     return " ".join(code(c) for c in G.pile(state, pid))
 
 
-def parade_row(state: State, k: int) -> str:
+def parade_row(state: State[NoVars], k: int) -> str:
     return " ".join(codes(state, f"P{k}{c}") or "--" for c in range(8))
 
 
@@ -42,7 +42,7 @@ class Cards:
         return [c for c in range(104) if c not in self.used]
 
 
-def position(piles: dict[str, str], *, stock: str = "") -> State:
+def position(piles: dict[str, str], *, stock: str = "") -> State[NoVars]:
     """Named piles (bottom first), the stock (top first); unnamed cards are left out."""
     take = Cards()
     spec = {pid: [take(t) for t in text.split()] for pid, text in piles.items()}

@@ -8,7 +8,8 @@ import pytest
 from server.patience import registry
 from server.patience.cards import KING, QUEEN, SPADES, card, code, rank
 from server.patience.engine import IllegalMove, Move, State, as_stock, shuffled
-from server.patience.games.picture_gallery import ACES, KINGS, Vars
+from server.patience.games.picture_gallery import ACES, KINGS
+from server.patience.games.picture_gallery import PictureGalleryVars as Vars
 from server.solver import solve
 from tests.games.positions import Pack
 
@@ -17,13 +18,13 @@ DEAL = Move.act("deal")
 REDEAL = Move.act("redeal")
 
 
-def codes(state: State, pid: str) -> str:
+def codes(state: State[Vars], pid: str) -> str:
     return " ".join(code(c) for c in G.pile(state, pid))
 
 
 def position(
     spec: dict[str, str], *, redeals_left: int = 2, rest: str = "Q", stock: str = ""
-) -> State:
+) -> State[Vars]:
     """Piles from wire codes (bottom first; the second copy of a code is deck 1).
     ``stock`` lists the stock top first. Every card not named lands in ``rest``
     (bottom), so no card is lost."""

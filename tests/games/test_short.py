@@ -8,7 +8,8 @@ import pytest
 from server.patience import registry
 from server.patience.cards import code, parse
 from server.patience.engine import IllegalMove, Move, State, as_stock, rows, shuffled
-from server.patience.games.short import COLUMNS, FOUNDATIONS, Vars, snapshot
+from server.patience.games.short import COLUMNS, FOUNDATIONS, snapshot
+from server.patience.games.short import ShortVars as Vars
 
 G = registry.get("short")
 DEAL = Move.act("deal")
@@ -16,11 +17,11 @@ REDEAL = Move.act("redeal")
 TEN_UP = "TJQKA23456789"  # seed: with tens as base cards
 
 
-def codes(state: State, pid: str) -> str:
+def codes(state: State[Vars], pid: str) -> str:
     return " ".join(code(c) for c in G.pile(state, pid))
 
 
-def position(spec: dict[str, str], *, stock: str = "", vars: Vars | None = None) -> State:
+def position(spec: dict[str, str], *, stock: str = "", vars: Vars | None = None) -> State[Vars]:
     """Piles from wire codes (bottom first); ``stock`` lists the stock top first.
     Cards not named are left out (these positions do not need them)."""
     piles = {pid: [parse(t) for t in cards.split()] for pid, cards in spec.items()}

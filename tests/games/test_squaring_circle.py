@@ -8,8 +8,9 @@ import pytest
 from server.patience import registry
 from server.patience.cards import RANKS, SUITS, code
 from server.patience.engine import IllegalMove, Move, State, as_stock, shuffled
-from server.patience.games.squaring_circle import SLOTS, Vars
+from server.patience.games.squaring_circle import SLOTS
 from server.patience.grid import CELLS, cell_id
+from server.patience.grid import CarpetVars as Vars
 from server.solver import solve
 from tests.games.positions import Pack
 
@@ -18,11 +19,11 @@ DEAL = Move.act("deal")
 REDEAL = Move.act("redeal")
 
 
-def codes(state: State, pid: str) -> str:
+def codes(state: State[Vars], pid: str) -> str:
     return " ".join(code(c) for c in G.pile(state, pid))
 
 
-def row(state: State, r: int) -> str:
+def row(state: State[Vars], r: int) -> str:
     return " ".join(codes(state, cell_id(r, c)) or "--" for c in range(8))
 
 
@@ -41,7 +42,7 @@ def position(
     waste: str = "",
     stock: str = "",
     redeals_left: int = 2,
-) -> State:
+) -> State[Vars]:
     """Named slots (bottom first), carpet cells (one code each), waste (bottom first)
     and stock (top first); the second copy of a code is deck 1; unnamed cards are left
     out."""

@@ -7,7 +7,7 @@ import pytest
 
 from server.patience import registry
 from server.patience.cards import code
-from server.patience.engine import IllegalMove, Move, State, shuffled
+from server.patience.engine import IllegalMove, Move, NoVars, State, shuffled
 from server.solver import solve
 from tests.games.positions import position, run
 
@@ -16,11 +16,11 @@ COLUMNS = [f"C{i}" for i in range(1, 11)]
 DEAL = Move.act("deal")
 
 
-def build(spec: dict[str, str], rest: str = "S") -> State:
+def build(spec: dict[str, str], rest: str = "S") -> State[NoVars]:
     return position(G, spec, rest=rest)
 
 
-def codes(state: State, pid: str) -> str:
+def codes(state: State[NoVars], pid: str) -> str:
     return " ".join(code(c) for c in G.pile(state, pid))
 
 

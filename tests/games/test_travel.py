@@ -16,13 +16,14 @@ from hypothesis import strategies as st
 
 from bench.winrate import Greedy, wilson
 from server.patience.cards import KING, QUEEN, RANKS, code, parse, rank
-from server.patience.engine import Game, State
+from server.patience.engine import AnyGame, AnyState, State
 from server.patience.rules import step
 from server.patience.travel import (
     DOWN_FROM_ACE,
     UP_FROM_KING,
     Count,
     TravelGame,
+    TravelVars,
     count_deal,
     direction,
     journey,
@@ -42,7 +43,7 @@ def cards(text: str) -> list[int]:
     return [parse(t) for t in text.split()]
 
 
-def codes(game: Game, state: State, pid: str) -> str:
+def codes(game: AnyGame, state: AnyState, pid: str) -> str:
     return " ".join(code(c) for c in game.pile(state, pid))
 
 
@@ -52,8 +53,8 @@ def build(
     found: Mapping[str, tuple[str, int]] | None = None,
     *,
     rest: str | None = None,
-    vars: object = None,
-) -> State:
+    vars: TravelVars | None = None,
+) -> State[TravelVars]:
     """A hand-built position: ``table`` gives piles as codes bottom→top; ``found`` gives
     a foundation's suit and height (its cards follow the pile's direction); with
     ``rest`` every card not yet placed goes under that pile, so no card is lost."""
@@ -114,7 +115,7 @@ def rederive(
     return piles, trav, res, base, len(pack)
 
 
-def auto(game: Game, state: State, limit: int = 10_000) -> State:
+def auto(game: AnyGame, state: AnyState, limit: int = 10_000) -> AnyState:
     """Play the forced actions until a card move (a choice or a play) is legal."""
     for _ in range(limit):
         move = game.forced_move(state)

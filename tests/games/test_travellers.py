@@ -136,7 +136,7 @@ def test_view_shows_only_pile_tops_and_hides_the_travellers() -> None:
 # -- the journey ----------------------------------------------------------------------
 
 
-def stuck(t: str, **table: str) -> State:
+def stuck(t: str, **table: str) -> State[TravelVars]:
     """Bases only on the foundations (they want 2s and queens); ``table`` piles; T."""
     return build(G, {"T": t, **table}, BASES, rest="P1")
 

@@ -99,7 +99,7 @@ def position(
     found: dict[str, tuple[str, int]] | None = None,
     t: str = "",
     deal: int = 1,
-) -> State:
+) -> State[TravelVars]:
     """Piles as given (P1 also holds every card placed nowhere else, below its top)."""
     return build(G, {"T": t, **table}, found, rest="P1", vars=TravelVars(deal=deal))
 

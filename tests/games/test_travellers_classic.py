@@ -159,7 +159,7 @@ def position(
     *,
     spread: bool = True,
     deal: int = 1,
-) -> State:
+) -> State[TravelVars]:
     return build(
         G, table, {**KINGS, **(found or {})}, rest="P2", vars=TravelVars(deal=deal, spread=spread)
     )

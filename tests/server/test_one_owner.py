@@ -11,7 +11,7 @@ import pytest
 
 import protocol as P
 from server.patience import registry
-from server.patience.engine import Game, IllegalMove, Move, State
+from server.patience.engine import AnyGame, AnyState, IllegalMove, Move
 from server.services import FakeClock, Services
 from server.services.games import Games
 from server.store import Store
@@ -27,13 +27,13 @@ async def games(redis_url: str) -> AsyncIterator[Games]:
 
 
 @pytest.fixture
-def crescent() -> Iterator[Game]:
+def crescent() -> Iterator[AnyGame]:
     # The registry's object, the one the services use (patched per test, then restored).
     yield registry.get("crescent")
 
 
 async def test_the_status_of_a_move_is_the_engines(
-    games: Games, crescent: Game, monkeypatch: pytest.MonkeyPatch
+    games: Games, crescent: AnyGame, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     state = await games.start("owner", "crescent", P.Mode.PRACTICE, None)
     monkeypatch.setattr(crescent, "status", lambda _state: "lost")
@@ -43,11 +43,11 @@ async def test_the_status_of_a_move_is_the_engines(
 
 
 async def test_a_move_is_applied_by_the_engine(
-    games: Games, crescent: Game, monkeypatch: pytest.MonkeyPatch
+    games: Games, crescent: AnyGame, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     state = await games.start("owner", "crescent", P.Mode.PRACTICE, None)
 
-    def refuse(_state: State, move: Move) -> State:
+    def refuse(_state: AnyState, move: Move) -> AnyState:
         raise IllegalMove(move, "the engine says no")
 
     monkeypatch.setattr(crescent, "apply", refuse)
@@ -57,12 +57,12 @@ async def test_a_move_is_applied_by_the_engine(
     assert err.value.message == "the engine says no"
 
 
-def counting(game: Game, monkeypatch: pytest.MonkeyPatch) -> list[State]:
+def counting(game: AnyGame, monkeypatch: pytest.MonkeyPatch) -> list[AnyState]:
     """Patch ``game.moves`` to record every position whose moves are computed."""
-    computed: list[State] = []
+    computed: list[AnyState] = []
     moves = game.moves
 
-    def counted(state: State) -> list[Move]:
+    def counted(state: AnyState) -> list[Move]:
         computed.append(state)
         return moves(state)
 
@@ -71,7 +71,7 @@ def counting(game: Game, monkeypatch: pytest.MonkeyPatch) -> list[State]:
 
 
 def test_positions_seen_in_turn_keep_their_legal_moves(
-    crescent: Game, monkeypatch: pytest.MonkeyPatch
+    crescent: AnyGame, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Tasks sharing one Game interleave positions: each keeps its cached moves (a
     cache of one position per Game computed them again at every switch)."""
@@ -86,7 +86,7 @@ def test_positions_seen_in_turn_keep_their_legal_moves(
 
 
 async def test_a_move_computes_the_legal_moves_of_its_new_position_once(
-    games: Games, crescent: Game, monkeypatch: pytest.MonkeyPatch
+    games: Games, crescent: AnyGame, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     mine = await games.start("owner", "crescent", P.Mode.PRACTICE, None)
     theirs = await games.start("other", "crescent", P.Mode.PRACTICE, None)

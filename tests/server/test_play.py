@@ -13,13 +13,13 @@ import pytest
 import protocol as P
 from server.net import App
 from server.patience import registry
-from server.patience.engine import Game, State
+from server.patience.engine import AnyGame, AnyState
 from tests.support import TestClient
 
 MOVES_PER_GAME = 40
 
 
-def secrets_in(frame: bytes, state: State, seed: int | None) -> list[str]:
+def secrets_in(frame: bytes, state: AnyState, seed: int | None) -> list[str]:
     """Byte patterns of hidden data found in an encoded frame."""
     found = []
     if state.rng and state.rng.to_bytes(8, "big") in frame:
@@ -30,7 +30,7 @@ def secrets_in(frame: bytes, state: State, seed: int | None) -> list[str]:
 
 
 def check_frame(
-    game: Game, state: State, frame: bytes, *, hidden_seed: int | None
+    game: AnyGame, state: AnyState, frame: bytes, *, hidden_seed: int | None
 ) -> dict[str, Any]:
     """The state in ``frame`` matches the engine's view of ``state`` and hides what
     must be hidden."""

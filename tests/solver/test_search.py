@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from server.patience import registry
-from server.patience.engine import Move, State
+from server.patience.engine import AnyState, Move
 from server.patience.games.crescent import Crescent
 from server.services.daily import candidate_seed
 from server.solver import Result, certify, certify_daily, cut_line, daily_seeds, solve
@@ -20,7 +20,7 @@ from tests.games.positions import position, run
 CRESCENT = registry.get("crescent")
 
 
-def crescent_end(shifts_left: int) -> State:
+def crescent_end(shifts_left: int) -> AnyState:
     """Every card founded but the two spades of T1, the queen under the king: only a
     shift (the bottom card goes on top) frees the queen."""
     spec = {"FK-S": run("S", 13, 1), "FA-S": run("S", 1, 11), "T1": "QS KS"}
@@ -62,7 +62,7 @@ def test_a_game_that_declares_a_heuristic_guides_the_search() -> None:
     class Guided(Crescent):
         calls = 0
 
-        def heuristic(self, state: State) -> float:
+        def heuristic(self, state: AnyState) -> float:
             Guided.calls += 1
             return super().heuristic(state)
 
@@ -123,7 +123,7 @@ def test_cut_line_drops_a_cycle_and_keeps_the_win() -> None:
 def fake(outcomes: dict[int, tuple[str, int, bool]]) -> Any:
     """A solver answering per seed: (outcome, best_founded, whether its line is real)."""
 
-    def search(game: Any, state: State, **_: Any) -> Result:
+    def search(game: Any, state: AnyState, **_: Any) -> Result:
         seed = next(s for s in outcomes if game.deal(s) == state)
         outcome, best, real = outcomes[seed]
         line = None

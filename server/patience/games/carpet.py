@@ -10,24 +10,15 @@ one rank up or down in suit. The waste is turned over once, unshuffled.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from ..cards import KING, SUIT_SYMBOLS, SUITS, pretty, rank, suit
 from ..engine import Move, Pile, State, as_stock, shuffled
-from ..grid import CELLS, CarpetGame, cell_piles
+from ..grid import CELLS, CarpetGame, CarpetVars, cell_piles
 from ..rules import DOWN_FROM_KING, UP_FROM_ACE
 
 UP = tuple(f"FA-{s}" for s in SUITS)
 DOWN = tuple(f"FK-{s}" for s in SUITS)
 #: (suit, rank) of every card id, for indexing moves without calls
 KEY = tuple((suit(c), rank(c)) for c in range(104))
-
-
-class Vars(NamedTuple):
-    redeals_left: int = 1
-    #: a card turned from the stock fits two foundations: it waits on the waste top
-    #: until the player puts it on one of them
-    pending: bool = False
 
 
 class Carpet(CarpetGame):
@@ -42,7 +33,6 @@ class Carpet(CarpetGame):
     actions = frozenset({"deal", "redeal"})
     forced_actions = frozenset({"deal", "redeal"})
     redeals = 1  # seed: turn the packet over once more, then the patience has failed
-    Vars = Vars
     layout = (
         *(Pile(f, "foundation", i, 0, label=f"A{SUIT_SYMBOLS[i]}↑") for i, f in enumerate(UP)),
         *(
@@ -59,18 +49,18 @@ class Carpet(CarpetGame):
         self.up = tuple(self.at[f] for f in UP)
         self.down = tuple(self.at[f] for f in DOWN)
 
-    def deal(self, seed: int) -> State:
+    def deal(self, seed: int) -> State[CarpetVars]:
         aside, pack, rng = shuffled(
             2, seed, set_aside=[(1, s) for s in range(4)] + [(KING, s) for s in range(4)]
         )
         piles: dict[str, tuple[int, ...]] = {f: (c,) for f, c in zip(UP + DOWN, aside, strict=True)}
         piles.update((g, (c,)) for g, c in zip(CELLS, pack[:64], strict=True))
         piles["S"] = as_stock(pack[64:])
-        return self.new_state(piles, Vars(), rng)
+        return self.new_state(piles, CarpetVars(self.redeals), rng)
 
     # -- legal moves ------------------------------------------------------------------
 
-    def targets(self, state: State) -> dict[tuple[int, int], list[str]]:
+    def targets(self, state: State[CarpetVars]) -> dict[tuple[int, int], list[str]]:
         """(suit, rank) → the foundations that take that card now."""
         piles = state.piles
         out: dict[tuple[int, int], list[str]] = {}
@@ -83,7 +73,7 @@ class Carpet(CarpetGame):
                 out.setdefault((s, r), []).append(DOWN[s])
         return out
 
-    def moves(self, state: State) -> list[Move]:
+    def moves(self, state: State[CarpetVars]) -> list[Move]:
         piles = state.piles
         g0 = self.g0
         if (forced := self.pending_moves(state)) is not None:
@@ -110,7 +100,7 @@ class Carpet(CarpetGame):
 
     # -- what a player sees -----------------------------------------------------------
 
-    def explain(self, state: State, move: Move) -> str:
+    def explain(self, state: State[CarpetVars], move: Move) -> str:
         reason = self.explain_common(state, move)
         if reason is not None:
             return reason

@@ -20,18 +20,18 @@ DOWN = tuple(f"FK-{s}" for s in SUITS)
 WAIT = tuple(f"W-{s}" for s in SUITS)
 
 
-class Vars(NamedTuple):
+class CrescentVars(NamedTuple):
     shifts_left: int = 3
 
 
-class Crescent(Game):
+class Crescent(Game[CrescentVars]):
     slug = "crescent"
     title_en = "Crescent"
     title_ru = "Полумесяц"
     decks = 2
     summary = "Sixteen squared piles round the foundations; build up on aces, down on kings."
     actions = frozenset({"shift"})
-    Vars = Vars
+    Vars = CrescentVars
     layout = (
         *(Pile(t, "tableau", i, 0, label=t, show="top") for i, t in enumerate(TABLEAU[:8])),
         *(Pile(f, "foundation", 2 + i, 1, label="A↑") for i, f in enumerate(UP)),
@@ -47,15 +47,15 @@ class Crescent(Game):
         self.down = tuple(self.at[f] for f in DOWN)
         self.wait = tuple(self.at[w] for w in WAIT)
 
-    def deal(self, seed: int) -> State:
+    def deal(self, seed: int) -> State[CrescentVars]:
         aside, cards, rng = shuffled(
             2, seed, set_aside=[(1, s) for s in range(4)] + [(KING, s) for s in range(4)]
         )
         piles: dict[str, list[int]] = {f: [c] for f, c in zip(UP + DOWN, aside, strict=True)}
         piles.update(zip(TABLEAU, rows(cards, 16), strict=True))
-        return self.new_state(piles, Vars(), rng)
+        return self.new_state(piles, CrescentVars(), rng)
 
-    def moves(self, state: State) -> list[Move]:
+    def moves(self, state: State[CrescentVars]) -> list[Move]:
         piles = state.piles
         legal: list[Move] = []
         tops: dict[tuple[int, int], list[str]] = {}
@@ -111,13 +111,13 @@ class Crescent(Game):
             return (WAIT[s],)
         return (UP[s],) if r == a + 1 else (DOWN[s],) if r == d - 1 else ()
 
-    def play(self, state: State, move: Move) -> State:
+    def play(self, state: State[CrescentVars], move: Move) -> State[CrescentVars]:
         if move.action == "shift":
             piles = tuple(
                 p[1:] + p[:1] if i in self.tableau and len(p) > 1 else p
                 for i, p in enumerate(state.piles)
             )
-            return State(piles, Vars(state.vars.shifts_left - 1), state.rng)
+            return State(piles, CrescentVars(state.vars.shifts_left - 1), state.rng)
         src, dst = self.at[move.src or ""], self.at[move.dst or ""]
         piles = state.piles
         s = suit(piles[src][-1])
@@ -130,10 +130,10 @@ class Crescent(Game):
             piles = moved(piles, self.wait[s], first)
         return State(moved(piles, src, dst), state.vars, state.rng)
 
-    def info(self, state: State) -> dict[str, int]:
+    def info(self, state: State[CrescentVars]) -> dict[str, int]:
         return {"shifts_left": state.vars.shifts_left}
 
-    def explain(self, state: State, move: Move) -> str:
+    def explain(self, state: State[CrescentVars], move: Move) -> str:
         if move.action == "shift":
             if not state.vars.shifts_left:
                 return "all three shifts are used"

@@ -25,14 +25,14 @@ SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 GRACE_ROW = 5
 
 
-class Vars(NamedTuple):
+class FifteenVars(NamedTuple):
     grace_used: bool = False
     #: the card dealt into the sixth row of each column, C1..C15: the grace takes only
     #: these, and only while they lie where they were dealt
     sixth_row: tuple[int, ...] = ()
 
 
-class Fifteen(Game):
+class Fifteen(Game[FifteenVars]):
     slug = "fifteen"
     title_en = "The Fifteen"
     title_ru = "Пятнадцать"
@@ -44,7 +44,7 @@ class Fifteen(Game):
     actions = frozenset({"grace"})
     # A grace names the column of its ace, its king or both; one left out means null.
     action_params: ClassVar[Mapping[str, frozenset[str]]] = {"grace": frozenset({"ace", "king"})}
-    Vars = Vars
+    Vars = FifteenVars
     layout = (
         *(Pile(f, "foundation", 3 + i, 0, label="A↑") for i, f in enumerate(UP)),
         *(Pile(f, "foundation", 8 + i, 0, label="K↓") for i, f in enumerate(DOWN)),
@@ -61,11 +61,13 @@ class Fifteen(Game):
         #: every card move, built once: ``self._to[src][dst]``
         self._to = {a: {b: Move(a, b) for b in self.ids if b != a} for a in self.ids}
 
-    def deal(self, seed: int) -> State:
+    def deal(self, seed: int) -> State[FifteenVars]:
         _, pack, rng = shuffled(2, seed)
         columns = rows(pack, 15)
         sixth_row = tuple(column[GRACE_ROW] for column in columns)
-        return self.new_state(dict(zip(COLUMNS, columns, strict=True)), Vars(False, sixth_row), rng)
+        return self.new_state(
+            dict(zip(COLUMNS, columns, strict=True)), FifteenVars(False, sixth_row), rng
+        )
 
     # -- legal moves ------------------------------------------------------------------
 
@@ -85,7 +87,7 @@ class Fifteen(Game):
                 needs.setdefault(down[-1] % 52 - 1, []).append(DOWN[s])
         return needs
 
-    def moves(self, state: State) -> list[Move]:
+    def moves(self, state: State[FifteenVars]) -> list[Move]:
         piles = state.piles
         sources, tops, empty = exposed(piles, self._col_ids)
         needs = self._needs(piles)
@@ -117,7 +119,7 @@ class Fifteen(Game):
             legal.extend(self._graces(state))
         return legal
 
-    def _graces(self, state: State) -> list[Move]:
+    def _graces(self, state: State[FifteenVars]) -> list[Move]:
         """The one-time opening exception: an ace and/or a king from the sixth row,
         «взять изъ шестого ряда одного туза и одного короля», as it was dealt."""
         piles = state.piles
@@ -140,7 +142,7 @@ class Fifteen(Game):
         out += [Move.act("grace", ace=a, king=k) for a in aces for k in kings]
         return out
 
-    def _dealt_in_place(self, state: State, n: int) -> bool:
+    def _dealt_in_place(self, state: State[FifteenVars], n: int) -> bool:
         """Whether column ``n`` (0 for C1) still holds, sixth from the top, the very card
         dealt there (not a card that came to that place later, nor the other deck's
         twin)."""
@@ -150,7 +152,7 @@ class Fifteen(Game):
 
     # -- playing ----------------------------------------------------------------------
 
-    def play(self, state: State, move: Move) -> State:
+    def play(self, state: State[FifteenVars], move: Move) -> State[FifteenVars]:
         piles = state.piles
         if move.action == "grace":
             out = list(piles)
@@ -175,10 +177,10 @@ class Fifteen(Game):
 
     # -- what a player sees -----------------------------------------------------------
 
-    def info(self, state: State) -> dict[str, object]:
+    def info(self, state: State[FifteenVars]) -> dict[str, object]:
         return {"grace_used": state.vars.grace_used}
 
-    def explain(self, state: State, move: Move) -> str:
+    def explain(self, state: State[FifteenVars], move: Move) -> str:
         piles = state.piles
         if move.action == "grace":
             return self._explain_grace(state, move)
@@ -225,7 +227,7 @@ class Fifteen(Game):
             f"on {pretty(top)}"
         )
 
-    def _explain_grace(self, state: State, move: Move) -> str:
+    def _explain_grace(self, state: State[FifteenVars], move: Move) -> str:
         piles = state.piles
         if state.vars.grace_used:
             return "the grace is granted once a game, and it is used"

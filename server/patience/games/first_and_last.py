@@ -31,11 +31,11 @@ def name(r: int) -> str:
     return "10" if r == 10 else RANKS[r - 1]
 
 
-class Vars(NamedTuple):
+class FirstAndLastVars(NamedTuple):
     redeals_left: int = 3
 
 
-class FirstAndLast(Game):
+class FirstAndLast(Game[FirstAndLastVars]):
     slug = "first_and_last"
     title_en = "First and Last"
     title_ru = "Первые и последние"
@@ -46,7 +46,7 @@ class FirstAndLast(Game):
     )
     actions = frozenset({"deal", "redeal"})
     forced_actions = frozenset({"deal", "redeal"})
-    Vars = Vars
+    Vars = FirstAndLastVars
     layout = (
         *(Pile(t, "reserve", i, 0, label=t) for i, t in enumerate(TOP)),
         *(Pile(p, "foundation", i, 1, label=p) for i, p in enumerate(BUILD)),
@@ -66,12 +66,12 @@ class FirstAndLast(Game):
         # Vacancies are refilled T8 first, then the bottom row left to right.
         self.refill_order = (self.t8, *self.bottom)
 
-    def deal(self, seed: int) -> State:
+    def deal(self, seed: int) -> State[FirstAndLastVars]:
         _, pack, rng = shuffled(2, seed)
         piles: dict[str, tuple[int, ...]] = {t: (c,) for t, c in zip(TOP, pack[:8], strict=True)}
         piles.update({b: (c,) for b, c in zip(BOTTOM, pack[8:16], strict=True)})
         piles["S"] = as_stock(pack[16:])
-        return self.new_state(piles, Vars(), rng)
+        return self.new_state(piles, FirstAndLastVars(), rng)
 
     # -- the current pile -------------------------------------------------------------
 
@@ -110,7 +110,7 @@ class FirstAndLast(Game):
                 fits.append(Move(b, dst))
         return fits
 
-    def moves(self, state: State) -> list[Move]:
+    def moves(self, state: State[FirstAndLastVars]) -> list[Move]:
         piles = state.piles
         # Only T8 vs a B card is a real choice (docs/games/first_and_last.md): turning the stock
         # waits until every fitting card is placed.
@@ -143,7 +143,7 @@ class FirstAndLast(Game):
                 break
         return tuple(out)
 
-    def play(self, state: State, move: Move) -> State:
+    def play(self, state: State[FirstAndLastVars], move: Move) -> State[FirstAndLastVars]:
         piles = state.piles
         out = list(piles)
         if move.action == "redeal":
@@ -151,7 +151,7 @@ class FirstAndLast(Game):
             rng = shuffle(cards, state.rng)
             out[self.stock] = as_stock(cards)
             out[self.waste] = ()
-            return State(tuple(out), Vars(state.vars.redeals_left - 1), rng)
+            return State(tuple(out), FirstAndLastVars(state.vars.redeals_left - 1), rng)
         if move.action == "deal":
             c = piles[self.stock][-1]
             out[self.stock] = piles[self.stock][:-1]
@@ -170,7 +170,7 @@ class FirstAndLast(Game):
 
     # -- what a player sees -----------------------------------------------------------
 
-    def info(self, state: State) -> dict[str, object]:
+    def info(self, state: State[FirstAndLastVars]) -> dict[str, object]:
         piles = state.piles
         n = self.current(piles)
         need = self.needed(piles, n)
@@ -181,7 +181,7 @@ class FirstAndLast(Game):
             "pass": 4 - state.vars.redeals_left,
         }
 
-    def explain(self, state: State, move: Move) -> str:
+    def explain(self, state: State[FirstAndLastVars], move: Move) -> str:
         piles = state.piles
         n = self.current(piles)
         if move.action == "deal":

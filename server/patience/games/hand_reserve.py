@@ -35,12 +35,12 @@ LENGTHS = tuple(range(9, 0, -1))  # C1..C9
 _OLD_HAND = re.compile(r"^H([1-9][0-9]?)$")
 
 
-class Vars(NamedTuple):
+class HandReserveVars(NamedTuple):
     #: a column was taken into the hand (kept for games saved when that was once a game)
     picked_up: bool = False
 
 
-class HandReserve(Game):
+class HandReserve(Game[HandReserveVars]):
     slug = "hand_reserve"
     title_en = "Hand Reserve"
     title_ru = "Резерв в руке"
@@ -51,7 +51,7 @@ class HandReserve(Game):
     )
     actions = frozenset({"pick_up"})
     action_params: ClassVar[Mapping[str, frozenset[str]]] = {"pick_up": frozenset({"column"})}
-    Vars = Vars
+    Vars = HandReserveVars
     history = frozenset({"picked_up"})
     alike = (COLUMNS, FOUNDATIONS)  # the hand stands alone
     #: cards go into the hand and back at any time: a blocked game ends when you resign
@@ -75,7 +75,7 @@ class HandReserve(Game):
         self._to = {a: {b: Move(a, b) for b in self.ids if b != a} for a in COLUMNS}
         self._pick_up = {c: Move.act("pick_up", column=c) for c in COLUMNS}
 
-    def deal(self, seed: int) -> State:
+    def deal(self, seed: int) -> State[HandReserveVars]:
         _, pack, rng = shuffled(1, seed)
         cols: list[list[int]] = [[] for _ in COLUMNS]
         k = 0
@@ -86,11 +86,11 @@ class HandReserve(Game):
                     k += 1
         piles: dict[str, list[int]] = dict(zip(COLUMNS, cols, strict=True))
         piles[HAND] = sorted(pack[k:])
-        return self.new_state(piles, Vars(), rng)
+        return self.new_state(piles, HandReserveVars(), rng)
 
     # -- legal moves ------------------------------------------------------------------
 
-    def moves(self, state: State) -> list[Move]:
+    def moves(self, state: State[HandReserveVars]) -> list[Move]:
         piles = state.piles
         wanted: dict[tuple[int, bool], list[str]] = {}  # (rank, red) a column takes
         empty: list[str] = []
@@ -139,7 +139,7 @@ class HandReserve(Game):
 
     # -- playing ----------------------------------------------------------------------
 
-    def play(self, state: State, move: Move) -> State:
+    def play(self, state: State[HandReserveVars], move: Move) -> State[HandReserveVars]:
         piles = state.piles
         out = list(piles)
         hand = list(piles[self.hand])
@@ -184,13 +184,13 @@ class HandReserve(Game):
 
     # -- what a player sees -----------------------------------------------------------
 
-    def info(self, state: State) -> dict[str, object]:
+    def info(self, state: State[HandReserveVars]) -> dict[str, object]:
         return {
             "hand": len(state.piles[self.hand]),
             "pick_up_left": None if self.pick_up_column else 0,  # no limit
         }
 
-    def explain(self, state: State, move: Move) -> str:
+    def explain(self, state: State[HandReserveVars], move: Move) -> str:
         piles = state.piles
         if move.action == "pick_up":
             return self._explain_pick_up(state, move)
@@ -231,7 +231,7 @@ class HandReserve(Game):
             return f"columns build in alternating colours: {pretty(c)} cannot go on {pretty(top)}"
         return f"columns build down by one: {pretty(c)} cannot go on {pretty(top)}"
 
-    def _explain_pick_up(self, state: State, move: Move) -> str:
+    def _explain_pick_up(self, state: State[HandReserveVars], move: Move) -> str:
         if not self.pick_up_column:
             return "this version of the game does not allow taking a column into the hand"
         cid = move.param("column")

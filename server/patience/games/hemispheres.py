@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..cards import ACE, CLUBS, DIAMONDS, HEARTS, KING, SPADES, is_red, pretty
-from ..engine import Game, Move, Pile, Piles, State, as_stock, shuffled
+from ..engine import Game, Move, NoVars, Pile, Piles, State, as_stock, shuffled
 from ..rules import moved, swaps
 
 RED = ("FR1", "FR2", "FR3", "FR4")
@@ -89,11 +89,12 @@ def _race(pid: str) -> str:
     return RACES[(int(pid[1:]) - 1) // 3]
 
 
-class Hemispheres(Game):
+class Hemispheres(Game[NoVars]):
     slug = "hemispheres"
     title_en = "The Hemispheres"
     title_ru = "Полушария"
     decks = 2
+    Vars = NoVars
     summary = (
         "Twelve piles in a circle cut by four barriers: red cards are played in the "
         "north, black in the south; red aces build up, black kings down."
@@ -129,7 +130,7 @@ class Hemispheres(Game):
             (p, i, n < 6, n // 3) for n, (p, i) in enumerate(zip(CIRCLE, self.circle, strict=True))
         )
 
-    def deal(self, seed: int) -> State:
+    def deal(self, seed: int) -> State[NoVars]:
         aside, pack, rng = shuffled(2, seed, set_aside=SET_ASIDE)
         piles: dict[str, tuple[int, ...]] = {
             pid: (c,) for pid, c in zip(RED + BLACK + BARRIERS, aside, strict=True)
@@ -150,7 +151,7 @@ class Hemispheres(Game):
                 needs.setdefault(top + 1 if fid[1] == "R" else top - 1, []).append(fid)
         return needs
 
-    def moves(self, state: State) -> list[Move]:
+    def moves(self, state: State[NoVars]) -> list[Move]:
         piles = state.piles
         end = not piles[self.stock]
         needs = self._needs(piles)
@@ -240,7 +241,7 @@ class Hemispheres(Game):
 
     # -- playing ----------------------------------------------------------------------
 
-    def play(self, state: State, move: Move) -> State:
+    def play(self, state: State[NoVars], move: Move) -> State[NoVars]:
         piles = state.piles
         out = list(piles)
         if move.action == "deal":
@@ -275,20 +276,20 @@ class Hemispheres(Game):
 
     # -- what a player sees -----------------------------------------------------------
 
-    def info(self, state: State) -> dict[str, object]:
+    def info(self, state: State[NoVars]) -> dict[str, object]:
         piles = state.piles
         return {
             "stock": len(piles[self.stock]),
             "end_phase": not piles[self.stock],
         }
 
-    def pile_view(self, state: State, i: int) -> dict[str, Any]:
+    def pile_view(self, state: State[NoVars], i: int) -> dict[str, Any]:
         spec = self.layout[i]
         if spec.kind == "foundation":
             return {"base": "up in suit to K" if spec.id[1] == "R" else "down in suit to A"}
         return {}
 
-    def explain(self, state: State, move: Move) -> str:
+    def explain(self, state: State[NoVars], move: Move) -> str:
         piles = state.piles
         end = not piles[self.stock]
         if move.action == "deal":
@@ -365,7 +366,7 @@ class Hemispheres(Game):
             "(swap) until the stock is used up"
         )
 
-    def _explain_swap(self, state: State, move: Move) -> str:
+    def _explain_swap(self, state: State[NoVars], move: Move) -> str:
         piles = state.piles
         a, b = move.param("a"), move.param("b")
         if a not in NORTH or b not in SOUTH:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..cards import RANKS, SUIT_SYMBOLS, pretty, rank, suit
-from ..engine import Game, Move, Pile, State, as_stock, shuffled
+from ..engine import Game, Move, NoVars, Pile, State, as_stock, shuffled
 from ..rules import moved
 
 ROWS = 3
@@ -39,11 +39,12 @@ def build(k: int) -> str:
     return " ".join("10" if r == 10 else RANKS[r - 1] for r in range(BASE[k], 14, 3))
 
 
-class Parade(Game):
+class Parade(Game[NoVars]):
     slug = "parade"
     title_en = "Parade"
     title_ru = "Парад"
     decks = 2
+    Vars = NoVars
     summary = (
         "Three rows of eight: twos, threes and fours, each built up in suit by three; "
         "misplaced cards move through the gaps the aces leave."
@@ -69,11 +70,11 @@ class Parade(Game):
         self.stock = self.at["S"]
         self.discard = self.at["X"]
 
-    def deal(self, seed: int) -> State:
+    def deal(self, seed: int) -> State[NoVars]:
         _, pack, rng = shuffled(2, seed)
         return self.opening(pack, rng)
 
-    def opening(self, pack: Sequence[int], rng: int = 0) -> State:
+    def opening(self, pack: Sequence[int], rng: int = 0) -> State[NoVars]:
         """The position dealt from ``pack`` (top first): cards 0..23 into the parade
         row by row, its aces out of play at once (slot order), the rest the stock."""
         parade = pack[: ROWS * COLS]
@@ -86,7 +87,7 @@ class Parade(Game):
 
     # -- positions --------------------------------------------------------------------
 
-    def score(self, state: State) -> tuple[int, int]:
+    def score(self, state: State[NoVars]) -> tuple[int, int]:
         """Cards on founded slots (a misplaced card is not on a foundation)."""
         piles = state.piles
         n = 0
@@ -96,7 +97,7 @@ class Parade(Game):
                 n += len(pile)
         return n, self.total
 
-    def moves(self, state: State) -> list[Move]:
+    def moves(self, state: State[NoVars]) -> list[Move]:
         piles = state.piles
         builds: dict[tuple[int, int], list[str]] = {}
         gaps: dict[int, list[str]] = {}
@@ -124,7 +125,7 @@ class Parade(Game):
             legal.append(DEAL)
         return legal
 
-    def play(self, state: State, move: Move) -> State:
+    def play(self, state: State[NoVars], move: Move) -> State[NoVars]:
         piles = state.piles
         if move.action == "deal":
             out = list(piles)
@@ -146,14 +147,14 @@ class Parade(Game):
 
     # -- what a player sees -----------------------------------------------------------
 
-    def info(self, state: State) -> dict[str, Any]:
+    def info(self, state: State[NoVars]) -> dict[str, Any]:
         stock = len(state.piles[self.stock])
         return {
             "deals_left": -(-stock // COLS),
             "aces_out": len(state.piles[self.discard]),
         }
 
-    def explain(self, state: State, move: Move) -> str:
+    def explain(self, state: State[NoVars], move: Move) -> str:
         piles = state.piles
         if move.action == "deal":
             return "the stock is empty"

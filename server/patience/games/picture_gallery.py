@@ -22,11 +22,11 @@ DEAL = Move.act("deal")
 REDEAL = Move.act("redeal")
 
 
-class Vars(NamedTuple):
+class PictureGalleryVars(NamedTuple):
     redeals_left: int = 2
 
 
-class PictureGallery(Game):
+class PictureGallery(Game[PictureGalleryVars]):
     slug = "picture_gallery"
     title_en = "Picture Gallery"
     title_ru = "Картинная галерея"
@@ -38,7 +38,7 @@ class PictureGallery(Game):
     actions = frozenset({"deal", "redeal"})
     forced_actions = frozenset({"deal", "redeal"})
     target = 88  # 8 foundations A→J; kings and queens never reach a foundation
-    Vars = Vars
+    Vars = PictureGalleryVars
     layout = (
         Pile("Q", "discard", 0, 0, label="queens", fan="right"),
         *(Pile(k, "tableau", i, 2, label=k, fan="down") for i, k in enumerate(KINGS)),
@@ -53,10 +53,10 @@ class PictureGallery(Game):
         self.aces = tuple(self.at[a] for a in ACES)
         self.stock = self.at["S"]
 
-    def deal(self, seed: int) -> State:
+    def deal(self, seed: int) -> State[PictureGalleryVars]:
         # Seed: "any king" heads the first pile; kings never move, so K♠ (lowest id).
         aside, pack, rng = shuffled(2, seed, set_aside=[(KING, SPADES)])
-        return self.new_state({"K1": aside, "S": as_stock(pack)}, Vars(), rng)
+        return self.new_state({"K1": aside, "S": as_stock(pack)}, PictureGalleryVars(), rng)
 
     # -- legal moves ------------------------------------------------------------------
 
@@ -78,7 +78,7 @@ class PictureGallery(Game):
         donors = [k for k, i in zip(KINGS, self.kings, strict=True) if len(piles[i]) > 2]
         return [Move(d, b) for d in donors for b in bare]
 
-    def moves(self, state: State) -> list[Move]:
+    def moves(self, state: State[PictureGalleryVars]) -> list[Move]:
         piles = state.piles
         wanted = self._wanted(piles)
         legal: list[Move] = []
@@ -120,7 +120,7 @@ class PictureGallery(Game):
                 current = i
         return current
 
-    def play(self, state: State, move: Move) -> State:
+    def play(self, state: State[PictureGalleryVars], move: Move) -> State[PictureGalleryVars]:
         piles = state.piles
         if move.action == "deal":
             stock = piles[self.stock]
@@ -138,7 +138,7 @@ class PictureGallery(Game):
             for i in self.kings:
                 out[i] = ()
             out[self.stock] = as_stock(gathered)
-            return State(tuple(out), Vars(state.vars.redeals_left - 1), state.rng)
+            return State(tuple(out), PictureGalleryVars(state.vars.redeals_left - 1), state.rng)
         return State(
             moved(piles, self.at[move.src or ""], self.at[move.dst or ""]),
             state.vars,
@@ -147,7 +147,7 @@ class PictureGallery(Game):
 
     # -- what a player sees -----------------------------------------------------------
 
-    def info(self, state: State) -> dict[str, object]:
+    def info(self, state: State[PictureGalleryVars]) -> dict[str, object]:
         piles = state.piles
         current = [k for k, i in zip(KINGS, self.kings, strict=True) if piles[i]]
         return {
@@ -157,7 +157,7 @@ class PictureGallery(Game):
             "stock": len(piles[self.stock]),
         }
 
-    def explain(self, state: State, move: Move) -> str:
+    def explain(self, state: State[PictureGalleryVars], move: Move) -> str:
         piles = state.piles
         left = state.vars.redeals_left
         stock = piles[self.stock]

@@ -39,7 +39,7 @@ def snapshot(piles: Piles) -> int:
     return int.from_bytes(digest.digest(), "big")
 
 
-class Vars(NamedTuple):
+class ShortVars(NamedTuple):
     #: snapshots (tableau, foundations, stock order) at the deal and at every redeal
     seen: frozenset[int] = frozenset()
     #: the last redeal repeated an earlier snapshot: the game is lost
@@ -50,7 +50,7 @@ class Vars(NamedTuple):
     idle: bool = True
 
 
-class Short(Game):
+class Short(Game[ShortVars]):
     slug = "short"
     title_en = "Short Patience"
     title_ru = "Короткий пасьянс"
@@ -61,7 +61,7 @@ class Short(Game):
     )
     actions = frozenset({"deal", "redeal"})
     forced_actions = frozenset({"deal", "redeal"})
-    Vars = Vars
+    Vars = ShortVars
     #: what happened on the way here, not where the cards lie
     history = frozenset({"seen", "passes", "idle"})
     layout = (
@@ -79,22 +79,22 @@ class Short(Game):
         self.waste = self.at["X"]
         self.sources = (*zip(COLUMNS, self.columns, strict=True), ("X", self.waste))
 
-    def deal(self, seed: int) -> State:
+    def deal(self, seed: int) -> State[ShortVars]:
         _, pack, rng = shuffled(1, seed)
         piles: dict[str, list[int] | tuple[int, ...]] = dict(
             zip(COLUMNS, rows(pack[:24], 6), strict=True)
         )
         piles["F1"] = pack[24:25]  # the 25th card fixes the base rank
         piles["S"] = as_stock(pack[25:])
-        state = self.new_state(piles, Vars(), rng)
-        return State(state.piles, Vars(seen=frozenset({snapshot(state.piles)})), rng)
+        state = self.new_state(piles, ShortVars(), rng)
+        return State(state.piles, ShortVars(seen=frozenset({snapshot(state.piles)})), rng)
 
     def base(self, piles: Piles) -> int:
         return rank(piles[self.foundations[0]][0])
 
     # -- legal moves ------------------------------------------------------------------
 
-    def moves(self, state: State) -> list[Move]:
+    def moves(self, state: State[ShortVars]) -> list[Move]:
         piles = state.piles
         b = self.base(piles)
         # Seed: «по одной карте в нисходящей последовательности без соблюдения масти»:
@@ -135,18 +135,18 @@ class Short(Game):
             legal.append(REDEAL)
         return legal
 
-    def is_lost(self, state: State) -> bool:
+    def is_lost(self, state: State[ShortVars]) -> bool:
         # Seed: «расположение карт в колоде не начнет повторяться»: a redeal repeats an
         # earlier redeal's position after a pass that offered no card move at all.
         return bool(state.vars.repeated)
 
-    def _idle(self, state: State) -> bool:
+    def _idle(self, state: State[ShortVars]) -> bool:
         """Whether the pass so far offered no card move, this position included."""
         return bool(state.vars.idle) and all(m.action for m in self.legal_moves(state))
 
     # -- playing ----------------------------------------------------------------------
 
-    def play(self, state: State, move: Move) -> State:
+    def play(self, state: State[ShortVars], move: Move) -> State[ShortVars]:
         piles = state.piles
         if move.action == "deal":
             out = list(piles)
@@ -161,7 +161,7 @@ class Short(Game):
             key = snapshot(after)
             seen: frozenset[int] = state.vars.seen
             repeated = key in seen and self._idle(state)
-            return State(after, Vars(seen | {key}, repeated, state.vars.passes + 1), state.rng)
+            return State(after, ShortVars(seen | {key}, repeated, state.vars.passes + 1), state.rng)
         vars_ = state.vars._replace(idle=False) if state.vars.idle else state.vars
         return State(
             moved(piles, self.at[move.src or ""], self.at[move.dst or ""]), vars_, state.rng
@@ -169,7 +169,7 @@ class Short(Game):
 
     # -- what a player sees -----------------------------------------------------------
 
-    def info(self, state: State) -> dict[str, object]:
+    def info(self, state: State[ShortVars]) -> dict[str, object]:
         return {
             "base": RANKS[self.base(state.piles) - 1],
             "pass": state.vars.passes,
@@ -177,12 +177,12 @@ class Short(Game):
             "repeated": state.vars.repeated,
         }
 
-    def pile_view(self, state: State, i: int) -> dict[str, object]:
+    def pile_view(self, state: State[ShortVars], i: int) -> dict[str, object]:
         if i in self.foundations:
             return {"base": RANKS[self.base(state.piles) - 1]}
         return {}
 
-    def explain(self, state: State, move: Move) -> str:
+    def explain(self, state: State[ShortVars], move: Move) -> str:
         piles = state.piles
         b = self.base(piles)
         if move.action == "deal":

@@ -11,11 +11,9 @@ waste is turned over twice, unshuffled. Nothing is packed on the waste.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from ..cards import KING, RANKS, SUIT_SYMBOLS, SUITS, pretty, rank, suit
 from ..engine import Move, Pile, State, as_stock, shuffled
-from ..grid import CELLS, CarpetGame, cell_piles
+from ..grid import CELLS, CarpetGame, CarpetVars, cell_piles
 
 #: the bases of the circle in the order of the slot ids (``B<base><suit><n>``)
 BASES = (KING, 1, 5, 9)
@@ -40,13 +38,6 @@ def _ring(k: int) -> tuple[int, int]:
     return [(9 + j, 0), (17, j), (17 - j, 8), (9, 8 - j)][side]
 
 
-class Vars(NamedTuple):
-    redeals_left: int = 2
-    #: never set here (the carpet's play shares it with Ковер): a turned card fits one
-    #: kind of slot, and of two alike slots it goes into the first
-    pending: bool = False
-
-
 class SquaringCircle(CarpetGame):
     slug = "squaring_circle"
     title_en = "Squaring the Circle"
@@ -59,7 +50,6 @@ class SquaringCircle(CarpetGame):
     actions = frozenset({"deal", "redeal"})
     forced_actions = frozenset({"deal", "redeal"})
     redeals = 2  # seed: turn the packet over, "it may be repeated once more"
-    Vars = Vars
     layout = (
         *cell_piles(0, 0),
         *(
@@ -78,11 +68,11 @@ class SquaringCircle(CarpetGame):
             for s in range(4)
         )
 
-    def deal(self, seed: int) -> State:
+    def deal(self, seed: int) -> State[CarpetVars]:
         _, pack, rng = shuffled(2, seed)
         piles: dict[str, tuple[int, ...]] = {g: (c,) for g, c in zip(CELLS, pack[:64], strict=True)}
         piles["S"] = as_stock(pack[64:])
-        return self.new_state(piles, Vars(), rng)
+        return self.new_state(piles, CarpetVars(self.redeals), rng)
 
     # -- legal moves ------------------------------------------------------------------
 
@@ -97,7 +87,7 @@ class SquaringCircle(CarpetGame):
             return placed[9] < placed[5]
         return True
 
-    def placed(self, state: State, s: int) -> dict[int, int]:
+    def placed(self, state: State[CarpetVars], s: int) -> dict[int, int]:
         piles = state.piles
         counts = dict.fromkeys(BASES, 0)
         for _, i, base in self.slots[s]:
@@ -105,7 +95,7 @@ class SquaringCircle(CarpetGame):
                 counts[base] += 1
         return counts
 
-    def targets(self, state: State) -> dict[tuple[int, int], list[str]]:
+    def targets(self, state: State[CarpetVars]) -> dict[tuple[int, int], list[str]]:
         """(suit, rank) → the slots that take that card now."""
         piles = state.piles
         out: dict[tuple[int, int], list[str]] = {}
@@ -121,7 +111,7 @@ class SquaringCircle(CarpetGame):
                     out.setdefault((s, rank(pile[-1]) + 1), []).append(b)
         return out
 
-    def moves(self, state: State) -> list[Move]:
+    def moves(self, state: State[CarpetVars]) -> list[Move]:
         piles = state.piles
         g0 = self.g0
         if (forced := self.pending_moves(state)) is not None:
@@ -140,7 +130,7 @@ class SquaringCircle(CarpetGame):
 
     # -- what a player sees -----------------------------------------------------------
 
-    def explain(self, state: State, move: Move) -> str:
+    def explain(self, state: State[CarpetVars], move: Move) -> str:
         reason = self.explain_common(state, move)
         if reason is not None:
             return reason

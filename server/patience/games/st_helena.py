@@ -13,7 +13,7 @@ The seed prints only the second half of the rules (under a stray page heading
 from __future__ import annotations
 
 from ..cards import ACE, KING, pretty
-from ..engine import Game, Move, Pile, State, as_stock, rows, shuffled
+from ..engine import Game, Move, NoVars, Pile, State, as_stock, rows, shuffled
 from ..rules import exposed, moved, swaps, turned
 
 COLUMNS = tuple(f"C{i}" for i in range(1, 11))
@@ -21,11 +21,12 @@ FOUNDATIONS = tuple(f"F{i}" for i in range(1, 9))
 DEAL = Move.act("deal")
 
 
-class StHelena(Game):
+class StHelena(Game[NoVars]):
     slug = "st_helena"
     title_en = "Napoleon at St Helena"
     title_ru = "Наполеон на острове Святой Елены"
     decks = 2
+    Vars = NoVars
     summary = (
         "Forty Thieves: ten columns of four; build down in suit one card at a time, "
         "eight aces up to the kings, the stock turned once."
@@ -50,7 +51,7 @@ class StHelena(Game):
         #: every card move, built once: ``self._to[src][dst]``
         self._to = {a: {b: Move(a, b) for b in self.ids if b != a} for a in self.ids}
 
-    def deal(self, seed: int) -> State:
+    def deal(self, seed: int) -> State[NoVars]:
         _, pack, rng = shuffled(2, seed)
         piles: dict[str, list[int] | tuple[int, ...]] = dict(
             zip(COLUMNS, rows(pack[:40], 10), strict=True)
@@ -60,7 +61,7 @@ class StHelena(Game):
 
     # -- legal moves ------------------------------------------------------------------
 
-    def moves(self, state: State) -> list[Move]:
+    def moves(self, state: State[NoVars]) -> list[Move]:
         piles = state.piles
         # Available cards: each column's exposed card and the waste top.
         sources, tops, empty = exposed(piles, self._col_ids)
@@ -102,7 +103,7 @@ class StHelena(Game):
 
     # -- playing ----------------------------------------------------------------------
 
-    def play(self, state: State, move: Move) -> State:
+    def play(self, state: State[NoVars], move: Move) -> State[NoVars]:
         piles = state.piles
         if move.action == "deal":
             stock, waste = turned(piles[self.stock], piles[self.waste])
@@ -117,10 +118,10 @@ class StHelena(Game):
 
     # -- what a player sees -----------------------------------------------------------
 
-    def info(self, state: State) -> dict[str, object]:
+    def info(self, state: State[NoVars]) -> dict[str, object]:
         return {"stock": len(state.piles[self.stock]), "redeals_left": 0}
 
-    def explain(self, state: State, move: Move) -> str:
+    def explain(self, state: State[NoVars], move: Move) -> str:
         piles = state.piles
         if move.action == "deal":
             return "the stock is used up: this patience is not dealt a second time"
