@@ -22,10 +22,14 @@ from .launch import Launch, check_game, open_game, open_race
 from .race_script import RaceScript
 from .script import Script, stdin_reader
 from .status import EXIT_OK, EXIT_REFUSED, EXIT_UNREACHABLE, EXIT_USAGE, exit_status
-from .text import daily_text, games_text, leaderboard_text, title
+from .text import daily_text, games_text, leaderboard_text, preparing, title
 
 if TYPE_CHECKING:
     from .app import PasyansApp
+
+#: while the server certifies some daily: how often and how many times to ask again
+PREPARING_PAUSE = 2.0
+PREPARING_ASKS = 60
 
 __all__ = ["EXIT_OK", "EXIT_REFUSED", "EXIT_UNREACHABLE", "EXIT_USAGE", "main"]
 
@@ -420,6 +424,13 @@ async def cmd_rules(args: argparse.Namespace, out: TextIO) -> int:
 async def cmd_daily(args: argparse.Namespace, out: TextIO) -> int:
     async with await connect(args.server, need_auth=False) as conn:
         daily = await conn.daily(args.date)
+        for _ in range(PREPARING_ASKS):  # a fresh server is still certifying some
+            waiting = preparing(daily)
+            if not waiting:
+                break
+            print(f"certifying a winnable deal for {len(waiting)} game(s)…", file=sys.stderr)
+            await asyncio.sleep(PREPARING_PAUSE)
+            daily = await conn.daily(args.date)
         out.write(daily_text(daily, await conn.titles()) + "\n")
     return EXIT_OK
 

@@ -133,6 +133,8 @@ def table(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> str:
 def par_text(entry: Mapping[str, Any]) -> str:
     """A daily's par: the shortest known winning line, or, for a daily the solver
     could not prove winnable, the most cards its best line founded."""
+    if entry.get("preparing"):
+        return PREPARING
     if entry.get("par") is not None:
         return str(entry["par"])
     if entry.get("certified") is False and entry.get("best_founded") is not None:
@@ -142,6 +144,13 @@ def par_text(entry: Mapping[str, Any]) -> str:
 
 #: the par cell of a daily the server gives no par for (not known yet)
 NO_PAR = "—"
+#: the par cell of a daily the server is still certifying (ask again shortly)
+PREPARING = "certifying…"
+
+
+def preparing(daily: Mapping[str, Any]) -> list[str]:
+    """The games whose daily the server is still certifying winnable."""
+    return [slug for slug, entry in (daily.get("games") or {}).items() if entry.get("preparing")]
 
 
 #: what the ``streak`` number counts, said where it is shown (docs/client.md, "Streak")

@@ -105,6 +105,11 @@ class Settings:
         "processes that scan daily candidates off the event loop, games side by side "
         "(0 = a thread)",
     )
+    daily_wait: float = _opt(
+        2.0,
+        "seconds the 'daily' op waits for a daily still being certified before it "
+        "answers 'preparing' for that game (the client asks again)",
+    )
     prepare_dailies: bool = _opt(
         True, "choose today's and tomorrow's dailies in the background at start-up"
     )

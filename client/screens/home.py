@@ -13,7 +13,7 @@ from protocol.messages import Mode
 
 from ..connection import ClientError, ServerError
 from ..launch import Launch
-from ..text import STREAK_MEANING, par_text, result_text, title
+from ..text import STREAK_MEANING, par_text, preparing, result_text, title
 from .base import LIST_CSS, ListScreen
 from .leaderboard import LeaderboardScreen
 from .race_dialogs import JoinRaceScreen, RaceDealScreen
@@ -22,6 +22,9 @@ HOME_HINT = (
     "Enter plays the daily deal · p a practice deal · l the leaderboard · "
     "n races friends on this game · j joins a friend's race by its code"
 )
+
+#: seconds between asks while a daily is being certified
+REFRESH_PREPARING = 3.0
 
 
 def join_advice(error: ClientError) -> str:
@@ -100,7 +103,12 @@ class DailyScreen(ListScreen):
             f"pasyans · {who} · daily deals of {date} (UTC, {when})\n"
             f"streak {self.daily.get('streak', 0)}: {STREAK_MEANING}"
         )
-        self.say(HOME_HINT)
+        waiting = preparing(self.daily)
+        if waiting:  # the server is still proving them winnable: ask again shortly
+            self.say(f"certifying a winnable deal for {len(waiting)} game(s)… {HOME_HINT}")
+            self.set_timer(REFRESH_PREPARING, self.load)
+        else:
+            self.say(HOME_HINT)
 
     def selected(self) -> str | None:
         table = self.query_one(DataTable)

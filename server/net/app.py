@@ -97,6 +97,7 @@ class App:
             executor=self.pool,
             cache_size=s.game_cache,
             countdown=s.race_countdown,
+            daily_wait=s.daily_wait,
         )
         routes = Routes(services, self.hub, s, self.metrics)
         self.sessions = sessions = Sessions(s, self.metrics, self.hub, routes.dispatch)

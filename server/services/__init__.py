@@ -35,9 +35,12 @@ class Services:
         executor: Executor | None = None,
         cache_size: int = 4096,
         countdown: float = 3.0,
+        daily_wait: float = 2.0,
     ) -> Services:
         clock = clock or SystemClock()
-        dailies = Dailies(store, clock, chooser=chooser, budget=budget, executor=executor)
+        dailies = Dailies(
+            store, clock, chooser=chooser, budget=budget, executor=executor, wait=daily_wait
+        )
         boards = Leaderboards(store)
         games = Games(store, clock, dailies, boards, cache_size=cache_size)
         races = Races(store, clock, games, countdown=countdown)

@@ -24,7 +24,7 @@ import hashlib
 import hmac
 import os
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
@@ -145,11 +145,14 @@ class Dailies:
         chooser: Chooser = choose,
         budget: Budget = DEFAULT_BUDGET,
         executor: Executor | None = None,
+        wait: float = 2.0,
     ):
         self.store = store
         self.clock = clock
         self.chooser = chooser
         self.budget = budget
+        #: seconds the ``daily`` op waits for a daily still being chosen
+        self.wait = wait
         #: where candidates are scanned (a process pool in production; None: a thread)
         self.executor = executor
         self.owner = f"{os.getpid()}:{uuid.uuid4().hex[:8]}"
@@ -191,6 +194,20 @@ class Dailies:
             self._cache.clear()
         self._cache[key] = choice
         return choice
+
+    async def ready(self, date: str, slugs: Sequence[str]) -> dict[str, Choice | None]:
+        """Every daily of ``slugs`` on ``date`` that is chosen within :attr:`wait`
+        seconds; None for one still being chosen (its choice goes on)."""
+        tasks = {slug: asyncio.ensure_future(self.choice(date, slug)) for slug in slugs}
+        await asyncio.wait(tasks.values(), timeout=self.wait)
+        out: dict[str, Choice | None] = {}
+        for slug, task in tasks.items():
+            if task.done():
+                out[slug] = task.result()
+            else:
+                task.cancel()  # only this wait: the choice itself is shielded
+                out[slug] = None
+        return out
 
     async def _choose(self, date: str, slug: str, budget: Budget) -> Choice:
         waited = 0.0

@@ -34,15 +34,7 @@ from protocol import (
 
 from .. import solver
 from ..patience import registry
-from ..patience.engine import (
-    AnyGame,
-    AnyState,
-    Game,
-    IllegalMove,
-    InvalidMove,
-    Move,
-    UnknownGame,
-)
+from ..patience.engine import Game, IllegalMove, InvalidMove, Move, State, UnknownGame
 from ..store import Store
 from .clock import Clock, day_before
 from .daily import Dailies, commitment
@@ -86,7 +78,7 @@ def _packed_legal(legal: Sequence[Move]) -> bytes:
     return encode_array([_packed_move(move) for move in legal])
 
 
-def find_game(slug: str) -> AnyGame:
+def find_game(slug: str) -> Game:
     try:
         return registry.get(slug)
     except UnknownGame:
@@ -109,13 +101,13 @@ class Record:
     frozen dataclass is several times slower to build, and one is built per move)."""
 
     gid: str
-    game: AnyGame
+    game: Game
     seed: int
     player: str
     mode: str
     seq: int
     status: GameStatus
-    state: AnyState
+    state: State
     created: int
     updated: int
     finished: int
@@ -268,7 +260,7 @@ class Games:
         return out
 
     @staticmethod
-    def _packed_piles(game: AnyGame, state: AnyState, prev: Record) -> tuple[bytes, ...] | None:
+    def _packed_piles(game: Game, state: State, prev: Record) -> tuple[bytes, ...] | None:
         """The encoded piles of ``game.view(state)``, reusing those of ``prev`` whose
         cards did not change; None for a game whose piles' views depend on more than
         their cards (it overrides ``pile_view``)."""
@@ -420,7 +412,7 @@ class Games:
     async def create(
         self,
         player: str,
-        game: AnyGame,
+        game: Game,
         seed: int,
         mode: str,
         *,
@@ -574,7 +566,7 @@ class Games:
     async def _commit(
         self,
         rec: Record,
-        state: AnyState,
+        state: State,
         entry: bytes,
         *,
         clean: bool,
@@ -648,18 +640,9 @@ class Games:
             clean=rec.clean,
         )
         await self.boards.record(rec.game.slug, rec.date, entry)
-        if by_the_rules(rec):
-            await self.store.count_streak(rec.player, rec.date, day_before(rec.date))
+        await self.store.count_streak(rec.player, rec.date, day_before(rec.date))
         await self.store.set_game_fields(rec.gid, {"recorded": 1})
         self._remember(replace(rec, recorded=True))
-
-
-def by_the_rules(rec: Record) -> bool:
-    """Whether a finished game ended by the rules: won, or lost with no move left. A
-    resigned game (a player's, or an absent race member's timed out) is marked lost
-    while its position still has moves; it ends no streak day (docs/client.md,
-    "Streak")."""
-    return rec.status == GameStatus.WON or rec.game.status(rec.state) != GameStatus.PLAYING
 
 
 def effective_moves(log: list[bytes]) -> list[dict[str, Any]]:
@@ -688,9 +671,13 @@ async def daily_overview(games: Games, date: str | None, player: str | None) -> 
     rows = await games.store.games(ids, SUMMARY_FIELDS) if ids else []
     mine = {g: games.summary(g, r) for g, r in zip(ids, rows, strict=True)}
     out: dict[str, Any] = {}
-    choices = await asyncio.gather(*(dailies.choice(day, slug) for slug in slugs))
-    for slug, choice in zip(slugs, choices, strict=True):
+    choices = await dailies.ready(day, slugs)
+    for slug, choice in choices.items():
         gid = mine_ids.get(slug)
+        if choice is None:  # still being certified: ask again in a few seconds
+            out[slug] = dict.fromkeys(("commitment", "par", "certified", "best_founded", "seed"))
+            out[slug] |= {"preparing": True, "mine": mine.get(gid) if gid else None}
+            continue
         out[slug] = {
             "commitment": commitment(choice.seed, day, slug),
             "par": choice.par,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from client.cli import EXIT_OK, main
-from client.text import NO_PAR, daily_text, par_text
+from client.text import NO_PAR, PREPARING, daily_text, par_text, preparing
 
 
 @pytest.mark.parametrize(
@@ -19,6 +19,7 @@ from client.text import NO_PAR, daily_text, par_text
         ({"par": None, "certified": None}, NO_PAR),
         ({"par": None, "certified": True}, NO_PAR),
         ({}, NO_PAR),
+        ({"preparing": True, "par": None, "certified": None}, PREPARING),
     ],
 )
 def test_par_text(entry: dict[str, object], shown: str) -> None:
@@ -47,3 +48,8 @@ def test_every_daily_of_the_server_has_a_par_cell(
     assert rows
     for row in rows:
         assert row[at:after].strip(), row  # par, unproven (N) or —
+
+
+def test_the_games_still_being_certified_are_named() -> None:
+    daily = {"games": {"crescent": {"preparing": True}, "short": {"par": 80}}}
+    assert preparing(daily) == ["crescent"]

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 import uuid
 
 from server.net import App
+from server.patience import registry
 from server.services import FakeClock
 from server.services.daily import Budget, Choice, candidate_seed
 from tests.support import connect
@@ -37,5 +39,28 @@ async def test_moves_are_answered_while_a_daily_is_chosen(redis_url: str) -> Non
             assert time.monotonic() - began < SLOW / 2 and not daily.done()
             chosen = await daily
             assert chosen["mode"] == "daily" and chosen["ranked"] is True
+    finally:
+        await app.stop()
+
+
+async def test_daily_says_preparing_until_the_choice_is_made(redis_url: str) -> None:
+    settings = server_settings(redis_url)
+    settings = dataclasses.replace(settings, daily_wait=0.2, prepare_dailies=False)
+    app = App(settings, clock=FakeClock(), chooser=slow_chooser)
+    await app.start()
+    try:
+        async with connect(f"ws://127.0.0.1:{app.port}/ws") as client:
+            began = time.monotonic()
+            first = await client.call("daily")
+            assert time.monotonic() - began < SLOW  # answered without waiting for it
+            games = first["games"]
+            assert set(games) == set(registry.slugs())
+            assert all(g["preparing"] and g["commitment"] is None for g in games.values())
+            for _ in range(100):  # the choice went on; asked again, it is there
+                await asyncio.sleep(0.1)
+                again = (await client.call("daily"))["games"]
+                if not any(g.get("preparing") for g in again.values()):
+                    break
+            assert all(g["commitment"] and g["certified"] is False for g in again.values())
     finally:
         await app.stop()
