@@ -1,21 +1,31 @@
 """Server speed: validated, persisted moves per second and latency over WebSocket +
-msgpack + Redis, next to a bare websockets + msgpack echo server measured in the same
-run; and idle connections per process with memory per connection.
+msgpack + Redis, next to a bare websockets + msgpack echo server and a *floor* server
+measured in the same run; and idle connections per process with memory per connection.
 
 Each server runs in its own process (the pasyans server on a real redis-server with
 AOF ``everysec`` on a unix socket, as the embedded default; the echo server bare);
-the load client runs here, on the same cores.
-Targets (DESIGN.md): throughput ≥ 0.5 × the echo's, p99 ≤ 2 × the echo's, at 1, 100
-and 1,000 players; 10,000 idle connections at ≤ 20 KiB each.
+the load client runs here, on the same cores. Its players keep their state by delta
+replies (``"reply": "delta"``, applied with :func:`protocol.delta.apply_delta`), as
+the terminal client does.
 
-    python bench/server.py [--seconds 4] [--players 1,100,1000] [--idle 10000] [--save]
+    python bench/server.py [--seconds 4] [--players 1,100,1000] [--idle 10000]
+                           [--cluster-players 100] [--json] [--save]
 
-A third server, the *floor*, is measured in the same run: it does per move only what
-any server of this design must (read the frame, persist a real state with one Lua
-script call on the same pipelined Redis connection, answer with a real ~2 KB state),
-with no validation and no engine. Its ratio to the echo bounds what the pasyans
-server can reach on this machine; the gap between the floor and pasyans is the cost
-of our own code (rules, validation, bookkeeping).
+The *floor* does per move only what any server of this design must: read the frame,
+persist a real state with one Lua script call on the same pipelined Redis connection,
+answer with a real delta of the benchmarked game the size of pasyans's (the median
+of the deltas of whole games played as the load client plays: ~180 bytes for
+Crescent); no validation and no engine. The *engine* figure is the game's own work
+per move (:func:`engine_us`), measured in this process before the servers start.
+Targets (issue 15): pasyans's server CPU per move ≤ 1.2 × (the floor's + the
+engine's), and p99 ≤ 1.5 × the floor's, at 1, 100 and 1,000 players; ``--json``
+prints those rows (``{"rows": [{"players", "pasyans_moves_s", "floor_moves_s",
+"pasyans_cpu_us", "floor_cpu_us", "engine_us", "pasyans_p99_ms", "floor_p99_ms",
+"cpu_ratio", "p99_ratio", …}]}``). A last row runs pasyans on a local Redis Cluster
+of three masters (deploy/local.py) at ``--cluster-players`` (``"store": "cluster"``;
+its floor figures are the single Redis's at that count).
+Older targets (DESIGN.md): throughput ≥ 0.5 × the echo's, p99 ≤ 2 × the echo's;
+10,000 idle connections at ≤ 20 KiB each.
 
 Each run is compared with the saved baseline ``bench/server_baseline.json`` when present
 (the ratios to the echo count: absolute figures move with the machine's load);
@@ -24,13 +34,13 @@ Each run is compared with the saved baseline ``bench/server_baseline.json`` when
 Fairness, checked: the load client is not the bottleneck of the pasyans rows (the
 server process is at ~100 % of a core while the client uses ~30–40 %); in the echo
 rows both processes share the two cores, which if anything flatters pasyans. The
-echo answers each request with the request itself (~90 bytes), a move's reply carries
-the whole ~2 KB state: that difference is the server's real work and stays in. The
-time a player spends starting a new game after one ends is in the elapsed time, not
-in the move count or the latencies.
+echo answers each request with the request itself (~100 bytes). The time a player
+spends starting a new game after one ends is in the elapsed time, not in the move
+count or the latencies.
 
 The server gets ``--rate``/``--burst`` high enough that the per-connection rate limit
-never bites (the bench measures the server, not the limiter).
+never bites (the bench measures the server, not the limiter), and does not prepare
+dailies (no solver at work meanwhile).
 """
 
 from __future__ import annotations
@@ -59,6 +69,7 @@ import msgpack  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
 import protocol as P  # noqa: E402
+from protocol.delta import apply_delta  # noqa: E402
 from server.net.app import GC_THRESHOLDS  # noqa: E402
 from tests.support.redis import RedisProcess, free_port  # noqa: E402
 
@@ -92,36 +103,59 @@ return 1
 """
 
 
+def canned_delta() -> dict[str, Any]:
+    """A real delta reply of the benchmarked game for the floor to answer with, the
+    size of pasyans's: built as the server builds one (counters, the legal list, the
+    changed piles' cards, the changed info keys) for each move the load client plays
+    in the games of deals 1 to 5, the one of median encoded size."""
+    from server.patience import registry
+
+    game = registry.get(GAME)
+    found: list[tuple[int, dict[str, Any]]] = []
+    for deal in range(1, 6):
+        state = game.deal(deal)
+        for seq in range(500):  # a game ends well before
+            legal = game.legal_moves(state)
+            if not legal or game.status(state) != "playing":
+                break
+            after = game.apply(state, legal[seq % len(legal)])
+            was, now = game.view(state), game.view(after)
+            piles = {
+                b["id"]: b["cards"]
+                for a, b in zip(was["piles"], now["piles"], strict=True)
+                if a["cards"] != b["cards"]
+            }
+            delta = {
+                "game_id": "abcdefghijkl",
+                "seq": seq + 1,
+                "status": str(game.status(after)),
+                "moves": seq + 1,
+                "time_ms": 1000,
+                "foundation": game.score(after)[0],
+                "clean": True,
+                "legal": [m.to_wire() for m in game.legal_moves(after)],
+                "piles": piles,
+                "info": {k: v for k, v in now["info"].items() if was["info"].get(k) != v},
+            }
+            found.append((len(msgpack.packb(delta)), delta))
+            state = after
+    found.sort(key=lambda pair: pair[0])
+    return found[len(found) // 2][1]
+
+
 async def floor_server(port: int, redis_url: str) -> None:
     """What any server of this architecture must do per move, and nothing more: read
     the frame, persist a real state with one script call on the same pipelined Redis
-    connection the pasyans server uses, answer with a real (canned) ~2 KB state. No
-    validation, no engine: the pasyans row over this row is what our own code costs."""
+    connection the pasyans server uses, answer with a real (canned) delta of the
+    benchmarked game, the size of pasyans's replies. No validation, no engine: the
+    pasyans row over this row is what our own code costs."""
     from websockets.asyncio.server import ServerConnection, serve
 
     from server.patience import registry
     from server.store.pipe import ScriptPipe, sha1
 
-    game = registry.get(GAME)
-    state = game.deal(1)
-    dumped = game.dumps(state)
-    canned = {
-        "game_id": "abcdefghijkl",
-        "game": GAME,
-        "mode": "practice",
-        "seq": 1,
-        "status": "playing",
-        "moves": 1,
-        "time_ms": 1000,
-        "foundation": 8,
-        "total": game.total,
-        "deal": {"seed": 1, "commitment": None},
-        "view": game.view(state),
-        "legal": [m.to_wire() for m in game.legal_moves(state)],
-        "clean": True,
-        "ranked": False,
-        "date": None,
-    }
+    dumped = registry.get(GAME).dumps(registry.get(GAME).deal(1))
+    canned = canned_delta()
     pipe = ScriptPipe(redis_url)
     script, sha = FLOOR_SCRIPT.encode(), sha1(FLOOR_SCRIPT)
     count = 0
@@ -134,7 +168,7 @@ async def floor_server(port: int, redis_url: str) -> None:
             msg = msgpack.unpackb(frame)
             seq = msg.get("seq", 0)
             await pipe.evalsha(script, sha, keys, [seq, dumped, frame])
-            await ws.send(msgpack.packb({"re": msg.get("id"), "ok": True, "state": canned}))
+            await ws.send(msgpack.packb({"re": msg.get("id"), "ok": True, "delta": canned}))
 
     async with serve(
         handler, "127.0.0.1", port, compression=None, ping_interval=None, max_size=P.MAX_FRAME
@@ -196,19 +230,25 @@ async def close_all(conns: list[ClientConnection]) -> None:
 
 
 class Player:
-    """One connection playing random-ish legal moves as fast as replies come."""
+    """One connection playing random-ish legal moves as fast as replies come, keeping
+    its state by delta replies as the terminal client does."""
 
-    def __init__(self, ws: ClientConnection) -> None:
+    def __init__(self, ws: ClientConnection, sizes: list[int] | None = None) -> None:
         self.ws = ws
         self.ids = 0
         self.state: dict[str, Any] = {}
+        #: bytes of each move reply, when given a list to fill
+        self.sizes = sizes
 
     async def call(self, op: str, **params: Any) -> dict[str, Any]:
         self.ids += 1
         await self.ws.send(msgpack.packb(P.request(self.ids, op, **params)))
-        reply: dict[str, Any] = msgpack.unpackb(await self.ws.recv())
+        frame = await self.ws.recv()
+        reply: dict[str, Any] = msgpack.unpackb(frame)
         if not reply.get("ok"):
             raise RuntimeError(f"{op}: {reply}")
+        if self.sizes is not None and op == "move":
+            self.sizes.append(len(frame))
         return reply
 
     async def new_game(self) -> None:
@@ -222,18 +262,19 @@ class Player:
             return False
         move = legal[self.state["seq"] % len(legal)]
         reply = await self.call(
-            "move", game_id=self.state["game_id"], seq=self.state["seq"], move=move
+            "move", game_id=self.state["game_id"], seq=self.state["seq"], move=move, reply="delta"
         )
-        self.state = reply["state"]
+        self.state = apply_delta(self.state, reply["delta"])
         return True
 
 
 class Echoer:
-    """The same request shape against the echo server."""
+    """The same request shape against the echo server (or the floor)."""
 
-    def __init__(self, ws: ClientConnection) -> None:
+    def __init__(self, ws: ClientConnection, sizes: list[int] | None = None) -> None:
         self.ws = ws
         self.ids = 0
+        self.sizes = sizes
 
     async def step(self) -> bool:
         self.ids += 1
@@ -243,9 +284,13 @@ class Echoer:
             game_id="abcdefghijkl",
             seq=self.ids,
             move={"from": "T1", "to": "FA-S"},
+            reply="delta",
         )
         await self.ws.send(msgpack.packb(msg))
-        msgpack.unpackb(await self.ws.recv())
+        frame = await self.ws.recv()
+        msgpack.unpackb(frame)
+        if self.sizes is not None:
+            self.sizes.append(len(frame))
         return True
 
 
@@ -265,7 +310,9 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
-Row = tuple[float, float, float, float, float]
+#: (messages/s, p50 ms, p99 ms, server CPU µs per message, client CPU µs per message,
+#: median reply bytes)
+Row = tuple[float, float, float, float, float, float]
 
 
 async def drive(
@@ -291,14 +338,17 @@ async def drive(
     return len(latencies), [x for x in latencies] + [time.perf_counter() - t0], server, client
 
 
-def summarise(count: int, latencies: list[float], server: float, client: float) -> Row:
-    """(messages/s, p50 ms, p99 ms, server CPU µs per message, client CPU µs per message)."""
+def summarise(
+    count: int, latencies: list[float], server: float, client: float, sizes: list[int]
+) -> Row:
+    """A :data:`Row` from what :func:`drive` measured and the reply sizes seen."""
     elapsed = latencies.pop()
     lat = sorted(latencies)
     p50 = statistics.median(lat) * 1000 if lat else 0.0
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000 if lat else 0.0
     per = 1e6 / count if count else 0.0
-    return count / elapsed, p50, p99, server * per, client * per
+    size = float(statistics.median(sizes)) if sizes else 0.0
+    return count / elapsed, p50, p99, server * per, client * per, size
 
 
 async def run_pasyans(port: int, pid: int, players: int, seconds: float) -> Row:
@@ -308,10 +358,12 @@ async def run_pasyans(port: int, pid: int, players: int, seconds: float) -> Row:
         first = Player(conns[0])
         name = f"bench{int(time.time() * 1000) % 10**9}"
         token = (await first.call("register", name=name))["token"]
-        ps = [first] + [Player(c) for c in conns[1:]]
+        sizes: list[int] = []
+        first.sizes = sizes
+        ps = [first] + [Player(c, sizes) for c in conns[1:]]
         await asyncio.gather(*(p.call("auth", token=token) for p in ps[1:]))
         await asyncio.gather(*(p.new_game() for p in ps))
-        return summarise(*await drive([p.step for p in ps], seconds, pid))
+        return summarise(*await drive([p.step for p in ps], seconds, pid), sizes)
     finally:
         await close_all(conns)
 
@@ -319,9 +371,43 @@ async def run_pasyans(port: int, pid: int, players: int, seconds: float) -> Row:
 async def run_echo(port: int, pid: int, players: int, seconds: float) -> Row:
     conns = await open_many(f"ws://127.0.0.1:{port}/", players)
     try:
-        return summarise(*await drive([Echoer(c).step for c in conns], seconds, pid))
+        sizes: list[int] = []
+        return summarise(*await drive([Echoer(c, sizes).step for c in conns], seconds, pid), sizes)
     finally:
         await close_all(conns)
+
+
+def engine_us(seconds: float) -> float:
+    """The engine's own work per move of the benchmarked game, in µs: what the server
+    asks of the game for each move (parse the move, play it, status and score, dump
+    the state for Redis, the new legal moves in wire form, the view of the piles that
+    changed and the info), on the moves the load client plays (``legal[seq % n]``),
+    in this process, nothing else running in it."""
+    from server.patience import registry
+
+    game = registry.get(GAME)
+    count, seed, spent = 0, 0, 0.0
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        seed += 1
+        state = game.deal(seed)
+        wires = [m.to_wire() for m in game.legal_moves(state)]
+        seq = 0
+        while wires:
+            wire = wires[seq % len(wires)]
+            t0 = time.perf_counter()
+            new = game.apply(state, game.parse_move(wire))
+            status = game.status(new)
+            game.score(new)
+            game.dumps(new)
+            wires = [m.to_wire() for m in game.legal_moves(new)] if status == "playing" else []
+            for i, cards in enumerate(new.piles):
+                if cards is not state.piles[i]:
+                    game.view_pile(new, i)
+            game.info(new)
+            spent += time.perf_counter() - t0
+            state, seq, count = new, seq + 1, count + 1
+    return spent / count * 1e6 if count else 0.0
 
 
 async def idle(port: int, pid: int, n: int) -> tuple[int, float]:
@@ -346,6 +432,8 @@ async def main_async(args: argparse.Namespace) -> None:
     # every few replies, CPU taken from the servers on the same cores. The server
     # raises its thresholds the same way (server.net.app.GC_THRESHOLDS).
     gc.set_threshold(*GC_THRESHOLDS)
+    eng = engine_us(args.engine_seconds)  # first, with nothing else of ours running
+    print(f"  {GAME}: the engine's own work {eng:.1f} µs per move", file=sys.stderr)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = min(hard, max(soft, args.idle * 2 + 1000))
     resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
@@ -370,6 +458,7 @@ async def main_async(args: argparse.Namespace) -> None:
             "0",
             "--log-level",
             "warning",
+            "--no-prepare-dailies",
             "--loop",
             args.loop,
             "--workers",
@@ -430,30 +519,21 @@ async def main_async(args: argparse.Namespace) -> None:
                 proc.wait(15)
         redis.cleanup()
 
+    cluster_row = await run_cluster(args) if args.cluster_players else None
+
     baseline = json.loads(BASELINE.read_text()) if BASELINE.exists() else {}
-    print()
-    print(
-        "| players | pasyans moves/s | p50 ms | p99 ms | echo msgs/s | p50 ms | p99 ms "
-        "| throughput ratio (≥ 0.5) | p99 ratio (≤ 2) | baseline ratio | baseline p99 ratio "
-        "| floor msgs/s | floor p99 ms | floor ratio | floor p99 ratio "
-        "| server CPU µs/move | echo CPU µs/msg | floor CPU µs/msg | baseline server µs/move |"
-    )
-    print("|---:" * 19 + "|")
+    targets = [target_row(n, s, f, eng) for n, s, e, f in rows]
+    if cluster_row is not None:
+        n, s = cluster_row
+        same = next((f for m, _, _, f in rows if m == n), None)  # the floor, one node
+        if same is not None:
+            targets.append({**target_row(n, s, same, eng), "store": "cluster"})
+    if args.json:
+        print(json.dumps({"game": GAME, "rows": targets}, indent=1))
+    else:
+        print_tables(rows, targets, baseline, eng)
     saved: dict[str, dict[str, float]] = {}
     for n, s, e, f in rows:
-        ratio = s[0] / e[0] if e[0] else 0
-        p99r = s[2] / e[2] if e[2] else 0
-        fratio = f[0] / e[0] if e[0] else 0
-        fp99r = f[2] / e[2] if e[2] else 0
-        base = baseline.get(str(n))
-        was = f"{base['ratio']:.2f} | {base['p99_ratio']:.2f}" if base else "– | –"
-        was_cpu = f"{base['server_us']:.0f}" if base and "server_us" in base else "–"
-        print(
-            f"| {n:,} | {s[0]:,.0f} | {s[1]:.2f} | {s[2]:.2f} | {e[0]:,.0f} | {e[1]:.2f} "
-            f"| {e[2]:.2f} | {ratio:.2f} | {p99r:.2f} | {was} "
-            f"| {f[0]:,.0f} | {f[2]:.2f} | {fratio:.2f} | {fp99r:.2f} "
-            f"| {s[3]:.0f} | {e[3]:.0f} | {f[3]:.0f} | {was_cpu} |"
-        )
         saved[str(n)] = {
             "moves_per_s": round(s[0]),
             "p50_ms": round(s[1], 2),
@@ -461,28 +541,127 @@ async def main_async(args: argparse.Namespace) -> None:
             "echo_per_s": round(e[0]),
             "echo_p50_ms": round(e[1], 2),
             "echo_p99_ms": round(e[2], 2),
-            "ratio": round(ratio, 3),
-            "p99_ratio": round(p99r, 3),
+            "ratio": round(s[0] / e[0] if e[0] else 0, 3),
+            "p99_ratio": round(s[2] / e[2] if e[2] else 0, 3),
             "server_us": round(s[3], 1),
             "client_us": round(s[4], 1),
             "echo_us": round(e[3], 1),
             "echo_client_us": round(e[4], 1),
             "floor_per_s": round(f[0]),
             "floor_p99_ms": round(f[2], 2),
-            "floor_ratio": round(fratio, 3),
-            "floor_p99_ratio": round(fp99r, 3),
+            "floor_ratio": round(f[0] / e[0] if e[0] else 0, 3),
+            "floor_p99_ratio": round(f[2] / e[2] if e[2] else 0, 3),
             "floor_us": round(f[3], 1),
+            "engine_us": round(eng, 1),
         }
     if args.save:
         BASELINE.write_text(json.dumps(saved, indent=2) + "\n")
-        print(f"\nsaved as the baseline: {BASELINE.relative_to(ROOT)}")
+        print(f"\nsaved as the baseline: {BASELINE.relative_to(ROOT)}", file=sys.stderr)
     if idle_row:
         count, kib = idle_row
-        print()
         print(
-            f"idle connections held by one server process: {count:,}, "
-            f"{kib:.1f} KiB each (target 10,000 at ≤ 20 KiB)"
+            f"\nidle connections held by one server process: {count:,}, "
+            f"{kib:.1f} KiB each (target 10,000 at ≤ 20 KiB)",
+            file=sys.stderr if args.json else sys.stdout,
         )
+
+
+#: issue 15's targets: server CPU per move ≤ CPU_TARGET × (floor's + engine's), and
+#: p99 ≤ P99_TARGET × the floor's
+CPU_TARGET, P99_TARGET = 1.2, 1.5
+
+
+def target_row(n: int, s: Row, f: Row, eng: float) -> dict[str, Any]:
+    """One row of ``--json``: pasyans against the floor plus the engine."""
+    return {
+        "players": n,
+        "pasyans_moves_s": round(s[0]),
+        "floor_moves_s": round(f[0]),
+        "pasyans_cpu_us": round(s[3], 1),
+        "floor_cpu_us": round(f[3], 1),
+        "engine_us": round(eng, 1),
+        "pasyans_p99_ms": round(s[2], 2),
+        "floor_p99_ms": round(f[2], 2),
+        "cpu_ratio": round(s[3] / (f[3] + eng), 3) if f[3] + eng else None,
+        "p99_ratio": round(s[2] / f[2], 3) if f[2] else None,
+        "pasyans_reply_bytes": s[5],
+        "floor_reply_bytes": f[5],
+    }
+
+
+def print_tables(
+    rows: list[tuple[int, Row, Row, Row]],
+    targets: list[dict[str, Any]],
+    baseline: dict[str, Any],
+    eng: float,
+) -> None:
+    print()
+    print(f"{GAME}: the engine's own work {eng:.1f} µs per move")
+    print()
+    print(
+        f"| players | store | pasyans moves/s | floor moves/s | pasyans CPU µs/move "
+        f"| floor CPU µs/move | engine µs/move | CPU ratio (≤ {CPU_TARGET}) "
+        f"| pasyans p99 ms | floor p99 ms | p99 ratio (≤ {P99_TARGET}) "
+        f"| reply B pasyans / floor |"
+    )
+    print("|---:|---|" + "---:|" * 10)
+    for t in targets:
+        print(
+            f"| {t['players']:,} | {t.get('store', 'redis')} | {t['pasyans_moves_s']:,} "
+            f"| {t['floor_moves_s']:,} | {t['pasyans_cpu_us']:.0f} | {t['floor_cpu_us']:.0f} "
+            f"| {t['engine_us']:.0f} | {t['cpu_ratio']} | {t['pasyans_p99_ms']:.2f} "
+            f"| {t['floor_p99_ms']:.2f} | {t['p99_ratio']} "
+            f"| {t['pasyans_reply_bytes']:.0f} / {t['floor_reply_bytes']:.0f} |"
+        )
+    print()
+    print(
+        "| players | pasyans moves/s | p50 ms | p99 ms | echo msgs/s | p50 ms | p99 ms "
+        "| throughput ratio (≥ 0.5) | p99 ratio (≤ 2) | baseline ratio | baseline p99 ratio "
+        "| server CPU µs/move | echo CPU µs/msg | baseline server µs/move |"
+    )
+    print("|---:" * 14 + "|")
+    for n, s, e, _ in rows:
+        ratio = s[0] / e[0] if e[0] else 0
+        p99r = s[2] / e[2] if e[2] else 0
+        base = baseline.get(str(n))
+        was = f"{base['ratio']:.2f} | {base['p99_ratio']:.2f}" if base else "– | –"
+        was_cpu = f"{base['server_us']:.0f}" if base and "server_us" in base else "–"
+        print(
+            f"| {n:,} | {s[0]:,.0f} | {s[1]:.2f} | {s[2]:.2f} | {e[0]:,.0f} | {e[1]:.2f} "
+            f"| {e[2]:.2f} | {ratio:.2f} | {p99r:.2f} | {was} "
+            f"| {s[3]:.0f} | {e[3]:.0f} | {was_cpu} |"
+        )
+
+
+async def run_cluster(args: argparse.Namespace) -> tuple[int, Row] | None:
+    """The pasyans row at ``--cluster-players`` on a local Redis Cluster of three
+    masters (deploy/local.py), one server process; None if the cluster cannot start."""
+    from deploy.local import LaunchError, LocalDeployment
+
+    n = args.cluster_players
+    server_args = [
+        *("--rate", "1000000000", "--burst", "1000000000", "--ping-interval", "0"),
+        *("--log-level", "warning", "--loop", args.loop, "--no-prepare-dailies"),
+    ]
+    try:
+        deployment = await asyncio.to_thread(
+            LocalDeployment(instances=1, masters=3, server_args=server_args).start
+        )
+    except (LaunchError, OSError) as exc:
+        print(f"  no Redis Cluster row: {exc}", file=sys.stderr)
+        return None
+    try:
+        server = deployment.servers[0]
+        await run_pasyans(server.port, server.child.pid, n, 0.5)  # warm-up
+        row = await run_pasyans(server.port, server.child.pid, n, args.seconds)
+        print(
+            f"  {n} players, Redis Cluster: pasyans {row[0]:,.0f}/s p50 {row[1]:.2f} "
+            f"p99 {row[2]:.2f} ms; CPU µs per move {row[3]:.0f}",
+            file=sys.stderr,
+        )
+        return n, row
+    finally:
+        await asyncio.to_thread(deployment.stop)
 
 
 def main() -> None:
@@ -502,6 +681,23 @@ def main() -> None:
         "--pin",
         action="store_true",
         help="pin the servers to the first CPU, the load client and redis to the others",
+    )
+    parser.add_argument(
+        "--engine-seconds",
+        type=float,
+        default=2.0,
+        help="seconds of engine-only play to measure its µs per move",
+    )
+    parser.add_argument(
+        "--cluster-players",
+        type=int,
+        default=100,
+        help="players of the Redis Cluster row (3 masters, deploy/local.py); 0 = skip",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"rows": [...]} (the targets of issue 15) instead of the tables',
     )
     parser.add_argument("--save", action="store_true", help="save this run as the baseline")
     parser.add_argument("--echo-server", type=int, default=0, help=argparse.SUPPRESS)
