@@ -34,7 +34,15 @@ from protocol import (
 
 from .. import solver
 from ..patience import registry
-from ..patience.engine import Game, IllegalMove, InvalidMove, Move, State, UnknownGame
+from ..patience.engine import (
+    AnyGame,
+    AnyState,
+    Game,
+    IllegalMove,
+    InvalidMove,
+    Move,
+    UnknownGame,
+)
 from ..store import Store
 from .clock import Clock, day_before
 from .daily import Dailies, commitment
@@ -78,7 +86,7 @@ def _packed_legal(legal: Sequence[Move]) -> bytes:
     return encode_array([_packed_move(move) for move in legal])
 
 
-def find_game(slug: str) -> Game:
+def find_game(slug: str) -> AnyGame:
     try:
         return registry.get(slug)
     except UnknownGame:
@@ -101,13 +109,13 @@ class Record:
     frozen dataclass is several times slower to build, and one is built per move)."""
 
     gid: str
-    game: Game
+    game: AnyGame
     seed: int
     player: str
     mode: str
     seq: int
     status: GameStatus
-    state: State
+    state: AnyState
     created: int
     updated: int
     finished: int
@@ -260,7 +268,7 @@ class Games:
         return out
 
     @staticmethod
-    def _packed_piles(game: Game, state: State, prev: Record) -> tuple[bytes, ...] | None:
+    def _packed_piles(game: AnyGame, state: AnyState, prev: Record) -> tuple[bytes, ...] | None:
         """The encoded piles of ``game.view(state)``, reusing those of ``prev`` whose
         cards did not change; None for a game whose piles' views depend on more than
         their cards (it overrides ``pile_view``)."""
@@ -412,7 +420,7 @@ class Games:
     async def create(
         self,
         player: str,
-        game: Game,
+        game: AnyGame,
         seed: int,
         mode: str,
         *,
@@ -566,7 +574,7 @@ class Games:
     async def _commit(
         self,
         rec: Record,
-        state: State,
+        state: AnyState,
         entry: bytes,
         *,
         clean: bool,
@@ -640,9 +648,18 @@ class Games:
             clean=rec.clean,
         )
         await self.boards.record(rec.game.slug, rec.date, entry)
-        await self.store.count_streak(rec.player, rec.date, day_before(rec.date))
+        if by_the_rules(rec):
+            await self.store.count_streak(rec.player, rec.date, day_before(rec.date))
         await self.store.set_game_fields(rec.gid, {"recorded": 1})
         self._remember(replace(rec, recorded=True))
+
+
+def by_the_rules(rec: Record) -> bool:
+    """Whether a finished game ended by the rules: won, or lost with no move left. A
+    resigned game (a player's, or an absent race member's timed out) is marked lost
+    while its position still has moves; it ends no streak day (docs/client.md,
+    "Streak")."""
+    return rec.status == GameStatus.WON or rec.game.status(rec.state) != GameStatus.PLAYING
 
 
 def effective_moves(log: list[bytes]) -> list[dict[str, Any]]:
