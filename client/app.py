@@ -22,6 +22,7 @@ from .screens.board import BoardScreen
 from .screens.dialogs import MessageScreen, NameScreen
 from .screens.home import DailyScreen
 from .screens.race import RaceScreen
+from .screens.replay import ReplayScreen
 from .status import EXIT_OK, exit_status
 
 
@@ -122,6 +123,9 @@ class PasyansApp(App[int]):
     async def logged_in(self) -> None:
         if self.launch is None:
             await self.push_screen(DailyScreen())
+            return
+        if self.launch.replay is not None:
+            await self.push_screen(ReplayScreen(self.launch.replay))
             return
         if self.launch.race:
             error = await self.open_race(self.launch)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TextIO
 from protocol.errors import ErrorCode
 from protocol.messages import DATE_RE, MAX_LIMIT, MAX_SEED, RACE_CODE_RE, Board, Mode
 
-from . import config
+from . import cli_records, config
 from .connection import ClientError, Connection, ServerError, UsageError
 from .launch import Launch, check_game, open_game, open_race
 from .race_script import RaceScript
@@ -261,6 +261,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     r.add_argument("code", type=code_arg, metavar="CODE", help="the race's code, e.g. K7QX2M")
     r.add_argument("--script", action="store_true", help="read commands from stdin, print text")
+    cli_records.add_commands(command, date_arg)
     return parser
 
 
@@ -289,6 +290,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("no terminal: script mode (moves from stdin)", file=sys.stderr)
         if args.command in ("play", "resume", "race") and not args.script:
             return board(args)
+        launch = cli_records.board_launch(args) if _tty() else None
+        if launch is not None:
+            from .app import PasyansApp  # Textual loads only for the board
+
+            return run_app(PasyansApp(args.server, launch=launch))
         return asyncio.run(COMMANDS[args.command](args, sys.stdout))
     except ClientError as exc:
         print(f"pasyans: {exc}", file=sys.stderr)
@@ -509,6 +515,7 @@ COMMANDS = {
     "play": cmd_script,
     "resume": cmd_script,
     "race": cmd_race,
+    **cli_records.commands(connect),
 }
 
 

@@ -11,11 +11,13 @@ from typing import Any
 from protocol.messages import Mode
 
 from .connection import ClientError, Connection, Message, UsageError
+from .records import ReplayOf
 
 
 @dataclass(frozen=True)
 class Launch:
-    """What ``pasyans play``/``resume``/``race`` asked for (None: the home screen)."""
+    """What ``pasyans play``/``resume``/``race``/``replay`` asked for (None: the home
+    screen)."""
 
     game: str = ""
     mode: Mode = Mode.PRACTICE
@@ -23,6 +25,7 @@ class Launch:
     game_id: str = ""
     resume: bool = False
     race: str = ""  # "new" (a race on game, seed) or a race code to join
+    replay: ReplayOf | None = None  # a replay to step through (``pasyans replay``)
 
 
 def check_game(game: str, catalogue: Mapping[str, Any]) -> None:

@@ -61,6 +61,9 @@ class Op(StrEnum):
     RACE_START = "race_start"
     RACE_LEAVE = "race_leave"
     RACE_REMATCH = "race_rematch"
+    RACE_END = "race_end"
+    RACE_DROP = "race_drop"
+    REPLAY = "replay"
 
 
 class Event(StrEnum):
@@ -89,7 +92,7 @@ class Board(StrEnum):
 
 #: Ops a connection may send before ``register`` or ``auth``.
 PUBLIC_OPS: frozenset[Op] = frozenset(
-    {Op.REGISTER, Op.AUTH, Op.GAMES, Op.RULES, Op.DAILY, Op.LEADERBOARD}
+    {Op.REGISTER, Op.AUTH, Op.GAMES, Op.RULES, Op.DAILY, Op.LEADERBOARD, Op.REPLAY}
 )
 
 
@@ -185,6 +188,14 @@ def player_name(value: Any) -> str:
     if not ok or len(scripts) > 1:
         raise _fail("name", NAME_RULE)
     return name
+
+
+def _player(field: str, value: Any) -> str:
+    """A player's name to look up (the rule of :func:`player_name`)."""
+    try:
+        return player_name(value)
+    except ProtocolError:
+        raise _fail(field, "a player's name") from None
 
 
 def _optional(check: Check) -> Check:
@@ -380,6 +391,65 @@ class RaceRematch(Request):
     fields: ClassVar[Schema] = {"race_id": _text(ID_RE, "a race id")}
 
 
+@dataclass(frozen=True, slots=True)
+class RaceEnd(Request):
+    """The creator ends a running race: every game still in play is given up."""
+
+    race_id: str
+    op = Op.RACE_END
+    fields: ClassVar[Schema] = {"race_id": _text(ID_RE, "a race id")}
+
+
+def _member(field: str, value: Any) -> str:
+    """A race member's name (the rule of :func:`player_name`)."""
+    try:
+        return player_name(value)
+    except ProtocolError:
+        raise _fail(field, "a player's name") from None
+
+
+@dataclass(frozen=True, slots=True)
+class RaceDrop(Request):
+    """The creator drops ``player``, a member who is away."""
+
+    race_id: str
+    player: str
+    op = Op.RACE_DROP
+    fields: ClassVar[Schema] = {"race_id": _text(ID_RE, "a race id"), "player": _member}
+
+
+@dataclass(frozen=True, slots=True)
+class Replay(Request):
+    """A finished game (``game_id``), a player's ranked daily (``game``, ``date``,
+    ``player``) or a past daily's par line (``game``, ``date``); with ``step``, also
+    the position after that many moves."""
+
+    game_id: str | None = None
+    game: str | None = None
+    date: str | None = None
+    player: str | None = None
+    step: int | None = None
+    op = Op.REPLAY
+    fields: ClassVar[Schema] = {
+        "game_id": _optional(_game_id),
+        "game": _optional(_game),
+        "date": _optional(_date),
+        "player": _optional(_player),
+        "step": _optional(_int(0, MAX_SEQ)),
+    }
+
+    def __post_init__(self) -> None:
+        by_day = self.game is not None or self.date is not None or self.player is not None
+        if self.game_id is not None and by_day:
+            raise ProtocolError(
+                ErrorCode.BAD_REQUEST, "give a 'game_id', or a 'game' and a 'date', not both"
+            )
+        if self.game_id is None and (self.game is None or self.date is None):
+            raise ProtocolError(
+                ErrorCode.BAD_REQUEST, "replay needs a 'game_id', or a 'game' and a 'date'"
+            )
+
+
 REQUESTS: dict[Op, type[Request]] = {
     cls.op: cls
     for cls in (
@@ -401,6 +471,9 @@ REQUESTS: dict[Op, type[Request]] = {
         RaceStart,
         RaceLeave,
         RaceRematch,
+        RaceEnd,
+        RaceDrop,
+        Replay,
     )
 }
 

@@ -10,8 +10,10 @@ from textual.widgets import DataTable, Static
 from protocol.messages import Board
 
 from ..connection import ClientError
+from ..records import ReplayOf
 from ..text import LEADERBOARD_HEADER, entry_row, title
 from .base import LIST_CSS, ListScreen
+from .replay import ReplayScreen
 
 
 class LeaderboardScreen(ListScreen):
@@ -24,6 +26,7 @@ class LeaderboardScreen(ListScreen):
         Binding("p", "previous_page", "Previous page"),
         Binding("m", "around_me", "Around me"),
         Binding("a", "toggle_board", "Daily/all-time"),
+        Binding("enter", "replay", "Replay"),
         Binding("escape", "app.pop_screen", "Back"),
         Binding("q", "app.pop_screen", "Back"),
     ]
@@ -78,8 +81,23 @@ class LeaderboardScreen(ListScreen):
         status = [f"you: rank {mine.get('rank')}" if mine else "you have no entry here yet"]
         if not self.result.get("entries"):
             status.insert(0, "no results yet")
-        status.append("n/p pages · m around me · a daily/all-time · q back")
+        status.append("Enter replays · n/p pages · m around me · a daily/all-time · q back")
         self.say(" · ".join(status))
+
+    async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_replay()
+
+    def action_replay(self) -> None:
+        """Replay the chosen row's game: anyone's once the day is over, yours at once."""
+        entries = self.result.get("entries") or []
+        row = self.query_one(DataTable).cursor_row
+        if self.board != Board.DAILY or not 0 <= row < len(entries):
+            self.say("replays open from a daily board's rows")
+            return
+        date = str(self.result.get("date") or self.date or "")
+        of = ReplayOf(game=self.game, date=date, player=str(entries[row].get("player")))
+        self.app.push_screen(ReplayScreen(of))
 
     async def action_next_page(self) -> None:
         cursor = self.result.get("cursor")

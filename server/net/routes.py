@@ -73,6 +73,7 @@ class Routes:
             Op.RULES: self.rules,
             Op.DAILY: self.daily,
             Op.LEADERBOARD: self.leaderboard,
+            Op.REPLAY: self.replay,
         }
         #: ops of a signed-in player: the handler gets the player's name
         self.signed_in: dict[Op, Callable[[str, Any], Awaitable[Answer]]] = {
@@ -88,6 +89,8 @@ class Routes:
             Op.RACE_START: self.race_start,
             Op.RACE_LEAVE: self.race_leave,
             Op.RACE_REMATCH: self.race_rematch,
+            Op.RACE_END: self.race_end,
+            Op.RACE_DROP: self.race_drop,
         }
         assert set(self.public) == P.PUBLIC_OPS
         assert set(self.public) | set(self.signed_in) == set(P.REQUESTS)
@@ -174,6 +177,16 @@ class Routes:
             player=conn.player,
         )
 
+    async def replay(self, conn: Conn, req: P.Replay) -> Result:
+        return await self.sv.replays.replay(
+            conn.player,
+            game_id=req.game_id,
+            game=req.game,
+            date=req.date,
+            player=req.player,
+            step=req.step,
+        )
+
     # -- a signed-in player's ---------------------------------------------------------
 
     async def start(self, player: str, req: P.Start) -> Result:
@@ -218,3 +231,9 @@ class Routes:
 
     async def race_rematch(self, player: str, req: P.RaceRematch) -> Result:
         return {"race": await self.sv.races.rematch(player, req.race_id)}
+
+    async def race_end(self, player: str, req: P.RaceEnd) -> Result:
+        return {"race": await self.sv.races.end(player, req.race_id)}
+
+    async def race_drop(self, player: str, req: P.RaceDrop) -> Result:
+        return {"race": await self.sv.races.drop(player, req.race_id, req.player)}

@@ -12,6 +12,7 @@ from .daily import DEFAULT_BUDGET, Budget, Chooser, Dailies, choose
 from .games import Games, daily_overview
 from .leaderboard import Leaderboards
 from .race import Races
+from .replay import Replays
 
 
 @dataclass
@@ -23,6 +24,7 @@ class Services:
     boards: Leaderboards
     games: Games
     races: Races
+    replays: Replays
 
     @classmethod
     def build(
@@ -44,7 +46,8 @@ class Services:
         boards = Leaderboards(store)
         games = Games(store, clock, dailies, boards, cache_size=cache_size)
         races = Races(store, clock, games, countdown=countdown)
-        return cls(store, clock, Accounts(store, clock), dailies, boards, games, races)
+        accounts = Accounts(store, clock)
+        return cls(store, clock, accounts, dailies, boards, games, races, Replays(games))
 
 
 __all__ = ["Clock", "FakeClock", "Services", "SystemClock", "daily_overview"]

@@ -1,0 +1,95 @@
+"""The command line's commands about a player's records: ``replay`` (and later
+history, stats, friends, share). :mod:`client.cli` adds them to its parser and
+table of commands."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Coroutine
+from typing import Protocol, TextIO
+
+from .connection import Connection, UsageError
+from .launch import Launch, check_game
+from .records import ReplayOf, line_text, position_text, replay, replay_heading
+from .status import EXIT_OK
+
+Command = Callable[[str, str, str | None], argparse.ArgumentParser]
+Run = Callable[[argparse.Namespace, TextIO], Coroutine[object, object, int]]
+
+
+class Connect(Protocol):
+    """``cli.connect``: a connection, logged in with the saved token when there is one."""
+
+    async def __call__(self, server: str, *, need_auth: bool) -> Connection: ...
+
+
+def step_arg(text: str) -> int:
+    try:
+        step = int(text)
+    except ValueError:
+        step = -1
+    if step < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a step: a step is 0 (the deal) or more")
+    return step
+
+
+def add_commands(command: Command, date_arg: Callable[[str], str]) -> None:
+    """Declare the commands on ``command`` (``cli.build_parser``'s maker of one)."""
+    p = command(
+        "replay",
+        "step through a finished game, or a past daily's par line",
+        "Replay GAME_ID on the board (→ next move, ← back, Home/End, q leaves): your own\n"
+        "finished games; another player's daily game once that day is over; a race\n"
+        "game once the race is over. With --date, GAME is a game's slug: the par line of\n"
+        "that day's daily (the solver's winning line), or with --player that player's\n"
+        "ranked daily of the day. Without a terminal (or with --text) it prints the\n"
+        "moves and the final board; --step N prints the board after N moves.",
+    )
+    p.add_argument("target", metavar="GAME_ID|GAME", help="a game id, or a slug with --date")
+    p.add_argument("--date", type=date_arg, metavar="YYYY-MM-DD", help="a past daily (UTC)")
+    p.add_argument("--player", metavar="NAME", help="that player's ranked daily (with --date)")
+    p.add_argument("--step", type=step_arg, metavar="N", help="the board after N moves")
+    p.add_argument("--text", action="store_true", help="print it instead of the board")
+
+
+def replay_of(args: argparse.Namespace) -> ReplayOf:
+    if args.player and not args.date:
+        raise UsageError("--player is for a past daily: give its --date too")
+    if args.date:
+        return ReplayOf(game=args.target, date=args.date, player=args.player or "")
+    return ReplayOf(game_id=args.target)
+
+
+def board_launch(args: argparse.Namespace) -> Launch | None:
+    """What the Textual board opens for these arguments on a terminal (None: the
+    command prints text)."""
+    if args.command == "replay" and not args.text and args.step is None:
+        return Launch(replay=replay_of(args))
+    return None
+
+
+def commands(connect: Connect) -> dict[str, Run]:
+    """The commands by name, connecting with ``connect``."""
+
+    async def run_replay(args: argparse.Namespace, out: TextIO) -> int:
+        return await cmd_replay(args, out, connect)
+
+    return {"replay": run_replay}
+
+
+async def cmd_replay(args: argparse.Namespace, out: TextIO, connect: Connect) -> int:
+    of = replay_of(args)
+    async with await connect(args.server, need_auth=False) as conn:
+        titles = await conn.titles()
+        if of.game:
+            check_game(of.game, titles)
+        first = (await replay(conn, of))["replay"]
+        count = len(first.get("line") or [])
+        step = count if args.step is None else args.step
+        if step > count:
+            raise UsageError(f"--step {step} is past the end: this game has {count} moves")
+        got = await replay(conn, of, step)
+        out.write(replay_heading(got["replay"], titles) + "\n\n")
+        out.write(line_text(list(got["replay"].get("line") or [])) + "\n\n")
+        out.write(position_text(got["position"], count) + "\n")
+    return EXIT_OK

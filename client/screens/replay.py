@@ -1,0 +1,115 @@
+"""A replay on the board: step forward and back through a finished game (or a past
+daily's par line). The server plays the moves from the seed and sends each position;
+the screen draws it, with the move that led there highlighted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import ScrollableContainer
+from textual.widgets import Footer, Static
+
+from ..connection import ClientError
+from ..drawing import Marks
+from ..notation import format_move
+from ..records import ReplayOf, replay, replay_heading
+from ..widgets import BoardView
+from .base import HostedScreen
+
+#: moves skipped by PageUp/PageDown
+JUMP = 10
+
+
+class ReplayScreen(HostedScreen):
+    DEFAULT_CSS = """
+    ReplayScreen { layout: vertical; }
+    ReplayScreen #title { height: auto; background: $primary; color: $text; padding: 0 1; }
+    ReplayScreen #scroll { height: 1fr; }
+    ReplayScreen #counters { height: 1; padding: 0 1; }
+    ReplayScreen #status { height: auto; padding: 0 1; color: $text-muted; }
+    """
+
+    BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
+        Binding("right", "step(1)", "Next"),
+        Binding("left", "step(-1)", "Back"),
+        Binding("space", "step(1)", "Next", show=False),
+        Binding("pagedown", f"step({JUMP})", f"+{JUMP}", show=False),
+        Binding("pageup", f"step(-{JUMP})", f"-{JUMP}", show=False),
+        Binding("home", "go(0)", "Start"),
+        Binding("end", "go(-1)", "End"),
+        Binding("escape", "leave", "Back", show=False),
+        Binding("q", "leave", "Leave"),
+    ]
+
+    def __init__(self, of: ReplayOf, *, step: int | None = None) -> None:
+        super().__init__()
+        self.of = of
+        self.step = step
+        self.replay: dict[str, Any] = {}
+        self.position: dict[str, Any] = {}
+
+    @property
+    def count(self) -> int:
+        return len(self.replay.get("line") or [])
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        with ScrollableContainer(id="scroll"):
+            yield BoardView(id="board")
+        yield Static(id="counters")
+        yield Static(id="status")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        await self.show(self.step)
+        self.query_one(BoardView).focus()
+
+    async def show(self, step: int | None) -> None:
+        """Fetch and draw the position after ``step`` moves (None: the last one)."""
+        try:
+            if not self.replay:
+                self.replay = dict((await replay(self.host.conn, self.of))["replay"])
+            wanted = self.count if step is None else max(0, min(step, self.count))
+            got = await replay(self.host.conn, self.of, wanted)
+        except ClientError as exc:
+            self.say(f"error: {exc} — q to leave")
+            return
+        self.replay, self.position = dict(got["replay"]), dict(got["position"])
+        self.step = int(self.position["step"])
+        self.draw()
+
+    def draw(self) -> None:
+        move = self.position.get("move")
+        marks = Marks()
+        if isinstance(move, dict) and "from" in move:
+            marks = Marks(source=str(move["from"]), targets=frozenset({str(move.get("to"))}))
+        view = self.position.get("view") or {}
+        self.query_one(BoardView).show(list(view.get("piles") or []), marks)
+        self.query_one("#title", Static).update(replay_heading(self.replay, self.host.titles))
+        led = f"after {format_move(dict(move))}" if isinstance(move, dict) else "the deal"
+        self.query_one("#counters", Static).update(
+            f"move {self.step}/{self.count} · {led} · foundation "
+            f"{self.position.get('foundation')}/{self.position.get('total')}"
+        )
+        self.say("→ next · ← back · Home/End first/last · PgUp/PgDn ±10 · q leave")
+
+    async def action_step(self, delta: int) -> None:
+        target = (self.step or 0) + delta
+        if not 0 <= target <= self.count:
+            self.say("this is the end of the game" if delta > 0 else "this is the deal")
+            target = max(0, min(target, self.count))
+            if target == self.step:
+                return
+        await self.show(target)
+
+    async def action_go(self, where: int) -> None:
+        await self.show(None if where < 0 else where)
+
+    def action_leave(self) -> None:
+        """Back to the screen that opened the replay, or quit when it was the command."""
+        if len(self.app.screen_stack) > 2:
+            self.app.pop_screen()
+        else:
+            self.host.leave_board()

@@ -1,0 +1,224 @@
+"""Replays: the seed and the moves of a finished game, and any position along them.
+
+"A game is its seed plus its moves": a replay deals the seed and applies the moves in
+force (the log without what undos took back) through the engine, so the last position
+is the game's final state. Who may replay what (docs/protocol.md, "Replays"):
+
+- your own finished games, always;
+- another player's daily game once that day is over (UTC), so nobody copies the
+  day's line while it counts;
+- another player's race game once the race is over;
+- a past daily's par line (the solver's certified line), once that day is over.
+
+A game still in play is not replayed (its player resumes it). Until a daily's day or
+a race is over the replay of your own game hides the seed (as the state object does).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from protocol import ErrorCode, GameStatus, ProtocolError, RaceStatus
+
+from ..patience import registry
+from ..patience.engine import AnyGame, AnyState
+from .daily import commitment
+from .games import Games, Record, effective_moves, find_game
+
+#: positions kept (a player stepping through a replay asks for neighbours)
+POSITIONS_KEPT = 512
+#: the ``mode`` of a par line's replay
+PAR = "par"
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """What a replay plays: a deal and its moves in force."""
+
+    key: str
+    game: AnyGame
+    seed: int
+    line: tuple[dict[str, Any], ...]
+
+
+def refusal(
+    rec: Record, viewer: str | None, *, day_over: bool, race_over: bool
+) -> ProtocolError | None:
+    """Why ``viewer`` may not replay ``rec`` (None: they may). Pure: the caller says
+    whether the game's day and race are over."""
+    mine = viewer is not None and viewer.casefold() == rec.player.casefold()
+    if rec.status == GameStatus.PLAYING:
+        then = ": resume it" if mine else ""
+        return ProtocolError(
+            ErrorCode.FORBIDDEN,
+            f"game {rec.gid} is still in play{then}; replays are of finished games",
+        )
+    if mine:
+        return None
+    if rec.race and not race_over:
+        return ProtocolError(
+            ErrorCode.FORBIDDEN, f"{rec.player}'s race game replays once the race is over"
+        )
+    if rec.date and not day_over:
+        return ProtocolError(
+            ErrorCode.FORBIDDEN,
+            f"{rec.player}'s game on the daily deal of {rec.date} replays once that day "
+            "is over (UTC), so nobody copies the day's line",
+        )
+    if not rec.race and not rec.date:
+        return ProtocolError(
+            ErrorCode.FORBIDDEN,
+            f"game {rec.gid} is {rec.player}'s {rec.mode} game: only its player replays it",
+        )
+    return None
+
+
+class Replays:
+    def __init__(self, games: Games) -> None:
+        self.games = games
+        self.store = games.store
+        self.dailies = games.dailies
+        self._positions: OrderedDict[tuple[str, int], AnyState] = OrderedDict()
+
+    async def replay(
+        self,
+        viewer: str | None,
+        *,
+        game_id: str | None = None,
+        game: str | None = None,
+        date: str | None = None,
+        player: str | None = None,
+        step: int | None = None,
+    ) -> dict[str, Any]:
+        """The ``replay`` op: ``{"replay": …}``, plus ``"position"`` with ``step``."""
+        if game_id is None:
+            assert game is not None and date is not None
+            find_game(game)
+            day = self.dailies.check_date(date)
+            if player is None:
+                return await self._par(game, day, step)
+            ids = await self.store.player_dailies(player, day)
+            game_id = ids.get(game)
+            if game_id is None:
+                raise ProtocolError(
+                    ErrorCode.NOT_FOUND, f"{player} has no ranked daily game of {game} on {day}"
+                )
+        return await self._game(viewer, game_id, step)
+
+    async def _game(self, viewer: str | None, gid: str, step: int | None) -> dict[str, Any]:
+        raw = await self.store.game(gid)
+        if raw is None:
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"no game {gid!r}")
+        rec = Record.load(gid, raw)
+        day_over = not rec.date or self.dailies.revealed(rec.date)
+        race_over = True
+        if rec.race:
+            info, _, _, _ = await self.store.race(rec.race)
+            # A race's keys expire a day after it was made: a race gone is over.
+            race_over = not info or info.get("status") == RaceStatus.FINISHED.encode()
+        refused = refusal(rec, viewer, day_over=day_over, race_over=race_over)
+        if refused is not None:
+            raise refused
+        line = tuple(effective_moves(await self.store.game_log(gid)))
+        hidden = not day_over or not race_over
+        out = {
+            "game_id": gid,
+            "game": rec.game.slug,
+            "player": rec.player,
+            "mode": rec.mode,
+            "date": rec.date or None,
+            "race_id": rec.race or None,
+            "status": rec.status,
+            "seed": None if hidden else rec.seed,
+            "commitment": rec.commitment or None,
+            "line": list(line),
+            "moves": rec.moves,
+            "foundation": rec.foundation,
+            "total": rec.game.total,
+            "time_ms": max(0, rec.finished - rec.created),
+            "created": rec.created,
+            "finished": rec.finished,
+            "clean": rec.clean,
+        }
+        source = Source(gid, rec.game, rec.seed, line)
+        return self._answer(out, source, step)
+
+    async def _par(self, slug: str, day: str, step: int | None) -> dict[str, Any]:
+        if not self.dailies.revealed(day):
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN,
+                f"the par line of {day}'s daily stays secret until the day is over (UTC)",
+            )
+        choice = await self.dailies.choice(day, slug)
+        game = registry.get(slug)
+        if not choice.line:
+            raise ProtocolError(
+                ErrorCode.NOT_FOUND,
+                f"the daily of {slug} on {day} was not proven winnable: it has no par line "
+                f"(its best known line founds {choice.best_founded} of {game.total})",
+            )
+        line = tuple(dict(m) for m in choice.line)
+        out = {
+            "game_id": None,
+            "game": slug,
+            "player": None,
+            "mode": PAR,
+            "date": day,
+            "race_id": None,
+            "status": GameStatus.WON,
+            "seed": choice.seed,
+            "commitment": commitment(choice.seed, day, slug),
+            "line": list(line),
+            "moves": len(line),
+            "foundation": game.total,
+            "total": game.total,
+            "time_ms": None,
+            "created": None,
+            "finished": None,
+            "clean": True,
+            "par": choice.par,
+        }
+        return self._answer(out, Source(f"par:{day}:{slug}", game, choice.seed, line), step)
+
+    def _answer(self, out: dict[str, Any], source: Source, step: int | None) -> dict[str, Any]:
+        if step is None:
+            return {"replay": out}
+        if step > len(source.line):
+            raise ProtocolError(
+                ErrorCode.BAD_REQUEST,
+                f"step {step} is past the end: this replay has {len(source.line)} moves",
+            )
+        state = self.position(source, step)
+        game = source.game
+        position = {
+            "step": step,
+            "view": game.view(state),
+            "foundation": game.score(state)[0],
+            "total": game.total,
+            "status": game.status(state),
+            "move": source.line[step - 1] if step else None,
+        }
+        return {"replay": out, "position": position}
+
+    def position(self, source: Source, step: int) -> AnyState:
+        """The position after ``step`` moves of ``source`` (from a kept neighbour when
+        there is one: stepping forward costs one move, not the whole line)."""
+        key = (source.key, step)
+        kept = self._positions.get(key)
+        if kept is None:
+            game = source.game
+            before = self._positions.get((source.key, step - 1)) if step else None
+            if before is not None:
+                start, state = step - 1, before
+            else:
+                start, state = 0, game.deal(source.seed)
+            for wire in source.line[start:step]:
+                state = game.apply(state, game.parse_move(wire))
+            kept = state
+        self._positions[key] = kept
+        self._positions.move_to_end(key)
+        while len(self._positions) > POSITIONS_KEPT:
+            self._positions.popitem(last=False)
+        return kept
