@@ -261,7 +261,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     r.add_argument("code", type=code_arg, metavar="CODE", help="the race's code, e.g. K7QX2M")
     r.add_argument("--script", action="store_true", help="read commands from stdin, print text")
-    cli_records.add_commands(command, date_arg)
+    cli_records.add_commands(command, date_arg, limit_arg)
     return parser
 
 

@@ -1,5 +1,5 @@
-"""The command line's commands about a player's records: ``replay`` (and later
-history, stats, friends, share). :mod:`client.cli` adds them to its parser and
+"""The command line's commands about a player's records: ``replay``, ``history``
+(and later stats, friends, share). :mod:`client.cli` adds them to its parser and
 table of commands."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Protocol, TextIO
 
 from .connection import Connection, UsageError
 from .launch import Launch, check_game
-from .records import ReplayOf, line_text, position_text, replay, replay_heading
+from .records import ReplayOf, history_text, line_text, position_text, replay, replay_heading
 from .status import EXIT_OK
 
 Command = Callable[[str, str, str | None], argparse.ArgumentParser]
@@ -33,8 +33,20 @@ def step_arg(text: str) -> int:
     return step
 
 
-def add_commands(command: Command, date_arg: Callable[[str], str]) -> None:
+def add_commands(
+    command: Command, date_arg: Callable[[str], str], limit_arg: Callable[[str], int]
+) -> None:
     """Declare the commands on ``command`` (``cli.build_parser``'s maker of one)."""
+    p = command(
+        "history",
+        "your past games, newest first",
+        "Your games, newest first, a page at a time: when (UTC), game, mode, result,\n"
+        "cards founded, moves, time and the id (`pasyans replay ID` replays a finished\n"
+        "one, `pasyans resume ID` goes on with one in play).",
+    )
+    p.add_argument("--limit", type=limit_arg, default=20, metavar="N", help="games a page (1–100)")
+    p.add_argument("--cursor", metavar="C", help="the next page (printed after a page)")
+
     p = command(
         "replay",
         "step through a finished game, or a past daily's par line",
@@ -74,7 +86,13 @@ def commands(connect: Connect) -> dict[str, Run]:
     async def run_replay(args: argparse.Namespace, out: TextIO) -> int:
         return await cmd_replay(args, out, connect)
 
-    return {"replay": run_replay}
+    async def run_history(args: argparse.Namespace, out: TextIO) -> int:
+        async with await connect(args.server, need_auth=True) as conn:
+            page = await conn.my_games(limit=args.limit, cursor=args.cursor)
+            out.write(history_text(page, await conn.titles()) + "\n")
+        return EXIT_OK
+
+    return {"replay": run_replay, "history": run_history}
 
 
 async def cmd_replay(args: argparse.Namespace, out: TextIO, connect: Connect) -> int:

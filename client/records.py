@@ -4,6 +4,7 @@ result to share — the round trips (over :class:`~client.connection.Connection`
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -13,7 +14,7 @@ from protocol.messages import Op
 from .connection import Connection, Message
 from .drawing import draw
 from .notation import format_move
-from .text import Titles, clock, title
+from .text import Titles, clock, table, title
 
 
 @dataclass(frozen=True)
@@ -82,3 +83,49 @@ def position_text(position: Mapping[str, Any], count: int) -> str:
     )
     board = draw((position.get("view") or {}).get("piles") or []).plain()
     return f"{head}\n\n{board}"
+
+
+# -- history ---------------------------------------------------------------------------
+
+HISTORY_HEADER = ["when (UTC)", "game", "mode", "result", "foundation", "moves", "time", "id"]
+
+
+def when(ms: Any) -> str:
+    """A moment (ms since the epoch) as ``YYYY-MM-DD HH:MM`` UTC."""
+    if not isinstance(ms, int) or ms <= 0:
+        return "?"
+    return dt.datetime.fromtimestamp(ms / 1000, dt.UTC).strftime("%Y-%m-%d %H:%M")
+
+
+def game_time(summary: Mapping[str, Any]) -> int:
+    """A listed game's time: from its start to its last change (its finish, once over)."""
+    return max(0, int(summary.get("updated") or 0) - int(summary.get("created") or 0))
+
+
+def history_row(summary: Mapping[str, Any], titles: Titles | None = None) -> list[Any]:
+    mode = str(summary.get("mode") or "")
+    if summary.get("date") and mode == "daily":
+        mode = f"daily {summary['date']}"
+    return [
+        when(summary.get("created")),
+        title(str(summary.get("game") or ""), titles).split(" — ")[0],
+        mode,
+        str(summary.get("status") or ""),
+        f"{summary.get('foundation')}/{summary.get('total')}",
+        summary.get("moves"),
+        clock(game_time(summary)),
+        summary.get("game_id"),
+    ]
+
+
+def history_text(page: Mapping[str, Any], titles: Titles | None = None) -> str:
+    games = page.get("games") or []
+    if not games:
+        return "no games yet: `pasyans play GAME` starts one"
+    lines = [table([history_row(g, titles) for g in games], HISTORY_HEADER)]
+    if page.get("cursor") is not None:
+        lines.append(f"more: --cursor {page['cursor']}")
+    lines.append(
+        "`pasyans replay ID` replays a finished game; `pasyans resume ID` goes on with one"
+    )
+    return "\n".join(lines)

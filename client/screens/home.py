@@ -15,6 +15,7 @@ from ..connection import ClientError, ServerError
 from ..launch import Launch
 from ..text import STREAK_MEANING, par_text, preparing, result_text, title
 from .base import LIST_CSS, ListScreen
+from .history import HistoryScreen
 from .leaderboard import LeaderboardScreen
 from .race_dialogs import JoinRaceScreen, RaceDealScreen
 
@@ -47,6 +48,7 @@ class DailyScreen(ListScreen):
         Binding("l", "leaderboard", "Leaderboard"),
         Binding("n", "new_race", "New race"),
         Binding("j", "join_race", "Join race"),
+        Binding("h", "history", "History"),
         Binding("question_mark", "rules", "Rules"),
         Binding("left_square_bracket", "day(-1)", "Day before"),
         Binding("right_square_bracket", "day(1)", "Day after"),
@@ -174,6 +176,9 @@ class DailyScreen(ListScreen):
                 self.action_join_race(code, f"{refused}{join_advice(refused)}")
 
         self.app.push_screen(JoinRaceScreen(code, error), typed)
+
+    def action_history(self) -> None:
+        self.app.push_screen(HistoryScreen())
 
     async def action_rules(self) -> None:
         slug = self.selected()

@@ -1,0 +1,100 @@
+"""Your past games, newest first, page by page; Enter replays a finished one (or
+goes on with one still in play)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.binding import Binding
+from textual.widgets import DataTable, Static
+
+from protocol.messages import Mode
+
+from ..connection import ClientError
+from ..records import HISTORY_HEADER, ReplayOf, history_row
+from .base import LIST_CSS, ListScreen
+from .replay import ReplayScreen
+
+
+class HistoryScreen(ListScreen):
+    DEFAULT_CSS = LIST_CSS.format(name="HistoryScreen")
+    TABLE = "history"
+    BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
+        Binding("enter", "open", "Replay"),
+        Binding("n", "next_page", "Next page"),
+        Binding("p", "previous_page", "Previous page"),
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("q", "app.pop_screen", "Back"),
+    ]
+
+    PAGE = 20
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pages: list[str | None] = [None]  # the cursor of each page seen
+        self.result: dict[str, Any] = {}
+
+    @property
+    def games(self) -> list[dict[str, Any]]:
+        return list(self.result.get("games") or [])
+
+    async def on_mount(self) -> None:
+        self.query_one(DataTable).add_columns(*HISTORY_HEADER[:-1])
+        await self.load()
+        self.query_one(DataTable).focus()
+
+    async def on_screen_resume(self) -> None:
+        if self.result:
+            await self.load()  # a game resumed from here may have moved on
+
+    async def load(self) -> None:
+        try:
+            self.result = await self.host.conn.my_games(limit=self.PAGE, cursor=self.pages[-1])
+        except ClientError as exc:
+            self.say(f"error: {exc}")
+            return
+        table = self.query_one(DataTable)
+        row = table.cursor_row
+        table.clear()
+        for i, game in enumerate(self.games):
+            table.add_row(*(str(c) for c in history_row(game, self.host.titles)[:-1]), key=str(i))
+        if self.games:
+            table.move_cursor(row=min(row, len(self.games) - 1))
+        who = self.host.conn.player or "?"
+        self.query_one("#head", Static).update(
+            f"pasyans · {who} · your games, newest first · page {len(self.pages)}"
+        )
+        if not self.games:
+            self.say("no games yet: press q, then Enter to play today's daily")
+        else:
+            self.say("Enter replays (or resumes a game in play) · n/p pages · q back")
+
+    async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        await self.action_open()
+
+    async def action_open(self) -> None:
+        row = self.query_one(DataTable).cursor_row
+        if not 0 <= row < len(self.games):
+            return
+        game = self.games[row]
+        gid = str(game.get("game_id"))
+        if game.get("status") == "playing":
+            await self.host.open_game(str(game.get("game")), Mode.PRACTICE, resume=gid)
+        else:
+            self.app.push_screen(ReplayScreen(ReplayOf(game_id=gid)))
+
+    async def action_next_page(self) -> None:
+        cursor = self.result.get("cursor")
+        if cursor is None:
+            self.say("this is the last page")
+            return
+        self.pages.append(str(cursor))
+        await self.load()
+
+    async def action_previous_page(self) -> None:
+        if len(self.pages) == 1:
+            self.say("this is the first page")
+            return
+        self.pages.pop()
+        await self.load()
