@@ -61,6 +61,8 @@ class Op(StrEnum):
     RACE_START = "race_start"
     RACE_LEAVE = "race_leave"
     RACE_REMATCH = "race_rematch"
+    RACE_END = "race_end"
+    RACE_DROP = "race_drop"
     REPLAY = "replay"
 
 
@@ -390,6 +392,33 @@ class RaceRematch(Request):
 
 
 @dataclass(frozen=True, slots=True)
+class RaceEnd(Request):
+    """The creator ends a running race: every game still in play is given up."""
+
+    race_id: str
+    op = Op.RACE_END
+    fields: ClassVar[Schema] = {"race_id": _text(ID_RE, "a race id")}
+
+
+def _member(field: str, value: Any) -> str:
+    """A race member's name (the rule of :func:`player_name`)."""
+    try:
+        return player_name(value)
+    except ProtocolError:
+        raise _fail(field, "a player's name") from None
+
+
+@dataclass(frozen=True, slots=True)
+class RaceDrop(Request):
+    """The creator drops ``player``, a member who is away."""
+
+    race_id: str
+    player: str
+    op = Op.RACE_DROP
+    fields: ClassVar[Schema] = {"race_id": _text(ID_RE, "a race id"), "player": _member}
+
+
+@dataclass(frozen=True, slots=True)
 class Replay(Request):
     """A finished game (``game_id``), a player's ranked daily (``game``, ``date``,
     ``player``) or a past daily's par line (``game``, ``date``); with ``step``, also
@@ -442,6 +471,8 @@ REQUESTS: dict[Op, type[Request]] = {
         RaceStart,
         RaceLeave,
         RaceRematch,
+        RaceEnd,
+        RaceDrop,
         Replay,
     )
 }

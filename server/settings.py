@@ -84,6 +84,17 @@ class Settings:
         "SIGTERM/SIGINT before closing sockets with 1001",
     )
     race_countdown: float = _opt(3.0, "seconds between race_start and the deal")
+    race_away_after: float = _opt(
+        5.0, "seconds a race member may be disconnected before the race shows them away"
+    )
+    race_absent_limit: float = _opt(
+        120.0,
+        "seconds a race member may stay away before their game is given up for them "
+        "(it counts as resigned, so the race can end)",
+    )
+    presence_interval: float = _opt(
+        1.0, "seconds between the beats that note which race members are connected"
+    )
     candidate_nodes: int = _opt(
         1_500,
         "solver nodes spent on one candidate deal of a daily chosen while a player waits "

@@ -97,12 +97,16 @@ class App:
             executor=self.pool,
             cache_size=s.game_cache,
             countdown=s.race_countdown,
+            away_after=s.race_away_after,
+            absent_limit=s.race_absent_limit,
             daily_wait=s.daily_wait,
         )
         routes = Routes(services, self.hub, s, self.metrics)
         self.sessions = sessions = Sessions(s, self.metrics, self.hub, routes.dispatch)
-        events = RaceEvents(store, self.hub, services.games)
+        events = RaceEvents(store, self.hub, services.games, services.races)
         self._tasks.append(asyncio.create_task(events.listen(), name="race-events"))
+        presence = services.races.keep_presence(self.hub.online, interval=s.presence_interval)
+        self._tasks.append(asyncio.create_task(presence, name="race-presence"))
         if s.prepare_dailies:
             prepare = asyncio.create_task(self.prepare_dailies(), name="prepare-dailies")
             self._tasks.append(prepare)

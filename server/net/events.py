@@ -1,6 +1,7 @@
 """Race events across server instances: every instance listens on the race channels
 and passes each :class:`RaceNews` to the members connected to it (``race``), and a
-starting member their game (``race_started``)."""
+starting member their game (``race_started``); the races service learns from it which
+races to watch for presence (:meth:`Races.noticed`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import logging
 import protocol as P
 
 from ..services.games import Games
+from ..services.race import Races
 from ..services.race_news import RaceNews
 from ..store import Store
 from .session import Hub, being_cancelled
@@ -19,10 +21,11 @@ log = logging.getLogger("pasyans.server")
 
 
 class RaceEvents:
-    def __init__(self, store: Store, hub: Hub, games: Games) -> None:
+    def __init__(self, store: Store, hub: Hub, games: Games, races: Races) -> None:
         self.store = store
         self.hub = hub
         self.games = games
+        self.races = races
 
     async def listen(self) -> None:
         """Deliver what any instance publishes, until cancelled; reconnects after a
@@ -52,6 +55,7 @@ class RaceEvents:
                     await asyncio.wait_for(pubsub.aclose(), 1)  # type: ignore[no-untyped-call]
 
     async def deliver(self, news: RaceNews) -> None:
+        self.races.noticed(news.race)
         ev = P.event(P.Event.RACE, **news.race)
         for member in news.members:
             await self.hub.send_to(member, ev)

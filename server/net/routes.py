@@ -89,6 +89,8 @@ class Routes:
             Op.RACE_START: self.race_start,
             Op.RACE_LEAVE: self.race_leave,
             Op.RACE_REMATCH: self.race_rematch,
+            Op.RACE_END: self.race_end,
+            Op.RACE_DROP: self.race_drop,
         }
         assert set(self.public) == P.PUBLIC_OPS
         assert set(self.public) | set(self.signed_in) == set(P.REQUESTS)
@@ -229,3 +231,9 @@ class Routes:
 
     async def race_rematch(self, player: str, req: P.RaceRematch) -> Result:
         return {"race": await self.sv.races.rematch(player, req.race_id)}
+
+    async def race_end(self, player: str, req: P.RaceEnd) -> Result:
+        return {"race": await self.sv.races.end(player, req.race_id)}
+
+    async def race_drop(self, player: str, req: P.RaceDrop) -> Result:
+        return {"race": await self.sv.races.drop(player, req.race_id, req.player)}

@@ -37,6 +37,8 @@ class Services:
         executor: Executor | None = None,
         cache_size: int = 4096,
         countdown: float = 3.0,
+        away_after: float = 5.0,
+        absent_limit: float = 120.0,
         daily_wait: float = 2.0,
     ) -> Services:
         clock = clock or SystemClock()
@@ -45,7 +47,14 @@ class Services:
         )
         boards = Leaderboards(store)
         games = Games(store, clock, dailies, boards, cache_size=cache_size)
-        races = Races(store, clock, games, countdown=countdown)
+        races = Races(
+            store,
+            clock,
+            games,
+            countdown=countdown,
+            away_after=away_after,
+            absent_limit=absent_limit,
+        )
         accounts = Accounts(store, clock)
         return cls(store, clock, accounts, dailies, boards, games, races, Replays(games))
 

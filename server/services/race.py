@@ -20,6 +20,20 @@ holds the race's dealer lease (``DEAL_LEASE_MS``); a lease left by a dead dealer
 out and the next comer takes over. Dealing is idempotent (each member's game id is
 derived from the race id and the member), so a deal taken over halfway finishes the
 same games rather than making second ones.
+
+Presence: every instance notes, each beat (``presence_interval``), which members of
+the races it knows of (from their news) are connected to it (``race:{rid}:seen``,
+member → ms). A member nobody has seen for more than ``away_after`` seconds is shown
+``away``, with ``away_ms``. One instance a beat checks each race (it holds the race's
+watch lease): it publishes the race when somebody went away or came back, and gives
+up the game of a member away for more than ``absent_limit`` seconds (``out:
+timed_out``: it counts as resigned), so that a race ends although a member left
+without resigning. The creator may also end a running race (``race_end``: every game
+still in play is given up, ``out: ended``) or drop a member who is away
+(``race_drop``: out of the lobby, or their game given up, ``out: dropped``).
+docs/races.md says this to players. What it costs: one HSET a beat per race with
+members connected here, one SET NX a beat per race not finished, and one read of the
+race per beat on the instance holding its lease.
 """
 
 from __future__ import annotations
@@ -28,6 +42,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from protocol import ErrorCode, GameStatus, ProtocolError, RaceStatus
@@ -47,15 +62,34 @@ MODE = "race"
 STALLED_MS = 1000
 #: how long an instance may take to deal a race before another may take over
 DEAL_LEASE_MS = 10_000
+#: why the server gave up a member's game (the race row's ``out``)
+TIMED_OUT, DROPPED, ENDED = "timed_out", "dropped", "ended"
 
 
 class Races:
-    def __init__(self, store: Store, clock: Clock, games: Games, *, countdown: float = 3.0):
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        games: Games,
+        *,
+        countdown: float = 3.0,
+        away_after: float = 5.0,
+        absent_limit: float = 120.0,
+    ):
         self.store = store
         self.clock = clock
         self.games = games
         self.countdown = countdown
+        #: ms without being seen connected before a member is shown away
+        self.away_after_ms = int(away_after * 1000)
+        #: ms away before a member's game in a running race is given up for them
+        self.absent_limit_ms = int(absent_limit * 1000)
         self._tasks: set[asyncio.Task[None]] = set()
+        #: races known here (from their news) that are not over: id → members
+        self._watched: dict[str, list[str]] = {}
+        #: each watched race's status and who its last news showed away
+        self._shown: dict[str, tuple[str, frozenset[str]]] = {}
         games.on_race_change = self._game_changed
 
     async def close(self) -> None:
@@ -101,6 +135,7 @@ class Races:
             raise ProtocolError(ErrorCode.INTERNAL, "no free race code; try again")
         for member in [player, *(m for m in members or () if m != player)]:
             await self.store.race_member(rid, member, add=True)
+        await self.store.race_saw(rid, [player], self.clock.now_ms())
         return await self.publish(rid)
 
     async def rematch(self, player: str, rid: str) -> dict[str, Any]:
@@ -132,6 +167,7 @@ class Races:
             raise ProtocolError(ErrorCode.NOT_FOUND, f"no race has the code {code!r}")
         info, members, _, _ = await self.store.race(rid)
         if player in members:
+            await self.store.race_saw(rid, [player], self.clock.now_ms())
             starts_at = int(info.get("starts_at") or 0)
             overdue = self.clock.now_ms() > starts_at + STALLED_MS
             if _text(info.get("status")) == RaceStatus.COUNTDOWN and overdue:
@@ -143,6 +179,7 @@ class Races:
         if joined == -2:
             full = f"this race is full: a race holds at most {MAX_MEMBERS} players"
             raise ProtocolError(ErrorCode.FORBIDDEN, full)
+        await self.store.race_saw(rid, [player], self.clock.now_ms())
         return await self.publish(rid)
 
     async def start(self, player: str, rid: str) -> dict[str, Any]:
@@ -173,6 +210,129 @@ class Races:
             raise ProtocolError(ErrorCode.NOT_FOUND, "you are not in this race")
         await self.publish(rid)
         return {}
+
+    async def end(self, player: str, rid: str) -> dict[str, Any]:
+        """The creator ends a running race: every game still in play is given up
+        (``out: ended``, as resigned), so the race is finished."""
+        info, _, _, _ = await self._race(rid)
+        _creator_only(info, player, "ends it")
+        race = await self.build(rid)
+        if race["status"] == RaceStatus.FINISHED:
+            raise ProtocolError(ErrorCode.FORBIDDEN, "the race is over already")
+        if race["status"] != RaceStatus.RUNNING:
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, "only a race under way can be ended: leave the lobby instead"
+            )
+        for p in race["players"]:
+            if p["status"] == GameStatus.PLAYING:
+                await self._give_up(rid, p["player"], ENDED)
+        return await self.publish(rid)
+
+    async def drop(self, player: str, rid: str, member: str) -> dict[str, Any]:
+        """The creator drops a member who is away: out of a race not yet dealt, or
+        their game given up (``out: dropped``, as resigned) in a running one."""
+        info, members, games, _ = await self._race(rid)
+        _creator_only(info, player, "drops members")
+        who = next((m for m in members if m.casefold() == member.casefold()), None)
+        if who is None:
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"{member} is not in this race")
+        if who == player:
+            raise ProtocolError(ErrorCode.FORBIDDEN, "you cannot drop yourself: leave the race")
+        race = await self.build(rid)
+        row = next(p for p in race["players"] if p["player"] == who)
+        if race["status"] == RaceStatus.FINISHED:
+            raise ProtocolError(ErrorCode.FORBIDDEN, "the race is over already")
+        if not row["away"]:
+            seconds = f"{self.away_after_ms / 1000:g}"
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN,
+                f"{who} is here: only a member away for over {seconds} s can be dropped",
+            )
+        if who not in games:  # not dealt yet: out of the race
+            await self.store.race_member(rid, who, add=False)
+        elif row["status"] != GameStatus.PLAYING:
+            raise ProtocolError(ErrorCode.FORBIDDEN, f"{who}'s game is over already")
+        else:
+            await self._give_up(rid, who, DROPPED)
+        return await self.publish(rid)
+
+    async def _give_up(self, rid: str, member: str, why: str) -> bool:
+        """Resign ``member``'s game in the race for them, saying ``why`` in their row;
+        False if it was over already."""
+        _, _, games, _ = await self.store.race(rid)
+        gid = games.get(member)
+        if not gid:
+            return False
+        key = self.store.keys.race(rid)
+        await self.store.redis.hset(key, f"out:{member}", why)  # before the resign's news
+        try:
+            await self.games.resign(member, gid)
+        except ProtocolError as exc:
+            if exc.code is not ErrorCode.GAME_OVER:
+                raise
+            await self.store.redis.hdel(key, f"out:{member}")
+            return False
+        log.info("race %s: %s's game given up (%s)", rid, member, why)
+        return True
+
+    # -- presence -----------------------------------------------------------------------
+
+    def noticed(self, race: Mapping[str, Any]) -> None:
+        """A race's news reached this instance: watch it until it is finished."""
+        rid = str(race["race_id"])
+        if race.get("status") == RaceStatus.FINISHED:
+            self._watched.pop(rid, None)
+            self._shown.pop(rid, None)
+            return
+        players = list(race.get("players") or ())
+        self._watched[rid] = [str(p["player"]) for p in players]
+        away = frozenset(str(p["player"]) for p in players if p.get("away"))
+        self._shown[rid] = (str(race.get("status")), away)
+
+    async def keep_presence(self, online: Callable[[str], bool], *, interval: float) -> None:
+        """Every ``interval`` seconds until cancelled: :meth:`beat`. ``online`` tells
+        whether a player is connected to this instance."""
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self.beat(online, int(interval * 1000))
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a storage outage: the next beat tries again
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise asyncio.CancelledError from None
+                log.exception("race presence beat failed")
+
+    async def beat(self, online: Callable[[str], bool], lease_ms: int) -> None:
+        """Note the members of the watched races connected here, then check each race
+        whose watch lease this instance gets (one instance a race a beat)."""
+        now = self.clock.now_ms()
+        for rid, members in list(self._watched.items()):
+            here = [m for m in members if online(m)]
+            if here:
+                await self.store.race_saw(rid, here, now)
+        for rid in list(self._watched):
+            if await self.store.claim_race_watch(rid, max(1, lease_ms * 9 // 10)):
+                await self.check(rid)
+
+    async def check(self, rid: str) -> None:
+        """Give up the games of members away past the limit, and publish the race when
+        its presence (or status) changed since its last news."""
+        try:
+            race = await self.build(rid)
+        except ProtocolError:  # expired
+            self._watched.pop(rid, None)
+            self._shown.pop(rid, None)
+            return
+        if race["status"] == RaceStatus.RUNNING:
+            for p in race["players"]:
+                late = p["away_ms"] > self.absent_limit_ms
+                if p["status"] == GameStatus.PLAYING and late:
+                    await self._give_up(rid, p["player"], TIMED_OUT)
+        away = frozenset(p["player"] for p in race["players"] if p["away"])
+        if self._shown.get(rid) != (str(race["status"]), away):
+            await self.publish(rid)
 
     # -- running ------------------------------------------------------------------------
 
@@ -234,14 +394,24 @@ class Races:
     async def build(self, rid: str) -> dict[str, Any]:
         """The ``race`` event's fields (docs/protocol.md, "Races")."""
         info, members, games, places = await self._race(rid)
+        seen = await self.store.race_seen(rid)
         status = RaceStatus(_text(info.get("status")) or RaceStatus.LOBBY)
         gids = [games[m] for m in members if m in games]
         rows = await self.store.games(gids, SUMMARY_FIELDS) if gids else []
         summaries = {g: self.games.summary(g, r) for g, r in zip(gids, rows, strict=True)}
         total = find_game(info["game"].decode()).total
         now = self.clock.now_ms()
+        created = int(info.get("created") or now)
         players: list[dict[str, Any]] = []
         for member in members:
+            # presence: a member nobody has seen yet counts from the race's creation
+            away_ms = max(0, now - seen.get(member, created))
+            away = status != RaceStatus.FINISHED and away_ms > self.away_after_ms
+            presence = {
+                "away": away,
+                "away_ms": away_ms if away else 0,
+                "out": _text(info.get(f"out:{member}")) or None,
+            }
             s = summaries.get(games.get(member, ""))
             if s is None:
                 players.append(
@@ -254,6 +424,7 @@ class Races:
                         "time_ms": 0,
                         "place": None,
                     }
+                    | presence
                 )
                 continue
             end = s["updated"] if s["status"] != GameStatus.PLAYING else now
@@ -267,6 +438,7 @@ class Races:
                     "time_ms": max(0, end - s["created"]),
                     "place": places.get(member),
                 }
+                | presence
             )
         over = all(p["status"] != GameStatus.PLAYING for p in players)
         if status == RaceStatus.RUNNING and players and over:
@@ -287,6 +459,8 @@ class Races:
             "creator": info.get("creator", b"").decode(),
             "rematch": rematch,
             "date": _text(info.get("date")) or None,
+            "away_after_ms": self.away_after_ms,
+            "absent_limit_ms": self.absent_limit_ms,
         }
 
     async def publish(self, rid: str, *, games: dict[str, str] | None = None) -> dict[str, Any]:
@@ -302,6 +476,11 @@ def race_game_id(rid: str, member: str) -> str:
     deal redone after a dealer died makes no second game. (A race id has a fixed
     length, so the pair is unambiguous; both parts are of the game id alphabet.)"""
     return f"{rid}-{member}"
+
+
+def _creator_only(info: Mapping[str, bytes], player: str, what: str) -> None:
+    if info.get("creator", b"").decode() != player:
+        raise ProtocolError(ErrorCode.FORBIDDEN, f"only the race's creator {what}")
 
 
 def _text(value: bytes | None) -> str:

@@ -90,6 +90,16 @@ class Keys:
         """string with a time to live: held by the instance dealing the race."""
         return f"{self.prefix}race:{{{rid}}}:dealer"
 
+    def race_seen(self, rid: str) -> str:
+        """hash: member → when an instance last saw them connected (ms since the
+        epoch), for presence (``away``)."""
+        return f"{self.prefix}race:{{{rid}}}:seen"
+
+    def race_watch(self, rid: str) -> str:
+        """string with a time to live: held by the instance checking the race's
+        presence this beat."""
+        return f"{self.prefix}race:{{{rid}}}:watch"
+
     def race_code(self, code: str) -> str:
         """string: race id of a join code."""
         return f"{self.prefix}racecode:{{{code.upper()}}}"

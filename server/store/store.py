@@ -11,7 +11,7 @@ import asyncio
 import hmac
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -370,6 +370,26 @@ class Store:
         """True if this call may deal the race: nobody holds its dealer lease."""
         async with self._call("race"):
             return bool(await self.redis.set(self.keys.race_dealer(rid), 1, nx=True, px=lease_ms))
+
+    async def race_saw(self, rid: str, members: Sequence[str], now_ms: int) -> None:
+        """Note that ``members`` of the race are connected (to this instance) now."""
+        key = self.keys.race_seen(rid)
+        async with self._call("race"):
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hset(key, mapping=dict.fromkeys(members, now_ms))
+            pipe.expire(key, 86_400)
+            await pipe.execute()
+
+    async def race_seen(self, rid: str) -> dict[str, int]:
+        """member → when they were last seen connected (ms since the epoch)."""
+        async with self._call("race"):
+            raw = await self.redis.hgetall(self.keys.race_seen(rid))
+        return {k: int(v) for k, v in _fields(raw).items()}
+
+    async def claim_race_watch(self, rid: str, lease_ms: int) -> bool:
+        """True if this call may check the race's presence now (one instance a beat)."""
+        async with self._call("race"):
+            return bool(await self.redis.set(self.keys.race_watch(rid), 1, nx=True, px=lease_ms))
 
     async def race_place(self, rid: str, player: str) -> int:
         keys = [self.keys.race(rid), self.keys.race_places(rid)]

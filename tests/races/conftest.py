@@ -1,5 +1,7 @@
 """Two real ``pasyans-server`` processes on different ports sharing one real Redis
-(and one key prefix), with a short race countdown: what the race tests run on."""
+(and one key prefix), with a short race countdown: what the race tests run on. The
+presence tests start their own pair with short presence limits
+(:data:`PRESENCE`)."""
 
 from __future__ import annotations
 
@@ -12,14 +14,26 @@ from tests.support import RedisProcess, ServerProcess
 
 #: seconds of countdown on the test servers (the default is 3)
 COUNTDOWN = 0.5
+#: presence on the presence tests' servers, in seconds: shown away after AWAY (the
+#: default is 5), given up after ABSENT away (the default is 120), a beat every BEAT
+AWAY, ABSENT, BEAT = 0.4, 2.0, 0.1
+PRESENCE = (
+    "--race-away-after",
+    str(AWAY),
+    "--race-absent-limit",
+    str(ABSENT),
+    "--presence-interval",
+    str(BEAT),
+)
 
 
 class Cluster:
     """``redis``, and ``servers[0]``, ``servers[1]`` (``.url`` changes on a restart)."""
 
-    def __init__(self, redis: RedisProcess, prefix: str) -> None:
+    def __init__(self, redis: RedisProcess, prefix: str, *extra: str) -> None:
         self.redis = redis
         self.prefix = prefix
+        self.extra = extra
         self.servers = [self.server(), self.server()]
 
     def server(self) -> ServerProcess:
@@ -34,6 +48,7 @@ class Cluster:
             "10000",
             "--log-level",
             "warning",
+            *self.extra,
             redis_url=self.redis.url,
         )
 
@@ -41,10 +56,9 @@ class Cluster:
         return self.servers[i].url
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Cluster]:
+def running(*extra: str) -> Iterator[Cluster]:
     with RedisProcess() as redis:
-        c = Cluster(redis, f"r{uuid.uuid4().hex[:8]}:")
+        c = Cluster(redis, f"r{uuid.uuid4().hex[:8]}:", *extra)
         try:
             for s in c.servers:
                 s.start()
@@ -52,3 +66,15 @@ def cluster() -> Iterator[Cluster]:
         finally:
             for s in c.servers:
                 s.kill()
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Cluster]:
+    yield from running()
+
+
+@pytest.fixture(scope="module")
+def presence_cluster() -> Iterator[Cluster]:
+    """Two servers whose races show a member away after AWAY s and give up an absent
+    member's game after ABSENT s."""
+    yield from running(*PRESENCE)

@@ -1,0 +1,139 @@
+"""Presence in races, across two real server processes sharing one real Redis: a
+member who disconnects is shown away on the other instance, back when they return
+(to either instance); an absent member's game is given up after the limit so the
+race ends; the creator ends a race or drops an absent member (issue 17, item 7).
+The servers' limits are short (conftest.PRESENCE), so each test takes seconds."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from tests.support import TestClient
+
+from .conftest import ABSENT, AWAY, BEAT, Cluster
+from .test_races import member, started_race
+
+Row = dict[str, Any]
+
+
+async def row_until(
+    client: TestClient, who: str | None, cond: Callable[[Row], bool], timeout: float = 5
+) -> tuple[Row, dict[str, Any]]:
+    """The first ``race`` event ``client`` gets whose row of ``who`` meets ``cond``:
+    (that row, the event)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no race event with {who} as wanted within {timeout} s"
+        ev = await client.next_event("race", timeout=left)
+        rows = {p["player"]: p for p in ev["players"]}
+        if who in rows and cond(rows[who]):
+            return rows[who], ev
+
+
+async def test_an_absent_member_is_away_then_timed_out(presence_cluster: Cluster) -> None:
+    cluster = presence_cluster
+    async with member(cluster.url(0)) as a:
+        async with member(cluster.url(1)) as b:
+            token = b.token
+            race, (sa, sb) = await started_race(a, b)
+            assert race["away_after_ms"] == AWAY * 1000
+            assert race["absent_limit_ms"] == ABSENT * 1000
+            sb = await b.move(sb, sb["legal"][0])
+            row, ev = await row_until(a, b.player, lambda r: r["moves"] == 1)
+            assert row["away"] is False and row["away_ms"] == 0 and row["out"] is None
+        # b's connection to instance 1 drops; instance 0's member a sees b away
+        gone = time.monotonic()
+        row, ev = await row_until(a, b.player, lambda r: r["away"])
+        assert time.monotonic() - gone >= AWAY - 2 * BEAT  # last seen up to a beat before
+        assert row["away_ms"] > AWAY * 1000 and row["status"] == "playing"
+        assert not {p["player"]: p for p in ev["players"]}[a.player]["away"]
+        # b comes back, to the other instance, before the limit: here again
+        async with member(cluster.url(0), token=token) as b2:
+            back = await b2.call("race_join", code=race["code"])
+            assert back["state"]["status"] == "playing"
+            row, _ = await row_until(a, b2.player, lambda r: not r["away"])
+            assert row["away_ms"] == 0 and row["moves"] == 1
+        # and away for good: after the limit the server gives b's game up, as resigned
+        gone = time.monotonic()
+        await row_until(a, b.player, lambda r: r["away"])
+        row, ev = await row_until(a, b.player, lambda r: r["status"] == "lost", timeout=ABSENT + 5)
+        assert time.monotonic() - gone >= ABSENT - 2 * BEAT
+        assert row["out"] == "timed_out" and row["moves"] == 1
+        assert ev["status"] == "running"  # a still plays
+        await a.call("resign", game_id=sa["game_id"])
+        done = await a.next_event("race", status="finished")
+        rows = {p["player"]: p for p in done["players"]}
+        assert rows[b.player]["out"] == "timed_out" and rows[a.player]["out"] is None
+        # b, back later, finds the race over and their game lost
+        async with member(cluster.url(1), token=token) as b3:
+            again = await b3.call("race_join", code=race["code"])
+            assert again["race"]["status"] == "finished"
+            assert again["state"]["status"] == "lost"
+            err = await b3.error("move", game_id=sb["game_id"], seq=sb["seq"], move=sb["legal"][0])
+            assert err["code"] == "stale_seq" and err["state"]["status"] == "lost"
+
+
+async def test_the_creator_drops_an_absent_member_and_ends_the_race(
+    presence_cluster: Cluster,
+) -> None:
+    cluster = presence_cluster
+    async with (
+        member(cluster.url(0)) as a,
+        member(cluster.url(1)) as b,
+        member(cluster.url(1)) as c,
+    ):
+        race = (await a.call("race_create", game="crescent", seed=8))["race"]
+        rid = race["race_id"]
+        await b.call("race_join", code=race["code"])
+        await c.call("race_join", code=race["code"])
+        async with member(cluster.url(1)) as d:
+            await d.call("race_join", code=race["code"])
+            # nobody but the creator; nobody who is here; not before it runs
+            err = await b.error("race_drop", race_id=rid, player=d.player)
+            assert err["code"] == "forbidden" and "creator" in err["message"]
+            err = await a.error("race_drop", race_id=rid, player=d.player)
+            assert err["code"] == "forbidden" and f"{d.player} is here" in err["message"]
+            err = await b.error("race_end", race_id=rid)
+            assert err["code"] == "forbidden" and "creator" in err["message"]
+            err = await a.error("race_end", race_id=rid)
+            assert err["code"] == "forbidden" and "under way" in err["message"]
+        # d left without leaving: away in the lobby, and the creator drops d
+        await row_until(a, d.player, lambda r: r["away"])
+        dropped = (await a.call("race_drop", race_id=rid, player=str(d.player).upper()))["race"]
+        assert d.player not in {p["player"] for p in dropped["players"]}
+        err = await a.error("race_drop", race_id=rid, player=d.player)
+        assert err["code"] == "not_found" and "not in this race" in err["message"]
+        err = await a.error("race_drop", race_id=rid, player="no such name!")
+        assert err["code"] == "bad_request"
+        err = await a.error("race_drop", race_id=rid, player=a.player)
+        assert err["code"] == "forbidden" and "yourself" in err["message"]
+
+        await a.call("race_start", race_id=rid)
+        states = {}
+        for x in (a, b, c):
+            states[x.player] = (await x.next_event("race_started"))["state"]
+        await c.close()  # c goes, in the middle of the race
+        await row_until(a, c.player, lambda r: r["away"])
+        race = (await a.call("race_drop", race_id=rid, player=c.player))["race"]
+        rows = {p["player"]: p for p in race["players"]}
+        assert rows[c.player]["status"] == "lost" and rows[c.player]["out"] == "dropped"
+        assert race["status"] == "running"
+        await row_until(b, c.player, lambda r: r["out"] == "dropped")
+        err = await a.error("race_drop", race_id=rid, player=c.player)
+        assert err["code"] == "forbidden" and "over already" in err["message"]
+
+        # the creator ends the race: b's game, still in play, is given up
+        sb = await b.move(states[b.player], states[b.player]["legal"][0])
+        ended = (await a.call("race_end", race_id=rid))["race"]
+        assert ended["status"] == "finished"
+        rows = {p["player"]: p for p in ended["players"]}
+        assert rows[b.player]["status"] == "lost" and rows[b.player]["out"] == "ended"
+        assert rows[b.player]["moves"] == 1
+        assert rows[a.player]["status"] == "lost" and rows[a.player]["out"] == "ended"
+        await b.next_event("race", status="finished")
+        assert (await b.call("resume", game_id=sb["game_id"]))["state"]["status"] == "lost"
+        err = await a.error("race_end", race_id=rid)
+        assert err["code"] == "forbidden" and "over already" in err["message"]
