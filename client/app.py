@@ -86,10 +86,10 @@ class PasyansApp(App[int]):
         await self.logged_in()
 
     async def reconnect(self) -> None:
-        """A new connection in place of a dropped one, logged in again."""
+        """A new connection in place of a dropped one (tried again with backoff while
+        the server is out of reach: :meth:`Connection.reopen`), logged in again."""
         old = self.conn
-        conn = Connection(self.server, on_event=self.server_event)
-        await conn.open()
+        conn = await Connection.reopen(self.server, on_event=self.server_event)
         creds = config.load(self.server)
         if creds is not None:
             try:

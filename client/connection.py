@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import random
 import time
 from collections.abc import Callable
 from types import TracebackType
@@ -40,6 +41,13 @@ REPLY_TIMEOUT = 15.0
 MAX_REPLY = 4 * MAX_FRAME
 #: times a request refused with ``rate_limited`` is sent again (after its ``retry_after``)
 RATE_RETRIES = 20
+#: a request answered ``unavailable`` (the server's storage is down, restarting or
+#: failing over) is sent again after growing pauses, from the server's ``retry_after``
+#: up to UNAVAILABLE_MAX_PAUSE s, for at most UNAVAILABLE_PATIENCE s in all
+UNAVAILABLE_PATIENCE = 20.0
+UNAVAILABLE_MAX_PAUSE = 4.0
+#: a dropped connection is opened again after growing pauses for at most this many s
+RECONNECT_PATIENCE = 15.0
 
 Message = dict[str, Any]
 
@@ -98,11 +106,29 @@ def reason(exc: BaseException) -> str:
     return type(exc).__name__
 
 
+def _ws_url(url: str) -> bool:
+    return url.lower().startswith(("ws://", "wss://"))
+
+
 def not_websocket(url: str) -> ServerUnavailable:
     return ServerUnavailable(
         f"{url} is not a WebSocket URL: a pasyans server is ws://HOST:PORT/ws "
         "(or wss:// behind TLS), e.g. ws://127.0.0.1:8765/ws"
     )
+
+
+def backoff(attempt: int, base: float, *, cap: float, jitter: float = 0.0) -> float:
+    """Seconds to pause before try ``attempt + 1`` (``attempt`` from 0): ``base``
+    doubled at each attempt, at most ``cap``, stretched by ``jitter`` (0..1, a random
+    draw by the caller) by up to a quarter so that many clients do not come back in
+    step. Never less than ``base``, never more than ``cap``."""
+    pause = min(cap, base * 2.0 ** min(attempt, 30))
+    return min(cap, max(base, pause * (1.0 + 0.25 * jitter)))
+
+
+def _retry_after(exc: ServerError) -> float:
+    retry = exc.extra.get("retry_after")
+    return float(retry) if isinstance(retry, int | float) and retry > 0 else 0.0
 
 
 class Pacer:
@@ -150,7 +176,8 @@ class Pacer:
 
 
 class Connection:
-    """A connected client. Use ``async with Connection(url) as conn:``."""
+    """A connected client. Use ``async with Connection(url) as conn:``;
+    :meth:`reopen` for a new connection in place of a dropped one."""
 
     def __init__(
         self,
@@ -158,10 +185,12 @@ class Connection:
         *,
         on_event: Callable[[Push], None] | None = None,
         reply_timeout: float = REPLY_TIMEOUT,
+        unavailable_patience: float = UNAVAILABLE_PATIENCE,
     ) -> None:
         self.url = url
         self.on_event = on_event
         self.reply_timeout = reply_timeout
+        self.unavailable_patience = unavailable_patience
         self.player: str | None = None
         self._ws: ClientConnection | None = None
         self._ids = itertools.count(1)
@@ -192,6 +221,32 @@ class Connection:
             raise unreachable(self.url, why) from None
         self._reader = asyncio.create_task(self._read(), name="pasyans-reader")
         return self
+
+    @classmethod
+    async def reopen(
+        cls,
+        url: str,
+        *,
+        on_event: Callable[[Push], None] | None = None,
+        patience: float = RECONNECT_PATIENCE,
+    ) -> Connection:
+        """A new open connection to ``url``, tried again after growing pauses
+        (:func:`backoff`, 0.1 s up to 2 s) while the server is out of reach — a server
+        restarting, or a load balancer moving us to another instance — for at most
+        ``patience`` seconds; then the last :class:`ServerUnavailable` is raised. A URL
+        that is no WebSocket URL fails at once."""
+        give_up = time.monotonic() + patience
+        attempt = 0
+        while True:
+            conn = cls(url, on_event=on_event)
+            try:
+                return await conn.open()
+            except ServerUnavailable:
+                pause = backoff(attempt, 0.1, cap=2.0, jitter=random.random())
+                if time.monotonic() + pause > give_up or not _ws_url(url):
+                    raise
+                attempt += 1
+                await asyncio.sleep(pause)
 
     async def close(self) -> None:
         if self._ws is not None:
@@ -250,17 +305,36 @@ class Connection:
 
         Requests are paced by the server's limits (:class:`Pacer`); one the server
         still refuses as ``rate_limited`` was not carried out, so it is sent again
-        after the ``retry_after`` the server gives.
+        after the ``retry_after`` the server gives (at most RATE_RETRIES times).
+
+        One answered ``unavailable`` (the server's storage is down or failing over)
+        is sent again after growing pauses (:func:`backoff`, from its ``retry_after``)
+        for up to ``unavailable_patience`` seconds, then raised. Sending it again is
+        safe: a move or undo names its ``seq``, so one that was written after all
+        comes back ``stale_seq`` with the game as it is, never played twice.
         """
-        for _ in range(RATE_RETRIES):
+        rate_retries = outages = 0
+        give_up = 0.0
+        while True:
             try:
                 return await self._call_once(op, params)
             except ServerError as exc:
-                if exc.code != ErrorCode.RATE_LIMITED:
+                retry = _retry_after(exc)
+                if exc.code == ErrorCode.RATE_LIMITED and rate_retries < RATE_RETRIES:
+                    rate_retries += 1
+                    await asyncio.sleep(retry or 0.1)
+                    continue
+                if exc.code != ErrorCode.UNAVAILABLE:
                     raise
-                retry = exc.extra.get("retry_after")
-                await asyncio.sleep(retry if isinstance(retry, int | float) and retry > 0 else 0.1)
-        return await self._call_once(op, params)
+                now = time.monotonic()
+                give_up = give_up or now + self.unavailable_patience
+                pause = backoff(
+                    outages, retry or 0.25, cap=UNAVAILABLE_MAX_PAUSE, jitter=random.random()
+                )
+                if now + pause > give_up:
+                    raise
+                outages += 1
+                await asyncio.sleep(pause)
 
     async def _call_once(self, op: Op, params: dict[str, Any]) -> Message:
         if self._ws is None or self._closed_why is not None:
@@ -414,3 +488,11 @@ class Connection:
     async def race_rematch(self, race_id: str) -> Message:
         """The rematch of a finished race (made now, or the one a member made first)."""
         return dict((await self.call(Op.RACE_REMATCH, race_id=race_id))["race"])
+
+    async def race_end(self, race_id: str) -> Message:
+        """End a running race you made: every game still in play is given up."""
+        return dict((await self.call(Op.RACE_END, race_id=race_id))["race"])
+
+    async def race_drop(self, race_id: str, player: str) -> Message:
+        """Drop a member of your race who is away."""
+        return dict((await self.call(Op.RACE_DROP, race_id=race_id, player=player))["race"])

@@ -26,6 +26,7 @@ class ErrorCode(StrEnum):
     RATE_LIMITED = "rate_limited"
     TOO_LARGE = "too_large"
     FORBIDDEN = "forbidden"
+    UNAVAILABLE = "unavailable"
     INTERNAL = "internal"
 
 

@@ -83,6 +83,11 @@ class Settings:
         "seconds to let in-flight requests finish on "
         "SIGTERM/SIGINT before closing sockets with 1001",
     )
+    unavailable_retry: float = _opt(
+        0.5,
+        "seconds a request answered 'unavailable' (Redis down, restarting or failing "
+        "over) is told to wait before it is sent again (its retry_after)",
+    )
     race_countdown: float = _opt(3.0, "seconds between race_start and the deal")
     race_away_after: float = _opt(
         5.0, "seconds a race member may be disconnected before the race shows them away"

@@ -4,7 +4,8 @@ one place where a handler's outcome becomes a reply.
 Public ops (``protocol.PUBLIC_OPS``) get the connection; every other op needs a
 signed-in player, checked once in :meth:`Routes.dispatch`, and its handler gets the
 player's name. Nothing a handler raises escapes: protocol errors get their code,
-a storage outage and anything unexpected are logged and answered ``internal``.
+a storage outage is logged and answered ``unavailable`` with a ``retry_after``
+(:data:`server.store.errors.OUTAGE`), anything unexpected ``internal``.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from ..patience import registry
 from ..services import Services, daily_overview
 from ..services.games import find_game
 from ..settings import Settings
+from ..store.errors import OUTAGE
 from .metrics import Metrics
 from .session import Conn, Hub, Reply
 
@@ -111,10 +113,20 @@ class Routes:
         except ProtocolError as exc:
             self.metrics.count_op(op, exc.code)
             return P.error(req.id, exc.code, exc.message, **exc.extra)
+        except OUTAGE as exc:
+            log.error("storage outage in %s (id %s, player %s): %r", op, req.id, conn.player, exc)
+            self.metrics.count_op(op, ErrorCode.UNAVAILABLE)
+            retry = self.settings.unavailable_retry
+            return P.error(
+                req.id,
+                ErrorCode.UNAVAILABLE,
+                f"storage is unavailable; try again in {retry:g} s",
+                retry_after=retry,
+            )
         except redis.exceptions.RedisError as exc:
             log.error("redis error in %s (id %s, player %s): %r", op, req.id, conn.player, exc)
             self.metrics.count_op(op, "internal")
-            return P.error(req.id, ErrorCode.INTERNAL, "storage is unavailable; try again")
+            return P.error(req.id, ErrorCode.INTERNAL, "internal error")
         except Exception:
             log.exception("unexpected error in %r (player %s)", req, conn.player)
             self.metrics.count_op(op, "internal")

@@ -23,7 +23,7 @@ def test_versions_and_names() -> None:
     assert P.VERSION == 1
     assert P.SUBPROTOCOL == "pasyans.v1"
     assert P.MAX_FRAME == 64 * 1024
-    assert len(ErrorCode) == 12
+    assert len(ErrorCode) == 13
     assert {str(c) for c in ErrorCode} == {
         "bad_request",
         "unknown_op",
@@ -36,6 +36,7 @@ def test_versions_and_names() -> None:
         "rate_limited",
         "too_large",
         "forbidden",
+        "unavailable",
         "internal",
     }
     assert P.CLOSE_GOING_AWAY == 1001 and P.CLOSE_POLICY == 1008
