@@ -1,5 +1,5 @@
-"""The command line's commands about a player's records: ``replay``, ``history``
-(and later stats, friends, share). :mod:`client.cli` adds them to its parser and
+"""The command line's commands about a player's records: ``replay``, ``history``,
+``stats`` (and later friends, share). :mod:`client.cli` adds them to its parser and
 table of commands."""
 
 from __future__ import annotations
@@ -10,7 +10,16 @@ from typing import Protocol, TextIO
 
 from .connection import Connection, UsageError
 from .launch import Launch, check_game
-from .records import ReplayOf, history_text, line_text, position_text, replay, replay_heading
+from .records import (
+    ReplayOf,
+    history_text,
+    line_text,
+    position_text,
+    replay,
+    replay_heading,
+    stats,
+    stats_text,
+)
 from .status import EXIT_OK
 
 Command = Callable[[str, str, str | None], argparse.ArgumentParser]
@@ -37,6 +46,16 @@ def add_commands(
     command: Command, date_arg: Callable[[str], str], limit_arg: Callable[[str], int]
 ) -> None:
     """Declare the commands on ``command`` (``cli.build_parser``'s maker of one)."""
+    p = command(
+        "stats",
+        "your statistics, per game and overall",
+        "Games played and won, win %, the fewest moves and the best time of a win, cards\n"
+        "founded on average, dailies played and won, the current and best streak, per\n"
+        "game (or only GAME) and overall, and a chart of the last 30 days' results.",
+    )
+    p.add_argument("game", metavar="GAME", nargs="?", help="one game's slug")
+    p.add_argument("--player", metavar="NAME", help="another player's statistics")
+
     p = command(
         "history",
         "your past games, newest first",
@@ -92,7 +111,15 @@ def commands(connect: Connect) -> dict[str, Run]:
             out.write(history_text(page, await conn.titles()) + "\n")
         return EXIT_OK
 
-    return {"replay": run_replay, "history": run_history}
+    async def run_stats(args: argparse.Namespace, out: TextIO) -> int:
+        async with await connect(args.server, need_auth=args.player is None) as conn:
+            titles = await conn.titles()
+            if args.game:
+                check_game(args.game, titles)
+            out.write(stats_text(await stats(conn, args.player, args.game), titles) + "\n")
+        return EXIT_OK
+
+    return {"replay": run_replay, "history": run_history, "stats": run_stats}
 
 
 async def cmd_replay(args: argparse.Namespace, out: TextIO, connect: Connect) -> int:

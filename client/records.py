@@ -14,7 +14,7 @@ from protocol.messages import Op
 from .connection import Connection, Message
 from .drawing import draw
 from .notation import format_move
-from .text import Titles, clock, table, title
+from .text import STREAK_MEANING, Titles, clock, table, title
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,11 @@ class ReplayOf:
         if self.game_id:
             return {"game_id": self.game_id}
         return {"game": self.game, "date": self.date, "player": self.player or None}
+
+
+async def stats(conn: Connection, player: str | None = None, game: str | None = None) -> Message:
+    """A player's statistics (yours by default), docs/protocol.md "Statistics"."""
+    return await conn.call(Op.STATS, player=player, game=game)
 
 
 async def replay(conn: Connection, of: ReplayOf, step: int | None = None) -> Message:
@@ -128,4 +133,75 @@ def history_text(page: Mapping[str, Any], titles: Titles | None = None) -> str:
     lines.append(
         "`pasyans replay ID` replays a finished game; `pasyans resume ID` goes on with one"
     )
+    return "\n".join(lines)
+
+
+# -- statistics ------------------------------------------------------------------------
+
+STATS_HEADER = ["game", "played", "won", "win %", "best moves", "best time", "avg founded"]
+STATS_HEADER += ["dailies", "streak"]
+#: the chart's glyphs: a game won, a game lost
+WON_CELL, LOST_CELL = "█", "░"
+
+
+def stats_row(name: str, block: Mapping[str, Any]) -> list[Any]:
+    def opt(value: Any) -> Any:
+        return "—" if value is None else value
+
+    time = block.get("best_time_ms")
+    return [
+        name,
+        block.get("played", 0),
+        block.get("won", 0),
+        opt(block.get("win_pct")),
+        opt(block.get("best_moves")),
+        "—" if time is None else clock(time),
+        opt(block.get("founded_avg")),
+        f"{block.get('daily_won', 0)}/{block.get('daily_played', 0)} won",
+        f"{block.get('streak', 0)} (best {block.get('best_streak', 0)})",
+    ]
+
+
+def chart_rows(days: list[Mapping[str, Any]], height: int = 5) -> list[list[str]]:
+    """The results of each day as a column of ``height`` cells, top row first: the
+    day's games scaled to the busiest day, won (``█``) below lost (``░``)."""
+    most = max((int(d.get("won", 0)) + int(d.get("lost", 0)) for d in days), default=0)
+    columns = []
+    for d in days:
+        won, lost = int(d.get("won", 0)), int(d.get("lost", 0))
+        if not most or not won + lost:
+            columns.append([" "] * height)
+            continue
+        cells = max(1, round((won + lost) * height / most))
+        won_cells = round(cells * won / (won + lost))
+        if won and not won_cells:
+            won_cells = 1
+        if lost and won_cells == cells:
+            won_cells = cells - 1 if cells > 1 else cells
+        column = [WON_CELL] * won_cells + [LOST_CELL] * (cells - won_cells)
+        columns.append((column + [" "] * height)[:height][::-1])
+    return [[col[row] for col in columns] for row in range(height)]
+
+
+def chart_text(days: list[Mapping[str, Any]], height: int = 5) -> str:
+    """A small bar chart of the last days' results, in plain text."""
+    if not days:
+        return ""
+    rows = ["".join(r).rstrip() or "" for r in chart_rows(days, height)]
+    first, last = str(days[0].get("date")), str(days[-1].get("date"))
+    axis = first + last.rjust(max(len(days) - len(first), len(last) + 1))
+    won = sum(int(d.get("won", 0)) for d in days)
+    lost = sum(int(d.get("lost", 0)) for d in days)
+    legend = f"last {len(days)} days: {won} won {WON_CELL}, {lost} lost {LOST_CELL}"
+    return "\n".join(["│" + r for r in rows] + ["└" + "─" * len(days), " " + axis, legend])
+
+
+def stats_text(stats: Mapping[str, Any], titles: Titles | None = None) -> str:
+    overall = stats.get("overall") or {}
+    rows = [stats_row("all games", overall)]
+    for slug, block in (stats.get("games") or {}).items():
+        rows.append(stats_row(title(slug, titles).split(" — ")[0], block))
+    lines = [f"Statistics of {stats.get('player')}", table(rows, STATS_HEADER), ""]
+    lines.append(chart_text(list(stats.get("days") or [])))
+    lines.append(f"streak: {STREAK_MEANING} (per game: that game's daily)")
     return "\n".join(lines)

@@ -64,6 +64,7 @@ class Op(StrEnum):
     RACE_END = "race_end"
     RACE_DROP = "race_drop"
     REPLAY = "replay"
+    STATS = "stats"
 
 
 class Event(StrEnum):
@@ -92,7 +93,7 @@ class Board(StrEnum):
 
 #: Ops a connection may send before ``register`` or ``auth``.
 PUBLIC_OPS: frozenset[Op] = frozenset(
-    {Op.REGISTER, Op.AUTH, Op.GAMES, Op.RULES, Op.DAILY, Op.LEADERBOARD, Op.REPLAY}
+    {Op.REGISTER, Op.AUTH, Op.GAMES, Op.RULES, Op.DAILY, Op.LEADERBOARD, Op.REPLAY, Op.STATS}
 )
 
 
@@ -450,6 +451,16 @@ class Replay(Request):
             )
 
 
+@dataclass(frozen=True, slots=True)
+class Stats(Request):
+    """A player's statistics (yours without ``player``), of every game or one."""
+
+    player: str | None = None
+    game: str | None = None
+    op = Op.STATS
+    fields: ClassVar[Schema] = {"player": _optional(_player), "game": _optional(_game)}
+
+
 REQUESTS: dict[Op, type[Request]] = {
     cls.op: cls
     for cls in (
@@ -474,6 +485,7 @@ REQUESTS: dict[Op, type[Request]] = {
         RaceEnd,
         RaceDrop,
         Replay,
+        Stats,
     )
 }
 

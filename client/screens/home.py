@@ -18,6 +18,7 @@ from .base import LIST_CSS, ListScreen
 from .history import HistoryScreen
 from .leaderboard import LeaderboardScreen
 from .race_dialogs import JoinRaceScreen, RaceDealScreen
+from .stats import StatsScreen
 
 HOME_HINT = (
     "Enter plays the daily deal · p a practice deal · l the leaderboard · "
@@ -49,6 +50,7 @@ class DailyScreen(ListScreen):
         Binding("n", "new_race", "New race"),
         Binding("j", "join_race", "Join race"),
         Binding("h", "history", "History"),
+        Binding("s", "stats", "Stats"),
         Binding("question_mark", "rules", "Rules"),
         Binding("left_square_bracket", "day(-1)", "Day before"),
         Binding("right_square_bracket", "day(1)", "Day after"),
@@ -179,6 +181,9 @@ class DailyScreen(ListScreen):
 
     def action_history(self) -> None:
         self.app.push_screen(HistoryScreen())
+
+    def action_stats(self) -> None:
+        self.app.push_screen(StatsScreen())
 
     async def action_rules(self) -> None:
         slug = self.selected()

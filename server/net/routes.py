@@ -76,6 +76,7 @@ class Routes:
             Op.DAILY: self.daily,
             Op.LEADERBOARD: self.leaderboard,
             Op.REPLAY: self.replay,
+            Op.STATS: self.stats,
         }
         #: ops of a signed-in player: the handler gets the player's name
         self.signed_in: dict[Op, Callable[[str, Any], Awaitable[Answer]]] = {
@@ -198,6 +199,14 @@ class Routes:
             player=req.player,
             step=req.step,
         )
+
+    async def stats(self, conn: Conn, req: P.Stats) -> Result:
+        player = req.player or conn.player
+        if player is None:
+            raise ProtocolError(
+                ErrorCode.UNAUTHORIZED, "name a 'player', or register or auth first"
+            )
+        return await self.sv.stats.stats(player, req.game)
 
     # -- a signed-in player's ---------------------------------------------------------
 

@@ -13,6 +13,7 @@ from .games import Games, daily_overview
 from .leaderboard import Leaderboards
 from .race import Races
 from .replay import Replays
+from .stats import Stats
 
 
 @dataclass
@@ -25,6 +26,7 @@ class Services:
     games: Games
     races: Races
     replays: Replays
+    stats: Stats
 
     @classmethod
     def build(
@@ -56,7 +58,8 @@ class Services:
             absent_limit=absent_limit,
         )
         accounts = Accounts(store, clock)
-        return cls(store, clock, accounts, dailies, boards, games, races, Replays(games))
+        stats = Stats(store, clock, games)
+        return cls(store, clock, accounts, dailies, boards, games, races, Replays(games), stats)
 
 
 __all__ = ["Clock", "FakeClock", "Services", "SystemClock", "daily_overview"]

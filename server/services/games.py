@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -201,6 +201,9 @@ class Games:
         self._hints: dict[str, tuple[tuple[object, object], tuple[Move, ...]]] = {}
         #: called after every change of a race game (the race service publishes it)
         self.on_race_change: Callable[[Record], Awaitable[None]] | None = None
+        #: called with every finished game as it ends (and again, harmlessly, when it
+        #: is resumed): the statistics count it once
+        self.on_finished: Callable[[Record], Awaitable[None]] | None = None
 
     # -- the wire state ---------------------------------------------------------------
 
@@ -635,6 +638,8 @@ class Games:
     async def _finish(self, rec: Record) -> None:
         """Rank a finished ranked daily (idempotent: redone on resume if a crash came
         between the move and the ranking)."""
+        if rec.status != GameStatus.PLAYING and self.on_finished is not None:
+            await self.on_finished(rec)
         if rec.status == GameStatus.PLAYING or not rec.ranked or rec.recorded:
             return
         won = rec.status == GameStatus.WON
@@ -660,6 +665,15 @@ def by_the_rules(rec: Record) -> bool:
     while its position still has moves; it ends no streak day (docs/client.md,
     "Streak")."""
     return rec.status == GameStatus.WON or rec.game.status(rec.state) != GameStatus.PLAYING
+
+
+def current_streak(player: Mapping[str, bytes], today: str) -> tuple[int, int]:
+    """``(current, best)`` streak of a player's hash (``Keys.player``): the UTC days in
+    a row, ending today or yesterday, with a ranked daily finished by the rules (see
+    :func:`by_the_rules`); the current one is 0 once a day was missed."""
+    last = player.get("streak_day", b"").decode()
+    current = int(player.get("streak", b"0")) if last and last >= day_before(today) else 0
+    return current, max(current, int(player.get("best_streak", b"0")))
 
 
 def effective_moves(log: list[bytes]) -> list[dict[str, Any]]:
@@ -708,8 +722,5 @@ async def daily_overview(games: Games, date: str | None, player: str | None) -> 
             out[slug]["line"] = list(choice.line)
     streak = 0
     if player:
-        info = await games.store.player(player)
-        last = info.get("streak_day", b"").decode()
-        if last and last >= day_before(today):
-            streak = int(info.get("streak", b"0"))
+        streak = current_streak(await games.store.player(player), today)[0]
     return {"date": day, "games": out, "streak": streak}

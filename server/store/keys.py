@@ -33,6 +33,15 @@ class Keys:
         """hash: ``{date}:{slug}`` → id of the player's ranked daily game."""
         return f"{self.prefix}pl:{{{name.casefold()}}}:daily"
 
+    def player_stats(self, name: str) -> str:
+        """hash: the player's counters, written once per finished game (``STATS``):
+        ``{counter}:{slug}`` and ``{counter}:all``, ``day:{date}:won|lost``."""
+        return f"{self.prefix}pl:{{{name.casefold()}}}:stats"
+
+    def player_counted(self, name: str) -> str:
+        """set: ids of the player's games already in :meth:`player_stats`."""
+        return f"{self.prefix}pl:{{{name.casefold()}}}:counted"
+
     def token(self, digest: str) -> str:
         """string: player name of a token's sha256 hex digest."""
         return f"{self.prefix}tok:{{{digest}}}"

@@ -49,6 +49,49 @@ if streak > best then redis.call('HSET', KEYS[1], 'best_streak', streak) end
 return streak
 """
 
+#: Count a finished game in the player's statistics, once (its id goes into a set in
+#: the same step, so a game is never counted twice, whoever calls again).
+#: KEYS: stats hash, counted set.
+#: ARGV: game id, slug, won (1/0), moves, time ms, cards founded, ranked daily (1/0),
+#:       by the rules (1/0), the daily's date, the day before it, the UTC day it ended.
+#: Returns 1 when counted now, 0 when it was counted before.
+STATS = """
+if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return 0 end
+local h = KEYS[1]
+local function keep_least(field, value)
+  local old = redis.call('HGET', h, field)
+  if not old or tonumber(value) < tonumber(old) then redis.call('HSET', h, field, value) end
+end
+for _, scope in ipairs({ARGV[2], 'all'}) do
+  redis.call('HINCRBY', h, 'played:' .. scope, 1)
+  redis.call('HINCRBY', h, 'founded:' .. scope, ARGV[6])
+  if ARGV[3] == '1' then
+    redis.call('HINCRBY', h, 'won:' .. scope, 1)
+    keep_least('best_moves:' .. scope, ARGV[4])
+    keep_least('best_time:' .. scope, ARGV[5])
+  end
+  if ARGV[7] == '1' then
+    redis.call('HINCRBY', h, 'daily_played:' .. scope, 1)
+    if ARGV[3] == '1' then redis.call('HINCRBY', h, 'daily_won:' .. scope, 1) end
+  end
+end
+redis.call('HINCRBY', h, 'day:' .. ARGV[11] .. (ARGV[3] == '1' and ':won' or ':lost'), 1)
+if ARGV[7] == '1' and ARGV[8] == '1' then
+  local slug = ARGV[2]
+  local day = redis.call('HGET', h, 'streak_day:' .. slug)
+  if not (day and day >= ARGV[9]) then
+    local streak = 1
+    if day == ARGV[10] then
+      streak = tonumber(redis.call('HGET', h, 'streak:' .. slug) or '0') + 1
+    end
+    redis.call('HSET', h, 'streak:' .. slug, streak, 'streak_day:' .. slug, ARGV[9])
+    local best = tonumber(redis.call('HGET', h, 'best_streak:' .. slug) or '0')
+    if streak > best then redis.call('HSET', h, 'best_streak:' .. slug, streak) end
+  end
+end
+return 1
+"""
+
 #: Create a game unless its id exists. KEYS: game hash. ARGV: field, value, ...
 #: Returns 1 when created, 0 when the id was taken.
 CREATE = """

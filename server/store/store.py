@@ -80,6 +80,7 @@ class Store:
         self._move_script = scripts.MOVE.encode()
         self._board_put = self.redis.register_script(scripts.BOARD_PUT)
         self._streak = self.redis.register_script(scripts.STREAK)
+        self._stats = self.redis.register_script(scripts.STATS)
         self._create = self.redis.register_script(scripts.CREATE)
         self._race_status = self.redis.register_script(scripts.RACE_STATUS)
         self._race_join = self.redis.register_script(scripts.RACE_JOIN)
@@ -144,6 +145,17 @@ class Store:
     async def count_streak(self, name: str, date: str, day_before: str) -> int:
         async with self._call("streak"):
             return int(await self._streak(keys=[self.keys.player(name)], args=[date, day_before]))
+
+    async def count_game(self, player: str, args: list[Value]) -> bool:
+        """Count a finished game in the player's statistics (``scripts.STATS``, whose
+        ARGV ``args`` is); False when it was counted before."""
+        keys = [self.keys.player_stats(player), self.keys.player_counted(player)]
+        async with self._call("stats"):
+            return bool(await self._stats(keys=keys, args=args))
+
+    async def player_stats(self, player: str) -> Fields:
+        async with self._call("stats"):
+            return _fields(await self.redis.hgetall(self.keys.player_stats(player)))
 
     # -- games ------------------------------------------------------------------------
 

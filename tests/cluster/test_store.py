@@ -42,6 +42,12 @@ async def test_the_store_runs_on_a_cluster(store: Store) -> None:
     assert (await store.player("alice_c"))["name"] == b"Alice_c"
     assert await store.count_streak("Alice_c", "2026-03-14", "2026-03-13") == 1
     assert await store.count_streak("Alice_c", "2026-03-15", "2026-03-14") == 2
+    stat: list[bytes | str | int | float] = ["g1", "crescent", 1, 90, 60_000, 104, 1, 1]
+    stat += ["2026-03-15", "2026-03-14", "2026-03-15"]
+    assert await store.count_game("Alice_c", stat)
+    assert not await store.count_game("alice_C", stat)  # once per game
+    counted = await store.player_stats("Alice_c")
+    assert counted["played:all"] == b"1" and counted["streak:crescent"] == b"1"
 
     # games: create, compare-and-set moves, log, fields, listing
     gids = [f"g{i}{uuid.uuid4().hex[:6]}" for i in range(6)]  # spread over the nodes

@@ -28,6 +28,7 @@ def test_every_script_touches_one_slot(prefix: str) -> None:
         "MOVE": [k.game("Ab3_x-9"), k.game_log("Ab3_x-9")],
         "CREATE": [k.game("Ab3_x-9")],
         "STREAK": [k.player("Alice_1")],
+        "STATS": [k.player_stats("Alice_1"), k.player_counted("Alice_1")],
         "BOARD_PUT daily": [
             k.board("crescent", "2026-03-14"),
             k.board_players("crescent", "2026-03-14"),
@@ -50,6 +51,7 @@ def test_one_things_keys_share_a_slot(prefix: str) -> None:
         len(slots(k.player("Bob"), k.player("bob"), k.player_games("BOB"), k.player_dailies("bOb")))
         == 1
     )
+    assert slots(k.player_stats("BoB"), k.player_counted("bob")) == slots(k.player("Bob"))
     rid = "xYz_12"
     race = [
         k.race(rid),
