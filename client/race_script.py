@@ -8,7 +8,9 @@ everything ``play --script`` takes (once the race runs), plus
 - ``start``  start the race (its creator only), ``leave``  leave it,
 - ``wait``  wait until your game is dealt, ``wait finished``  until every member is done,
 - ``race``  print the race again, ``rematch``  a new race with the same members
-  once this one is over.
+  once this one is over,
+- ``end``  end a running race (its creator): every game still in play is given up,
+- ``drop NAME``  drop a member who is away (its creator).
 """
 
 from __future__ import annotations
@@ -99,6 +101,17 @@ class RaceScript(Script):
         elif word == "leave":
             await self.conn.race_leave(rid)
             self.say("you left the race")
+        elif word == "end":
+            self.race = await self.conn.race_end(rid)
+            self.show_race()
+            if self.race.get("status") == "finished":
+                self.finished.set()
+        elif word == "drop" or word.startswith("drop "):
+            who = line.split(None, 1)[1].strip() if " " in line.strip() else ""
+            if not who:
+                raise NotationError("drop whom? 'drop NAME' (a member who is away)")
+            self.race = await self.conn.race_drop(rid, who)
+            self.show_race()
         elif word == "rematch":
             self.race = await self.conn.race_rematch(rid)
             self.state = {}

@@ -32,10 +32,45 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def member_status(p: Mapping[str, Any]) -> str:
+#: why the server gave up a member's game (a race row's ``out``), in words
+OUT_WORDS = {"timed_out": "timed out", "dropped": "dropped", "ended": "race ended"}
+
+
+def ending(p: Mapping[str, Any]) -> str:
+    """A member's game status, with why the server gave it up: ``lost (timed out)``."""
+    words = str(p.get("status") or "")
+    out = p.get("out")
+    return f"{words} ({OUT_WORDS.get(str(out), str(out))})" if out else words
+
+
+def result_words(p: Mapping[str, Any]) -> str:
+    """``won, place 1``, ``playing``, ``lost (timed out)``…"""
     if p.get("place"):
         return f"won, place {p['place']}"
-    return str(p.get("status") or "")
+    return ending(p)
+
+
+def member_status(p: Mapping[str, Any], *, later_ms: int = 0, limit_ms: int | None = None) -> str:
+    """A member's result, and ``away M:SS`` while they are disconnected (``later_ms``
+    after the event said so); with ``limit_ms`` (the race's ``absent_limit_ms``), also
+    how long until a game in play is given up for them."""
+    words = result_words(p)
+    if p.get("away"):
+        away = int(p.get("away_ms") or 0) + later_ms
+        words += f", away {clock(away)}"
+        if limit_ms is not None and p.get("status") == "playing":
+            words += f" (out in {clock(max(0, limit_ms - away))})"
+    return words
+
+
+def away_members(race: Race, you: str | None = None) -> list[str]:
+    """The members (not you) who are away and whose game is not over: the ones the
+    creator may drop."""
+    return [
+        str(p["player"])
+        for p in race.get("players") or []
+        if p.get("away") and p["player"] != you and p.get("status") in ("ready", "playing")
+    ]
 
 
 def seconds_left(race: Race, now_ms: int) -> float:
@@ -52,6 +87,7 @@ def lobby_text(race: Race, you: str | None = None, titles: Titles | None = None)
     ]
     for p in players:
         mark = " (you)" if p["player"] == you else ""
+        mark += ", away" if p.get("away") else ""
         lines.append(f"  {p['player']}{mark}")
     return "\n".join(lines)
 
@@ -79,7 +115,7 @@ def result_table(race: Race) -> str:
             [
                 p.get("place") or "-",
                 p["player"],
-                p.get("status"),
+                ending(p),
                 f"{p.get('foundation', 0)}/{p.get('total', 0)}",
                 p.get("moves", 0),
                 clock(p.get("time_ms") or 0),

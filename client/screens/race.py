@@ -1,7 +1,8 @@
 """Races on the Textual client: the lobby (members, the code to share, ``s`` starts
 for the creator), the countdown, the board with a side panel of every member's
-progress (updated live from ``race`` events; slimmer in a narrow terminal, ``t``
-hides it), and the result table at the end."""
+progress (updated live from ``race`` events, clocks ticking between them; who is
+away; slimmer in a narrow terminal, ``t`` hides it), and the result table at the end.
+The creator may end a running race (``e``) or drop the members who are away (``d``)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,16 @@ from protocol.messages import Push
 
 from ..connection import ClientError
 from ..host import Host, host
-from ..races import bar, member_status, now_ms, plural, read_event, result_table, seconds_left
+from ..races import (
+    away_members,
+    bar,
+    member_status,
+    now_ms,
+    plural,
+    read_event,
+    result_table,
+    seconds_left,
+)
 from ..text import clock, title
 from ..widgets import BoardView
 from .board import BoardScreen
@@ -33,21 +43,33 @@ Race = dict[str, Any]
 NARROW_TERMINAL = 120
 
 
-def panel_text(race: Mapping[str, Any], you: str | None, *, narrow: bool = False) -> str:
-    """The side panel: one block per member, you marked with *; ``narrow`` for the
-    slim panel of a narrow terminal (a shorter bar, the counters on two lines)."""
+def panel_text(
+    race: Mapping[str, Any], you: str | None, *, narrow: bool = False, later_ms: int = 0
+) -> str:
+    """The side panel: one block per member, you marked with *, who is away;
+    ``narrow`` for the slim panel of a narrow terminal (a shorter bar, the counters on
+    two lines). ``later_ms`` after the race event: the clocks of games in play and of
+    absences move on by as much."""
     lines = [f"[b]Race {escape(str(race.get('code')))}[/b] · {race.get('status')}", ""]
+    limit = race.get("absent_limit_ms")
     for p in race.get("players") or []:
         name = escape(str(p["player"])) + (" *" if p["player"] == you else "")
         found, total = int(p.get("foundation") or 0), int(p.get("total") or 0)
-        moves, time_ = plural(int(p.get("moves") or 0), "move"), clock(p.get("time_ms") or 0)
+        playing = p.get("status") == "playing" and race.get("status") == "running"
+        ms = int(p.get("time_ms") or 0) + (later_ms if playing else 0)
+        moves, time_ = plural(int(p.get("moves") or 0), "move"), clock(ms)
+        status = escape(
+            member_status(
+                p, later_ms=later_ms, limit_ms=None if narrow or limit is None else int(limit)
+            )
+        )
         lines.append(f"[b]{name}[/b]")
         lines.append(f"{escape(bar(found, total, 8 if narrow else 16))} {found}/{total}")
         if narrow:
             lines.append(f"{moves} · {time_}")
-            lines.append(member_status(p))
+            lines.append(status)
         else:
-            lines.append(f"{moves} · {time_} · {member_status(p)}")
+            lines.append(f"{moves} · {time_} · {status}")
         lines.append("")
     return "\n".join(lines).rstrip()
 
@@ -62,6 +84,8 @@ class RaceScreen(Screen[None]):
     """
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
         Binding("s", "start", "Start"),
+        Binding("e", "end", "End race"),
+        Binding("d", "drop", "Drop away"),
         Binding("r", "rematch", "Rematch"),
         Binding("q", "leave", "Leave"),
     ]
@@ -69,6 +93,8 @@ class RaceScreen(Screen[None]):
     def __init__(self, race: Race, state: dict[str, Any] | None = None) -> None:
         super().__init__()
         self.race = race
+        #: when the race was last heard of (ms): the panel's clocks run on from there
+        self.heard_ms = now_ms()
         self.state = state
         self.board: RaceBoardScreen | None = None
         self.results_shown = False
@@ -131,7 +157,10 @@ class RaceScreen(Screen[None]):
         lines.append(f"{plural(len(players), 'player')} (up to 10):")
         for p in players:
             you = " (you)" if p["player"] == self.you else ""
-            lines.append(f"  {escape(str(p['player']))}{you}")
+            away = ", away" if p.get("away") else ""
+            lines.append(f"  {escape(str(p['player']))}{you}{away}")
+        if self.creator and away_members(race, self.you):
+            lines.append("d drops the members who are away.")
         return "\n".join(lines)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -139,6 +168,10 @@ class RaceScreen(Screen[None]):
         ``r`` once the race is over."""
         if action == "start":
             return self.creator and self.race.get("status") == "lobby"
+        if action == "end":
+            return self.creator and self.race.get("status") == "running"
+        if action == "drop":
+            return self.creator and bool(away_members(self.race, self.you))
         if action == "rematch":
             return self.race.get("status") == "finished"
         return True
@@ -146,8 +179,11 @@ class RaceScreen(Screen[None]):
     def set_race(self, race: Race) -> None:
         """The race as it is now: the text and the keys on offer follow it."""
         self.race = race
+        self.heard_ms = now_ms()
         self.refresh_bindings()
         self.redraw()
+        if self.board is not None:
+            self.board.show_race(self.race)
 
     @property
     def creator(self) -> bool:
@@ -168,8 +204,6 @@ class RaceScreen(Screen[None]):
                 self.notify(f"{news.rematch.get('creator')} offers a rematch: press r to join it")
         elif news.race is not None:
             self.set_race(news.race)
-            if self.board is not None:
-                self.board.show_race(self.race)
             if self.race.get("status") == "finished":
                 self.show_results()
         elif news.dealt is not None:
@@ -205,6 +239,28 @@ class RaceScreen(Screen[None]):
         if race is not None:
             self.set_race(race)
 
+    async def action_end(self) -> None:
+        """End the race now (its creator): every game still in play is given up."""
+        race = await self.ask(self.host.conn.race_end)
+        if race is not None:
+            self.set_race(race)
+            if race.get("status") == "finished":
+                self.show_results()
+
+    async def action_drop(self) -> None:
+        """Drop every member who is away (its creator)."""
+        dropped = []
+        for who in away_members(self.race, self.you):
+            try:
+                race = await self.host.conn.race_drop(str(self.race["race_id"]), who)
+            except ClientError as exc:
+                self.notify(str(exc), severity="warning")
+                continue
+            dropped.append(who)
+            self.set_race(race)
+        if dropped:
+            self.notify(f"dropped {', '.join(dropped)}")
+
     async def action_rematch(self) -> None:
         """A new race with the same members on a fresh deal, once this one is over."""
         if self.race.get("status") != "finished":
@@ -239,7 +295,11 @@ class RaceBoardScreen(BoardScreen):
     }
     RaceBoardScreen.narrow #race-panel { width: 24; }
     """
-    BINDINGS = [Binding("t", "toggle_panel", "Race panel")]  # noqa: RUF012
+    BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
+        Binding("t", "toggle_panel", "Race panel"),
+        Binding("e", "end", "End race"),
+        Binding("d", "drop", "Drop away"),
+    ]
 
     def __init__(self, state: dict[str, Any], lobby: RaceScreen) -> None:
         super().__init__(state)
@@ -260,6 +320,7 @@ class RaceBoardScreen(BoardScreen):
     def on_mount(self) -> None:
         super().on_mount()
         self.fit_panel(self.app.size.width)
+        self.set_interval(1.0, lambda: self.show_race(self.lobby.race))
 
     def on_resize(self, event: events.Resize) -> None:
         self.fit_panel(event.size.width)
@@ -269,13 +330,24 @@ class RaceBoardScreen(BoardScreen):
         self.show_race(self.lobby.race)
 
     def show_race(self, race: Mapping[str, Any]) -> None:
-        text = panel_text(race, self.host.conn.player, narrow=self.has_class("narrow"))
+        later = max(0, now_ms() - self.lobby.heard_ms)
+        narrow = self.has_class("narrow")
+        text = panel_text(race, self.host.conn.player, narrow=narrow, later_ms=later)
         self.query_one("#race-panel", Static).update(text)
+        self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "hint":  # races refuse hints
             return False
+        if action in ("end", "drop"):  # the creator's, while they work
+            return self.lobby.check_action(action, parameters)
         return super().check_action(action, parameters)
+
+    async def action_end(self) -> None:
+        await self.lobby.action_end()
+
+    async def action_drop(self) -> None:
+        await self.lobby.action_drop()
 
     def action_toggle_panel(self) -> None:
         """Hide the race panel (the board gets its room) or show it again."""

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.support import TestClient
 
@@ -137,3 +140,63 @@ async def test_the_creator_drops_an_absent_member_and_ends_the_race(
         assert (await b.call("resume", game_id=sb["game_id"]))["state"]["status"] == "lost"
         err = await a.error("race_end", race_id=rid)
         assert err["code"] == "forbidden" and "over already" in err["message"]
+
+
+async def test_the_board_shows_who_is_away_and_the_creator_drops_and_ends(
+    presence_cluster: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Textual client of a race's creator, under Pilot: a member who went away is
+    shown away with the time left, ``d`` drops them, ``e`` ends the race."""
+    from textual.widgets import Static
+
+    from client import config
+    from client.app import PasyansApp
+    from client.launch import Launch
+    from client.screens.race import RaceBoardScreen, RaceScreen, ResultScreen
+    from protocol.messages import Mode
+
+    cluster = presence_cluster
+    monkeypatch.setenv(config.CONFIG_ENV, str(tmp_path))
+    async with member(cluster.url(1)) as reg:
+        me, token = reg.player, reg.token
+    assert me and token
+    config.save(cluster.url(1), config.Credentials(me, token))
+    app = PasyansApp(cluster.url(1), launch=Launch(game="crescent", mode=Mode.PRACTICE, race="new"))
+    async with app.run_test(size=(160, 45)) as pilot:
+
+        def text(selector: str) -> str:
+            return str(app.screen.query_one(selector, Static).render())
+
+        async def until(cond: Callable[[], object], timeout: float = 10) -> None:
+            for _ in range(int(timeout / 0.05)):
+                if cond():
+                    return
+                await pilot.pause(0.05)
+            raise AssertionError(f"never got there; screen {app.screen}")
+
+        await until(lambda: isinstance(app.screen, RaceScreen) and app.screen.query("#lobby"))
+        lobby = app.screen
+        assert isinstance(lobby, RaceScreen)
+        async with member(cluster.url(0)) as b:
+            await b.call("race_join", code=lobby.race["code"])
+            await until(lambda: str(b.player) in text("#lobby"))
+            await pilot.press("s")
+            await until(
+                lambda: isinstance(app.screen, RaceBoardScreen) and app.screen.query("#race-panel")
+            )
+            board = app.screen
+            assert isinstance(board, RaceBoardScreen)
+            assert board.check_action("end", ()) and not board.check_action("drop", ())
+            await b.next_event("race_started")
+        # b is gone: the panel says so, with the time left before b's game is given up
+        await until(lambda: "away" in text("#race-panel"))
+        assert "out in " in text("#race-panel")
+        assert board.check_action("drop", ())
+        await pilot.press("d")
+        await until(lambda: "lost (dropped)" in text("#race-panel"))
+        assert not board.check_action("drop", ())
+        await pilot.press("e")
+        await until(lambda: isinstance(app.screen, ResultScreen) and app.screen.query("#results"))
+        table = text("#results")
+        assert "lost (dropped)" in table and "lost (race ended)" in table
+        await pilot.press("q")
