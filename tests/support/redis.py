@@ -8,6 +8,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 from server.store.embedded import die_with_parent, find_redis_server, redis_command, wait_ready
@@ -24,13 +25,21 @@ class RedisProcess:
     """``RedisProcess().start()``; ``.url``; ``.stop()`` (SIGTERM) or ``.kill()``.
 
     ``appendonly=True`` turns AOF on (``appendfsync everysec``) for persistence tests;
-    ``directory`` keeps the data between a stop and a new start.
+    ``directory`` keeps the data between a stop and a new start; ``replica_of`` (a
+    port on loopback) makes it a replica of that Redis (:meth:`synced` says when it
+    has caught up).
     """
 
     def __init__(
-        self, *, appendonly: bool = False, directory: Path | None = None, unix: bool = False
+        self,
+        *,
+        appendonly: bool = False,
+        directory: Path | None = None,
+        unix: bool = False,
+        replica_of: int | None = None,
     ) -> None:
         self.appendonly = appendonly
+        self.replica_of = replica_of
         self.unix = unix
         self._tmp = None if directory else tempfile.mkdtemp(prefix="pasyans-redis-")
         self.directory = Path(directory or self._tmp or ".")
@@ -58,6 +67,8 @@ class RedisProcess:
             appendonly=self.appendonly,
             unixsocket=self.socket_path if self.unix else None,
         )
+        if self.replica_of is not None:
+            cmd += ["--replicaof", "127.0.0.1", str(self.replica_of)]
         self.process = subprocess.Popen(
             cmd,
             stdin=subprocess.DEVNULL,
@@ -66,6 +77,21 @@ class RedisProcess:
             preexec_fn=die_with_parent,
         )
         wait_ready(("127.0.0.1", self.port))
+        return self
+
+    def synced(self, timeout: float = 10.0) -> RedisProcess:
+        """Wait (bounded) until this replica's link to its primary is up."""
+        import redis
+
+        client = redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=2)
+        try:
+            deadline = time.monotonic() + timeout
+            while client.info("replication").get("master_link_status") != "up":
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"replica on port {self.port} not in sync in {timeout} s")
+                time.sleep(0.02)
+        finally:
+            client.close()
         return self
 
     def stop(self) -> None:
