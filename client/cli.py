@@ -215,6 +215,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--all-time", action="store_true", help="the all-time board")
     p.add_argument("--around-me", action="store_true", help="the page around your entry")
+    p.add_argument("--friends", action="store_true", help="only you and the players you follow")
     p.add_argument(
         "--limit", type=limit_arg, default=20, metavar="N", help=f"entries (1–{MAX_LIMIT})"
     )
@@ -444,7 +445,7 @@ async def cmd_daily(args: argparse.Namespace, out: TextIO) -> int:
 async def cmd_leaderboard(args: argparse.Namespace, out: TextIO) -> int:
     if args.all_time and args.date:
         raise UsageError("--date is for daily boards; drop it with --all-time")
-    async with await connect(args.server, need_auth=args.around_me) as conn:
+    async with await connect(args.server, need_auth=args.around_me or args.friends) as conn:
         titles = await conn.titles()
         check_game(args.game, titles)
         board = await conn.leaderboard(
@@ -454,9 +455,12 @@ async def cmd_leaderboard(args: argparse.Namespace, out: TextIO) -> int:
             limit=args.limit,
             cursor=args.cursor,
             around_me=args.around_me,
+            friends=args.friends,
         )
         day = board.get("date") or args.date or "today"
         which = "all time" if args.all_time else f"daily {day}"
+        if args.friends:
+            which += " · you and your friends"
         heading = f"{title(args.game, titles)} · {which}"
         out.write(leaderboard_text(board, heading=heading, you=conn.player) + "\n")
     return EXIT_OK

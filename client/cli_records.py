@@ -1,5 +1,5 @@
 """The command line's commands about a player's records: ``replay``, ``history``,
-``stats`` (and later friends, share). :mod:`client.cli` adds them to its parser and
+``stats``, ``friend``, ``friends`` (and later share). :mod:`client.cli` adds them to its parser and
 table of commands."""
 
 from __future__ import annotations
@@ -12,6 +12,9 @@ from .connection import Connection, UsageError
 from .launch import Launch, check_game
 from .records import (
     ReplayOf,
+    friend,
+    friends,
+    friends_text,
     history_text,
     line_text,
     position_text,
@@ -55,6 +58,22 @@ def add_commands(
     )
     p.add_argument("game", metavar="GAME", nargs="?", help="one game's slug")
     p.add_argument("--player", metavar="NAME", help="another player's statistics")
+
+    p = command(
+        "friend",
+        "follow a player (add NAME) or stop (remove NAME)",
+        "Follow a player by name (one-way: they need not follow you back), or stop.\n"
+        "`pasyans friends` shows how they did today; `pasyans leaderboard GAME --friends`\n"
+        "ranks only you and those you follow.",
+    )
+    p.add_argument("action", choices=["add", "remove"], help="add or remove")
+    p.add_argument("name", metavar="NAME", help="the player's name")
+
+    command(
+        "friends",
+        "the players you follow and how they did on today's dailies",
+        "The players you follow, each with their games on today's dailies.",
+    )
 
     p = command(
         "history",
@@ -119,7 +138,30 @@ def commands(connect: Connect) -> dict[str, Run]:
             out.write(stats_text(await stats(conn, args.player, args.game), titles) + "\n")
         return EXIT_OK
 
-    return {"replay": run_replay, "history": run_history, "stats": run_stats}
+    async def run_friend(args: argparse.Namespace, out: TextIO) -> int:
+        add = args.action == "add"
+        async with await connect(args.server, need_auth=True) as conn:
+            result = await friend(conn, args.name, add=add)
+        name = result["friend"]
+        if add:
+            done = "you follow" if result["added"] else "you already follow"
+        else:
+            done = "you no longer follow" if result["removed"] else "you did not follow"
+        out.write(f"{done} {name}\n")
+        return EXIT_OK
+
+    async def run_friends(args: argparse.Namespace, out: TextIO) -> int:
+        async with await connect(args.server, need_auth=True) as conn:
+            out.write(friends_text(await friends(conn), await conn.titles()) + "\n")
+        return EXIT_OK
+
+    return {
+        "replay": run_replay,
+        "history": run_history,
+        "stats": run_stats,
+        "friend": run_friend,
+        "friends": run_friends,
+    }
 
 
 async def cmd_replay(args: argparse.Namespace, out: TextIO, connect: Connect) -> int:

@@ -455,6 +455,7 @@ class Connection:
         limit: int = 20,
         cursor: str | None = None,
         around_me: bool = False,
+        friends: bool = False,
     ) -> Message:
         return await self.call(
             Op.LEADERBOARD,
@@ -464,6 +465,7 @@ class Connection:
             limit=limit,
             cursor=cursor,
             around_me=around_me or None,
+            friends=friends or None,
         )
 
     # -- races: the replies carry the race; ``race``/``race_started`` events follow

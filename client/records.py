@@ -5,7 +5,7 @@ result to share — the round trips (over :class:`~client.connection.Connection`
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -162,7 +162,7 @@ def stats_row(name: str, block: Mapping[str, Any]) -> list[Any]:
     ]
 
 
-def chart_rows(days: list[Mapping[str, Any]], height: int = 5) -> list[list[str]]:
+def chart_rows(days: Sequence[Mapping[str, Any]], height: int = 5) -> list[list[str]]:
     """The results of each day as a column of ``height`` cells, top row first: the
     day's games scaled to the busiest day, won (``█``) below lost (``░``)."""
     most = max((int(d.get("won", 0)) + int(d.get("lost", 0)) for d in days), default=0)
@@ -183,7 +183,7 @@ def chart_rows(days: list[Mapping[str, Any]], height: int = 5) -> list[list[str]
     return [[col[row] for col in columns] for row in range(height)]
 
 
-def chart_text(days: list[Mapping[str, Any]], height: int = 5) -> str:
+def chart_text(days: Sequence[Mapping[str, Any]], height: int = 5) -> str:
     """A small bar chart of the last days' results, in plain text."""
     if not days:
         return ""
@@ -204,4 +204,47 @@ def stats_text(stats: Mapping[str, Any], titles: Titles | None = None) -> str:
     lines = [f"Statistics of {stats.get('player')}", table(rows, STATS_HEADER), ""]
     lines.append(chart_text(list(stats.get("days") or [])))
     lines.append(f"streak: {STREAK_MEANING} (per game: that game's daily)")
+    return "\n".join(lines)
+
+
+# -- friends ---------------------------------------------------------------------------
+
+
+async def friend(conn: Connection, name: str, *, add: bool) -> Message:
+    """Follow (or stop following) ``name``: ``{"friend", "added"|"removed"}``."""
+    return await conn.call(Op.FRIEND_ADD if add else Op.FRIEND_REMOVE, name=name)
+
+
+async def friends(conn: Connection) -> Message:
+    """Those you follow, each with their games on today's dailies."""
+    return await conn.call(Op.FRIENDS)
+
+
+def today_text(today: Mapping[str, Any], titles: Titles | None = None) -> str:
+    """A friend's dailies of today in a few words: ``Полумесяц won 95 moves · …``."""
+    if not today:
+        return "no daily yet today"
+    parts = []
+    for slug, game in today.items():
+        name = title(slug, titles).split(" — ")[0]
+        status = str(game.get("status") or "")
+        if status == "playing":
+            parts.append(f"{name} playing")
+        else:
+            founded = f"{game.get('foundation')}/{game.get('total')}"
+            parts.append(f"{name} {status} {founded} in {game.get('moves')} moves")
+    return " · ".join(parts)
+
+
+def friends_text(result: Mapping[str, Any], titles: Titles | None = None) -> str:
+    rows = result.get("friends") or []
+    if not rows:
+        return "you follow nobody yet: `pasyans friend add NAME`"
+    lines = [f"Your friends on the dailies of {result.get('date')} (UTC)"]
+    lines.append(
+        table(
+            [[f["player"], today_text(f.get("today") or {}, titles)] for f in rows],
+            ["friend", "today"],
+        )
+    )
     return "\n".join(lines)

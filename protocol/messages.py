@@ -65,6 +65,9 @@ class Op(StrEnum):
     RACE_DROP = "race_drop"
     REPLAY = "replay"
     STATS = "stats"
+    FRIEND_ADD = "friend_add"
+    FRIEND_REMOVE = "friend_remove"
+    FRIENDS = "friends"
 
 
 class Event(StrEnum):
@@ -332,6 +335,7 @@ class Leaderboard(Request):
     limit: int = DEFAULT_LIMIT
     cursor: str | None = None
     around_me: bool = False
+    friends: bool = False
     op = Op.LEADERBOARD
     fields: ClassVar[Schema] = {
         "game": _game,
@@ -340,6 +344,7 @@ class Leaderboard(Request):
         "limit": _int(1, MAX_LIMIT),
         "cursor": _optional(_cursor),
         "around_me": _bool,
+        "friends": _bool,
     }
 
 
@@ -461,6 +466,27 @@ class Stats(Request):
     fields: ClassVar[Schema] = {"player": _optional(_player), "game": _optional(_game)}
 
 
+@dataclass(frozen=True, slots=True)
+class FriendAdd(Request):
+    """Follow the player ``name`` (one-way)."""
+
+    name: str
+    op = Op.FRIEND_ADD
+    fields: ClassVar[Schema] = {"name": _player}
+
+
+@dataclass(frozen=True, slots=True)
+class FriendRemove(Request):
+    name: str
+    op = Op.FRIEND_REMOVE
+    fields: ClassVar[Schema] = {"name": _player}
+
+
+@dataclass(frozen=True, slots=True)
+class Friends(Request):
+    op = Op.FRIENDS
+
+
 REQUESTS: dict[Op, type[Request]] = {
     cls.op: cls
     for cls in (
@@ -486,6 +512,9 @@ REQUESTS: dict[Op, type[Request]] = {
         RaceDrop,
         Replay,
         Stats,
+        FriendAdd,
+        FriendRemove,
+        Friends,
     )
 }
 

@@ -15,6 +15,7 @@ from ..connection import ClientError, ServerError
 from ..launch import Launch
 from ..text import STREAK_MEANING, par_text, preparing, result_text, title
 from .base import LIST_CSS, ListScreen
+from .friends import FriendsScreen
 from .history import HistoryScreen
 from .leaderboard import LeaderboardScreen
 from .race_dialogs import JoinRaceScreen, RaceDealScreen
@@ -51,6 +52,7 @@ class DailyScreen(ListScreen):
         Binding("j", "join_race", "Join race"),
         Binding("h", "history", "History"),
         Binding("s", "stats", "Stats"),
+        Binding("f", "friends", "Friends"),
         Binding("question_mark", "rules", "Rules"),
         Binding("left_square_bracket", "day(-1)", "Day before"),
         Binding("right_square_bracket", "day(1)", "Day after"),
@@ -184,6 +186,9 @@ class DailyScreen(ListScreen):
 
     def action_stats(self) -> None:
         self.app.push_screen(StatsScreen())
+
+    def action_friends(self) -> None:
+        self.app.push_screen(FriendsScreen())
 
     async def action_rules(self) -> None:
         slug = self.selected()

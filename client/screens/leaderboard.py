@@ -27,6 +27,7 @@ class LeaderboardScreen(ListScreen):
         Binding("m", "around_me", "Around me"),
         Binding("a", "toggle_board", "Daily/all-time"),
         Binding("enter", "replay", "Replay"),
+        Binding("f", "toggle_friends", "Friends only"),
         Binding("escape", "app.pop_screen", "Back"),
         Binding("q", "app.pop_screen", "Back"),
     ]
@@ -39,6 +40,7 @@ class LeaderboardScreen(ListScreen):
         self.board = board
         self.date = date
         self.around_me = False
+        self.friends = False
         self.pages: list[str | None] = [None]  # the cursor of each page seen
         self.result: dict[str, Any] = {}
 
@@ -56,6 +58,7 @@ class LeaderboardScreen(ListScreen):
                 limit=self.PAGE,
                 cursor=None if self.around_me else self.pages[-1],
                 around_me=self.around_me,
+                friends=self.friends,
             )
         except ClientError as exc:
             self.say(f"error: {exc}")
@@ -74,6 +77,8 @@ class LeaderboardScreen(ListScreen):
             else (f"daily {self.result.get('date') or self.date or 'today'}")
         )
         page = "around you" if self.around_me else f"page {len(self.pages)}"
+        if self.friends:
+            page += " · you and your friends"
         self.query_one("#head", Static).update(
             f"{title(self.game, self.host.titles)} · {which} · {page}"
         )
@@ -81,7 +86,9 @@ class LeaderboardScreen(ListScreen):
         status = [f"you: rank {mine.get('rank')}" if mine else "you have no entry here yet"]
         if not self.result.get("entries"):
             status.insert(0, "no results yet")
-        status.append("Enter replays · n/p pages · m around me · a daily/all-time · q back")
+        status.append(
+            "Enter replays · n/p pages · m around me · a daily/all-time · f friends · q back"
+        )
         self.say(" · ".join(status))
 
     async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
@@ -122,6 +129,15 @@ class LeaderboardScreen(ListScreen):
             self.say("log in to see your place")
             return
         self.around_me = not self.around_me
+        await self.load()
+
+    async def action_toggle_friends(self) -> None:
+        if self.host.conn.player is None:
+            self.say("log in to see your friends' board")
+            return
+        self.friends = not self.friends
+        self.pages = [None]
+        self.around_me = False
         await self.load()
 
     async def action_toggle_board(self) -> None:

@@ -87,6 +87,9 @@ class Routes:
             Op.RESIGN: self.resign,
             Op.HINT: self.hint,
             Op.MY_GAMES: self.my_games,
+            Op.FRIEND_ADD: self.friend_add,
+            Op.FRIEND_REMOVE: self.friend_remove,
+            Op.FRIENDS: self.friends,
             Op.RACE_CREATE: self.race_create,
             Op.RACE_JOIN: self.race_join,
             Op.RACE_START: self.race_start,
@@ -180,6 +183,13 @@ class Routes:
     async def leaderboard(self, conn: Conn, req: P.Leaderboard) -> Result:
         find_game(req.game)
         date = self.sv.dailies.check_date(req.date)
+        among = None
+        if req.friends:
+            if conn.player is None:
+                raise ProtocolError(
+                    ErrorCode.UNAUTHORIZED, "a friends board needs a player: auth first"
+                )
+            among = await self.sv.friends.among(conn.player)
         return await self.sv.boards.page(
             req.game,
             req.board,
@@ -188,6 +198,7 @@ class Routes:
             cursor=req.cursor,
             around_me=req.around_me,
             player=conn.player,
+            among=among,
         )
 
     async def replay(self, conn: Conn, req: P.Replay) -> Result:
@@ -235,6 +246,15 @@ class Routes:
 
     async def my_games(self, player: str, req: P.MyGames) -> Result:
         return await self.sv.games.my_games(player, req.limit, req.cursor)
+
+    async def friend_add(self, player: str, req: P.FriendAdd) -> Result:
+        return await self.sv.friends.add(player, req.name)
+
+    async def friend_remove(self, player: str, req: P.FriendRemove) -> Result:
+        return await self.sv.friends.remove(player, req.name)
+
+    async def friends(self, player: str, req: P.Friends) -> Result:
+        return await self.sv.friends.overview(player)
 
     async def race_create(self, player: str, req: P.RaceCreate) -> Result:
         return {"race": await self.sv.races.create(player, req.game, req.seed, daily=req.daily)}

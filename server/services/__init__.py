@@ -9,6 +9,7 @@ from ..store import Store
 from .accounts import Accounts
 from .clock import Clock, FakeClock, SystemClock
 from .daily import DEFAULT_BUDGET, Budget, Chooser, Dailies, choose
+from .friends import Friends
 from .games import Games, daily_overview
 from .leaderboard import Leaderboards
 from .race import Races
@@ -27,6 +28,7 @@ class Services:
     races: Races
     replays: Replays
     stats: Stats
+    friends: Friends
 
     @classmethod
     def build(
@@ -59,7 +61,18 @@ class Services:
         )
         accounts = Accounts(store, clock)
         stats = Stats(store, clock, games)
-        return cls(store, clock, accounts, dailies, boards, games, races, Replays(games), stats)
+        return cls(
+            store,
+            clock,
+            accounts,
+            dailies,
+            boards,
+            games,
+            races,
+            Replays(games),
+            stats,
+            Friends(store, games),
+        )
 
 
 __all__ = ["Clock", "FakeClock", "Services", "SystemClock", "daily_overview"]

@@ -87,9 +87,18 @@ class Leaderboards:
         cursor: str | None,
         around_me: bool,
         player: str | None,
+        among: list[str] | None = None,
     ) -> dict[str, Any]:
+        """A page of the board; with ``among`` (a player and those they follow) only
+        their entries, ranked among themselves in the same order, paged the same way."""
         period = date if board is Board.DAILY else ALL
-        mine = await self.store.board_entry(slug, period, player) if player else None
+        chosen: list[str] | None = None
+        if among is not None:
+            chosen = sorted(await self.store.board_members(slug, period, among))
+            at = [i for i, m in enumerate(chosen) if Entry.parse(m).player == player]
+            mine = (at[0], chosen[at[0]]) if at else None
+        else:
+            mine = await self.store.board_entry(slug, period, player) if player else None
         me = Entry.parse(mine[1]).wire(mine[0] + 1) if mine else None
         if cursor is not None:
             if not cursor.isdigit() or len(cursor) > 9:
@@ -103,9 +112,12 @@ class Leaderboards:
             start = max(0, mine[0] - limit // 2) if mine else 0
         else:
             start = 0
-        members = await self.store.board_page(slug, period, start, start + limit - 1)
+        if chosen is not None:
+            members, size = chosen[start : start + limit], len(chosen)
+        else:
+            members = await self.store.board_page(slug, period, start, start + limit - 1)
+            size = await self.store.board_size(slug, period)
         entries = [Entry.parse(m).wire(start + i + 1) for i, m in enumerate(members)]
-        size = await self.store.board_size(slug, period)
         nxt = str(start + limit) if start + limit < size else None
         return {
             "game": slug,
@@ -115,4 +127,5 @@ class Leaderboards:
             "me": me,
             "cursor": nxt,
             "total": size,
+            "friends": chosen is not None,
         }

@@ -42,6 +42,10 @@ class Keys:
         """set: ids of the player's games already in :meth:`player_stats`."""
         return f"{self.prefix}pl:{{{name.casefold()}}}:counted"
 
+    def player_follows(self, name: str) -> str:
+        """set: the names of the players ``name`` follows (friends, one-way)."""
+        return f"{self.prefix}pl:{{{name.casefold()}}}:follows"
+
     def token(self, digest: str) -> str:
         """string: player name of a token's sha256 hex digest."""
         return f"{self.prefix}tok:{{{digest}}}"

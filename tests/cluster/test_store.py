@@ -48,6 +48,10 @@ async def test_the_store_runs_on_a_cluster(store: Store) -> None:
     assert not await store.count_game("alice_C", stat)  # once per game
     counted = await store.player_stats("Alice_c")
     assert counted["played:all"] == b"1" and counted["streak:crescent"] == b"1"
+    assert await store.follow("Alice_c", "Bob_c", add=True)
+    assert not await store.follow("alice_C", "Bob_c", add=True)
+    assert await store.follows("Alice_c") == ["Bob_c"] and await store.follow_count("Alice_c") == 1
+    assert await store.follow("Alice_c", "Bob_c", add=False)
 
     # games: create, compare-and-set moves, log, fields, listing
     gids = [f"g{i}{uuid.uuid4().hex[:6]}" for i in range(6)]  # spread over the nodes

@@ -52,6 +52,7 @@ def test_one_things_keys_share_a_slot(prefix: str) -> None:
         == 1
     )
     assert slots(k.player_stats("BoB"), k.player_counted("bob")) == slots(k.player("Bob"))
+    assert slots(k.player_follows("bOB")) == slots(k.player("Bob"))
     rid = "xYz_12"
     race = [
         k.race(rid),

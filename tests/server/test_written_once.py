@@ -24,6 +24,9 @@ SIGNED_IN: dict[P.Op, dict[str, object]] = {
     P.Op.RACE_START: {"race_id": "abc"},
     P.Op.RACE_LEAVE: {"race_id": "abc"},
     P.Op.RACE_REMATCH: {"race_id": "abc"},
+    P.Op.FRIEND_ADD: {"name": "someone"},
+    P.Op.FRIEND_REMOVE: {"name": "someone"},
+    P.Op.FRIENDS: {},
     P.Op.RACE_END: {"race_id": "abc"},
     P.Op.RACE_DROP: {"race_id": "abc", "player": "somebody"},
 }

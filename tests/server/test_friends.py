@@ -1,0 +1,82 @@
+"""Friends over a real server: following by name (one-way), today's results of those
+you follow, and friends-only leaderboards (daily and all-time) with the global order,
+cursors and around_me."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.support import TestClient, connect
+from tests.support.fixtures import unique_name
+
+
+async def finish_daily(c: TestClient, moves: int) -> dict[str, Any]:
+    state = await c.start("crescent", "daily")
+    for _ in range(moves):
+        state = await c.move(state, state["legal"][0])
+    over: dict[str, Any] = (await c.call("resign", game_id=state["game_id"]))["state"]
+    return over
+
+
+async def test_follow_unfollow_and_todays_results(player: TestClient, player2: TestClient) -> None:
+    assert player.player is not None and player2.player is not None
+    assert (await player.error("friend_add", name="nobody_here"))["code"] == "not_found"
+    assert (await player.error("friend_add", name=player.player))["code"] == "bad_request"
+    assert (await player.error("friend_add", name="x"))["code"] == "bad_request"
+    added = await player.call("friend_add", name=player2.player.upper())
+    assert added == {"friend": player2.player, "added": True}
+    assert (await player.call("friend_add", name=player2.player))["added"] is False
+    await finish_daily(player2, 2)
+    listed = await player.call("friends")
+    assert [f["player"] for f in listed["friends"]] == [player2.player]
+    today = listed["friends"][0]["today"]
+    assert list(today) == ["crescent"] and today["crescent"]["status"] == "lost"
+    assert (await player2.call("friends"))["friends"] == []  # following is one-way
+    removed = await player.call("friend_remove", name=player2.player)
+    assert removed == {"friend": player2.player, "removed": True}
+    assert (await player.call("friend_remove", name=player2.player))["removed"] is False
+    assert (await player.call("friends"))["friends"] == []
+
+
+async def test_friends_leaderboards(ws_url: str) -> None:
+    names = [unique_name(s) for s in ("me", "fa", "fb", "out")]
+    async with (
+        connect(ws_url) as me,
+        connect(ws_url) as fa,
+        connect(ws_url) as fb,
+        connect(ws_url) as out,
+    ):
+        for c, name in zip((me, fa, fb, out), names, strict=True):
+            await c.register(name)
+        # four different results: the friends board keeps the global order among them
+        for c, moves in ((fa, 0), (me, 2), (fb, 4), (out, 6)):
+            await finish_daily(c, moves)
+        for friend in names[1:3]:
+            await me.call("friend_add", name=friend)
+        everyone = await me.call("leaderboard", game="crescent")
+        order = [e["player"] for e in everyone["entries"] if e["player"] in names]
+        assert len(order) == 4
+        friends = await me.call("leaderboard", game="crescent", friends=True)
+        assert friends["friends"] is True and friends["total"] == 3
+        expected = [p for p in order if p != names[3]]
+        assert [e["player"] for e in friends["entries"]] == expected
+        assert [e["rank"] for e in friends["entries"]] == [1, 2, 3]
+        assert friends["me"]["rank"] == expected.index(names[0]) + 1
+        first = await me.call("leaderboard", game="crescent", friends=True, limit=2)
+        assert [e["player"] for e in first["entries"]] == expected[:2]
+        assert first["cursor"] == "2"
+        rest = await me.call("leaderboard", game="crescent", friends=True, limit=2, cursor="2")
+        assert [e["player"] for e in rest["entries"]] == expected[2:] and rest["cursor"] is None
+        near = await me.call("leaderboard", game="crescent", friends=True, limit=1, around_me=True)
+        assert [e["player"] for e in near["entries"]] == [names[0]]
+        alltime = await me.call("leaderboard", game="crescent", board="alltime", friends=True)
+        assert [e["player"] for e in alltime["entries"]] == expected
+        # someone who follows nobody sees only themselves
+        alone = await out.call("leaderboard", game="crescent", friends=True)
+        assert [e["player"] for e in alone["entries"]] == [names[3]]
+        assert alone["me"]["rank"] == 1
+
+
+async def test_a_friends_board_needs_a_player(client: TestClient) -> None:
+    err = await client.error("leaderboard", game="crescent", friends=True)
+    assert err["code"] == "unauthorized"
