@@ -178,6 +178,25 @@ class Store:
         async with self._call("stats"):
             return _fields(await self.redis.hgetall(self.keys.player_stats(player)))
 
+    async def follow(self, player: str, friend: str, *, add: bool) -> bool:
+        """Follow (or with ``add=False`` stop following) ``friend``; False when
+        nothing changed."""
+        key = self.keys.player_follows(player)
+        async with self._call("friends"):
+            changed = await (self.redis.sadd(key, friend) if add else self.redis.srem(key, friend))
+        return bool(changed)
+
+    async def follows(self, player: str) -> list[str]:
+        """The names ``player`` follows, sorted."""
+        async with self._call("friends"):
+            raw = await self.redis.smembers(self.keys.player_follows(player))
+        return sorted((_text(m) or "" for m in raw), key=str.casefold)
+
+    async def follow_count(self, player: str) -> int:
+        async with self._call("friends"):
+            count: Any = await self.redis.scard(self.keys.player_follows(player))
+        return int(count)
+
     # -- games ------------------------------------------------------------------------
 
     async def create_game(self, gid: str, fields: Mapping[str, Value], player: str) -> bool:
@@ -332,6 +351,14 @@ class Store:
         async with self._call("board"):
             raw = await self.redis.zrange(self.keys.board(slug, period), start, stop)
         return [_text(m) or "" for m in raw]  # type: ignore[arg-type]
+
+    async def board_members(self, slug: str, period: str, players: list[str]) -> list[str]:
+        """The members of those of ``players`` who have an entry on the board."""
+        if not players:
+            return []
+        async with self._call("board"):
+            raw = await self.redis.hmget(self.keys.board_players(slug, period), players)
+        return [_text(m) or "" for m in raw if m is not None]
 
     async def board_size(self, slug: str, period: str) -> int:
         async with self._call("board"):
