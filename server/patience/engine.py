@@ -306,6 +306,14 @@ class Game(Generic[V]):
         (lower is closer). Default: the cards not yet on the foundations."""
         return self.total - self.score(state)[0]
 
+    def safe_moves(self, state: State[V]) -> list[Move]:
+        """Legal moves that can never hurt: after any of them, the position can still
+        be won whenever it could before (so a solver may play one and search no
+        sibling, and a client may play them for the player). Each game states its own
+        reading, with the reason it is safe; the default is none, the honest answer
+        where nothing is provably safe. Every move listed is in :meth:`legal_moves`."""
+        return []
+
     def canonical(self, move: Move) -> Move:
         """The one spelling of ``move`` that ``legal_moves`` lists: parameters left out
         are null. A game whose moves have several spellings extends this."""

@@ -31,12 +31,12 @@ from __future__ import annotations
 import heapq
 import itertools
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from operator import is_
 from typing import Generic, Literal
 
-from ..patience.engine import Game, IllegalMove, Move, State, V
+from ..patience.engine import MOVE_CAP, Game, IllegalMove, Move, State, V
 
 Outcome = Literal["win", "none", "unknown"]
 
@@ -163,6 +163,33 @@ def _heuristic(game: Game[V]) -> Callable[[State[V]], float] | None:
     return game.heuristic
 
 
+Expand = Callable[[State[V]], Iterable[tuple[Move, State[V]]]]
+
+
+def _expander(game: Game[V]) -> Expand[V]:
+    """A position's children for the search: only the first of the game's
+    :meth:`Game.safe_moves` when it lists one (it cannot turn a winnable position
+    into a lost one, so its siblings need no search), else every legal move."""
+    if type(game).safe_moves is Game.safe_moves:
+        return game.successors
+    safe_moves, play, successors, is_lost = (
+        game.safe_moves,
+        game.play,
+        game.successors,
+        game.is_lost,
+    )
+
+    def expand(state: State[V]) -> Iterable[tuple[Move, State[V]]]:
+        # a position the search expands is never won; past the cap nothing is legal
+        safe = safe_moves(state) if state.moves < MOVE_CAP and not is_lost(state) else ()
+        if not safe:
+            return successors(state)
+        after = play(state, safe[0])
+        return ((safe[0], State(after.piles, after.vars, after.rng, state.moves + 1)),)
+
+    return expand
+
+
 def _foundation_ids(game: Game[V]) -> frozenset[str]:
     return frozenset(p.id for p in game.layout if p.kind == "foundation")
 
@@ -178,11 +205,12 @@ def _rollout(game: Game[V], start: State[V], max_moves: int) -> _Pass:
     line: list[Move] = []
     best = game.score(state)[0]
     nodes = 0
+    expand = _expander(game)
     while nodes < max_moves:
         nodes += 1
         nxt: tuple[Move, State[V]] | None = None
         fallback: tuple[Move, State[V]] | None = None
-        for move, child in game.successors(state):
+        for move, child in expand(state):
             k = key(child)
             if k in seen:
                 continue
@@ -234,6 +262,7 @@ def _search(
     ]
     child_key = keys.child
     encode = keys.encode
+    expand = _expander(game)
     push = heapq.heappush
     pop = heapq.heappop
     nodes = 0
@@ -249,7 +278,7 @@ def _search(
             complete = False  # pruned, not exhausted: "none" would be a lie
             continue
         enc = encode(state)
-        for move, child in game.successors(state):
+        for move, child in expand(state):
             k = child_key(state, enc, pkey, child)
             if k in seen:
                 continue

@@ -111,6 +111,34 @@ class Crescent(Game[CrescentVars]):
             return (WAIT[s],)
         return (UP[s],) if r == a + 1 else (DOWN[s],) if r == d - 1 else ()
 
+    # -- guidance ---------------------------------------------------------------------
+
+    def safe_moves(self, state: State[CrescentVars]) -> list[Move]:
+        """A pile top ``X`` onto the one foundation it fits (never into the wait
+        cell, and not while a card of its suit waits) once every copy of both cards
+        of its suit one rank away lies on the foundations: nothing can ever be packed
+        on ``X`` again, so its only use left is the foundation, and taking it there
+        now uncovers the pile at once. Rare before the end: ``X`` going up needs both
+        copies of the rank above founded, which only the king's foundation can hold."""
+        piles = state.piles
+        out: list[Move] = []
+        for t, i in zip(TABLEAU, self.tableau, strict=True):
+            pile = piles[i]
+            if not pile:
+                continue
+            s, r = suit(pile[-1]), rank(pile[-1])
+            if piles[self.wait[s]]:
+                continue
+            targets = self._foundation_targets(piles, s, r)
+            if len(targets) != 1 or targets[0] not in UP + DOWN:
+                continue
+            a, d = rank(piles[self.up[s]][-1]), rank(piles[self.down[s]][-1])
+            # both copies of rank q are founded when the ace's pile reached q (one
+            # copy) and the king's pile came down to q (the other)
+            if all(not 1 <= q <= 13 or (q <= a and q >= d) for q in (r - 1, r + 1)):
+                out.append(Move(t, targets[0]))
+        return out
+
     def play(self, state: State[CrescentVars], move: Move) -> State[CrescentVars]:
         if move.action == "shift":
             piles = tuple(

@@ -125,6 +125,53 @@ class Parade(Game[NoVars]):
             legal.append(DEAL)
         return legal
 
+    def safe_moves(self, state: State[NoVars]) -> list[Move]:
+        """A card onto a built pile it continues, when its twin (the other deck's copy)
+        is founded already or the two piles of its suit in its row both want it; and a
+        row's base into a gap of its row while no misplaced card lies in that row.
+
+        Why these never hurt: nothing is ever packed on a depot card or a misplaced
+        card, so where such a card lies it only covers another (or holds a gap), and a
+        pile that takes it only offers more moves. The twins of a card compete for
+        one pile when only one wants them now: taking the copy that covers nothing
+        can bury the other for good (a J♠ in a depot on its 8♠), so then nothing is
+        listed. A row without misplaced cards has a gap for each of its bases still
+        out, so a base taking one leaves a place for every other; a base while its row
+        holds a misplaced card is not listed (another base might want the one gap)."""
+        piles = state.piles
+        builds: dict[tuple[int, int], str] = {}
+        #: (suit, rank): founded piles of that suit whose top is that rank or higher
+        #: in the rank's row, and those whose top is three below it
+        tops: dict[tuple[int, int], list[int]] = {}
+        gaps: dict[int, str] = {}
+        crowded: set[int] = set()  # rows (by base) holding a misplaced card
+        sources: list[tuple[str, int]] = []
+        for p, i, base in self.slots:
+            pile = piles[i]
+            if not pile:
+                gaps.setdefault(base, p)
+            elif KEY[pile[0]][1] != base:
+                crowded.add(base)
+                sources.append((p, pile[0]))
+            else:
+                s, r = KEY[pile[-1]]
+                tops.setdefault((s, base), []).append(r)
+                if len(pile) < FULL:
+                    builds.setdefault((s, r + 3), p)
+        for d, i in zip(DEPOTS, self.depots, strict=True):
+            if piles[i]:
+                sources.append((d, piles[i][-1]))
+        safe: list[Move] = []
+        for src, c in sources:
+            s, r = key = KEY[c]
+            if key in builds:
+                row = tops[(s, BASE[(r - 2) % 3])]
+                if any(t >= r for t in row) or row.count(r - 3) == 2:
+                    safe.append(Move(src, builds[key]))
+            elif r in gaps and r not in crowded:
+                safe.append(Move(src, gaps[r]))
+        return safe
+
     def play(self, state: State[NoVars], move: Move) -> State[NoVars]:
         piles = state.piles
         if move.action == "deal":

@@ -1,0 +1,150 @@
+"""``Game.safe_moves``: moves that can never hurt (the solver plays one and searches
+no sibling; a client may play them for the player). Each listed move is legal; the
+per-game readings hold on hand-built positions from the seed texts; on small positions
+the search decides the same with and without them."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from server.patience import registry
+from server.patience.cards import RANKS, SUITS
+from server.patience.engine import Game, Move, NoVars, State
+from server.patience.games.crescent import GAME as CRESCENT
+from server.patience.games.crescent import CrescentVars
+from server.patience.games.parade import BASE, COLS, SLOTS, Parade
+from server.patience.games.parade import GAME as PARADE
+from server.solver import certify, solve
+from server.solver.search import _expander
+from tests.games.positions import position, run
+
+
+class ParadeUnguided(Parade):
+    """Parade without its safe moves: the search tries every legal move."""
+
+    def safe_moves(self, state: State[NoVars]) -> list[Move]:
+        return Game.safe_moves(self, state)
+
+
+UNGUIDED = ParadeUnguided()
+
+
+@pytest.mark.parametrize("slug", registry.slugs())
+def test_safe_moves_are_legal_moves(slug: str) -> None:
+    game = registry.get(slug)
+    rnd = random.Random(11)
+    for seed in (1, 2):
+        state = game.deal(seed)
+        for _ in range(150):
+            legal = game.legal_moves(state)
+            if not legal:
+                break
+            safe = game.safe_moves(state)
+            assert set(safe) <= set(legal), (slug, seed, safe)
+            state = game.apply(state, safe[0] if safe and rnd.random() < 0.5 else rnd.choice(legal))
+
+
+def parade_row_piles(row: int, *, minus: dict[int, int] | None = None) -> dict[str, str]:
+    """Row ``row`` of the parade built up: slot ``c`` holds suit ``SUITS[c % 4]`` from
+    the row's base, less its top ``minus[c]`` cards."""
+    piles: dict[str, str] = {}
+    for c in range(COLS):
+        ranks = list(range(BASE[row], 14, 3))
+        ranks = ranks[: len(ranks) - (minus or {}).get(c, 0)]
+        piles[SLOTS[row * COLS + c]] = " ".join(RANKS[r - 1] + SUITS[c % 4] for r in ranks)
+    return piles
+
+
+def test_parade_a_card_continuing_a_pile_is_safe_a_base_only_in_a_clean_row() -> None:
+    """Seed 003: «На двойках расположатся пятерки, восьмерки и валеты, на тройках —
+    шестерки, девятки и дамы, на четверках — семерки, десятки и короли»; a gap takes
+    only its row's base. 8♠ continues both 2♠ 5♠ piles: safe. Row 1 holds a
+    misplaced 7♣, so the 3♥ may not take its one gap for sure; row 2 holds none, so
+    the 4♦ may."""
+    state = position(
+        PARADE,
+        {"P00": "2S 5S", "P04": "2S 5S", "D1": "9H 8S", "P11": "7C", "D2": "3H", "D3": "4D"},
+        rest="S",
+    )
+    safe = PARADE.safe_moves(state)
+    assert safe == [Move("D1", "P00"), Move("D3", "P20")]
+    assert Move("D2", "P10") in PARADE.legal_moves(state)  # legal, just not provably safe
+
+
+def test_parade_twins_competing_for_one_pile_are_not_safe() -> None:
+    """Only one 2♠ 5♠ pile wants an 8♠ and the other 8♠ lies in a depot: which copy
+    goes first matters (the other might lie under a J♠ the pile needs next)."""
+    state = position(PARADE, {"P00": "2S 5S", "D1": "9H 8S", "D2": "8S JS"}, rest="S")
+    assert Move("D1", "P00") in PARADE.legal_moves(state)
+    assert PARADE.safe_moves(state) == []
+    founded = position(PARADE, {"P00": "2S 5S", "P04": "2S 5S 8S", "D1": "9H 8S"}, rest="S")
+    assert PARADE.safe_moves(founded) == [Move("D1", "P00")]  # its twin is up: safe
+
+
+def test_parade_nothing_is_safe_when_only_crowded_gaps_are_open() -> None:
+    """The 3♠ could fill the threes' gap P10, but P11 holds a misplaced 7♣: no base
+    of that row is safe; nothing continues a pile."""
+    piles = parade_row_piles(0) | parade_row_piles(1) | parade_row_piles(2)
+    del piles["P10"], piles["P27"]  # 3S 6S 9S QS and 4C 7C TC KC are out
+    piles |= {"P11": "7C", "D1": "3S"}  # the threes' 3H 6H 9H QH go to the stock
+    state = position(PARADE, piles, rest="S")
+    assert Move("D1", "P10") in PARADE.legal_moves(state)
+    assert PARADE.safe_moves(state) == []
+
+
+@pytest.mark.parametrize(
+    ("d1", "d2", "outcome"),
+    [("JS 8S", "8S JS", "win"), ("8S JS", "8S JS", "none"), ("8S 8S", "JS JS", "win")],
+)
+def test_parade_search_decides_alike_with_and_without_safe_moves(
+    d1: str, d2: str, outcome: str
+) -> None:
+    """Every card founded but the 8♠ and J♠ of both spade piles of the twos' row,
+    which lie in two depots: the search's verdict is the same whether it plays the
+    safe moves for itself or tries every move."""
+    piles = parade_row_piles(0, minus={0: 2, 4: 2}) | parade_row_piles(1) | parade_row_piles(2)
+    piles |= {"D1": d1, "D2": d2, "X": "AS AS AH AH AD AD AC AC"}
+    state = position(PARADE, piles)
+    guided = solve(PARADE, state, max_nodes=5_000)
+    plain = solve(UNGUIDED, state, max_nodes=5_000)
+    assert guided.outcome == plain.outcome == outcome
+    if guided.line is not None:
+        assert certify(PARADE, state, guided.line)
+
+
+def test_the_search_expands_only_the_first_safe_move() -> None:
+    state = position(PARADE, {"P00": "2S 5S", "P04": "2S 5S", "D1": "9H 8S", "D3": "4D"}, rest="S")
+    children = list(_expander(PARADE)(state))
+    assert [move for move, _ in children] == [Move("D1", "P00")]
+    assert children[0][1] == PARADE.apply(state, Move("D1", "P00"))
+    assert len(list(_expander(UNGUIDED)(state))) == len(PARADE.legal_moves(state)) > 1
+    hemispheres = registry.get("hemispheres")  # nothing provably safe: every move
+    assert _expander(hemispheres) == hemispheres.successors
+
+
+def crescent_spades(up_to: int, down_to: int, t1: str) -> State[CrescentVars]:
+    spec = {"FA-S": run("S", 1, up_to), "FK-S": run("S", 13, down_to), "T1": t1}
+    for s in "HDC":
+        spec[f"FA-{s}"] = run(s, 1, 13)
+        spec[f"FK-{s}"] = run(s, 13, 1)
+    return position(CRESCENT, spec, vars=CRESCENT.Vars(0))
+
+
+def test_crescent_a_card_nothing_can_be_packed_on_is_safe() -> None:
+    """Seed 000: tops go up on the aces or down on the kings, or onto a top of their
+    suit one rank away. The K♠ going up with both queens of spades founded: nothing
+    can ever lie on it again, so it is safe."""
+    state = crescent_spades(12, 1, "KS")
+    assert CRESCENT.safe_moves(state) == [Move("T1", "FA-S")]
+    assert CRESCENT.status(CRESCENT.apply(state, Move("T1", "FA-S"))) == "won"
+
+
+def test_crescent_a_card_a_neighbour_may_still_lie_on_is_not_safe() -> None:
+    """The J♠ going up while a Q♠ is still out: a queen could be packed on it, so it
+    is legal but not listed; nothing is listed at the deal either."""
+    state = crescent_spades(10, 1, "KS QS JS")
+    assert Move("T1", "FA-S") in CRESCENT.legal_moves(state)
+    assert CRESCENT.safe_moves(state) == []
+    assert CRESCENT.safe_moves(CRESCENT.deal(0)) == []
