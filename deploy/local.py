@@ -399,6 +399,135 @@ def start_servers(
         raise
 
 
+# -- the load balancer -----------------------------------------------------------------
+
+#: what --lb takes
+BALANCERS = ("haproxy", "nginx")
+LB_TIMEOUT = 15.0  # seconds for the balancer to pass /healthz through
+#: where Debian and others put daemons, often not on a user's PATH
+SBIN = ("/usr/sbin", "/usr/local/sbin", "/sbin")
+
+
+def find_balancer(name: str) -> str | None:
+    """The ``haproxy`` or ``nginx`` binary: from PATH, else an sbin directory."""
+    found = shutil.which(name)
+    if found:
+        return found
+    for directory in SBIN:
+        path = Path(directory) / name
+        if os.access(path, os.X_OK):
+            return str(path)
+    return None
+
+
+def _servers(config: str, keyword: str, ports: Sequence[int]) -> str:
+    """``config`` with its block of ``keyword`` lines (one per instance, e.g. ``server
+    s1 127.0.0.1:8765 check ...``) replaced by one line per port, each with the
+    options of the first line."""
+    lines = config.splitlines()
+    at = [
+        i
+        for i, line in enumerate(lines)
+        if line.strip().startswith(keyword + " ") and any(map(_address, line.split()))
+    ]
+    if not at:
+        raise LaunchError(f"no '{keyword} HOST:PORT' line in the balancer's config")
+    first = lines[at[0]]
+    indent = first[: len(first) - len(first.lstrip())]
+    words = first.split()
+    address = next(i for i, w in enumerate(words) if _address(w))
+    new = []
+    for n, port in enumerate(ports, 1):
+        line = list(words)
+        if keyword == "server" and address == 2:  # haproxy: server NAME ADDRESS ...
+            line[1] = f"s{n}"
+        line[address] = f"127.0.0.1:{port}" + (";" if words[address].endswith(";") else "")
+        new.append(indent + " ".join(line))
+    return "\n".join([*lines[: at[0]], *new, *lines[at[-1] + 1 :]]) + "\n"
+
+
+def _address(word: str) -> bool:
+    return re.fullmatch(r"[\w.\-]+:\d+;?", word) is not None
+
+
+def haproxy_config(template: str, port: int, ports: Sequence[int]) -> str:
+    """deploy/haproxy.cfg bound to 127.0.0.1:``port``, balancing ``ports``."""
+    config = re.sub(r"(?m)^(\s*)bind :80\b", rf"\g<1>bind 127.0.0.1:{port}", template)
+    if f"127.0.0.1:{port}" not in config:
+        raise LaunchError("no 'bind :80' line in haproxy.cfg")
+    return _servers(config, "server", ports)
+
+
+def nginx_config(template: str, port: int, ports: Sequence[int], directory: Path) -> str:
+    """A whole nginx.conf around deploy/nginx.conf (an http-block include) listening
+    on 127.0.0.1:``port``, balancing ``ports``, with its files in ``directory``."""
+    site = re.sub(r"(?m)^(\s*)listen 80;", rf"\g<1>listen 127.0.0.1:{port};", template)
+    if f"127.0.0.1:{port}" not in site:
+        raise LaunchError("no 'listen 80;' line in nginx.conf")
+    site = _servers(site, "server", ports)
+    return (
+        f"pid {directory}/nginx.pid;\n"
+        f"error_log {directory}/error.log warn;\n"
+        "worker_processes 1;\n"
+        "events { worker_connections 4096; }\n"
+        "http {\n"
+        f"    access_log off;\n"
+        f"    client_body_temp_path {directory}/body;\n"
+        f"    proxy_temp_path {directory}/proxy;\n"
+        f"    fastcgi_temp_path {directory}/fastcgi;\n"
+        f"    uwsgi_temp_path {directory}/uwsgi;\n"
+        f"    scgi_temp_path {directory}/scgi;\n"
+        f"{site}"
+        "}\n"
+    )
+
+
+def start_balancer(
+    kind: str, ports: Sequence[int], directory: Path, *, timeout: float = LB_TIMEOUT
+) -> tuple[Child, int]:
+    """HAProxy or nginx (the system's binary) with the config of deploy/ on a free
+    loopback port, in front of the servers on ``ports``; returned once a ``/healthz``
+    passes through it."""
+    binary = find_balancer(kind)
+    if binary is None:
+        raise LaunchError(
+            f"no {kind} binary on PATH or in {', '.join(SBIN)}: install it "
+            f"(Debian/Ubuntu: apt-get install {kind if kind == 'haproxy' else 'nginx-light'})"
+        )
+    directory.mkdir(parents=True, exist_ok=True)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    if kind == "haproxy":
+        template = (ROOT / "deploy" / "haproxy.cfg").read_text()
+        config = directory / "haproxy.cfg"
+        config.write_text(haproxy_config(template, port, ports))
+        cmd = [binary, "-db", "-f", str(config)]  # -db: foreground, no daemon
+    else:
+        template = (ROOT / "deploy" / "nginx.conf").read_text()
+        config = directory / "nginx.conf"
+        config.write_text(nginx_config(template, port, ports, directory))
+        cmd = [binary, "-p", str(directory), "-c", str(config), "-g", "daemon off;"]
+    child = spawn(kind, cmd, directory / f"{kind}.log", cwd=directory, env={})
+    deadline = time.monotonic() + timeout
+    while not _passes(port):
+        if not child.alive():
+            raise LaunchError(f"{kind} exited:\n{child.tail()}")
+        if time.monotonic() > deadline:
+            child.stop()
+            raise LaunchError(f"{kind} passed no /healthz in {timeout} s:\n{child.tail()}")
+        time.sleep(0.05)
+    return child, port
+
+
+def _passes(port: int) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
+            return bool(r.status == 200)
+    except OSError:
+        return False
+
+
 # -- the whole deployment --------------------------------------------------------------
 
 
@@ -415,10 +544,13 @@ class LocalDeployment:
         replicas: int = 0,
         durability: str = "default",
         node_timeout_ms: int = 5000,
+        lb: str | None = None,
         directory: Path | None = None,
         redis_server: str | None = None,
         server_args: Sequence[str] = (),
     ) -> None:
+        if lb is not None and lb not in BALANCERS:
+            raise ValueError(f"lb is one of {', '.join(BALANCERS)}, not {lb!r}")
         if durability not in DURABILITY:
             raise ValueError(f"durability is one of {', '.join(DURABILITY)}, not {durability!r}")
         if durability == "replicated" and replicas < 1:
@@ -428,6 +560,9 @@ class LocalDeployment:
         self.replicas = replicas
         self.durability = durability
         self.node_timeout_ms = node_timeout_ms
+        self.lb = lb
+        self.balancer: Child | None = None
+        self.lb_port = 0
         self.redis_server = redis_server
         # Ours first: flags given after '--' may still override them.
         self.server_args = ["--durability", durability, *server_args]
@@ -439,6 +574,13 @@ class LocalDeployment:
     @property
     def urls(self) -> list[str]:
         return [s.url for s in self.servers]
+
+    @property
+    def url(self) -> str:
+        """The one URL clients use: the balancer's with ``lb``, else the first server's."""
+        if self.balancer is not None:
+            return f"ws://127.0.0.1:{self.lb_port}/ws"
+        return self.urls[0]
 
     def start(self) -> LocalDeployment:
         try:
@@ -456,6 +598,10 @@ class LocalDeployment:
                 instances=self.instances,
                 server_args=self.server_args,
             )
+            if self.lb is not None:
+                self.balancer, self.lb_port = start_balancer(
+                    self.lb, [s.port for s in self.servers], self.directory / self.lb
+                )
         except BaseException:
             self.stop()
             raise
@@ -465,10 +611,14 @@ class LocalDeployment:
         """Children that exited on their own."""
         children = [s.child for s in self.servers]
         children += self.cluster.nodes if self.cluster else []
+        children += [self.balancer] if self.balancer else []
         return [c for c in children if not c.alive()]
 
     def stop(self) -> None:
-        """Servers first (they finish in-flight requests), then the Redis nodes."""
+        """The balancer, the servers (they finish in-flight requests), then the Redis
+        nodes."""
+        if self.balancer is not None:
+            self.balancer.stop()
         for server in self.servers:
             server.child.stop()
         if self.cluster is not None:
@@ -503,8 +653,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m deploy.local",
         usage="%(prog)s [-h] [--instances N] [--masters M] [--replicas R] "
-        "[--durability MODE] [--node-timeout MS] [--dir DIR] [--redis-server PATH] "
-        "[-- SERVER FLAGS...]",
+        "[--durability MODE] [--node-timeout MS] [--lb haproxy|nginx] [--dir DIR] "
+        "[--redis-server PATH] [-- SERVER FLAGS...]",
         description=(
             "Run a local pasyans deployment on 127.0.0.1: a Redis Cluster of M "
             "primaries (each with R replicas) and N pasyans servers on it, each on a free "
@@ -552,6 +702,14 @@ def build_parser() -> argparse.ArgumentParser:
         "and its replica takes over [default: 5000]",
     )
     parser.add_argument(
+        "--lb",
+        choices=BALANCERS,
+        default=None,
+        help="put the system's HAProxy or nginx (with deploy/haproxy.cfg or "
+        "deploy/nginx.conf) in front of the servers and print its one URL "
+        "[default: none, connect to any server]",
+    )
+    parser.add_argument(
         "--dir",
         type=Path,
         default=None,
@@ -589,6 +747,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         replicas=args.replicas,
         durability=args.durability,
         node_timeout_ms=args.node_timeout,
+        lb=args.lb,
         directory=args.dir.resolve() if args.dir else None,
         redis_server=args.redis_server,
         server_args=server_args,
@@ -609,8 +768,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         for server in deployment.servers:
             print(f"{server.child.name}: {server.url}  (pid {server.child.pid})")
+        if deployment.balancer is not None:
+            print(f"{args.lb}: {deployment.url}  (pid {deployment.balancer.pid})")
         print(
-            f"play: pasyans --server {deployment.urls[0]}\n"
+            f"play: pasyans --server {deployment.url}\n"
             f"one more server: pasyans-server serve --port 0 --redis-cluster "
             f"{deployment.cluster.spec}\n"
             "Ctrl-C to stop.",

@@ -1,5 +1,5 @@
 """Plain HTTP on the WebSocket's port: the ``/ws`` handshake's checks, ``/healthz``
-(200 when Redis answers) and ``/metrics`` (Prometheus text)."""
+(200 when Redis answers, 503 while the server drains) and ``/metrics`` (Prometheus text)."""
 
 from __future__ import annotations
 
@@ -33,6 +33,8 @@ class Endpoints:
         if path == "/ws":
             return self.handshake(connection, request)
         if path == "/healthz":
+            if self.sessions.draining:  # a load balancer stops sending us players
+                return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "shutting down\n")
             healthy = False
             with contextlib.suppress(redis.exceptions.RedisError, OSError, TimeoutError):
                 healthy = await asyncio.wait_for(self.store.ping(), 2.0)

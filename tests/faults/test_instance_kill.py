@@ -1,0 +1,73 @@
+"""200 players through HAProxy to 3 instances; one instance is SIGKILLed mid-load:
+every player reconnects through the balancer and resumes its game by ``seq``, and
+every move acknowledged before (and after) the kill is in the state after."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from bench.load import Player, lost_moves, make_players
+from deploy.local import LocalDeployment, start_balancer
+from tests.faults.conftest import need_balancer, server_args
+
+PLAYERS = 200
+MOVES = 6  # each player's acknowledged moves in all
+KILL_AFTER = PLAYERS * 2  # acknowledged moves before the kill
+SECONDS = 40.0  # bound of the whole load
+
+
+@pytest.fixture(scope="module")
+def deployment() -> Iterator[LocalDeployment]:
+    need_balancer("haproxy")
+    with LocalDeployment(instances=3, masters=3, lb="haproxy", server_args=server_args()) as d:
+        yield d
+
+
+async def until(condition: object, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition() and time.monotonic() < deadline:  # type: ignore[operator]
+        await asyncio.sleep(0.02)
+
+
+async def test_kill_an_instance_under_load_loses_no_acknowledged_move(
+    deployment: LocalDeployment,
+) -> None:
+    url = deployment.url
+    players = make_players(url, PLAYERS, stem="kill")
+    deadline = time.monotonic() + SECONDS
+    load = asyncio.gather(*(p.play(MOVES, deadline=deadline) for p in players))
+    acked_moves = lambda: sum(p.moves for p in players)  # noqa: E731
+    await until(lambda: acked_moves() >= KILL_AFTER, SECONDS / 2)
+    before = acked_moves()
+    assert before >= KILL_AFTER, f"only {before} moves acknowledged before the kill"
+    victim = deployment.servers[0].child
+    victim.process.kill()  # SIGKILL: no goodbye to its players
+    await load
+
+    failed = [f"{p.name}: {p.error or f'{p.moves} moves'}" for p in players if p.moves < MOVES]
+    assert not failed, f"{len(failed)} players did not finish: {failed[:5]}"
+    moved = [p for p in players if p.reconnects]
+    # leastconn spreads 200 players over 3 instances: the killed one had its share
+    assert len(moved) >= PLAYERS // 10, f"only {len(moved)} players lost their instance"
+    acknowledged, lost, problems = await lost_moves(url, players)
+    assert acknowledged >= PLAYERS * MOVES
+    assert lost == 0 and not problems, problems[:10]
+
+
+async def test_nginx_carries_players_too(deployment: LocalDeployment) -> None:
+    need_balancer("nginx")
+    alive = [s.port for s in deployment.servers if s.child.alive()]
+    nginx, port = start_balancer("nginx", alive, deployment.directory / "nginx")
+    try:
+        url = f"ws://127.0.0.1:{port}/ws"
+        players: list[Player] = make_players(url, 10, stem="nginx")
+        await asyncio.gather(*(p.play(3, deadline=time.monotonic() + 15) for p in players))
+        assert all(p.moves == 3 for p in players), [p.error for p in players]
+        acknowledged, lost, problems = await lost_moves(url, players)
+        assert acknowledged >= 30 and lost == 0 and not problems
+    finally:
+        nginx.stop()
