@@ -33,6 +33,7 @@ from protocol.codec import MAX_FRAME, decode, encode
 from protocol.delta import DeltaGap, apply_delta
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import Board, Mode, Op, Push, Reply, ReplyForm, parse_reply, request
+from protocol.status import GameStatus
 
 #: seconds to wait for the handshake and for each reply
 OPEN_TIMEOUT = 5.0
@@ -410,7 +411,9 @@ class Connection:
         not follow ``state`` (a gap in ``seq``), the state is fetched whole with
         ``resume``. A refusal is raised as :class:`ServerError` with the game as the
         server now has it in ``state`` (the ``stale_seq`` error's own state, else a
-        ``resume``), so the caller never keeps a board the server does not have."""
+        ``resume``), so the caller never keeps a board the server does not have.
+        A move that ends the game is followed by a ``resume`` too: the end may show
+        what a delta does not carry (a race's deal, hidden while it is played)."""
         gid = str(state["game_id"])
         try:
             result = await self.call(
@@ -425,7 +428,7 @@ class Connection:
                     exc.state = await self.resume(gid)
             raise
         delta = result.get("delta")
-        if isinstance(delta, dict):
+        if isinstance(delta, dict) and delta.get("status") == GameStatus.PLAYING:
             with contextlib.suppress(DeltaGap):
                 return apply_delta(state, delta)
         elif isinstance(result.get("state"), dict):

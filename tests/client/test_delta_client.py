@@ -6,6 +6,7 @@ function.)"""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from client import config
 from client.connection import Connection, Message, ServerError
 from protocol.delta import DeltaGap, apply_delta
 from protocol.errors import ErrorCode
-from protocol.messages import Mode, Op
+from protocol.messages import Event, Mode, Op, Push
 
 # -- the function ---------------------------------------------------------------------
 
@@ -108,12 +109,17 @@ def test_a_delta_that_does_not_follow_the_state_is_a_gap(bad: dict[str, Any]) ->
 
 class Recording(Connection):
     """A client connection that notes each operation it sends (``skew`` adds to the
-    ``seq`` of the next delta received: a gap, which a real server never makes)."""
+    ``seq`` of the next delta received: a gap, which a real server never makes) and
+    each event it gets."""
 
     def __init__(self, url: str) -> None:
-        super().__init__(url)
+        super().__init__(url, on_event=self.pushed)
+        self.events: asyncio.Queue[Push] = asyncio.Queue()
         self.sent: list[tuple[str, dict[str, Any]]] = []
         self.skew = 0
+
+    def pushed(self, push: Push) -> None:
+        self.events.put_nowait(push)
 
     async def call(self, op: Op, **params: Any) -> Message:
         self.sent.append((str(op), params))
@@ -197,5 +203,29 @@ async def test_a_refused_move_brings_the_game_as_the_server_has_it(
         with pytest.raises(ServerError) as over:
             await conn.play(elsewhere, elsewhere["legal"][0])
         assert over.value.state is not None and over.value.state["status"] == "lost"
+    finally:
+        await conn.close()
+
+
+async def test_the_move_that_ends_a_race_game_shows_its_deal(
+    server_url: str, account: config.Credentials
+) -> None:
+    """A race's deal is hidden while it is played and shown once the game is over: a
+    delta does not carry it, so the end is fetched whole."""
+    conn = await signed_in(server_url, account)
+    try:
+        race = await conn.race_create("fifteen", seed=0)
+        await conn.race_start(race["race_id"])
+        async with asyncio.timeout(10):
+            while (push := await conn.events.get()).name != Event.RACE_STARTED:
+                pass
+        state = push.fields["state"]
+        assert state["deal"]["seed"] is None
+        for _ in range(20):  # fifteen's deal 0 has no move left after 8 first moves
+            if state["status"] != "playing":
+                break
+            state = await conn.play(state, state["legal"][0])
+        assert state["status"] == "lost" and state["deal"]["seed"] == 0
+        assert state == await conn.resume(state["game_id"]) | {"time_ms": state["time_ms"]}
     finally:
         await conn.close()
