@@ -1,6 +1,6 @@
 """The command line's commands about a player's records: ``replay``, ``history``,
-``stats``, ``friend``, ``friends`` (and later share). :mod:`client.cli` adds them to its parser and
-table of commands."""
+``stats``, ``friend``, ``friends``, ``share``. :mod:`client.cli` adds them to its parser
+and table of commands."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import argparse
 from collections.abc import Callable, Coroutine
 from typing import Protocol, TextIO
 
-from .connection import Connection, UsageError
+from .connection import ClientError, Connection, UsageError
 from .launch import Launch, check_game
 from .records import (
     ReplayOf,
@@ -16,10 +16,12 @@ from .records import (
     friends,
     friends_text,
     history_text,
+    latest_finished,
     line_text,
     position_text,
     replay,
     replay_heading,
+    share,
     stats,
     stats_text,
 )
@@ -74,6 +76,16 @@ def add_commands(
         "the players you follow and how they did on today's dailies",
         "The players you follow, each with their games on today's dailies.",
     )
+
+    p = command(
+        "share",
+        "a finished game's result as a few lines of text to share",
+        "A finished game's result in a few lines of plain text to paste anywhere: the\n"
+        "game, the date, won or lost, cards founded, moves (and the par of a certified\n"
+        "daily), time, your rank on a daily's board and the daily's commitment. Nothing\n"
+        "gives the deal away. Without GAME_ID: your latest finished game.",
+    )
+    p.add_argument("game_id", metavar="GAME_ID", nargs="?", help="a game id (pasyans history)")
 
     p = command(
         "history",
@@ -155,8 +167,18 @@ def commands(connect: Connect) -> dict[str, Run]:
             out.write(friends_text(await friends(conn), await conn.titles()) + "\n")
         return EXIT_OK
 
+    async def run_share(args: argparse.Namespace, out: TextIO) -> int:
+        async with await connect(args.server, need_auth=True) as conn:
+            gid = args.game_id or await latest_finished(conn)
+            if gid is None:
+                raise ClientError("no finished game to share yet: `pasyans play GAME` starts one")
+            game = (await replay(conn, ReplayOf(game_id=gid)))["replay"]
+            out.write(await share(conn, game, await conn.titles()) + "\n")
+        return EXIT_OK
+
     return {
         "replay": run_replay,
+        "share": run_share,
         "history": run_history,
         "stats": run_stats,
         "friend": run_friend,

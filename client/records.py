@@ -14,7 +14,7 @@ from protocol.messages import Op
 from .connection import Connection, Message
 from .drawing import draw
 from .notation import format_move
-from .text import STREAK_MEANING, Titles, clock, table, title
+from .text import STREAK_MEANING, Titles, clock, share_text, table, title
 
 
 @dataclass(frozen=True)
@@ -248,3 +248,45 @@ def friends_text(result: Mapping[str, Any], titles: Titles | None = None) -> str
         )
     )
     return "\n".join(lines)
+
+
+# -- sharing a result --------------------------------------------------------------------
+
+#: pages of ``my_games`` looked through for your latest finished game
+SHARE_PAGES = 5
+
+
+async def latest_finished(conn: Connection) -> str | None:
+    """The id of your newest finished game (None: none in your last few hundred)."""
+    cursor = None
+    for _ in range(SHARE_PAGES):
+        page = await conn.my_games(limit=100, cursor=cursor)
+        for game in page.get("games") or []:
+            if game.get("status") != "playing":
+                return str(game["game_id"])
+        cursor = page.get("cursor")
+        if cursor is None:
+            break
+    return None
+
+
+async def share(conn: Connection, game: Mapping[str, Any], titles: Titles | None = None) -> str:
+    """The text of :func:`~client.text.share_text` for a finished game (a state or a
+    replay), with the daily's par (when certified) and your rank on its board (for the
+    ranked game of a daily) asked of the server."""
+    slug, date = str(game.get("game") or ""), game.get("date")
+    par = rank = of = None
+    if date and game.get("mode") == "daily":
+        entry = ((await conn.daily(str(date))).get("games") or {}).get(slug) or {}
+        if entry.get("certified"):
+            par = entry.get("par")
+        board = await conn.leaderboard(slug, date=str(date), around_me=True, limit=1)
+        me = board.get("me") or {}
+        if me.get("rank") is not None and game.get("ranked", True):
+            rank, of = int(me["rank"]), board.get("total")
+    day = None
+    if not date:  # the day it ended (a state, just ended, has no stamp: today)
+        stamp = game.get("finished") or game.get("created")
+        ok = isinstance(stamp, int) and stamp > 0
+        day = when(stamp)[:10] if ok else dt.datetime.now(dt.UTC).date().isoformat()
+    return share_text(game, titles, day=day, par=par, rank=rank, of=of)

@@ -230,3 +230,58 @@ def leaderboard_text(board: Mapping[str, Any], *, heading: str, you: str | None 
 def games_text(games: Sequence[Mapping[str, Any]]) -> str:
     rows = [[g.get("slug"), g.get("title_ru"), g.get("title_en"), g.get("decks")] for g in games]
     return table(rows, ["slug", "Russian", "English", "decks"])
+
+
+def plural(n: int, word: str) -> str:
+    """``1 move``, ``2 moves``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+#: how much of a daily's commitment a shared result shows (enough to tell deals apart)
+SHARE_COMMITMENT = 12
+
+
+def share_text(
+    game: Mapping[str, Any],
+    titles: Titles | None = None,
+    *,
+    day: str | None = None,
+    par: int | None = None,
+    rank: int | None = None,
+    of: int | None = None,
+) -> str:
+    """A finished game's result to share, in a few lines of plain text::
+
+        pasyans · Полумесяц (Crescent) · daily 2026-11-25
+        won · 104/104 cards · 95 moves (par 87) · 4:12 · #3 of 41
+        commitment 3f2a9c1b0d4e…
+
+    ``game`` is a state object or a ``replay`` (its ``deal.commitment`` or
+    ``commitment``); ``day`` the date it was played, for a game not on a daily deal;
+    ``par`` a certified daily's par; ``rank`` and ``of`` its place on the daily board.
+    Nothing that gives the deal away: no seed, no card, no move."""
+    slug = str(game.get("game") or "")
+    names = (titles or {}).get(slug) or {}
+    ru, en = str(names.get("title_ru") or slug), str(names.get("title_en") or "")
+    head = ["pasyans", f"{ru} ({en})" if en and en != ru else ru]
+    mode = str(game.get("mode") or "")
+    date = game.get("date") or day
+    head.append(f"{mode} {date}" if date else mode)
+    result = [
+        str(game.get("status") or ""),
+        f"{game.get('foundation', 0)}/{game.get('total', 0)} cards",
+        plural(int(game.get("moves") or 0), "move") + (f" (par {par})" if par is not None else ""),
+        clock(game.get("time_ms")),
+    ]
+    if rank is not None:
+        result.append(f"#{rank} of {of}" if of else f"#{rank}")
+    if game.get("auto_completed"):
+        result.append("auto-completed")
+    lines = [" · ".join(p for p in head if p), " · ".join(result)]
+    deal = game.get("deal")
+    commitment = (deal.get("commitment") if isinstance(deal, Mapping) else None) or game.get(
+        "commitment"
+    )
+    if commitment and game.get("date"):  # a game on a daily deal
+        lines.append(f"commitment {str(commitment)[:SHARE_COMMITMENT]}…")
+    return "\n".join(lines)

@@ -28,6 +28,7 @@ from ..connection import ClientError, ServerError, ServerUnavailable
 from ..drawing import FULL, Marks
 from ..host import host
 from ..notation import AUTO_LIMIT, WireMove, forced, format_move
+from ..records import share
 from ..text import clock, deal_text, end_words, info_line, outcome, title
 from ..widgets import BoardView
 from .base import HostedScreen
@@ -485,6 +486,7 @@ class EndScreen(ModalScreen[None]):
         Binding("escape", "dismiss", "Back to the board"),
         Binding("q", "leave", "Leave"),
         Binding("l", "leaderboard", "Leaderboard"),
+        Binding("c", "share", "Copy result"),
     ]
 
     def __init__(
@@ -495,6 +497,8 @@ class EndScreen(ModalScreen[None]):
         self.heading = heading
         self.rank = rank
         self.resigned = resigned
+        #: the text ``c`` shared (copied and shown)
+        self.shared = ""
 
     def compose(self) -> ComposeResult:
         state = self.state
@@ -507,9 +511,24 @@ class EndScreen(ModalScreen[None]):
         if self.rank is not None:
             lines.append(f"rank {self.rank} on today's board")
         lines.append("")
-        lines.append("Enter: look at the board · l: leaderboard · q: leave")
+        lines.append("Enter: look at the board · l: leaderboard · c: copy the result · q: leave")
         with Vertical():
             yield Static("\n".join(lines), id="end", markup=True)
+            yield Static(id="shared", markup=False)
+
+    async def action_share(self) -> None:
+        """The result as text to share: copied to the clipboard where the terminal
+        allows it (OSC 52; not every terminal does) and shown here in any case."""
+        try:
+            text = await share(host(self).conn, self.state, host(self).titles)
+        except ClientError as exc:
+            self.query_one("#shared", Static).update(f"error: {exc}")
+            return
+        self.shared = text
+        self.app.copy_to_clipboard(text)
+        self.query_one("#shared", Static).update(
+            f"\n{text}\n\n(copied to the clipboard if your terminal allows it)"
+        )
 
     def action_leave(self) -> None:
         self.dismiss()
