@@ -179,6 +179,22 @@ class LocalCluster:
                 client.close()
         raise LaunchError(f"no live node says who serves {key!r}")
 
+    def restart(self, index: int, timeout: float = NODE_TIMEOUT) -> None:
+        """Start node ``index`` again after it died, as its supervisor would: same
+        port, same directory (its ``nodes.conf`` and AOF), so it rejoins the cluster,
+        as a replica of whichever node took over its slots. Returns once it answers."""
+        old = self.nodes[index]
+        if old.alive():
+            raise LaunchError(f"{old.name} is still running")
+        cmd = [str(arg) for arg in old.process.args]  # type: ignore[union-attr]
+        node = spawn(old.name, cmd, old.log, cwd=old.log.parent, env={})
+        self.nodes[index] = node
+        deadline = time.monotonic() + timeout
+        while not ping(("127.0.0.1", self.ports[index])):
+            if not node.alive() or time.monotonic() > deadline:
+                raise LaunchError(f"{old.name} did not come back:\n{node.tail()}")
+            time.sleep(0.02)
+
     def role(self, index: int) -> str:
         """``master`` or ``slave``, as the node itself says (``INFO replication``)."""
         client = self.client(self.ports[index])

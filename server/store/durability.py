@@ -157,7 +157,7 @@ class Replicated:
         except (rx.ConnectionError, rx.TimeoutError, rx.ClusterDownError):
             self._stale_map()
             raise
-        if isinstance(reply, rx.ResponseError) and str(reply).startswith(("MOVED", "ASK")):
+        if isinstance(reply, rx.AskError):  # MovedError too (redis-py strips the word)
             self._stale_map()  # the script did not run: the slot is elsewhere now
             raise rx.TryAgainError(f"the slot of {keys[0]!r} moved: {reply}")
         if isinstance(reply, Exception):

@@ -9,8 +9,11 @@ saying how to get it.
 
 from __future__ import annotations
 
+import asyncio
 import os
+import time
 import uuid
+from collections.abc import Callable
 
 import pytest
 
@@ -51,3 +54,13 @@ def server_args(*extra: str) -> list[str]:
         "--no-prepare-dailies",
         *extra,
     ]
+
+
+async def until(condition: Callable[[], bool], timeout: float) -> bool:
+    """Whether ``condition`` came true within ``timeout`` seconds (polled)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.02)
+    return True

@@ -12,7 +12,7 @@ import pytest
 
 from bench.load import Player, lost_moves, make_players
 from deploy.local import LocalDeployment, start_balancer
-from tests.faults.conftest import need_balancer, server_args
+from tests.faults.conftest import need_balancer, server_args, until
 
 PLAYERS = 200
 MOVES = 6  # each player's acknowledged moves in all
@@ -27,12 +27,6 @@ def deployment() -> Iterator[LocalDeployment]:
         yield d
 
 
-async def until(condition: object, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition() and time.monotonic() < deadline:  # type: ignore[operator]
-        await asyncio.sleep(0.02)
-
-
 async def test_kill_an_instance_under_load_loses_no_acknowledged_move(
     deployment: LocalDeployment,
 ) -> None:
@@ -40,7 +34,10 @@ async def test_kill_an_instance_under_load_loses_no_acknowledged_move(
     players = make_players(url, PLAYERS, stem="kill")
     deadline = time.monotonic() + SECONDS
     load = asyncio.gather(*(p.play(MOVES, deadline=deadline) for p in players))
-    acked_moves = lambda: sum(p.moves for p in players)  # noqa: E731
+
+    def acked_moves() -> int:
+        return sum(p.moves for p in players)
+
     await until(lambda: acked_moves() >= KILL_AFTER, SECONDS / 2)
     before = acked_moves()
     assert before >= KILL_AFTER, f"only {before} moves acknowledged before the kill"
