@@ -51,7 +51,10 @@ class Player:
     moves: int = 0
     reconnects: int = 0
     latencies: list[float] = field(default_factory=list)
+    #: seconds from each lost connection to the next acknowledged move
+    gaps: list[float] = field(default_factory=list)
     error: str | None = None
+    _lost_at: float = 0.0
     conn: Connection | None = None
 
     async def connect(self) -> None:
@@ -89,6 +92,7 @@ class Player:
                     await self._step()
                 except ServerUnavailable:
                     self.reconnects += 1
+                    self._lost_at = self._lost_at or time.monotonic()
                     await self.drop()
                     continue
                 await asyncio.sleep(pause)
@@ -124,6 +128,9 @@ class Player:
         self.acked[gid] = int(after["seq"])
         self.views[gid] = after["view"]
         self.moves += 1
+        if self._lost_at:
+            self.gaps.append(time.monotonic() - self._lost_at)
+            self._lost_at = 0.0
 
 
 class ClientFailure(Exception):
