@@ -17,11 +17,13 @@ first of :data:`DENSITIES` whose drawing fits: ``full`` as above; ``tight`` (tit
 cut, whole words at a time, to what the cards leave of the room, instead of
 widening their columns, and every pile may run on into the empty cells of its
 row); ``narrow`` (also one space between columns); ``compact`` (also a squared
-pile's count under its card, and fanned rows wrapped after fewer cards). A pile's
-id is never cut, and :attr:`Drawing.cut` keeps every cut title whole. Everything
-comes from the view's cells and cards, nothing from a game's rules; when even
-``compact`` is too wide, the drawing is wider than ``width`` and its container
-scrolls.
+pile's count under its card, and fanned rows wrapped after fewer cards). Given a
+``height`` too (the rows the terminal has for it), a drawing must fit that too:
+then ``dense`` and ``densest`` (``tight`` and ``compact`` with no blank line between
+rows of piles) come after ``compact``. A pile's id is never cut, and
+:attr:`Drawing.cut` keeps every cut title whole. Everything comes from the view's
+cells and cards, nothing from a game's rules; when even ``compact`` is too wide,
+the drawing is wider than ``width`` and its container scrolls.
 """
 
 from __future__ import annotations
@@ -73,7 +75,7 @@ class Density:
     into the cells its row leaves empty to its right (otherwise only a pile alone
     on its row does). ``count_below``: a squared pile's count goes on the line under
     its card instead of beside it. ``row_cards``: a fanned-right pile wraps after
-    this many cards.
+    this many cards. ``row_gap``: blank lines between rows of piles.
     """
 
     name: str
@@ -82,14 +84,21 @@ class Density:
     run_on: bool = False
     count_below: bool = False
     row_cards: int = ROW_CARDS
+    row_gap: int = ROW_GAP
 
 
 FULL = Density("full")
 TIGHT = Density("tight", fit_titles=True, run_on=True)
 NARROW = Density("narrow", gap=1, fit_titles=True, run_on=True)
 COMPACT = Density("compact", gap=1, fit_titles=True, run_on=True, count_below=True, row_cards=6)
+DENSE = Density("dense", fit_titles=True, run_on=True, row_gap=0)
+DENSEST = Density(
+    "densest", gap=1, fit_titles=True, run_on=True, count_below=True, row_cards=6, row_gap=0
+)
 #: tried in this order by :func:`draw` when it is given a width
 DENSITIES = (FULL, TIGHT, NARROW, COMPACT)
+#: tried after those when it is given a height too (rows run together)
+DENSER = (DENSE, DENSEST)
 
 
 @dataclass(frozen=True)
@@ -198,16 +207,29 @@ def header(pile: Mapping[str, Any]) -> str:
 def short_header(pile: Mapping[str, Any], room: int) -> str:
     """The title cut to ``room`` characters, dropping whole words from the end; the
     id and orientation mark always stay, and ``…`` says something was left out when
-    there is room for it."""
+    there is room for it. A direction (``A→K``) that would go is shown by its end
+    instead (``F1 →K``, or ``F1→K`` when tighter): F1 →K and F5 →A still differ."""
     words, mark = _title_words(pile)
-    for keep in range(len(words), 0, -1):
-        text = " ".join(words[:keep])
+    # (the text, how many of the words it keeps), the longest first
+    tries = [(" ".join(words[:keep]), keep) for keep in range(len(words), 0, -1)]
+    for keep in range(len(words), 1, -1):
+        ends = " ".join(_by_its_end(w) for w in words[1:keep])
+        if ends != " ".join(words[1:keep]):
+            tries[-1:-1] = [(f"{words[0]} {ends}", keep), (words[0] + ends, keep)]
+    for text, keep in tries:
         if len(text + mark) > room and keep > 1:
             continue
         if keep < len(words) and len(text + CUT_MARK + mark) <= room:
             text += CUT_MARK
         return text + mark
-    return words[0] + mark  # not reached: words holds at least the id
+    return words[0] + mark  # not reached: the id alone is always tried
+
+
+def _by_its_end(word: str) -> str:
+    """``A→K`` as ``→K``: where a pile builds to says which way it goes (F1 →K beside
+    F5 →A), in the room of a compact column."""
+    start, arrow, end = word.partition("→")
+    return arrow + end if start and arrow and end else word
 
 
 @dataclass
@@ -387,21 +409,34 @@ def _fit_widths(
 
 
 def draw(
-    piles: Sequence[Mapping[str, Any]], marks: Marks | None = None, *, width: int | None = None
+    piles: Sequence[Mapping[str, Any]],
+    marks: Marks | None = None,
+    *,
+    width: int | None = None,
+    height: int | None = None,
 ) -> Drawing:
     """Lay out ``piles`` (a view's pile objects) by their cells into a drawing.
 
     Without ``width``, the full drawing. With it, the first of :data:`DENSITIES`
-    that fits in ``width`` characters (the last one, wider, when none does).
+    that fits in ``width`` characters (the last one, wider, when none does). With
+    ``height`` too, the first of those and then of :data:`DENSER` that fits in
+    ``width`` × ``height``; when none does, what ``width`` alone picks.
     """
     marks = marks or Marks()
     drawing = draw_with(piles, marks, FULL)
-    if width is not None:
-        for density in DENSITIES[1:]:
-            if drawing.width <= width:
-                break
+    if width is None:
+        return drawing
+    shortest = None  # of those that fit the width
+    for density in (*DENSITIES, *(DENSER if height is not None else ())):
+        if density is not FULL:
             drawing = draw_with(piles, marks, density, width=width)
-    return drawing
+        if drawing.width > width:
+            continue
+        if height is None or drawing.height <= height:
+            return drawing
+        if shortest is None or drawing.height < shortest.height:
+            shortest = drawing
+    return shortest or drawing
 
 
 def draw_with(
@@ -421,7 +456,7 @@ def draw_with(
     for b in blocks:
         y = int(b.pile["y"])
         heights[y] = max(heights.get(y, 0), 1 + len(b.lines))
-    top = _offsets(heights, ROW_GAP)
+    top = _offsets(heights, density.row_gap)
     height = max((top[y] + h for y, h in heights.items()), default=0)
     cells = [[(" ", "")] * board_width for _ in range(height)]
     boxes: dict[str, Box] = {}

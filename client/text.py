@@ -154,9 +154,17 @@ def preparing(daily: Mapping[str, Any]) -> list[str]:
 
 
 #: what the ``streak`` number counts, said where it is shown (docs/client.md, "Streak")
-STREAK_MEANING = (
-    "days in a row (UTC) with a daily won or lost by the rules; a resigned one does not count"
-)
+STREAK_MEANING = "UTC days in a row with a daily won or lost by the rules, not resigned"
+
+
+def result_short(mine: Mapping[str, Any] | None) -> str:
+    """A daily result in a narrow column: ``won 104/104``, ``not played``."""
+    if not mine:
+        return "not played"
+    status = mine.get("status") or ("won" if mine.get("won") else "played")
+    if "foundation" in mine:
+        return f"{status} {mine['foundation']}/{mine.get('total', '?')}"
+    return str(status)
 
 
 def result_text(mine: Mapping[str, Any] | None) -> str:

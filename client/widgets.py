@@ -1,5 +1,5 @@
 """The board widget: a drawing of the view (see :mod:`client.drawing`) that reports
-clicks as pile (and card) hits.
+clicks as pile (and card) hits; and :class:`KeyFooter`, the footer of every screen.
 
 The drawing fits the room the widget is given: when the full drawing is wider, the
 board is drawn tighter (:data:`client.drawing.DENSITIES`), and only when even the
@@ -11,11 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
+from textual.app import ComposeResult
 from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 from .drawing import Density, Drawing, Marks, draw
 
@@ -47,6 +51,8 @@ class BoardView(Widget, can_focus=True):
         self.marks = Marks()
         #: the width the drawing has to fit in (None until the first layout)
         self.room: int | None = None
+        #: the rows it has (a drawing that does not fit them scrolls)
+        self.rows: int | None = None
         self.drawing: Drawing = draw([])
 
     @property
@@ -60,7 +66,7 @@ class BoardView(Widget, can_focus=True):
 
     def _draw(self) -> None:
         was = self.drawing
-        self.drawing = draw(self.piles, self.marks, width=self.room)
+        self.drawing = draw(self.piles, self.marks, width=self.room, height=self.rows)
         if (self.drawing.density, self.drawing.cut) != (was.density, was.cut):
             self.post_message(self.Refitted(self.drawing.density))
 
@@ -70,8 +76,8 @@ class BoardView(Widget, can_focus=True):
     def get_content_width(self, container: Size, viewport: Size) -> int:
         # The layout asks first how wide we are, offering the room there is (less
         # the padding, and less a scrollbar once one shows): draw for that room.
-        if container.width != self.room:
-            self.room = container.width
+        if (container.width, container.height) != (self.room, self.rows):
+            self.room, self.rows = container.width, container.height
             self._draw()
         return self.drawing.width
 
@@ -96,3 +102,47 @@ class BoardView(Widget, can_focus=True):
                 if i == index:
                     return x + left, y
         return box.x + left, box.y
+
+
+class KeyFooter(Footer):
+    """The footer of every screen: the keys that work now, on as many lines as they
+    need (up to three), so that an 80-column terminal shows them all; compact, and
+    without the command palette's key (ctrl+p still opens it)."""
+
+    DEFAULT_CSS = """
+    KeyFooter {
+        layout: grid; height: auto; max-height: 3;
+        grid-columns: auto; grid-rows: 1; grid-gutter: 0 1;
+    }
+    KeyFooter.-compact FooterKey { margin: 0; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(compact=True, show_command_palette=False)
+        self._width = 0
+
+    def compose(self) -> ComposeResult:
+        keys = list(super().compose())
+        widths = [
+            cell_len(k.key_display) + 1 + cell_len(k.description)
+            for k in keys
+            if isinstance(k, FooterKey)
+        ]
+        self._width = self.app.size.width
+        self.styles.grid_size_columns = columns_that_fit(widths, self._width)
+        yield from keys
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.app.size.width != self._width:
+            self.call_after_refresh(self.recompose)
+
+
+def columns_that_fit(widths: Sequence[int], room: int, gutter: int = 1) -> int:
+    """The most columns a grid of items of ``widths`` (row by row) can have in
+    ``room`` cells, each column as wide as its widest item (at least one)."""
+    for columns in range(len(widths), 1, -1):
+        rows = [widths[i : i + columns] for i in range(0, len(widths), columns)]
+        widest = [max(row[c] for row in rows if c < len(row)) for c in range(columns)]
+        if sum(widest) + gutter * (columns - 1) <= room:
+            return columns
+    return 1

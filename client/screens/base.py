@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from ..connection import ClientError
 from ..host import Host, host
 from ..text import title
+from ..widgets import KeyFooter
 from .dialogs import RulesScreen
 
 LIST_CSS = """
@@ -28,7 +29,11 @@ class HostedScreen(Screen[None]):
         return host(self)
 
     def say(self, text: str) -> None:
-        self.query_one("#status", Static).update(text)
+        """The status line: ``text``, or no line at all when there is nothing to say
+        (an 80×24 terminal has no row to spare)."""
+        status = self.query_one("#status", Static)
+        status.update(text)
+        status.display = bool(text)
 
     async def show_rules(self, slug: str) -> None:
         """The rules of ``slug`` in a panel (the server's refusal on the status line)."""
@@ -49,4 +54,4 @@ class ListScreen(HostedScreen):
         yield Static(id="head")
         yield DataTable(id=self.TABLE, cursor_type="row", zebra_stripes=True)
         yield Static(id="status")
-        yield Footer()
+        yield KeyFooter()

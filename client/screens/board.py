@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import ScrollableContainer, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from protocol.errors import ErrorCode
 from protocol.messages import Board as BoardKind
@@ -30,7 +30,7 @@ from ..host import host
 from ..notation import AUTO_LIMIT, WireMove, forced, format_move
 from ..records import share
 from ..text import clock, deal_text, end_words, info_line, outcome, title
-from ..widgets import BoardView
+from ..widgets import BoardView, KeyFooter
 from .base import HostedScreen
 from .dialogs import MODAL_CSS, ConfirmScreen, PickScreen
 from .leaderboard import LeaderboardScreen
@@ -43,9 +43,9 @@ class BoardScreen(HostedScreen):
     BoardScreen { layout: vertical; }
     #title { height: 1; background: $primary; color: $text; padding: 0 1; }
     #scroll { height: 1fr; }
-    #counters { height: 1; padding: 0 1; }
+    #counters { height: auto; padding: 0 1; }
     #hint { height: auto; max-height: 3; padding: 0 1; color: $text-muted; }
-    #status { height: 1; padding: 0 1; color: $warning; }
+    #status { height: auto; padding: 0 1; color: $warning; display: none; }
     """
 
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
@@ -86,7 +86,7 @@ class BoardScreen(HostedScreen):
         yield Static(id="counters")
         yield Static(id="hint")
         yield Static(id="status")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.set_interval(1.0, self.tick)
@@ -184,7 +184,7 @@ class BoardScreen(HostedScreen):
         state = self.state
         parts = [
             f"moves {state.get('moves', 0)}",
-            f"time {clock(self.elapsed_ms())}",
+            clock(self.elapsed_ms()),  # "time 0:00" would not leave 80 columns the room
             f"foundation {state.get('foundation', 0)}/{state.get('total', 0)}",
             outcome(state, self.resigned),
         ]

@@ -11,13 +11,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Input, Markdown, OptionList, Static
+from textual.widgets import Input, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 from protocol.cards import pretty
 
 from ..host import host
 from ..notation import WireMove, format_move
+from ..widgets import KeyFooter
 
 MODAL_CSS = """
 {name} {{ align: center middle; }}
@@ -127,7 +128,7 @@ class MessageScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(self.text, id="message", markup=False)
-        yield Footer()
+        yield KeyFooter()
 
 
 class NameScreen(Screen[None]):
@@ -149,7 +150,7 @@ class NameScreen(Screen[None]):
             yield Static("Welcome to pasyans! Choose a player name (3–20 letters, digits, _ -).")
             yield Input(placeholder="your name", id="name", max_length=20)
             yield Static(self.why, id="why", markup=False)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()

@@ -5,7 +5,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from rich.cells import cell_len
+from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.events import Resize
 from textual.widgets import DataTable, Static
 
 from protocol.errors import ErrorCode
@@ -13,7 +16,8 @@ from protocol.messages import Mode
 
 from ..connection import ClientError, ServerError
 from ..launch import Launch
-from ..text import STREAK_MEANING, par_text, preparing, result_text, title
+from ..text import STREAK_MEANING, par_text, preparing, result_short, result_text, title
+from ..widgets import KeyFooter
 from .base import LIST_CSS, ListScreen
 from .friends import FriendsScreen
 from .history import HistoryScreen
@@ -25,6 +29,13 @@ HOME_HINT = (
     "Enter plays the daily deal · p a practice deal · l the leaderboard · "
     "n races friends on this game · j joins a friend's race by its code"
 )
+#: the hint when the terminal is narrow (the footer below lists the keys)
+HOME_HINT_SHORT = "Enter plays the chosen game's daily deal; the keys below do the rest"
+
+#: the home table's columns when the terminal has room for them all
+WIDE_COLUMNS = ("game", "English", "par", "commitment / seed", "your result")
+#: …and when it has not (80 columns): the rest of the chosen game on the detail line
+NARROW_COLUMNS = ("game", "par", "yours")
 
 #: seconds between asks while a daily is being certified
 REFRESH_PREPARING = 3.0
@@ -42,7 +53,9 @@ def join_advice(error: ClientError) -> str:
 class DailyScreen(ListScreen):
     """Today's deal of every game with your result, streak, commitments (the home)."""
 
-    DEFAULT_CSS = LIST_CSS.format(name="DailyScreen")
+    DEFAULT_CSS = LIST_CSS.format(name="DailyScreen") + (
+        "DailyScreen #detail { height: auto; padding: 0 1; }"
+    )
     TABLE = "days"
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
         Binding("enter", "play_daily", "Play daily"),
@@ -64,12 +77,68 @@ class DailyScreen(ListScreen):
         self.date = date
         self.today: str | None = None
         self.daily: dict[str, Any] = {}
+        #: each game's cells of the wide table (WIDE_COLUMNS), by slug
+        self.rows: dict[str, tuple[str, ...]] = {}
+        self.columns: tuple[str, ...] = ()
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="head")
+        yield DataTable(id=self.TABLE, cursor_type="row", zebra_stripes=True)
+        yield Static(id="detail")
+        yield Static(id="status")
+        yield KeyFooter()
 
     async def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("game", "English", "par", "commitment / seed", "your result")
         await self.load()
         table.focus()
+
+    def on_resize(self, event: Resize) -> None:
+        if self.rows:
+            self.fill()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.show_detail()
+
+    @property
+    def wide(self) -> bool:
+        """Whether every column fits the terminal (else the narrow table and the
+        detail line)."""
+        need = 4  # the table's scrollbar and the screen's edges
+        for i, name in enumerate(WIDE_COLUMNS):
+            cells = [cell_len(cells[i]) for cells in self.rows.values()]
+            need += max([cell_len(name), *cells]) + 2  # a cell's padding
+        return need <= self.size.width
+
+    def fill(self) -> None:
+        """The table from :attr:`rows`, wide or narrow as the terminal allows."""
+        table = self.query_one(DataTable)
+        wide = self.wide
+        columns = WIDE_COLUMNS if wide else NARROW_COLUMNS
+        row = table.cursor_row
+        table.clear(columns=columns != self.columns)
+        if columns != self.columns:
+            table.add_columns(*columns)
+            self.columns = columns
+        games = self.daily.get("games") or {}
+        for slug, cells in self.rows.items():
+            mine = (games.get(slug) or {}).get("mine")
+            short = (cells[0], cells[2], result_short(mine) if slug in games else "no daily")
+            table.add_row(*(cells if wide else short), key=slug)
+        if self.rows:
+            table.move_cursor(row=min(max(row, 0), len(self.rows) - 1))
+        self.query_one("#detail").display = not wide
+        self.show_detail()
+
+    def show_detail(self) -> None:
+        """The chosen game in full on the detail line (the narrow table's rest)."""
+        slug = self.selected()
+        cells = self.rows.get(slug or "")
+        if cells is None:
+            return
+        _, english, _, deal, result = cells
+        deal = deal if deal.startswith("seed") else f"commitment {deal}"
+        self.query_one("#detail", Static).update(f"{english} · {deal} · yours: {result}")
 
     async def on_screen_resume(self) -> None:
         if self.daily:
@@ -84,37 +153,32 @@ class DailyScreen(ListScreen):
         if self.today is None and self.date is None:
             self.today = str(self.daily.get("date"))
         date = str(self.daily.get("date"))
-        table = self.query_one(DataTable)
-        row = table.cursor_row
-        table.clear()
         games = self.daily.get("games") or {}
-        slugs = list(self.host.titles) or list(games)
-        for slug in slugs:
+        self.rows = {}
+        for slug in list(self.host.titles) or list(games):
             entry = games.get(slug) or {}
             names = self.host.titles.get(slug) or {}
             seed = entry.get("seed")
-            table.add_row(
+            self.rows[slug] = (
                 str(names.get("title_ru") or slug),
                 str(names.get("title_en") or ""),
                 par_text(entry),
                 f"seed {seed}" if seed is not None else str(entry.get("commitment") or "")[:12],
                 result_text(entry.get("mine")) if entry else "no daily",
-                key=slug,
             )
-        if slugs:
-            table.move_cursor(row=min(row, len(slugs) - 1))
+        self.fill()
         who = self.host.conn.player or "not logged in"
-        when = "today" if date == self.today else "past day: practice only"
+        when = "today" if date == self.today else "past day: practice"
         self.query_one("#head", Static).update(
-            f"pasyans · {who} · daily deals of {date} (UTC, {when})\n"
-            f"streak {self.daily.get('streak', 0)}: {STREAK_MEANING}"
+            f"pasyans · {who} · dailies of {date} (UTC, {when}) · "
+            f"streak {self.daily.get('streak', 0)}\nstreak: {STREAK_MEANING}"
         )
         waiting = preparing(self.daily)
         if waiting:  # the server is still proving them winnable: ask again shortly
             self.say(f"certifying a winnable deal for {len(waiting)} game(s)… {HOME_HINT}")
             self.set_timer(REFRESH_PREPARING, self.load)
         else:
-            self.say(HOME_HINT)
+            self.say(HOME_HINT if self.wide else HOME_HINT_SHORT)
 
     def selected(self) -> str | None:
         table = self.query_one(DataTable)

@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from protocol.messages import Push
 
@@ -32,7 +32,7 @@ from ..races import (
     seconds_left,
 )
 from ..text import clock, title
-from ..widgets import BoardView
+from ..widgets import BoardView, KeyFooter
 from .board import BoardScreen
 from .dialogs import MODAL_CSS
 
@@ -110,7 +110,7 @@ class RaceScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="race-title")
         yield Static(id="lobby", markup=True)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.host.race_listener = self.event
@@ -315,7 +315,7 @@ class RaceBoardScreen(BoardScreen):
         yield Static(id="counters")
         yield Static(id="hint")
         yield Static(id="status")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         super().on_mount()

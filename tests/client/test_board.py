@@ -119,6 +119,9 @@ def test_titles_are_cut_by_whole_words() -> None:
     assert short_header(pile, 20) == "F1 K→A base K♠↔"
     assert short_header(pile, 14) == "F1 K→A…↔"
     assert short_header(pile, 7) == "F1 K→A↔"
+    # tighter: the direction by its end, so F1 →A and F5 →K still differ
+    assert short_header(pile, 6) == "F1 →A↔"
+    assert short_header(pile, 5) == "F1→A↔"
     assert short_header(pile, 4) == "F1…↔"
     assert short_header(pile, 0) == "F1↔"  # the id always stays
 
