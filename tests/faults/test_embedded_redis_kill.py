@@ -1,0 +1,112 @@
+"""Single node: the embedded redis-server is SIGKILLed under load. The server restarts
+it from its AOF (``appendfsync everysec``: Redis has written every acknowledged move to
+the file, in the kernel's page cache, before it replied, so a process kill loses none);
+meanwhile every refused request is answered the retryable ``unavailable`` (never
+``internal``), the players' clients retry by themselves, and moves are played again
+within 2 s of the kill."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bench.load import lost_moves, make_players
+from tests.faults.conftest import server_args, until
+from tests.faults.procs import children, command, op_counts
+from tests.support import ServerProcess, connect
+
+PLAYERS = 30
+MOVES = 20
+KILL_AFTER = PLAYERS * 6  # acknowledged moves before the kill
+SECONDS = 30.0
+BACK_WITHIN = 2.0  # seconds from the kill to the next move played
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    with ServerProcess(*server_args("--data-dir", str(tmp_path / "data"))) as s:
+        yield s
+
+
+def embedded_redis(server: ServerProcess) -> int:
+    assert server.process is not None
+    found = [p for p in children(server.process.pid) if command(p) == "redis-server"]
+    assert len(found) == 1, found
+    return found[0]
+
+
+async def probe(url: str, killed: asyncio.Event, out: dict[str, float]) -> None:
+    """One raw player (no retry of its own) moving every 20 ms: when its moves were
+    first refused after the kill, and when one was played again."""
+    async with connect(url) as c:
+        await c.register(f"probe{os.getpid()}")
+        state = await c.start("crescent", "deal", seed=5)
+        await killed.wait()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            reply = await c.request(
+                "move", game_id=state["game_id"], seq=state["seq"], move=state["legal"][0]
+            )
+            if reply["ok"]:
+                state = reply["state"]
+                if "refused" in out:
+                    out["back"] = time.monotonic()
+                    return
+                if not state["legal"]:
+                    state = await c.start("crescent", "deal", seed=int(time.time()))
+            else:
+                assert reply["error"]["code"] == "unavailable", reply
+                assert reply["error"]["retry_after"] > 0
+                out.setdefault("refused", time.monotonic())
+            await asyncio.sleep(0.02)
+
+
+async def test_kill_the_embedded_redis_under_load_loses_no_acknowledged_move(
+    server: ServerProcess,
+) -> None:
+    url = server.url
+    players = make_players(url, PLAYERS, stem="redis9")
+    deadline = time.monotonic() + SECONDS
+    load = asyncio.gather(*(p.play(MOVES, deadline=deadline) for p in players))
+    killed = asyncio.Event()
+    seen: dict[str, float] = {}
+    probing = asyncio.create_task(probe(url, killed, seen))
+
+    def acked_moves() -> int:
+        return sum(p.moves for p in players)
+
+    assert await until(lambda: acked_moves() >= KILL_AFTER, SECONDS / 2), acked_moves()
+    redis = embedded_redis(server)
+    at = time.monotonic()
+    os.kill(redis, signal.SIGKILL)
+    killed.set()
+    await probing
+    await load
+
+    failed = [f"{p.name}: {p.error or f'{p.moves} moves'}" for p in players if p.moves < MOVES]
+    assert not failed, f"{len(failed)} players did not finish: {failed[:5]}"
+    assert embedded_redis(server) != redis  # restarted by the server
+    assert "refused" in seen and "back" in seen, seen
+    back = seen["back"] - at
+    counts = await asyncio.to_thread(op_counts, server.port)
+    refused = sum(n for (_, result), n in counts.items() if result == "unavailable")
+    internal = {k: n for k, n in counts.items() if k[1] == "internal"}
+    acknowledged, lost, problems = await lost_moves(url, players)
+    slowest = max(max(p.latencies) for p in players)
+    print(
+        f"\nembedded redis-server SIGKILLed after {KILL_AFTER}+ moves: {refused:.0f} requests "
+        f"answered 'unavailable', 0 'internal'; moves played again {back:.2f} s after the "
+        f"kill; the slowest move of a player (refused and retried by its client) took "
+        f"{slowest:.2f} s; {acknowledged} moves acknowledged, {lost} lost"
+    )
+    assert refused >= 1 and not internal, counts
+    assert back < BACK_WITHIN
+    assert acknowledged >= PLAYERS * MOVES
+    assert lost == 0 and not problems, problems[:10]
+    assert "Traceback" not in server.output()
