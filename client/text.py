@@ -200,8 +200,8 @@ def daily_text(daily: Mapping[str, Any], titles: Titles | None = None) -> str:
             ]
         )
     lines = [f"Daily deals of {daily.get('date', '?')} (UTC) · streak {daily.get('streak', 0)}"]
-    lines.append(table(rows, ["game", "title", "par", "commitment", "seed", "yours"]))
     lines.append(f"streak: {STREAK_MEANING}")
+    lines.append(table(rows, ["game", "title", "par", "commitment", "seed", "yours"]))
     return "\n".join(lines)
 
 
