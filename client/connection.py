@@ -406,8 +406,30 @@ class Connection:
         """Undo the last move of the game ``state`` holds: the new state, from a delta."""
         return await self._by_delta(state, Op.UNDO)
 
+    async def play_safe(self, state: Message) -> tuple[Message, list[Message]]:
+        """Let the server play the game's safe moves (op ``auto``) until none is left:
+        the new state and the moves it played (none: nothing is provably safe now)."""
+        new, result = await self._delta_call(state, Op.AUTO)
+        return new, list(result.get("played") or [])
+
+    async def finish(self, state: Message) -> tuple[Message, list[Message]]:
+        """Let the server play the rest of the game along a line its solver certifies
+        (auto-complete): the new state (won) and the moves it played; the server's
+        ``illegal_move`` when it finds no certain win from here."""
+        new, result = await self._delta_call(state, Op.FINISH)
+        return new, list(result.get("played") or [])
+
+    async def finish_check(self, state: Message) -> Message:
+        """Whether the server can finish the game from here: ``{certain, moves}``."""
+        gid, seq = str(state["game_id"]), int(state["seq"])
+        return await self.call(Op.FINISH, game_id=gid, seq=seq, check=True)
+
     async def _by_delta(self, state: Message, op: Op, **params: Any) -> Message:
-        """Send ``op`` asking for a delta and apply it to ``state``. When the delta does
+        return (await self._delta_call(state, op, **params))[0]
+
+    async def _delta_call(self, state: Message, op: Op, **params: Any) -> tuple[Message, Message]:
+        """Send ``op`` asking for a delta and apply it to ``state``: the new state and
+        the reply's result. When the delta does
         not follow ``state`` (a gap in ``seq``), the state is fetched whole with
         ``resume``. A refusal is raised as :class:`ServerError` with the game as the
         server now has it in ``state`` (the ``stale_seq`` error's own state, else a
@@ -430,10 +452,10 @@ class Connection:
         delta = result.get("delta")
         if isinstance(delta, dict) and delta.get("status") == GameStatus.PLAYING:
             with contextlib.suppress(DeltaGap):
-                return apply_delta(state, delta)
+                return apply_delta(state, delta), result
         elif isinstance(result.get("state"), dict):
-            return dict(result["state"])  # a server that answers whole states anyway
-        return await self.resume(gid)
+            return dict(result["state"]), result  # a server that answers whole states anyway
+        return await self.resume(gid), result
 
     async def resign(self, game_id: str) -> Message:
         return dict((await self.call(Op.RESIGN, game_id=game_id))["state"])

@@ -27,12 +27,17 @@ class DeltaGap(ValueError):
 def apply_delta(state: Mapping[str, Any], delta: Mapping[str, Any]) -> dict[str, Any]:
     """The state after ``delta``, which must be the answer to a request sent with
     ``state["seq"]``: :class:`DeltaGap` when it is for another game or its ``seq`` is
-    not ``state["seq"] + 1``. ``piles`` replaces the cards of the piles it names,
-    ``pile_meta`` a whole pile object, ``info`` the keys it names (null: the key is
-    gone); the counters and ``legal`` are replaced."""
+    not ``state["seq"] + 1`` (a delta of several moves says the ``from_seq`` it
+    follows instead, which must be ``state["seq"]``). ``piles`` replaces the cards of
+    the piles it names, ``pile_meta`` a whole pile object, ``info`` the keys it names
+    (null: the key is gone); the counters and ``legal`` are replaced."""
     if delta.get("game_id") != state.get("game_id"):
         raise DeltaGap(f"a delta of game {delta.get('game_id')!r}, not {state.get('game_id')!r}")
-    if delta.get("seq") != state.get("seq", -2) + 1:
+    base = delta.get("from_seq")
+    if base is not None:  # several moves at once (``auto``, ``finish``)
+        if base != state.get("seq"):
+            raise DeltaGap(f"a delta from seq {base}, the state held is at {state.get('seq')}")
+    elif delta.get("seq") != state.get("seq", -2) + 1:
         raise DeltaGap(
             f"a delta to seq {delta.get('seq')}, the state held is at {state.get('seq')}"
         )

@@ -68,6 +68,8 @@ class Op(StrEnum):
     FRIEND_ADD = "friend_add"
     FRIEND_REMOVE = "friend_remove"
     FRIENDS = "friends"
+    AUTO = "auto"
+    FINISH = "finish"
 
 
 class Event(StrEnum):
@@ -313,6 +315,35 @@ class Hint(Request):
 
 
 @dataclass(frozen=True, slots=True)
+class Auto(Request):
+    """Play the game's safe moves one by one until none is left (each is a move)."""
+
+    game_id: str
+    seq: int
+    reply: ReplyForm = ReplyForm.STATE
+    op = Op.AUTO
+    fields: ClassVar[Schema] = {"game_id": _game_id, "seq": _seq, "reply": _choice(ReplyForm)}
+
+
+@dataclass(frozen=True, slots=True)
+class Finish(Request):
+    """Play the rest of the game along a winning line the solver certifies from here
+    (auto-complete); with ``check``, only say whether there is one."""
+
+    game_id: str
+    seq: int
+    reply: ReplyForm = ReplyForm.STATE
+    check: bool = False
+    op = Op.FINISH
+    fields: ClassVar[Schema] = {
+        "game_id": _game_id,
+        "seq": _seq,
+        "reply": _choice(ReplyForm),
+        "check": _bool,
+    }
+
+
+@dataclass(frozen=True, slots=True)
 class MyGames(Request):
     limit: int = DEFAULT_LIMIT
     cursor: str | None = None
@@ -515,6 +546,8 @@ REQUESTS: dict[Op, type[Request]] = {
         FriendAdd,
         FriendRemove,
         Friends,
+        Auto,
+        Finish,
     )
 }
 

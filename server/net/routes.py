@@ -86,6 +86,8 @@ class Routes:
             Op.UNDO: self.undo,
             Op.RESIGN: self.resign,
             Op.HINT: self.hint,
+            Op.AUTO: self.auto,
+            Op.FINISH: self.finish,
             Op.MY_GAMES: self.my_games,
             Op.FRIEND_ADD: self.friend_add,
             Op.FRIEND_REMOVE: self.friend_remove,
@@ -243,6 +245,18 @@ class Routes:
 
     async def hint(self, player: str, req: P.Hint) -> Result:
         return await self.sv.games.hint(player, req.game_id)
+
+    async def auto(self, player: str, req: P.Auto) -> Result:
+        games = self.sv.games
+        before, after, played = await games.auto(player, req.game_id, req.seq)
+        return games.moved(before, after, played, delta=req.reply is P.ReplyForm.DELTA)
+
+    async def finish(self, player: str, req: P.Finish) -> Result:
+        games = self.sv.games
+        if req.check:
+            return await games.finish_check(player, req.game_id, req.seq)
+        before, after, played = await games.finish(player, req.game_id, req.seq)
+        return games.moved(before, after, played, delta=req.reply is P.ReplyForm.DELTA)
 
     async def my_games(self, player: str, req: P.MyGames) -> Result:
         return await self.sv.games.my_games(player, req.limit, req.cursor)

@@ -63,6 +63,7 @@ SUMMARY_FIELDS = [
     "date",
     "ranked",
     "clean",
+    "auto",
 ]
 
 
@@ -100,6 +101,12 @@ HINT_SECONDS = 2.0
 #: games whose hinted line is kept (a player who follows a hint gets the next move of
 #: the same line at once)
 HINTS_KEPT = 1024
+#: safe moves one ``auto`` plays at most (a bound only: they run out long before)
+AUTO_MAX = 1000
+#: the budget of the search of ``finish``: seconds and positions (a position near its
+#: end is decided in a few hundred; a short budget keeps the check cheap)
+FINISH_SECONDS = 1.0
+FINISH_NODES = 50_000
 
 
 @dataclass(slots=True)
@@ -127,6 +134,8 @@ class Record:
     commitment: str
     recorded: bool
     race: str = ""  # the race id of a race game
+    #: the server played the rest of the game along a certified line (``finish``)
+    auto_completed: bool = False
     #: the encoded bytes (``pack``) of each pile of ``game.view(state)`` (see ``packed_wire``)
     packed_piles: tuple[bytes, ...] | None = None
 
@@ -156,6 +165,7 @@ class Record:
             commitment=text("commitment"),
             recorded=raw.get("recorded") == b"1",
             race=text("race"),
+            auto_completed=raw.get("auto") == b"1",
         )
 
     def fields(self) -> dict[str, Any]:
@@ -230,6 +240,17 @@ class Games:
             Encoded("legal", _packed_legal(self._legal_now(rec))),
             self._tail(rec),
         )
+
+    def moved(
+        self, before: Record, after: Record, played: Sequence[Move], *, delta: bool
+    ) -> dict[str, Any]:
+        """The reply of ``auto`` and ``finish``: the moves ``played``, and the new
+        ``state``, or with ``delta`` what changed since ``before`` (``from_seq`` says
+        which state it follows, several moves back)."""
+        moves = [m.to_wire() for m in played]
+        if delta:
+            return {"delta": {**self.delta(before, after), "from_seq": before.seq}, "played": moves}
+        return {"state": self.wire(after), "played": moves}
 
     def delta(self, before: Record, after: Record) -> dict[str, Any]:
         """What changed from ``before`` to ``after``, for a ``"reply": "delta"``: the
@@ -316,8 +337,11 @@ class Games:
 
     @staticmethod
     def _tail(rec: Record) -> dict[str, Any]:
-        """The state object's fields after ``legal``."""
-        return {"clean": rec.clean, "ranked": rec.ranked, "date": rec.date or None}
+        """The state object's fields after ``legal`` (``auto_completed`` only when true)."""
+        tail: dict[str, Any] = {"clean": rec.clean, "ranked": rec.ranked, "date": rec.date or None}
+        if rec.auto_completed:
+            tail["auto_completed"] = True
+        return tail
 
     def summary(self, gid: str, values: list[bytes | None]) -> dict[str, Any] | None:
         raw = dict(zip(SUMMARY_FIELDS, values, strict=True))
@@ -346,6 +370,7 @@ class Games:
             "date": text("date"),
             "ranked": raw["ranked"] == b"1",
             "clean": raw["clean"] != b"0",
+            "auto_completed": raw["auto"] == b"1",
         }
 
     # -- reading ----------------------------------------------------------------------
@@ -563,6 +588,91 @@ class Games:
         if len(self._hints) > HINTS_KEPT:
             self._hints.pop(next(iter(self._hints)))
         return {"move": line[0].to_wire(), "assisted": True, "message": f"try {line[0]}"}
+
+    async def auto(self, player: str, gid: str, seq: int) -> tuple[Record, Record, list[Move]]:
+        """Play the game's safe moves (``Game.safe_moves``, the first listed each time)
+        one by one until none is left, the game ends or AUTO_MAX were played; each is
+        a move like any other (logged, counted, undoable). The record before, the one
+        after, and the moves played."""
+        first = await self._playing(player, gid, seq)
+        last, played = await self._play_line(first, None)
+        return first, last, played
+
+    async def finish(
+        self, player: str, gid: str, seq: int, *, seconds: float = FINISH_SECONDS
+    ) -> tuple[Record, Record, list[Move]]:
+        """Play the rest of the game along a winning line the solver certifies from
+        here (``illegal_move`` when none is found within the budget). The game is
+        marked *auto-completed*; a ranked daily still ranks (the line only plays out
+        what the position already holds). Races refuse it."""
+        rec = first = await self._playing(player, gid, seq)
+        line = await self.finish_line(rec, seconds=seconds)
+        if line is None:
+            raise ProtocolError(
+                ErrorCode.ILLEGAL_MOVE,
+                "no certain win found from here: play on",
+                state=self.wire(rec),
+            )
+        if not rec.auto_completed:
+            await self.store.set_game_fields(gid, {"auto": 1})
+            rec = self._remember(replace(rec, auto_completed=True))
+        last, played = await self._play_line(rec, line)
+        return first, last, played
+
+    async def finish_check(
+        self, player: str, gid: str, seq: int, *, seconds: float = FINISH_SECONDS
+    ) -> dict[str, Any]:
+        """Whether ``finish`` would play the rest from here: ``certain`` and the line's
+        ``moves`` (None when not certain). Changes nothing; the line is kept, so the
+        ``finish`` that follows plays it at once."""
+        rec = await self._playing(player, gid, seq)
+        line = await self.finish_line(rec, seconds=seconds)
+        return {"certain": line is not None, "moves": None if line is None else len(line)}
+
+    async def finish_line(self, rec: Record, *, seconds: float) -> tuple[Move, ...] | None:
+        """A certified winning line from the game's position: the rest of the line
+        last found for this game when it applies here (a hint's, a check's), else one
+        searched off the event loop within ``seconds`` and FINISH_NODES positions."""
+        if rec.race:
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, "no auto-complete in a race: everyone plays alone"
+            )
+        here = (rec.state.piles, rec.state.vars)
+        kept = self._hints.get(rec.gid)
+        if kept is not None and kept[0] == here and kept[1]:
+            return kept[1]
+        found = await asyncio.to_thread(
+            solver.solve, rec.game, rec.state, max_seconds=seconds, max_nodes=FINISH_NODES
+        )
+        line = found.line
+        if not line or not solver.certify(rec.game, rec.state, line):
+            return None
+        self._hints[rec.gid] = (here, line)
+        if len(self._hints) > HINTS_KEPT:
+            self._hints.pop(next(iter(self._hints)))
+        return line
+
+    async def _play_line(
+        self, rec: Record, line: Sequence[Move] | None
+    ) -> tuple[Record, list[Move]]:
+        """Play ``line`` (None: each time the first safe move) from ``rec`` through the
+        normal path of a move, at most AUTO_MAX (a line: its length); the last record
+        and the moves played."""
+        game = rec.game
+        played: list[Move] = []
+        todo = iter(line) if line is not None else None
+        while rec.status == GameStatus.PLAYING and len(played) < AUTO_MAX:
+            if todo is None:
+                safe = game.safe_moves(rec.state)
+                move = safe[0] if safe else None
+            else:
+                move = next(todo, None)
+            if move is None:
+                break
+            state = game.apply(rec.state, move)
+            rec = await self._commit(rec, state, _packed_move(move), clean=rec.clean)
+            played.append(move)
+        return rec, played
 
     async def _playing(self, player: str, gid: str, seq: int) -> Record:
         rec = await self._owned(gid, player, seq)

@@ -141,6 +141,7 @@ class Replays:
             "created": rec.created,
             "finished": rec.finished,
             "clean": rec.clean,
+            "auto_completed": rec.auto_completed,
         }
         source = Source(gid, rec.game, rec.seed, line)
         return self._answer(out, source, step)

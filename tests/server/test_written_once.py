@@ -18,6 +18,8 @@ SIGNED_IN: dict[P.Op, dict[str, object]] = {
     P.Op.UNDO: {"game_id": "abc", "seq": 0},
     P.Op.RESIGN: {"game_id": "abc"},
     P.Op.HINT: {"game_id": "abc"},
+    P.Op.AUTO: {"game_id": "abc", "seq": 0},
+    P.Op.FINISH: {"game_id": "abc", "seq": 0},
     P.Op.MY_GAMES: {},
     P.Op.RACE_CREATE: {"game": "crescent"},
     P.Op.RACE_JOIN: {"code": "ABCDEF"},
