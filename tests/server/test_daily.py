@@ -149,45 +149,65 @@ async def test_alltime_keeps_the_best_daily(player: TestClient, clock: FakeClock
     )
 
 
-async def play_out_daily(client: TestClient, slug: str = "parade") -> dict[str, Any]:
-    """Today's daily of ``slug`` played to its end by the rules (the last legal move
-    each time: parade's deals run out of moves within a hundred or so)."""
-    state = await client.start(slug, "daily")
-    for _ in range(1000):
-        if state["status"] != "playing":
-            return state
+async def paced(client: TestClient, op: str, **params: Any) -> dict[str, Any]:
+    """``client.call``, kept to the server's rate: a ``rate_limited`` reply is sent
+    again after its ``retry_after`` (these tests play out whole games)."""
+    for _ in range(100):
         try:
-            state = await client.move(state, state["legal"][-1])
-        except ProtocolError as exc:  # faster than the default rate: keep to it
+            return await client.call(op, **params)
+        except ProtocolError as exc:
             if exc.code is not ErrorCode.RATE_LIMITED:
                 raise
             await asyncio.sleep(float(exc.extra["retry_after"]))
+    raise AssertionError(f"{op} rate limited 100 times")
+
+
+async def play_out_daily(client: TestClient, slug: str = "parade") -> dict[str, Any]:
+    """Today's daily of ``slug`` played to its end by the rules (the last legal move
+    each time: parade's deals run out of moves within a hundred or so)."""
+    state: dict[str, Any] = (await paced(client, "start", game=slug, mode="daily"))["state"]
+    for _ in range(1000):
+        if state["status"] != "playing":
+            return state
+        move = state["legal"][-1]
+        state = (
+            await paced(client, "move", game_id=state["game_id"], seq=state["seq"], move=move)
+        )["state"]
     raise AssertionError(f"{slug}'s daily did not end in 1000 moves")
+
+
+async def resign_daily(client: TestClient, slug: str = "crescent") -> None:
+    state = (await paced(client, "start", game=slug, mode="daily"))["state"]
+    await paced(client, "resign", game_id=state["game_id"])
+
+
+async def streak(client: TestClient) -> int:
+    return int((await paced(client, "daily"))["streak"])
 
 
 async def test_streak(player: TestClient, clock: FakeClock) -> None:
     """A streak counts consecutive UTC days with a daily finished by the rules (won, or
     lost with no move left); a resigned daily does not count (docs/client.md)."""
-    await finish_daily(player, 1)  # resigned
-    assert (await player.call("daily"))["streak"] == 0
+    await resign_daily(player)
+    assert await streak(player) == 0
     ended = await play_out_daily(player)
     assert ended["status"] in ("won", "lost")
-    assert (await player.call("daily"))["streak"] == 1
+    assert await streak(player) == 1
     clock.advance(days=1)
-    assert (await player.call("daily"))["streak"] == 1  # yesterday still counts
+    assert await streak(player) == 1  # yesterday still counts
     await play_out_daily(player)
-    assert (await player.call("daily"))["streak"] == 2
+    assert await streak(player) == 2
     clock.advance(days=1)
-    await finish_daily(player, 1)  # only a resigned daily this day
-    assert (await player.call("daily"))["streak"] == 2  # yesterday's still counts
+    await resign_daily(player)  # only a resigned daily this day
+    assert await streak(player) == 2  # yesterday's still counts
     clock.advance(days=1)
-    assert (await player.call("daily"))["streak"] == 0  # the resigned day broke it
+    assert await streak(player) == 0  # the resigned day broke it
     await play_out_daily(player)
-    assert (await player.call("daily"))["streak"] == 1
+    assert await streak(player) == 1
     clock.advance(days=3)
-    assert (await player.call("daily"))["streak"] == 0
+    assert await streak(player) == 0
     await play_out_daily(player)
-    assert (await player.call("daily"))["streak"] == 1
+    assert await streak(player) == 1
 
 
 def test_ranking_order_is_designs() -> None:
