@@ -75,35 +75,37 @@ async def test_replicated_acknowledges_once_the_replica_has_the_move() -> None:
 
 async def test_replicated_answers_unavailable_when_no_replica_confirms() -> None:
     with primary_and_replica() as (primary, replica):
-        async with running_app(primary.url, durability="replicated", replica_timeout=0.3) as app:
-            async with connect(f"ws://127.0.0.1:{app.port}/ws") as c:
-                await c.register("lagging")
-                state = await c.start("crescent", "deal", seed=4)
-                move = state["legal"][0]
-                with paused(replica):
-                    err = await c.error(
-                        "move", game_id=state["game_id"], seq=state["seq"], move=move
-                    )
-                    assert err["code"] == "unavailable" and err["retry_after"] > 0
-                    # Not acknowledged, yet written on the primary (docs/operations.md):
-                    # it replicates when the replica is back, or is lost with the primary.
-                    again = (await c.call("resume", game_id=state["game_id"]))["state"]
-                    assert again["seq"] == state["seq"] + 1
-                # Sent again (what the client does by itself), the same move is not
-                # played twice: the game moved on, and the error carries it.
+        async with (
+            running_app(primary.url, durability="replicated", replica_timeout=0.3) as app,
+            connect(f"ws://127.0.0.1:{app.port}/ws") as c,
+        ):
+            await c.register("lagging")
+            state = await c.start("crescent", "deal", seed=4)
+            move = state["legal"][0]
+            with paused(replica):
                 err = await c.error("move", game_id=state["game_id"], seq=state["seq"], move=move)
-                assert err["code"] == "stale_seq" and err["state"]["seq"] == state["seq"] + 1
+                assert err["code"] == "unavailable" and err["retry_after"] > 0
+                # Not acknowledged, yet written on the primary (docs/operations.md):
+                # it replicates when the replica is back, or is lost with the primary.
+                again = (await c.call("resume", game_id=state["game_id"]))["state"]
+                assert again["seq"] == state["seq"] + 1
+            # Sent again (what the client does by itself), the same move is not
+            # played twice: the game moved on, and the error carries it.
+            err = await c.error("move", game_id=state["game_id"], seq=state["seq"], move=move)
+            assert err["code"] == "stale_seq" and err["state"]["seq"] == state["seq"] + 1
 
 
 async def test_default_durability_never_waits_for_a_replica() -> None:
     with primary_and_replica() as (primary, replica):
-        async with running_app(primary.url) as app:
-            async with connect(f"ws://127.0.0.1:{app.port}/ws") as c:
-                await c.register("hasty")
-                state = await c.start("crescent", "deal", seed=4)
-                with paused(replica):
-                    after = await asyncio.wait_for(c.move(state, state["legal"][0]), 2)
-                assert after["seq"] == state["seq"] + 1
+        async with (
+            running_app(primary.url) as app,
+            connect(f"ws://127.0.0.1:{app.port}/ws") as c,
+        ):
+            await c.register("hasty")
+            state = await c.start("crescent", "deal", seed=4)
+            with paused(replica):
+                after = await asyncio.wait_for(c.move(state, state["legal"][0]), 2)
+            assert after["seq"] == state["seq"] + 1
 
 
 async def test_a_store_without_replicas_refuses_every_replicated_move() -> None:
