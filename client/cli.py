@@ -235,8 +235,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="make a race on GAME and wait for friends in its lobby",
         description="Make a race on GAME (a fresh deal, --deal SEED or --daily) and show its\n"
         "lobby with the code to share. Without a terminal (or with --script), lines from stdin:\n"
-        "  start  leave  wait  'wait finished'  race  and, once dealt, the moves of\n"
-        "  `pasyans play --script`.",
+        "  start  leave  wait  'wait finished'  race  rematch  end  'drop NAME'  and, once\n"
+        "  dealt, the moves of `pasyans play --script` (end: the creator ends the race;\n"
+        "  drop NAME: the creator drops a member who is away).",
         parents=[common],
         formatter_class=_Formatter,
     )

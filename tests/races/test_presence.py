@@ -6,6 +6,9 @@ The servers' limits are short (conftest.PRESENCE), so each test takes seconds.""
 
 from __future__ import annotations
 
+import asyncio
+import os
+import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -200,3 +203,48 @@ async def test_the_board_shows_who_is_away_and_the_creator_drops_and_ends(
         table = text("#results")
         assert "lost (dropped)" in table and "lost (race ended)" in table
         await pilot.press("q")
+
+
+async def test_script_mode_end_and_drop(presence_cluster: Cluster, tmp_path: Path) -> None:
+    """``end`` and ``drop NAME`` in script mode: dropping someone who is here is
+    refused with the server's words; ``end`` finishes the race for everybody."""
+    from client import config
+
+    from .test_races import finish, pasyans
+
+    cluster = presence_cluster
+    async with member(cluster.url(0)) as reg:
+        alice, token = reg.player, reg.token
+    assert alice and token
+    os.environ[config.CONFIG_ENV] = str(tmp_path)
+    try:
+        config.save(cluster.url(0), config.Credentials(alice, token))
+    finally:
+        del os.environ[config.CONFIG_ENV]
+    async with member(cluster.url(1)) as b:
+        proc = pasyans(
+            tmp_path, "race", "new", "crescent", "--deal", "4", "--server", cluster.url(0)
+        )
+        assert proc.stdin is not None
+        # b joins by the code the script prints
+        code = await asyncio.to_thread(_code_from, proc)
+        await b.call("race_join", code=code)
+        proc.stdin.write(f"drop {b.player}\nstart\nwait\nend\nwait finished\n")
+        proc.stdin.close()
+        try:
+            out, err = await asyncio.wait_for(asyncio.to_thread(finish, proc), 20)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert f"{b.player} is here" in out, out
+    assert "lost (race ended)" in out and "place  player" in out, out
+    assert proc.returncode == 1, out + err  # the refused drop
+
+
+def _code_from(proc: subprocess.Popen[str]) -> str:
+    """The race's code, from the script's first line (``race CODE · …``)."""
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    assert line.startswith("race "), line
+    return line.split()[1]
