@@ -5,7 +5,8 @@ For terminals without a TTY, for pipes and for tests::
     printf 'T3 FA-H\\nundo\\nshift\\n' | pasyans play crescent --deal 0 --script
 
 Lines: a move in :mod:`client.notation`, or one of ``undo``, ``resign``,
-``auto`` (play forced moves until a choice), ``board`` (print it again),
+``auto`` (play forced moves until a choice), ``safe`` (the server plays the safe
+moves), ``finish`` (the server plays out a certain win), ``board`` (print it again),
 ``legal`` (list the legal moves), ``help``; ``#`` starts a comment. A move that the
 server's ``legal`` list does not hold is still sent, so the server says why it is
 illegal. Errors are printed as ``error: …`` and the script goes on; the exit
@@ -24,7 +25,8 @@ from .text import Titles, legal_line, state_text
 
 HELP = """\
 moves: 'T3 FA-H' (from to), 'R[2] F3' (card 2 of a spread pile), 'deal', 'swap a=P1 b=P2'
-commands: undo, resign, auto (play forced moves), board, legal, help; '#' comments"""
+commands: undo, resign, auto (play forced moves), safe (the server plays safe moves),
+finish (the server plays out a certain win), board, legal, help; '#' comments"""
 
 Line = Callable[[], Awaitable[str]]
 
@@ -109,6 +111,14 @@ class Script:
             played = await self.auto()
             if not played:
                 self.say("nothing forced: the next move is yours")
+            self.board()
+        elif word in ("safe", "finish"):
+            ask = self.conn.play_safe if word == "safe" else self.conn.finish
+            self.state, moves = await ask(self.state)
+            for move in moves:
+                self.say(f"{word}: {format_move(move)}")
+            if not moves:
+                self.say("no safe move now")
             self.board()
         else:
             move = parse(line, self.piles())

@@ -53,6 +53,10 @@ class BoardScreen(HostedScreen):
         Binding("r", "resign", "Resign"),
         Binding("question_mark", "rules", "Rules"),
         Binding("a", "auto", "Auto"),
+        # short words: the footer of a board must stay one line in 80 columns
+        Binding("s", "safe", "Safe"),
+        Binding("o", "toggle_safe", "Safe after moves", show=False),
+        Binding("f", "finish", "Win"),  # only once the server offers to finish
         Binding("h", "hint", "Hint"),
         Binding("x", "actions", "Actions"),
         Binding("escape", "cancel", "Cancel"),
@@ -78,6 +82,10 @@ class BoardScreen(HostedScreen):
         self.ended_shown = False
         #: the game this board resigned (the server's state says only "lost")
         self.resigned_game: str | None = None
+        #: the moves of the certain win the server offers to play from this position
+        #: (``f``), or None; and the cards founded when it last found none
+        self.finish_offer: int | None = None
+        self.no_finish_at: int | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
@@ -92,6 +100,7 @@ class BoardScreen(HostedScreen):
         self.set_interval(1.0, self.tick)
         self.redraw()
         self.query_one(BoardView).focus()
+        self.consider_finish()
 
     # -- what the server says ------------------------------------------------
 
@@ -129,10 +138,17 @@ class BoardScreen(HostedScreen):
         return frozenset(str(m["to"]) for m in self.moves_from(self.source, self.source_index))
 
     #: keys that act on a game in play: once it is over they leave the footer
-    PLAY_KEYS = frozenset({"undo", "resign", "auto", "hint", "actions"})
+    PLAY_KEYS = frozenset({"undo", "resign", "auto", "hint", "actions", "safe", "toggle_safe"})
+    #: play the safe moves after each of your moves (``o``; kept for the session)
+    safe_after_moves = False
+    #: the share of the cards on the foundations from which the board asks the server
+    #: whether it can finish the game (a search costs the server up to a second)
+    FINISH_FROM = 2 / 3
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer (in the footer, and on the key) only what works now."""
+        if action == "finish":  # only once the server said it can finish from here
+            return self.playing and self.finish_offer is not None
         return not (action in self.PLAY_KEYS and not self.playing)
 
     def set_state(self, state: dict[str, Any]) -> None:
@@ -140,9 +156,13 @@ class BoardScreen(HostedScreen):
         self.state = state
         self.received = time.monotonic()
         self.source = self.source_index = None
+        if self.finish_offer is not None:
+            self.finish_offer = None
+            self.refresh_bindings()
         if self.playing != was_playing:
             self.refresh_bindings()
         self.redraw()
+        self.consider_finish()
         if self.playing:
             self.ended_shown = False  # e.g. an undo of the last move
         elif not self.ended_shown:
@@ -203,6 +223,8 @@ class BoardScreen(HostedScreen):
             targets = " ".join(sorted(self.targets())) or "none"
             source = cut.get(self.source, self.source)
             return f"from {source}: choose a target ({targets}) · Esc cancels"
+        if self.finish_offer is not None:
+            return f"a certain win from here: f finishes it ({self.finish_offer} moves)"
         if self.cursor in cut:  # a title the narrow board cut short, in full
             return f"{cut[self.cursor]} · " + self.hint_to_start()
         return self.hint_to_start()
@@ -315,6 +337,8 @@ class BoardScreen(HostedScreen):
             self.busy = False
         self.set_state(state)
         self.say(f"{what} {format_move(move)}" if move is not None else what)
+        if what == "move" and self.safe_after_moves and self.playing:
+            await self.action_safe(after=f"move {format_move(move)}" if move else "")
         return True
 
     async def recover(self, lost: ServerUnavailable) -> None:
@@ -414,6 +438,93 @@ class BoardScreen(HostedScreen):
         else:
             self.say(f"played {played} forced move{'s' if played > 1 else ''}")
 
+    async def action_safe(self, after: str = "") -> None:
+        """Let the server play the game's safe moves (moves that can never spoil a
+        win) until none is left; each counts as a move."""
+        if not self.playing or self.busy:
+            return
+        self.busy = True
+        try:
+            state, played = await self.host.conn.play_safe(self.state)
+        except ServerUnavailable as exc:
+            self.busy = False
+            await self.recover(exc)
+            return
+        except ClientError as exc:
+            if isinstance(exc, ServerError) and exc.state is not None:
+                self.set_state(exc.state)
+            self.say(f"error: {exc}")
+            return
+        finally:
+            self.busy = False
+        self.set_state(state)
+        said = f"{after} · " if after else ""
+        if played:
+            moves = ", ".join(format_move(m) for m in played)
+            self.say(
+                f"{said}played {len(played)} safe move{'s' if len(played) > 1 else ''}: {moves}"
+            )
+        elif not after:
+            self.say("no safe move now (the rules page says which moves this game counts safe)")
+
+    def action_toggle_safe(self) -> None:
+        """Play the safe moves after each of your moves, or stop."""
+        BoardScreen.safe_after_moves = not self.safe_after_moves
+        state = "on" if self.safe_after_moves else "off"
+        self.say(f"safe moves after each of your moves: {state} (o again to switch)")
+
+    def consider_finish(self) -> None:
+        """Ask the server, in the background, whether it can finish the game from here
+        (a certain win): once most cards are founded, and again only when more are."""
+        state = self.state
+        founded, total = int(state.get("foundation") or 0), int(state.get("total") or 0)
+        if (
+            not self.playing
+            or state.get("mode") == "race"  # races refuse it
+            or not total
+            or founded < total * self.FINISH_FROM
+            or founded == self.no_finish_at
+        ):
+            return
+        self.run_worker(self._check_finish(dict(state)), group="finish", exclusive=True)
+
+    async def _check_finish(self, state: dict[str, Any]) -> None:
+        try:
+            reply = await self.host.conn.finish_check(state)
+        except ClientError:
+            return  # an offer only: the next move asks again
+        if self.state.get("seq") != state.get("seq") or not self.playing:
+            return  # the game moved on meanwhile
+        if reply.get("certain"):
+            self.finish_offer = int(reply.get("moves") or 0)
+            self.say("the server can finish this game for you: f")
+        else:
+            self.no_finish_at = int(state.get("foundation") or 0)
+        self.refresh_bindings()
+        self.redraw()
+
+    async def action_finish(self) -> None:
+        """Auto-complete: the server plays the rest of the game along the certain win
+        it found (the result says "auto-completed"; a daily still ranks)."""
+        if not self.playing or self.busy or self.finish_offer is None:
+            return
+        self.busy = True
+        try:
+            state, played = await self.host.conn.finish(self.state)
+        except ServerUnavailable as exc:
+            self.busy = False
+            await self.recover(exc)
+            return
+        except ClientError as exc:
+            if isinstance(exc, ServerError) and exc.state is not None:
+                self.set_state(exc.state)
+            self.say(f"error: {exc}")
+            return
+        finally:
+            self.busy = False
+        self.set_state(state)
+        self.say(f"auto-completed: the server played the last {len(played)} moves")
+
     async def action_hint(self) -> None:
         """Ask the server for one move of a winning line and highlight it (the game
         no longer ranks on a daily board; races refuse hints)."""
@@ -510,6 +621,8 @@ class EndScreen(ModalScreen[None]):
         ]
         if self.rank is not None:
             lines.append(f"rank {self.rank} on today's board")
+        if state.get("auto_completed"):
+            lines.append("auto-completed: the server played out the certain win")
         lines.append("")
         lines.append("Enter: look at the board · l: leaderboard · c: copy the result · q: leave")
         with Vertical():
