@@ -290,3 +290,32 @@ async def share(conn: Connection, game: Mapping[str, Any], titles: Titles | None
         ok = isinstance(stamp, int) and stamp > 0
         day = when(stamp)[:10] if ok else dt.datetime.now(dt.UTC).date().isoformat()
     return share_text(game, titles, day=day, par=par, rank=rank, of=of)
+
+
+def friends_line(result: Mapping[str, Any], titles: Titles | None = None, width: int = 78) -> str:
+    """How the players you follow did on today's dailies, in one line of at most
+    ``width`` cells for the home screen: those who played first, each game as
+    ``anna Полумесяц won 104/104``; ``+N more (f)`` for those left out."""
+    rows = list(result.get("friends") or [])
+    if not rows:
+        return "friends: you follow nobody yet — f to follow a player"
+    parts = []
+    for row in sorted(rows, key=lambda r: not r.get("today")):
+        for slug, game in (row.get("today") or {}).items():
+            name = title(slug, titles).split(" — ")[0]
+            status = str(game.get("status") or "")
+            founded = (
+                "" if status == "playing" else f" {game.get('foundation')}/{game.get('total')}"
+            )
+            parts.append(f"{row['player']} {name} {status}{founded}")
+    if not parts:
+        return f"friends today: none of the {len(rows)} you follow has played a daily yet"
+    head, shown = "friends today: ", list[str]()
+    for i, part in enumerate(parts):
+        rest = len(parts) - i - 1
+        more = f" · +{rest} more (f)" if rest else ""
+        if len(head) + len(" · ".join([*shown, part])) + len(more) > width:
+            left = len(parts) - len(shown)
+            return head + " · ".join(shown) + f"{' · ' if shown else ''}+{left} more (f)"
+        shown.append(part)
+    return head + " · ".join(shown)

@@ -16,6 +16,7 @@ from protocol.messages import Mode
 
 from ..connection import ClientError, ServerError
 from ..launch import Launch
+from ..records import friends, friends_line
 from ..text import STREAK_MEANING, par_text, preparing, result_short, result_text, title
 from ..widgets import KeyFooter
 from .base import LIST_CSS, ListScreen
@@ -55,6 +56,7 @@ class DailyScreen(ListScreen):
 
     DEFAULT_CSS = LIST_CSS.format(name="DailyScreen") + (
         "DailyScreen #detail { height: auto; padding: 0 1; }"
+        "DailyScreen #friends { height: 1; padding: 0 1; color: $text-muted; }"
     )
     TABLE = "days"
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
@@ -77,6 +79,8 @@ class DailyScreen(ListScreen):
         self.date = date
         self.today: str | None = None
         self.daily: dict[str, Any] = {}
+        #: the ``friends`` reply: how those you follow did today (one line, #friends)
+        self.friends: dict[str, Any] = {}
         #: each game's cells of the wide table (WIDE_COLUMNS), by slug
         self.rows: dict[str, tuple[str, ...]] = {}
         self.columns: tuple[str, ...] = ()
@@ -84,6 +88,7 @@ class DailyScreen(ListScreen):
     def compose(self) -> ComposeResult:
         yield Static(id="head")
         yield DataTable(id=self.TABLE, cursor_type="row", zebra_stripes=True)
+        yield Static(id="friends", markup=False)
         yield Static(id="detail")
         yield Static(id="status")
         yield KeyFooter()
@@ -96,6 +101,25 @@ class DailyScreen(ListScreen):
     def on_resize(self, event: Resize) -> None:
         if self.rows:
             self.fill()
+        self.show_friends()
+
+    async def load_friends(self) -> None:
+        """How your friends did today, on the line under the table (none signed in:
+        no line)."""
+        if self.host.conn.player is None:
+            return
+        try:
+            self.friends = await friends(self.host.conn)
+        except ClientError:
+            return  # the friends screen (f) says why
+        self.show_friends()
+
+    def show_friends(self) -> None:
+        line = self.query_one("#friends", Static)
+        line.display = bool(self.friends)
+        if self.friends:
+            width = max(20, self.size.width - 2)
+            line.update(friends_line(self.friends, self.host.titles, width))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self.show_detail()
@@ -167,6 +191,7 @@ class DailyScreen(ListScreen):
                 result_text(entry.get("mine")) if entry else "no daily",
             )
         self.fill()
+        await self.load_friends()
         who = self.host.conn.player or "not logged in"
         when = "today" if date == self.today else "past day: practice"
         self.query_one("#head", Static).update(
