@@ -98,6 +98,10 @@ def find_game(slug: str) -> AnyGame:
 _GONE = object()
 #: how long a hint searches, in seconds
 HINT_SECONDS = 2.0
+#: practice and deal games a player may have in play: starting one more ends the
+#: oldest still in play past this many (deleted if it has no move, else resigned), so
+#: a player who starts games in a loop cannot pile them up (docs/operations.md)
+MAX_IN_PLAY = 100
 #: games whose hinted line is kept (a player who follows a hint gets the next move of
 #: the same line at once)
 HINTS_KEPT = 1024
@@ -443,7 +447,27 @@ class Games:
         rec = await self.create(
             player, game, seed, str(mode), gid=gid, date=date, commitment=commit, ranked=ranked
         )
+        if mode in (Mode.PRACTICE, Mode.DEAL):
+            await self._keep_in_play(player, rec)
         return self.wire(rec)
+
+    async def _keep_in_play(self, player: str, rec: Record) -> None:
+        """Only the player's newest :data:`MAX_IN_PLAY` practice and deal games may be
+        in play: an older one still in play is deleted if it has no move (nothing to
+        keep), else resigned for the player (it stays in their history, lost)."""
+        key = self.store.keys.player_in_play(player)
+        old = await self.store.keep_newest(key, rec.gid, rec.created, MAX_IN_PLAY)
+        for gid in old:
+            self._cache.pop(gid, None)
+            if not await self.store.drop_unplayed_game(player, gid):
+                try:
+                    await self.resign(player, gid)
+                except ProtocolError as exc:  # over already, or gone
+                    if exc.code not in (ErrorCode.GAME_OVER, ErrorCode.NOT_FOUND):
+                        raise
+            self._cache.pop(gid, None)
+        if old:
+            await self.store.forget(key, old)
 
     async def create(
         self,

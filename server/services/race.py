@@ -57,6 +57,9 @@ log = logging.getLogger(__name__)
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 MAX_MEMBERS = 10
+#: races a player made that are kept when still in their lobby with nobody else in
+#: them: creating one more deletes the oldest such past this many (docs/operations.md)
+MAX_LOBBIES = 5
 MODE = "race"
 #: ms after ``starts_at`` when a race still in countdown is taken over (see ``join``)
 STALLED_MS = 1000
@@ -136,7 +139,19 @@ class Races:
         for member in [player, *(m for m in members or () if m != player)]:
             await self.store.race_member(rid, member, add=True)
         await self.store.race_saw(rid, [player], self.clock.now_ms())
+        await self._keep_lobbies(player, rid, int(fields["created"]))
         return await self.publish(rid)
+
+    async def _keep_lobbies(self, player: str, rid: str, created: int) -> None:
+        """Of the races ``player`` made, only the newest :data:`MAX_LOBBIES` are kept
+        when still in their lobby with nobody else in them; older ones are deleted
+        (others are left to expire with the day)."""
+        key = self.store.keys.player_races(player)
+        old = await self.store.keep_newest(key, rid, created, MAX_LOBBIES)
+        for other in old:
+            await self.store.drop_lobby_race(other)
+        if old:
+            await self.store.forget(key, old)
 
     async def rematch(self, player: str, rid: str) -> dict[str, Any]:
         """A new race on a fresh deal of the same game with the same members, made by

@@ -29,6 +29,16 @@ class Keys:
         """zset: game id by creation time (ms)."""
         return f"{self.prefix}pl:{{{name.casefold()}}}:games"
 
+    def player_in_play(self, name: str) -> str:
+        """zset: the player's newest practice and deal games, by creation time (ms);
+        only these may be in play (``Games.MAX_IN_PLAY``)."""
+        return f"{self.prefix}pl:{{{name.casefold()}}}:inplay"
+
+    def player_races(self, name: str) -> str:
+        """zset: the newest races the player created, by creation time (ms); an older
+        one still in its lobby with nobody else in it is deleted (``MAX_LOBBIES``)."""
+        return f"{self.prefix}pl:{{{name.casefold()}}}:races"
+
     def player_dailies(self, name: str) -> str:
         """hash: ``{date}:{slug}`` → id of the player's ranked daily game."""
         return f"{self.prefix}pl:{{{name.casefold()}}}:daily"

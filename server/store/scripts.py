@@ -100,6 +100,37 @@ redis.call('HSET', KEYS[1], unpack(ARGV))
 return 1
 """
 
+#: Add a member to a zset of the newest, after every member already in it (its score
+#: is the time given, or one past the newest's when that is not later), and return
+#: the members past the newest ARGV[3] (oldest first). KEYS: zset.
+#: ARGV: member, time (ms), how many to keep.
+KEEP_NEWEST = """
+local score = tonumber(ARGV[2])
+local top = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+if top[2] and tonumber(top[2]) >= score then score = tonumber(top[2]) + 1 end
+redis.call('ZADD', KEYS[1], score, ARGV[1])
+return redis.call('ZRANGE', KEYS[1], 0, -(tonumber(ARGV[3]) + 1))
+"""
+
+#: Delete a game still in play that has had no move (nothing in it to keep).
+#: KEYS: game hash, game log. Returns 1 when deleted, 0 otherwise.
+DROP_UNPLAYED = """
+local f = redis.call('HMGET', KEYS[1], 'seq', 'status')
+if f[1] ~= '0' or f[2] ~= 'playing' then return 0 end
+redis.call('DEL', KEYS[1], KEYS[2])
+return 1
+"""
+
+#: Delete a race still in its lobby with nobody in it but its creator. KEYS: race
+#: hash, members set, seen hash. Returns its join code when deleted, else false.
+DROP_LOBBY = """
+if redis.call('HGET', KEYS[1], 'status') ~= 'lobby' then return false end
+if redis.call('SCARD', KEYS[2]) > 1 then return false end
+local code = redis.call('HGET', KEYS[1], 'code')
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+return code
+"""
+
 #: Move a race from one status to another. KEYS: race hash.
 #: ARGV: from status, to status, field, value, ... Returns 1 when moved.
 RACE_STATUS = """

@@ -104,6 +104,9 @@ class Store:
         self._race_status = self.redis.register_script(scripts.RACE_STATUS)
         self._race_join = self.redis.register_script(scripts.RACE_JOIN)
         self._race_place = self.redis.register_script(scripts.RACE_PLACE)
+        self._keep_newest = self.redis.register_script(scripts.KEEP_NEWEST)
+        self._drop_unplayed = self.redis.register_script(scripts.DROP_UNPLAYED)
+        self._drop_lobby = self.redis.register_script(scripts.DROP_LOBBY)
 
     async def close(self) -> None:
         if self._replicated is not None:
@@ -293,6 +296,28 @@ class Store:
             )
         return [_text(g) or "" for g in raw]  # type: ignore[arg-type]
 
+    async def keep_newest(self, key: str, member: str, score: int, most: int) -> list[str]:
+        """Add ``member`` to the zset ``key`` as its newest (``score``, a time in ms, or
+        just after the newest's); the members past its newest ``most`` (oldest first),
+        still in it: the caller deals with them, then :meth:`forget`."""
+        async with self._call("keep_newest"):
+            old: list[bytes] = await self._keep_newest(keys=[key], args=[member, score, most])
+        return [_text(x) or "" for x in old]
+
+    async def forget(self, key: str, members: list[str]) -> None:
+        async with self._call("forget"):
+            await self.redis.zrem(key, *members)
+
+    async def drop_unplayed_game(self, player: str, gid: str) -> bool:
+        """Delete ``player``'s game ``gid`` if it is in play with no move yet, and take
+        it off their list of games; False (nothing done) otherwise."""
+        async with self._call("drop_game"):
+            keys = [self.keys.game(gid), self.keys.game_log(gid)]
+            if not await self._drop_unplayed(keys=keys):
+                return False
+            await self.redis.zrem(self.keys.player_games(player), gid)
+            return True
+
     # -- dailies ----------------------------------------------------------------------
 
     async def secret(self) -> bytes:
@@ -385,6 +410,17 @@ class Store:
                 return False
             await self.redis.hset(self.keys.race(rid), mapping=dict[Any, Any](fields))
             await self.redis.expire(self.keys.race(rid), 86_400)
+            return True
+
+    async def drop_lobby_race(self, rid: str) -> bool:
+        """Delete race ``rid`` if it is in its lobby with nobody but its creator in it
+        (and its join code); False (nothing done) otherwise."""
+        async with self._call("race"):
+            keys = [self.keys.race(rid), self.keys.race_players(rid), self.keys.race_seen(rid)]
+            code = _text(await self._drop_lobby(keys=keys))
+            if not code:
+                return False
+            await self.redis.delete(self.keys.race_code(code))
             return True
 
     async def race_by_code(self, code: str) -> str | None:
