@@ -72,6 +72,11 @@ class Settings:
     )
     burst: int = _opt(100, "token bucket size: requests a connection may send at once")
     max_bad_frames: int = _opt(20, "bad frames in a row before the connection is closed with 1008")
+    handshake_timeout: float = _opt(
+        10.0,
+        "seconds a new connection may take to finish its opening handshake (HTTP "
+        "upgrade) before it is closed",
+    )
     ping_interval: float = _opt(20.0, "seconds between keepalive pings (0 = none)")
     ping_timeout: float = _opt(20.0, "seconds to wait for a pong before closing")
     compression: bool = _opt(

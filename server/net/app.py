@@ -126,6 +126,7 @@ class App:
             compression="deflate" if s.compression else None,
             max_size=s.hard_max_frame,
             max_queue=4,
+            open_timeout=s.handshake_timeout,
             ping_interval=s.ping_interval or None,
             ping_timeout=s.ping_timeout or None,
             close_timeout=5,

@@ -149,7 +149,9 @@ class Races:
         key = self.store.keys.player_races(player)
         old = await self.store.keep_newest(key, rid, created, MAX_LOBBIES)
         for other in old:
-            await self.store.drop_lobby_race(other)
+            if await self.store.drop_lobby_race(other):
+                self._watched.pop(other, None)
+                self._shown.pop(other, None)
         if old:
             await self.store.forget(key, old)
 

@@ -121,6 +121,15 @@ redis.call('DEL', KEYS[1], KEYS[2])
 return 1
 """
 
+#: Note when race members were seen connected, if the race still exists (a deleted or
+#: expired race gets no new key). KEYS: race hash, seen hash. ARGV: member, ms, ...
+RACE_SAW = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[2], unpack(ARGV))
+redis.call('EXPIRE', KEYS[2], 86400)
+return 1
+"""
+
 #: Delete a race still in its lobby with nobody in it but its creator. KEYS: race
 #: hash, members set, seen hash. Returns its join code when deleted, else false.
 DROP_LOBBY = """

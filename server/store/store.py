@@ -107,6 +107,7 @@ class Store:
         self._keep_newest = self.redis.register_script(scripts.KEEP_NEWEST)
         self._drop_unplayed = self.redis.register_script(scripts.DROP_UNPLAYED)
         self._drop_lobby = self.redis.register_script(scripts.DROP_LOBBY)
+        self._race_saw = self.redis.register_script(scripts.RACE_SAW)
 
     async def close(self) -> None:
         if self._replicated is not None:
@@ -476,13 +477,12 @@ class Store:
             return bool(await self.redis.set(self.keys.race_dealer(rid), 1, nx=True, px=lease_ms))
 
     async def race_saw(self, rid: str, members: Sequence[str], now_ms: int) -> None:
-        """Note that ``members`` of the race are connected (to this instance) now."""
-        key = self.keys.race_seen(rid)
+        """Note that ``members`` of the race are connected (to this instance) now
+        (nothing once the race is gone: its ``seen`` would outlive it)."""
+        keys = [self.keys.race(rid), self.keys.race_seen(rid)]
+        args: list[Value] = [x for m in members for x in (m, now_ms)]
         async with self._call("race"):
-            pipe = self.redis.pipeline(transaction=False)
-            pipe.hset(key, mapping=dict.fromkeys(members, now_ms))
-            pipe.expire(key, 86_400)
-            await pipe.execute()
+            await self._race_saw(keys=keys, args=args)
 
     async def race_seen(self, rid: str) -> dict[str, int]:
         """member → when they were last seen connected (ms since the epoch)."""

@@ -1,0 +1,63 @@
+"""Abuse, small (``bench/abuse.py`` runs the full size): 500 connections that never
+finish the opening handshake, 300 idle signed-in connections, one player starting
+250 practice games and creating 30 races in a loop. The server closes the half-open
+connections after its handshake timeout, keeps the idle ones, holds the abuser to 100
+games in play and 5 empty lobbies (so the Redis keys stay bounded), gives back the
+file descriptors, and a normal player's moves stay fast meanwhile."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bench.abuse import FD_SLACK, abuse
+from server.services.games import MAX_IN_PLAY
+from server.services.race import MAX_LOBBIES
+from tests.faults.conftest import server_args
+from tests.support import ServerProcess
+
+SIZES = {"half_open": 500, "idle": 300, "starts": 250, "races": 30}
+HANDSHAKE_TIMEOUT = 1.0
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    return tmp_path / "data"
+
+
+@pytest.fixture
+def server(data: Path) -> Iterator[ServerProcess]:
+    args = server_args("--data-dir", str(data), "--handshake-timeout", str(HANDSHAKE_TIMEOUT))
+    with ServerProcess(*args) as s:
+        yield s
+
+
+async def test_abuse_is_bounded_and_other_players_keep_their_latency(
+    server: ServerProcess, data: Path
+) -> None:
+    prefix = server.args[server.args.index("--key-prefix") + 1]
+    f = await abuse(
+        server,
+        f"unix://{data / 'redis.sock'}",
+        prefix,
+        handshake_timeout=HANDSHAKE_TIMEOUT,
+        **SIZES,
+    )
+    print("\n" + f.report(SIZES))
+    assert f.player_error is None
+    # loose: the machine is shared; the benchmark reports the real figures
+    assert f.p99_during < 1.0 and f.p99_during < 10 * max(f.p99_before, 0.02)
+    assert f.half_open_closed == SIZES["half_open"]
+    assert f.half_open_seconds < HANDSHAKE_TIMEOUT + 3
+    assert f.idle_alive == SIZES["idle"]
+    # 100 games and 5 races of 4 keys (hash, members, seen, code) kept, not 250 and 30
+    assert f.games_kept == f.in_play == MAX_IN_PLAY and f.lobbies == MAX_LOBBIES
+    assert f.race_keys == 4 * MAX_LOBBIES
+    assert f.keys_after - f.keys_before < SIZES["starts"]
+    assert f.fds_during > SIZES["idle"]
+    assert f.fds_after <= f.fds_before + FD_SLACK
+    # 300 idle connections and 500 half-open ones cost a few tens of KiB each at most
+    assert f.rss_during_kib - f.rss_before_kib < 64 * 1024
+    assert "Traceback" not in server.output()
