@@ -31,6 +31,9 @@ SOLVER: dict[str, Any] = {
     "daily_nodes": 80,
     "solver_workers": 0,
     "prepare_dailies": False,
+    # a loaded machine may take seconds for sixteen tiny choices: tests see a daily
+    # "preparing" only when they ask for it (tests/server/test_daily_busy.py)
+    "daily_wait": 60.0,
 }
 
 
