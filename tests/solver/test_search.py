@@ -11,6 +11,7 @@ import pytest
 
 from server.patience import registry
 from server.patience.engine import AnyState, Move
+from server.patience.games.crescent import GAME as CRESCENT_GAME
 from server.patience.games.crescent import Crescent
 from server.services.daily import candidate_seed
 from server.solver import Result, certify, certify_daily, cut_line, daily_seeds, solve
@@ -69,6 +70,39 @@ def test_a_game_that_declares_a_heuristic_guides_the_search() -> None:
     game = Guided()
     result = solve(game, crescent_end(shifts_left=1), max_nodes=1_000)
     assert result.outcome == "win" and Guided.calls > 0
+
+
+def test_crescent_counts_a_spent_shift_against_a_position() -> None:
+    """Crescent's estimate charges a shift spent (SHIFT_COST cards' worth): without it
+    the search spends all three shifts early and founded fewer cards on every deal."""
+    state = CRESCENT.deal(0)
+    shifted = CRESCENT.apply(state, Move.act("shift"))
+    assert CRESCENT.heuristic(state) == 104 - 8
+    assert CRESCENT.heuristic(shifted) == 104 - 8 + Crescent.SHIFT_COST > 104 - 8
+
+
+def test_crescent_works_out_each_suits_foundations_once_as_it_did_per_card() -> None:
+    """moves() looks up a suit's foundation targets per rank (_fits) instead of asking
+    _foundation_targets for every top: the two agree on every rank along played games,
+    the waiting cell included."""
+    game = CRESCENT_GAME
+    rnd = random.Random(3)
+    seen_wait = False
+    for seed in range(12):
+        state = game.deal(seed)
+        for _ in range(300):
+            piles = state.piles
+            fits = game._fits(piles)
+            for s in range(4):
+                seen_wait = seen_wait or bool(piles[game.wait[s]])
+                for r in range(1, 14):
+                    assert fits[s].get(r, ()) == game._foundation_targets(piles, s, r)
+            legal = game.legal_moves(state)
+            if not legal:
+                break
+            up = [m for m in legal if m.dst is not None and m.dst[0] in "FW"]
+            state = game.apply(state, rnd.choice(up if up and rnd.random() < 0.9 else legal))
+    assert seen_wait
 
 
 def test_a_hand_built_dead_crescent_is_none() -> None:
