@@ -9,13 +9,13 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import ScrollableContainer
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ..connection import ClientError
 from ..drawing import Marks
 from ..notation import format_move
 from ..records import ReplayOf, replay, replay_heading
-from ..widgets import BoardView
+from ..widgets import BoardView, KeyFooter
 from .base import HostedScreen
 
 #: moves skipped by PageUp/PageDown
@@ -60,7 +60,7 @@ class ReplayScreen(HostedScreen):
             yield BoardView(id="board")
         yield Static(id="counters")
         yield Static(id="status")
-        yield Footer()
+        yield KeyFooter()
 
     async def on_mount(self) -> None:
         await self.show(self.step)

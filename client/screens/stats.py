@@ -9,11 +9,12 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from ..connection import ClientError
 from ..records import LOST_CELL, STATS_HEADER, WON_CELL, chart_rows, stats, stats_row
 from ..text import STREAK_MEANING, title
+from ..widgets import KeyFooter
 from .base import HostedScreen
 
 
@@ -62,7 +63,7 @@ class StatsScreen(HostedScreen):
         yield DataTable(id="stats", cursor_type="row", zebra_stripes=True)
         yield Static(id="chart")
         yield Static(id="status")
-        yield Footer()
+        yield KeyFooter()
 
     async def on_mount(self) -> None:
         table = self.query_one(DataTable)

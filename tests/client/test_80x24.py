@@ -18,10 +18,14 @@ from client.connection import Connection
 from client.launch import Launch
 from client.screens.board import EndScreen
 from client.screens.dialogs import RulesScreen
+from client.screens.friends import FriendsScreen
+from client.screens.history import HistoryScreen
 from client.screens.home import DailyScreen
 from client.screens.leaderboard import LeaderboardScreen
 from client.screens.race import RaceBoardScreen, RaceScreen, ResultScreen
 from client.screens.race_dialogs import JoinRaceScreen, RaceDealScreen
+from client.screens.replay import ReplayScreen
+from client.screens.stats import StatsScreen
 from client.text import STREAK_MEANING, result_text
 from client.widgets import columns_that_fit
 from protocol.messages import Mode
@@ -267,3 +271,40 @@ async def test_race_screens_at_80x24(server_url: str, account: config.Credential
             shown = screen_text(pilot)
             assert "place" in shown and str(friend.player) in shown and "lost" in shown
             await all_keys_shown(pilot, footer=False)
+
+
+async def test_history_stats_friends_and_replay_at_80x24(
+    server_url: str, account: config.Credentials
+) -> None:
+    """The player's own screens (issue 18) keep every key and their table's first
+    columns in 80×24: history (h), a replay opened from it (Enter), statistics (s),
+    friends (f)."""
+    async with Connection(server_url) as conn:
+        await conn.auth(account.token)
+        state = await conn.start("travellers", Mode.DEAL, 3)
+        await conn.resign(state["game_id"])
+    app = PasyansApp(server_url)
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: at_home(pilot))
+        await pilot.press("h")
+        await until(pilot, lambda: isinstance(app.screen, HistoryScreen) and bool(app.screen.games))
+        await pilot.pause(0.2)
+        assert "Путешественники" in screen_text(pilot) or "travellers" in screen_text(pilot)
+        await all_keys_shown(pilot)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await pilot.pause(0.3)
+        await all_keys_shown(pilot)
+        await pilot.press("escape", "escape")
+        await until(pilot, lambda: at_home(pilot))
+        await pilot.press("s")
+        await until(pilot, lambda: isinstance(app.screen, StatsScreen))
+        await pilot.pause(0.3)
+        assert "played" in screen_text(pilot)
+        await all_keys_shown(pilot)
+        await pilot.press("escape")
+        await until(pilot, lambda: at_home(pilot))
+        await pilot.press("f")
+        await until(pilot, lambda: isinstance(app.screen, FriendsScreen))
+        await pilot.pause(0.2)
+        await all_keys_shown(pilot)
