@@ -60,3 +60,15 @@ async def test_only_the_newest_empty_lobbies_of_a_player_are_kept(
     # a lobby somebody joined is left alone (it expires with the day)
     back = await player2.call("race_join", code=joined["code"])
     assert back["race"]["status"] == "lobby" and len(back["race"]["players"]) == 2
+
+
+async def test_presence_does_not_bring_back_a_deleted_race(app: App, player: TestClient) -> None:
+    """Another instance still watching a deleted lobby notes who it sees: no key of
+    the race comes back (its ``seen`` hash would outlive it by a day)."""
+    assert app.store is not None
+    store = app.store
+    race = (await player.call("race_create", game="crescent"))["race"]
+    rid = race["race_id"]
+    assert await store.drop_lobby_race(rid)
+    await store.race_saw(rid, [str(player.player)], 1)
+    assert not await store.redis.exists(store.keys.race_seen(rid), store.keys.race(rid))
