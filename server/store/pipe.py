@@ -27,6 +27,16 @@ import hiredis
 import redis.exceptions
 from redis.connection import parse_url
 
+#: error replies that mean the storage is out for a while (loading its data after a
+#: restart, a failover under way), raised as the class redis-py raises for them so
+#: that the server answers them 'unavailable' (``server.store.errors.OUTAGE``)
+OUTAGE_REPLIES: dict[str, type[redis.exceptions.RedisError]] = {
+    "LOADING": redis.exceptions.BusyLoadingError,
+    "MASTERDOWN": redis.exceptions.MasterDownError,
+    "READONLY": redis.exceptions.ReadOnlyError,
+    "TRYAGAIN": redis.exceptions.TryAgainError,
+}
+
 
 def supports(url: str) -> bool:
     return url.startswith(("redis://", "unix://"))
@@ -173,7 +183,9 @@ class ScriptPipe:
     @staticmethod
     def _check(reply: Any) -> Any:
         if isinstance(reply, hiredis.ReplyError):
-            raise redis.exceptions.ResponseError(str(reply))
+            text = str(reply)
+            outage = OUTAGE_REPLIES.get(text.split(" ", 1)[0])
+            raise outage(text) if outage else redis.exceptions.ResponseError(text)
         return reply
 
     async def evalsha(self, script: bytes, sha: str, keys: list[str], args: list[Any]) -> Any:

@@ -11,7 +11,7 @@ import asyncio
 import os
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -41,7 +41,9 @@ def embedded_redis(server: ServerProcess) -> int:
     return found[0]
 
 
-async def probe(url: str, killed: asyncio.Event, out: dict[str, float]) -> None:
+async def probe(
+    url: str, killed: asyncio.Event, out: dict[str, float], log: Callable[[], str]
+) -> None:
     """One raw player (no retry of its own) moving every 20 ms: when its moves were
     first refused after the kill, and when one was played again."""
     async with connect(url) as c:
@@ -61,7 +63,7 @@ async def probe(url: str, killed: asyncio.Event, out: dict[str, float]) -> None:
                 if not state["legal"]:
                     state = await c.start("crescent", "deal", seed=int(time.time()))
             else:
-                assert reply["error"]["code"] == "unavailable", reply
+                assert reply["error"]["code"] == "unavailable", (reply, log()[-3000:])
                 assert reply["error"]["retry_after"] > 0
                 out.setdefault("refused", time.monotonic())
             await asyncio.sleep(0.02)
@@ -76,7 +78,7 @@ async def test_kill_the_embedded_redis_under_load_loses_no_acknowledged_move(
     load = asyncio.gather(*(p.play(MOVES, deadline=deadline) for p in players))
     killed = asyncio.Event()
     seen: dict[str, float] = {}
-    probing = asyncio.create_task(probe(url, killed, seen))
+    probing = asyncio.create_task(probe(url, killed, seen, server.output))
 
     def acked_moves() -> int:
         return sum(p.moves for p in players)
@@ -105,7 +107,7 @@ async def test_kill_the_embedded_redis_under_load_loses_no_acknowledged_move(
         f"kill; the slowest move of a player (refused and retried by its client) took "
         f"{slowest:.2f} s; {acknowledged} moves acknowledged, {lost} lost"
     )
-    assert refused >= 1 and not internal, counts
+    assert refused >= 1 and not internal, (counts, server.output()[-3000:])
     assert back < BACK_WITHIN
     assert acknowledged >= PLAYERS * MOVES
     assert lost == 0 and not problems, problems[:10]

@@ -98,3 +98,31 @@ async def test_a_closed_store_refuses_moves(redis_url: str) -> None:
     await store.close()
     with pytest.raises(redis.exceptions.ConnectionError):
         await _cas(store, "g4", 0)
+
+
+@pytest.mark.parametrize(
+    ("reply", "error"),
+    [
+        ("LOADING Redis is loading the dataset in memory", redis.exceptions.BusyLoadingError),
+        ("READONLY You can't write against a read only replica.", redis.exceptions.ReadOnlyError),
+        ("MASTERDOWN Link with MASTER is down", redis.exceptions.MasterDownError),
+        ("TRYAGAIN Multiple keys request during rehashing", redis.exceptions.TryAgainError),
+    ],
+)
+def test_an_outage_reply_is_an_outage_not_a_bug(
+    reply: str, error: type[redis.exceptions.RedisError]
+) -> None:
+    """A Redis restarted a moment ago answers LOADING while it reads its AOF: the move
+    is answered 'unavailable' (an OUTAGE), not 'internal' (seen when the embedded Redis
+    was SIGKILLed under load)."""
+    import hiredis
+
+    from server.store.errors import OUTAGE
+    from server.store.pipe import ScriptPipe
+
+    with pytest.raises(error) as raised:
+        ScriptPipe._check(hiredis.ReplyError(reply))
+    assert isinstance(raised.value, OUTAGE)
+    with pytest.raises(redis.exceptions.ResponseError) as other:
+        ScriptPipe._check(hiredis.ReplyError("ERR wrong number of arguments"))
+    assert not isinstance(other.value, OUTAGE)
