@@ -13,7 +13,8 @@ player over the same deals, for comparison.
 
 With ``--scan SECONDS`` it measures the daily target instead: for every game and each
 of ``--deals`` dates (a test secret), ``server.solver.certify_daily`` scans candidate
-deals within SECONDS (``--seconds`` per candidate) for the first certified one.
+deals within SECONDS (``--seconds``, and ``--nodes`` if given, per candidate) for the
+first certified one.
 
     python -m bench.winnability --scan 40 --seconds 10 --deals 1 --jobs 2
 
@@ -88,13 +89,16 @@ class Scan:
     seconds: float
 
 
-def run_scan(slug: str, date: str, budget: float, per_candidate: float) -> Scan:
+def run_scan(
+    slug: str, date: str, budget: float, per_candidate: float, nodes: int | None = None
+) -> Scan:
     game = registry.get(slug)
     daily = certify_daily(
         game,
         daily_seeds(SCAN_SECRET, date, slug),
         budget_seconds=budget,
         per_candidate_seconds=per_candidate,
+        candidate_nodes=nodes,
     )
     return Scan(
         slug,
@@ -129,11 +133,14 @@ def scan(
     per_candidate: float,
     jobs: int,
     as_json: bool,
+    nodes: int | None = None,
 ) -> None:
     work = [(slug, date) for slug in slugs for date in dates]
     scans: list[Scan] = []
     with ProcessPoolExecutor(max(1, jobs)) as pool:
-        futures = [pool.submit(run_scan, slug, date, budget, per_candidate) for slug, date in work]
+        futures = [
+            pool.submit(run_scan, slug, date, budget, per_candidate, nodes) for slug, date in work
+        ]
         for done, future in enumerate(futures, 1):
             s = future.result()
             scans.append(s)
@@ -247,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown games: {', '.join(sorted(unknown))} (see pasyans games)")
     if args.scan is not None:
         dates = [f"2026-12-{d:02d}" for d in range(1, args.deals + 1)]
-        scan(slugs, dates, args.scan, args.seconds, args.jobs, args.json)
+        scan(slugs, dates, args.scan, args.seconds, args.jobs, args.json, args.nodes)
         return 0
     rows = {slug: Row(slug) for slug in slugs}
     work = [(slug, args.seed + i) for slug in slugs for i in range(args.deals)]

@@ -231,6 +231,9 @@ class Game(Generic[V]):
     #: cards can go round without end by the rules (a hand that takes and gives cards at
     #: any time): only the player's resigning, or the move cap, ends a blocked game
     endless: ClassVar[bool] = False
+    #: the share of a solver's budget its greedy dive may use before the weighted A*
+    #: (server/solver/search.py); a game whose wins only the A* finds sets 0
+    solver_dive: ClassVar[float] = 1 / 4
 
     def __init__(self) -> None:
         self.ids: tuple[str, ...] = tuple(p.id for p in self.layout)

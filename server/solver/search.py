@@ -4,7 +4,8 @@ The budget is shared by phases, each cheaper and blinder than the next:
 
 1. a **rollout**: one greedy game (a move onto a foundation first, never back to a
    position already seen) — it alone wins the easy deals of some games;
-2. a **greedy dive** (a quarter of the budget): best-first on the fewest cards missing
+2. a **greedy dive** (a quarter of the budget, or the game's ``Game.solver_dive``;
+   none where that is 0): best-first on the fewest cards missing
    from the foundations (or the game's :meth:`Game.heuristic`), the deepest among
    equals, which follows long lines through moves that found nothing (dealing,
    exchanging);
@@ -45,8 +46,6 @@ Outcome = Literal["win", "none", "unknown"]
 DIVE = -1.0
 FIND_WEIGHT = 5.0
 PAR_WEIGHT = 2.0
-#: the share of the budget the greedy dive may use
-DIVE_SHARE = 1 / 4
 #: the share of the budget left after a win that the bounded par search may use
 PAR_SHARE = 1 / 2
 #: ``bytes.translate`` table mapping a card id of either deck to its first-deck id
@@ -362,9 +361,10 @@ def solve(
     nodes, best = found.nodes, found.best_founded
     if found.line is not None and not certify(game, state, found.line):
         found = _Pass("unknown", None, found.nodes, found.best_founded)
-    if found.outcome == "unknown" and nodes < budget:
-        dive_deadline = began + (max_seconds * DIVE_SHARE if max_seconds is not None else 1e9)
-        dive_nodes = max(1, min(int(budget * DIVE_SHARE), budget - nodes))
+    share = game.solver_dive
+    if found.outcome == "unknown" and nodes < budget and share > 0:
+        dive_deadline = began + (max_seconds * share if max_seconds is not None else 1e9)
+        dive_nodes = max(1, min(int(budget * share), budget - nodes))
         found = _search(game, state, DIVE, dive_nodes, dive_deadline)
         nodes += found.nodes
         best = max(best, found.best_founded)
