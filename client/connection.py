@@ -16,6 +16,7 @@ Exceptions (all :class:`ClientError`, whose ``str`` is a message for people)::
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import itertools
 import random
@@ -38,6 +39,8 @@ from protocol.status import GameStatus
 #: seconds to wait for the handshake and for each reply
 OPEN_TIMEOUT = 5.0
 REPLY_TIMEOUT = 15.0
+#: events kept for a listener not set yet (the newest; older ones are dropped)
+UNHEARD = 64
 #: replies (a state with its view) may be larger than requests; accept some slack
 MAX_REPLY = 4 * MAX_FRAME
 #: times a request refused with ``rate_limited`` is sent again (after its ``retry_after``)
@@ -180,6 +183,19 @@ class Connection:
     """A connected client. Use ``async with Connection(url) as conn:``;
     :meth:`reopen` for a new connection in place of a dropped one."""
 
+    @property
+    def on_event(self) -> Callable[[Push], None] | None:
+        """Who hears the server's events. Events that come while nobody listens
+        (say, a race's countdown between ``race_join`` and the screen that shows it)
+        are kept, the last :data:`UNHEARD`, and handed to the next listener set."""
+        return self._on_event
+
+    @on_event.setter
+    def on_event(self, listener: Callable[[Push], None] | None) -> None:
+        self._on_event = listener
+        while listener is not None and self._unheard:
+            listener(self._unheard.popleft())
+
     def __init__(
         self,
         url: str,
@@ -189,6 +205,8 @@ class Connection:
         unavailable_patience: float = UNAVAILABLE_PATIENCE,
     ) -> None:
         self.url = url
+        #: events that came while nobody listened, handed to the next listener
+        self._unheard: collections.deque[Push] = collections.deque(maxlen=UNHEARD)
         self.on_event = on_event
         self.reply_timeout = reply_timeout
         self.unavailable_patience = unavailable_patience
@@ -281,6 +299,8 @@ class Connection:
                 if isinstance(msg, Push):
                     if self.on_event is not None:
                         self.on_event(msg)
+                    else:
+                        self._unheard.append(msg)
                 elif msg.re is not None and msg.re in self._waiting:
                     future = self._waiting.pop(msg.re)
                     if not future.done():
