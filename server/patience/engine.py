@@ -234,6 +234,10 @@ class Game(Generic[V]):
     #: the share of a solver's budget its greedy dive may use before the weighted A*
     #: (server/solver/search.py); a game whose wins only the A* finds sets 0
     solver_dive: ClassVar[float] = 1 / 4
+    #: the most solver nodes a daily's scan spends on one candidate deal of this game
+    #: (None: the server's budget): where wins come quickly or not at all, many cheap
+    #: candidates find a certified deal sooner than a few long searches
+    solver_candidate_nodes: ClassVar[int | None] = None
 
     def __init__(self) -> None:
         self.ids: tuple[str, ...] = tuple(p.id for p in self.layout)

@@ -118,12 +118,15 @@ def choose(
     """Scan candidates k = 0, 1, … within ``budget``: the first certified one, else the
     one whose best line founded most cards. CPU-bound: run it off the event loop."""
     game = registry.get(slug)
+    per = budget.candidate_nodes
+    if game.solver_candidate_nodes is not None:  # the game's own, when smaller
+        per = min(per, game.solver_candidate_nodes)
     best: Choice | None = None
     spent = 0
     k = 0
     while k < MAX_CANDIDATES and (k == 0 or spent < budget.total_nodes):
         seed = candidate_seed(secret, date, slug, k)
-        nodes = max(1, min(budget.candidate_nodes, budget.total_nodes - spent))
+        nodes = max(1, min(per, budget.total_nodes - spent))
         result = search(game, game.deal(seed), max_nodes=nodes)
         spent += max(result.nodes, 1)
         k += 1
