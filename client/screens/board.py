@@ -10,8 +10,8 @@ same two piles (cards of a spread pile) or for actions (``x``), a list pops up.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -34,6 +34,8 @@ from ..widgets import BoardView, KeyFooter
 from .base import HostedScreen
 from .dialogs import MODAL_CSS, ConfirmScreen, PickScreen
 from .leaderboard import LeaderboardScreen
+
+T = TypeVar("T")
 
 PILE_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")
 
@@ -303,22 +305,15 @@ class BoardScreen(HostedScreen):
     async def play(self, move: WireMove) -> None:
         await self.request("move", move)
 
-    async def request(self, what: str, move: WireMove | None = None) -> bool:
-        """One round trip; the new state on success, the server's words otherwise."""
+    async def round_trip(self, call: Callable[[], Awaitable[T]]) -> T | None:
+        """One request to the server for this game, one at a time: its answer, or
+        None when it was refused (the board shows the game as the server has it, and
+        the server's words) or the connection dropped (the board reconnects)."""
         if self.busy:
-            return False
+            return None
         self.busy = True
-        conn = self.host.conn
-        gid = str(self.state["game_id"])
         try:
-            if what == "move":
-                assert move is not None
-                state = await conn.play(self.state, move)
-            elif what == "undo":
-                state = await conn.take_back(self.state)
-            else:
-                state = await conn.resign(gid)
-                self.resigned_game = gid
+            return await call()
         except ServerError as exc:
             if exc.state is not None:  # the game as the server has it after the refusal
                 self.set_state(exc.state)
@@ -326,15 +321,31 @@ class BoardScreen(HostedScreen):
                 self.say("the game moved on elsewhere: the board is up to date again")
             else:
                 self.say(f"error: {exc}")
-            return False
         except ServerUnavailable as exc:
-            await self.recover(exc)
-            return False
+            await self.recover(exc)  # still busy: nothing is sent while it reconnects
         except ClientError as exc:
             self.say(f"error: {exc}")
-            return False
         finally:
             self.busy = False
+        return None
+
+    async def request(self, what: str, move: WireMove | None = None) -> bool:
+        """Move, undo or resign; the new state on success, the server's words otherwise."""
+        conn = self.host.conn
+        gid = str(self.state["game_id"])
+
+        async def call() -> dict[str, Any]:
+            if what == "move":
+                assert move is not None
+                return await conn.play(self.state, move)
+            if what == "undo":
+                return await conn.take_back(self.state)
+            self.resigned_game = gid
+            return await conn.resign(gid)
+
+        state = await self.round_trip(call)
+        if state is None:
+            return False
         self.set_state(state)
         self.say(f"{what} {format_move(move)}" if move is not None else what)
         if what == "move" and self.safe_after_moves and self.playing:
@@ -441,22 +452,12 @@ class BoardScreen(HostedScreen):
     async def action_safe(self, after: str = "") -> None:
         """Let the server play the game's safe moves (moves that can never spoil a
         win) until none is left; each counts as a move."""
-        if not self.playing or self.busy:
+        if not self.playing:
             return
-        self.busy = True
-        try:
-            state, played = await self.host.conn.play_safe(self.state)
-        except ServerUnavailable as exc:
-            self.busy = False
-            await self.recover(exc)
+        answer = await self.round_trip(lambda: self.host.conn.play_safe(self.state))
+        if answer is None:
             return
-        except ClientError as exc:
-            if isinstance(exc, ServerError) and exc.state is not None:
-                self.set_state(exc.state)
-            self.say(f"error: {exc}")
-            return
-        finally:
-            self.busy = False
+        state, played = answer
         self.set_state(state)
         said = f"{after} · " if after else ""
         if played:
@@ -506,22 +507,12 @@ class BoardScreen(HostedScreen):
     async def action_finish(self) -> None:
         """Auto-complete: the server plays the rest of the game along the certain win
         it found (the result says "auto-completed"; a daily still ranks)."""
-        if not self.playing or self.busy or self.finish_offer is None:
+        if not self.playing or self.finish_offer is None:
             return
-        self.busy = True
-        try:
-            state, played = await self.host.conn.finish(self.state)
-        except ServerUnavailable as exc:
-            self.busy = False
-            await self.recover(exc)
+        answer = await self.round_trip(lambda: self.host.conn.finish(self.state))
+        if answer is None:
             return
-        except ClientError as exc:
-            if isinstance(exc, ServerError) and exc.state is not None:
-                self.set_state(exc.state)
-            self.say(f"error: {exc}")
-            return
-        finally:
-            self.busy = False
+        state, played = answer
         self.set_state(state)
         self.say(f"auto-completed: the server played the last {len(played)} moves")
 
