@@ -29,7 +29,7 @@ the drawing is wider than ``width`` and its container scrolls.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rich.text import Text
@@ -75,7 +75,9 @@ class Density:
     into the cells its row leaves empty to its right (otherwise only a pile alone
     on its row does). ``count_below``: a squared pile's count goes on the line under
     its card instead of beside it. ``row_cards``: a fanned-right pile wraps after
-    this many cards. ``row_gap``: blank lines between rows of piles.
+    this many cards. ``row_gap``: blank lines between rows of piles. ``mark_gap``:
+    the spaces after a pile whose title ends in an orientation mark (``G00↕G01↔``:
+    the mark already parts the titles); None: ``gap``.
     """
 
     name: str
@@ -85,6 +87,7 @@ class Density:
     count_below: bool = False
     row_cards: int = ROW_CARDS
     row_gap: int = ROW_GAP
+    mark_gap: int | None = None
 
 
 FULL = Density("full")
@@ -95,10 +98,13 @@ DENSE = Density("dense", fit_titles=True, run_on=True, row_gap=0)
 DENSEST = Density(
     "densest", gap=1, fit_titles=True, run_on=True, count_below=True, row_cards=6, row_gap=0
 )
+#: the last resorts: oriented piles' titles touch (squaring the circle at 80 columns)
+CRAMPED = replace(COMPACT, name="cramped", mark_gap=0)
+TIGHTEST = replace(DENSEST, name="tightest", mark_gap=0)
 #: tried in this order by :func:`draw` when it is given a width
-DENSITIES = (FULL, TIGHT, NARROW, COMPACT)
+DENSITIES = (FULL, TIGHT, NARROW, COMPACT, CRAMPED)
 #: tried after those when it is given a height too (rows run together)
-DENSER = (DENSE, DENSEST)
+DENSER = (DENSE, DENSEST, TIGHTEST)
 
 
 @dataclass(frozen=True)
@@ -318,7 +324,13 @@ class _Grid:
     pile of a row only sets the board's width."""
 
     def __init__(self, blocks: Sequence[_Block], density: Density) -> None:
-        self.gap = density.gap
+        #: per pile, the spaces after it
+        self.gaps = {
+            b.pid: density.gap
+            if density.mark_gap is None or not _title_words(b.pile)[1]
+            else density.mark_gap
+            for b in blocks
+        }
         self.cells = {b.pid: (int(b.pile["x"]), int(b.pile["y"])) for b in blocks}
         self.xs = sorted({x for x, _ in self.cells.values()})
         rows: dict[int, list[int]] = {}
@@ -347,7 +359,7 @@ class _Grid:
         start = 0
         for x in self.xs:
             for pid, px in self.pushes.get(x, ()):
-                start = max(start, left[px] + widths[pid] + self.gap)
+                start = max(start, left[px] + widths[pid] + self.gaps[pid])
             left[x] = start
             start += 1  # the next column starts to the right of this one
         width = max((left[x] + widths[pid] for pid, (x, _) in self.cells.items()), default=0)
@@ -359,14 +371,14 @@ class _Grid:
     def room(self, pid: str, left: Mapping[int, int], width: int) -> int:
         """From the pile's column to the next pile of its row (or the board's edge)."""
         x, nx = self.cells[pid][0], self.row_next[pid]
-        return (left[nx] - self.gap if nx is not None else width) - left[x]
+        return (left[nx] - self.gaps[pid] if nx is not None else width) - left[x]
 
     def column(self, pid: str, left: Mapping[int, int], width: int, own: int) -> int:
         """What a click may hit: the pile's own column (at least ``own`` wide) within
         its room."""
         x = self.cells[pid][0]
         nxt = self.after[x]
-        span = left[nxt] - self.gap - left[x] if nxt is not None else own
+        span = left[nxt] - self.gaps[pid] - left[x] if nxt is not None else own
         return max(own, min(self.room(pid, left, width), span))
 
 

@@ -130,21 +130,7 @@ async def test_your_result_whole_at_80_and_at_120_columns(
             await all_keys_shown(pilot)
 
 
-#: a board no density fits in 80 columns: squaring the circle's 17 columns of piles
-#: with four-character ids (85 columns at one space apart); it scrolls sideways, and
-#: its title says so
-TOO_WIDE = {"squaring_circle"}
-
-
-@pytest.mark.parametrize(
-    "slug",
-    [
-        pytest.param(s, marks=pytest.mark.xfail(strict=True, reason="85 columns of piles"))
-        if s in TOO_WIDE
-        else s
-        for s in registry.slugs()
-    ],
-)
+@pytest.mark.parametrize("slug", registry.slugs())
 async def test_every_board_at_80x24(
     server_url: str, account: config.Credentials, slug: str
 ) -> None:
