@@ -134,7 +134,9 @@ class Settings:
         30_000, "solver nodes per candidate when tomorrow's dailies are chosen a day ahead"
     )
     ahead_daily_nodes: int = _opt(
-        400_000, "solver nodes per game when tomorrow's dailies are chosen a day ahead"
+        2_500_000,
+        "solver nodes per game when tomorrow's dailies are chosen a day ahead (a day's "
+        "sixteen took about 4 CPU minutes on one worker: python -m bench.dailies)",
     )
     solver_workers: int = _opt(
         2,
