@@ -14,6 +14,8 @@ from server.patience.cards import RANKS, SUITS
 from server.patience.engine import Game, Move, NoVars, State
 from server.patience.games.crescent import GAME as CRESCENT
 from server.patience.games.crescent import CrescentVars
+from server.patience.games.hemispheres import GAME as HEMISPHERES
+from server.patience.games.hemispheres import Hemispheres
 from server.patience.games.parade import BASE, COLS, SLOTS, Parade
 from server.patience.games.parade import GAME as PARADE
 from server.solver import certify, solve
@@ -120,8 +122,8 @@ def test_the_search_expands_only_the_first_safe_move() -> None:
     assert [move for move, _ in children] == [Move("D1", "P00")]
     assert children[0][1] == PARADE.apply(state, Move("D1", "P00"))
     assert len(list(_expander(UNGUIDED)(state))) == len(PARADE.legal_moves(state)) > 1
-    hemispheres = registry.get("hemispheres")  # nothing provably safe: every move
-    assert _expander(hemispheres) == hemispheres.successors
+    cotillion = registry.get("cotillion")  # nothing provably safe: every move
+    assert _expander(cotillion) == cotillion.successors
 
 
 def crescent_spades(up_to: int, down_to: int, t1: str) -> State[CrescentVars]:
@@ -148,3 +150,81 @@ def test_crescent_a_card_a_neighbour_may_still_lie_on_is_not_safe() -> None:
     assert Move("T1", "FA-S") in CRESCENT.legal_moves(state)
     assert CRESCENT.safe_moves(state) == []
     assert CRESCENT.safe_moves(CRESCENT.deal(0)) == []
+
+
+class HemispheresUnguided(Hemispheres):
+    """Hemispheres without its safe moves."""
+
+    def safe_moves(self, state: State[NoVars]) -> list[Move]:
+        return Game.safe_moves(self, state)
+
+
+HEMISPHERES_UNGUIDED = HemispheresUnguided()
+#: every black foundation and the diamonds complete, the barriers founded but K♥
+HEMISPHERES_DONE = {
+    "FB1": run("S", 13, 1),
+    "FB2": run("S", 13, 1),
+    "FB3": run("C", 13, 1),
+    "FB4": run("C", 13, 1),
+    "FR3": run("D", 1, 13),
+    "FR4": run("D", 1, 13),
+    "BW": "KH",
+}
+
+
+def test_hemispheres_a_card_only_its_foundation_wants_is_safe() -> None:
+    """Cadogan: in the north a red card marries onto the same suit one rank higher
+    (7♥ on 8♥). The 4♥ on the waste, both 3♥ founded: nothing can marry onto it, so
+    founding it is safe. The 5♥ on P2 fits FR1, but the other 4♥ could still marry
+    onto it: legal, not safe. A lone 4♥ would empty P1 while cards are still dealt:
+    not safe then, safe once the stock is used up."""
+    spec = HEMISPHERES_DONE | {"FR1": run("H", 1, 4), "FR2": run("H", 1, 3), "X": "4H"}
+    state = position(HEMISPHERES, spec | {"P2": "6H 5H"}, rest="S")
+    assert HEMISPHERES.safe_moves(state) == [Move("X", "FR2")]
+    behind = position(HEMISPHERES, spec | {"FR2": run("H", 1, 2), "X": "5H"}, rest="S")
+    assert Move("X", "FR1") in HEMISPHERES.legal_moves(behind)
+    assert HEMISPHERES.safe_moves(behind) == []
+    lone = position(HEMISPHERES, spec | {"X": "", "P1": "4H"}, rest="S")
+    assert Move("P1", "FR2") in HEMISPHERES.legal_moves(lone)
+    assert HEMISPHERES.safe_moves(lone) == []
+    end = position(HEMISPHERES, spec | {"X": "", "P1": "4H"}, rest="P4")  # black top: stuck
+    assert HEMISPHERES.safe_moves(end) == [Move("P1", "FR2")]
+    assert HEMISPHERES.safe_moves(HEMISPHERES.deal(0)) == []
+
+
+def hemispheres_endgame(seed: int) -> State[NoVars]:
+    """Hearts and clubs left, shuffled over the stock, the waste and circle piles of
+    their hemisphere (seeded)."""
+    rnd = random.Random(seed)
+    spec = HEMISPHERES_DONE | {
+        "FB3": run("C", 13, 5),
+        "FB4": run("C", 13, 6),
+        "FR1": run("H", 1, 8),
+        "FR2": run("H", 1, 7),
+        "BS": "AC",
+    }
+    cards = [f"{r}H" for r in "89TJQ9TJQK"] + [f"{r}C" for r in "A2342345"]
+    rnd.shuffle(cards)
+    piles: dict[str, list[str]] = {p: [] for p in ("S", "X", "P1", "P2", "P4", "P7", "P10")}
+    for c in cards:
+        home = [p for p in piles if p in ("S", "X") or (p in ("P1", "P2", "P4")) == (c[1] == "H")]
+        piles[rnd.choice(home)].append(c)
+    return position(HEMISPHERES, spec | {p: " ".join(v) for p, v in piles.items()})
+
+
+def test_hemispheres_search_decides_alike_with_and_without_safe_moves() -> None:
+    """On endgames dealt at random (cards still in the stock, on the waste and in
+    the circle), the search's verdict is the same with the safe moves as without."""
+    verdicts = []
+    for seed in range(12):
+        state = hemispheres_endgame(seed)
+        guided = solve(HEMISPHERES, state, max_nodes=20_000, shorten=False)
+        plain = solve(HEMISPHERES_UNGUIDED, state, max_nodes=20_000, shorten=False)
+        # a budget may run out before a verdict, more often without the safe moves
+        # (more to search); two verdicts never disagree
+        assert len({guided.outcome, plain.outcome} - {"unknown"}) <= 1, seed
+        if "unknown" not in (guided.outcome, plain.outcome):
+            verdicts.append(guided.outcome)
+        if guided.line is not None:
+            assert certify(HEMISPHERES, state, guided.line)
+    assert verdicts.count("win") >= 3 and verdicts.count("none") >= 3, verdicts

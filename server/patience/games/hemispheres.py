@@ -239,6 +239,56 @@ class Hemispheres(Game[NoVars]):
                 legal.extend(Move(bid, f) for f in needs.get(pile[-1] % 52, ()))
         return legal
 
+    def safe_moves(self, state: State[NoVars]) -> list[Move]:
+        """A card onto the foundation of its suit that is furthest behind (a red card
+        one above the lower of its suit's two tops, a black one one below the higher),
+        from the waste, from a circle pile where it lies on another card, or from any
+        circle pile once the stock is used up.
+
+        Why it cannot spoil a win: only the card one step back towards its foundation's
+        base (7♥ for an 8♥, 5♠ for a 4♠) is ever married onto it, and both copies of
+        that card are founded already, so the card has no use left but its foundation
+        (both foundations of a suit build alike: whichever copy goes first, the other
+        takes the other pile). Taking it now only uncovers what lies under it. It must
+        not empty a pile while cards are still dealt: an empty pile takes the next card
+        turned, which could then lie there wrong-coloured instead of on the waste; a
+        card lying on another in a circle pile can never come to lie alone, and one on
+        the waste moves only onto a foundation or another card."""
+        piles = state.piles
+        low: dict[int, int] = {}  # red suit -> the lower top rank of its foundations
+        for i in self.red:
+            top = piles[i][-1]
+            s, r = (top % 52) // 13, top % 13 + 1
+            low[s] = min(low.get(s, 13), r)
+        high: dict[int, int] = {}  # black suit -> the higher top rank
+        for i in self.black:
+            top = piles[i][-1]
+            s, r = (top % 52) // 13, top % 13 + 1
+            high[s] = max(high.get(s, 1), r)
+        end = not piles[self.stock]
+        out: list[Move] = []
+
+        def fit(src: str, c: int) -> None:
+            s, r = (c % 52) // 13, c % 13 + 1
+            if is_red(c):
+                if r == low[s] + 1:
+                    out.extend(self._to[src][f] for f in self._wants(piles, self.red, c - 1)[:1])
+            elif r == high[s] - 1:
+                out.extend(self._to[src][f] for f in self._wants(piles, self.black, c + 1)[:1])
+
+        waste = piles[self.waste]
+        if waste:
+            fit("X", waste[-1])
+        for pid, i, north, _ in self._circle:
+            pile = piles[i]
+            if pile and (end or len(pile) > 1) and is_red(pile[-1]) == north:
+                fit(pid, pile[-1])
+        return out
+
+    def _wants(self, piles: Piles, found: tuple[int, ...], top: int) -> list[str]:
+        """The foundations among ``found`` whose top is ``top`` (either deck)."""
+        return [self.ids[i] for i in found if piles[i][-1] % 52 == top % 52]
+
     # -- playing ----------------------------------------------------------------------
 
     def play(self, state: State[NoVars], move: Move) -> State[NoVars]:
