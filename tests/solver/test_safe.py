@@ -18,6 +18,8 @@ from server.patience.games.hemispheres import GAME as HEMISPHERES
 from server.patience.games.hemispheres import Hemispheres
 from server.patience.games.parade import BASE, COLS, SLOTS, Parade
 from server.patience.games.parade import GAME as PARADE
+from server.patience.games.st_helena import GAME as ST_HELENA
+from server.patience.games.st_helena import StHelena
 from server.solver import certify, solve
 from server.solver.search import _expander
 from tests.games.positions import position, run
@@ -228,3 +230,54 @@ def test_hemispheres_search_decides_alike_with_and_without_safe_moves() -> None:
         if guided.line is not None:
             assert certify(HEMISPHERES, state, guided.line)
     assert verdicts.count("win") >= 3 and verdicts.count("none") >= 3, verdicts
+
+
+class StHelenaUnguided(StHelena):
+    """Napoleon at St Helena without its safe moves."""
+
+    def safe_moves(self, state: State[NoVars]) -> list[Move]:
+        return Game.safe_moves(self, state)
+
+
+ST_HELENA_UNGUIDED = StHelenaUnguided()
+
+
+def test_st_helena_a_card_nothing_can_be_married_onto_is_safe() -> None:
+    """Seed 002: a card goes onto an exposed card of the same suit one rank higher
+    (8♠ on 9♠). With both 4♠ founded nothing can go onto the 5♠: founding it is
+    safe; the 6♥ could still take the other 5♥: legal, not safe. An ace is always
+    safe (nothing goes on an ace in a column)."""
+    spec = {"F1": run("S", 1, 4), "F2": run("S", 1, 4), "F3": run("H", 1, 5), "F4": "AH"}
+    state = position(ST_HELENA, spec | {"C1": "KD 5S", "C2": "6H", "X": "AD"}, rest="S")
+    assert ST_HELENA.safe_moves(state) == [Move("C1", "F1"), Move("X", "F5")]
+    assert Move("C2", "F3") in ST_HELENA.legal_moves(state)
+
+
+def st_helena_endgame(seed: int) -> State[NoVars]:
+    """Spades and hearts left from the fives (two copies), shuffled over the stock,
+    the waste and the ten columns (seeded); the rest founded."""
+    rnd = random.Random(seed)
+    spec = {f"F{i}": run(s, 1, 13) for i, s in enumerate("DDCC", start=1)}
+    spec |= {"F5": run("S", 1, 4), "F6": run("S", 1, 6), "F7": run("H", 1, 7), "F8": "AH 2H"}
+    cards = [f"{r}S" for r in "56789TJQK789TJQK"] + [f"{r}H" for r in "3456789TJQK8TJQK9"]
+    rnd.shuffle(cards)
+    piles: dict[str, list[str]] = {p: [] for p in ("S", "X", *(f"C{i}" for i in range(1, 11)))}
+    for i, c in enumerate(cards):  # a card in every column, the rest mostly stock and waste
+        piles[f"C{i + 1}" if i < 10 else rnd.choice(("S", "X", "X", "X", "X", "X"))].append(c)
+    return position(ST_HELENA, spec | {p: " ".join(v) for p, v in piles.items()})
+
+
+def test_st_helena_search_decides_alike_with_and_without_safe_moves() -> None:
+    """Endgames the plain search wins are won with the safe moves too."""
+    verdicts = []
+    for seed in range(10):
+        state = st_helena_endgame(seed)
+        guided = solve(ST_HELENA, state, max_nodes=20_000, shorten=False)
+        plain = solve(ST_HELENA_UNGUIDED, state, max_nodes=20_000, shorten=False)
+        assert len({guided.outcome, plain.outcome} - {"unknown"}) <= 1, seed
+        if "unknown" not in (guided.outcome, plain.outcome):
+            verdicts.append(guided.outcome)
+        if guided.line is not None:
+            assert certify(ST_HELENA, state, guided.line)
+    # the failure a safe move could cause is a lost verdict on a winnable position
+    assert verdicts.count("win") >= 5, verdicts

@@ -101,6 +101,43 @@ class StHelena(Game[NoVars]):
             add(DEAL)
         return legal
 
+    def safe_moves(self, state: State[NoVars]) -> list[Move]:
+        """An exposed card or the waste top onto a foundation, when both copies of
+        the card of its suit one rank lower are founded already (always for an ace).
+
+        Why it cannot spoil a win: only that lower card is ever married onto it, so
+        the card has no use left but its foundation, and the foundations of one suit
+        that reached the rank below it are alike (whichever copy goes first, the other
+        takes the other pile). Taking it now only uncovers what lies under it, or
+        leaves an empty column, which is only ever filled by choice."""
+        piles = state.piles
+        # per suit, how many of the two copies of each rank are founded: a rank is
+        # out twice when every started foundation of the suit passed it and two did
+        tops: dict[int, list[int]] = {}
+        for i in self.foundations:
+            pile = piles[i]
+            if pile:
+                tops.setdefault((pile[-1] % 52) // 13, []).append(pile[-1] % 13 + 1)
+        out: list[Move] = []
+        sources = [(cid, piles[i]) for cid, i in self._col_ids]
+        sources.append(("X", piles[self.waste]))
+        for src, pile in sources:
+            if not pile:
+                continue
+            key = pile[-1] % 52
+            r = key % 13 + 1
+            mine = tops.get(key // 13, [])
+            if r == ACE:
+                free = next((f for f, i in self._found_ids if not piles[i]), None)
+                if free is not None:
+                    out.append(self._to[src][free])
+            elif len(mine) == 2 and min(mine) == r - 1:
+                fid = next(
+                    f for f, i in self._found_ids if piles[i] and piles[i][-1] % 52 == key - 1
+                )
+                out.append(self._to[src][fid])
+        return out
+
     # -- playing ----------------------------------------------------------------------
 
     def play(self, state: State[NoVars], move: Move) -> State[NoVars]:
