@@ -278,7 +278,7 @@ def test_with_no_certified_candidate_the_best_line_is_chosen_and_marked() -> Non
 def test_a_game_caps_the_nodes_spent_on_one_candidate() -> None:
     # crescent's wins come within a few thousand nodes or not at all: with the
     # day-ahead budget its scan tries ten times as many candidates
-    asked: dict[str, list[int]] = {"crescent": [], "short": []}
+    asked: dict[str, list[int]] = {"crescent": [], "travellers_classic": []}
 
     def search(g: Any, state: Any, *, max_nodes: int) -> Result:
         asked[g.slug].append(max_nodes)
@@ -289,7 +289,7 @@ def test_a_game_caps_the_nodes_spent_on_one_candidate() -> None:
     crescent = registry.get("crescent").solver_candidate_nodes
     assert crescent is not None and crescent < 30_000
     assert set(asked["crescent"]) == {crescent} and len(asked["crescent"]) == 300_000 // crescent
-    assert set(asked["short"]) == {30_000} and len(asked["short"]) == 10
+    assert set(asked["travellers_classic"]) == {30_000} and len(asked["travellers_classic"]) == 10
 
 
 def test_a_real_scan_certifies_a_daily_whose_line_replays() -> None:
