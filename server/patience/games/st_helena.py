@@ -111,31 +111,33 @@ class StHelena(Game[NoVars]):
         takes the other pile). Taking it now only uncovers what lies under it, or
         leaves an empty column, which is only ever filled by choice."""
         piles = state.piles
-        # per suit, how many of the two copies of each rank are founded: a rank is
-        # out twice when every started foundation of the suit passed it and two did
-        tops: dict[int, list[int]] = {}
-        for i in self.foundations:
+        # the card (``card % 52``) each suit's foundations make safe, and where it goes:
+        # the rank above the lower top once both of the suit's foundations are started
+        tops: dict[int, tuple[int, str]] = {}
+        wanted: dict[int, str] = {}
+        free: str | None = None
+        for fid, i in self._found_ids:
             pile = piles[i]
-            if pile:
-                tops.setdefault((pile[-1] % 52) // 13, []).append(pile[-1] % 13 + 1)
-        out: list[Move] = []
-        sources = [(cid, piles[i]) for cid, i in self._col_ids]
-        sources.append(("X", piles[self.waste]))
-        for src, pile in sources:
             if not pile:
+                free = free or fid
                 continue
             key = pile[-1] % 52
-            r = key % 13 + 1
-            mine = tops.get(key // 13, [])
-            if r == ACE:
-                free = next((f for f, i in self._found_ids if not piles[i]), None)
-                if free is not None:
-                    out.append(self._to[src][free])
-            elif len(mine) == 2 and min(mine) == r - 1:
-                fid = next(
-                    f for f, i in self._found_ids if piles[i] and piles[i][-1] % 52 == key - 1
-                )
-                out.append(self._to[src][fid])
+            other = tops.get(key // 13)
+            if other is None:
+                tops[key // 13] = (key, fid)
+            elif key % 13 != KING - 1 or other[0] % 13 != KING - 1:
+                low, at = min(other, (key, fid))
+                wanted[low + 1] = at
+        out: list[Move] = []
+        for src, i in (*self._col_ids, ("X", self.waste)):
+            pile = piles[i]
+            if pile:
+                key = pile[-1] % 52
+                if key % 13 == ACE - 1:
+                    if free is not None:
+                        out.append(self._to[src][free])
+                elif key in wanted:
+                    out.append(self._to[src][wanted[key]])
         return out
 
     # -- playing ----------------------------------------------------------------------
