@@ -147,6 +147,10 @@ def blocked_reason(r: int, c: int) -> str:
     )
 
 
+#: a card id's (suit, rank), looked up instead of computed in move generation
+KEY = tuple((suit(c), rank(c)) for c in range(104))
+
+
 class CarpetVars(NamedTuple):
     """The variables of both carpet games."""
 
@@ -205,6 +209,15 @@ class CarpetGame(Game[CarpetVars]):
             return None
         return [Move("X", f) for f in self._fits(state, state.piles[self.waste][-1])]
 
+    def waste_and_stock_moves(
+        self, state: State[CarpetVars], targets: Mapping[tuple[int, int], list[str]]
+    ) -> list[Move]:
+        """The waste top to each foundation in ``targets`` that takes it, then ``deal``
+        or ``redeal``: the end of both games' legal moves."""
+        waste = state.piles[self.waste]
+        legal = [Move("X", dst) for dst in targets.get(KEY[waste[-1]], ())] if waste else []
+        return legal + self.stock_moves(state)
+
     def stock_moves(self, state: State[CarpetVars]) -> list[Move]:
         """``deal`` while the stock lasts, then ``redeal`` while one is left."""
         piles = state.piles
@@ -248,6 +261,17 @@ class CarpetGame(Game[CarpetVars]):
             "free": [CELLS[i] for i in self.free(state)],
             "pending": bool(state.vars.pending),
         }
+
+    def explain(self, state: State[CarpetVars], move: Move) -> str:
+        reason = self.explain_common(state, move)
+        if reason is not None:
+            return reason
+        return self.explain_card(state, move, state.piles[self.at[move.src or ""]][-1])
+
+    def explain_card(self, state: State[CarpetVars], move: Move, card: int) -> str:
+        """Why the free ``card`` may not make ``move`` to a foundation or the waste
+        (the game's own rule; :meth:`explain_common` has said the rest)."""
+        raise NotImplementedError
 
     def explain_common(self, state: State[CarpetVars], move: Move) -> str | None:
         """The reason shared by both games, or None when the game must say more.

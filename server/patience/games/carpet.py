@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from ..cards import KING, SUIT_SYMBOLS, SUITS, pretty, rank, suit
 from ..engine import Move, Pile, State, as_stock, shuffled
-from ..grid import CELLS, CarpetGame, CarpetVars, cell_piles
+from ..grid import CELLS, KEY, CarpetGame, CarpetVars, cell_piles
 from ..rules import DOWN_FROM_KING, UP_FROM_ACE
 
 UP = tuple(f"FA-{s}" for s in SUITS)
 DOWN = tuple(f"FK-{s}" for s in SUITS)
 #: (suit, rank) of every card id, for indexing moves without calls
-KEY = tuple((suit(c), rank(c)) for c in range(104))
 
 
 class Carpet(CarpetGame):
@@ -96,20 +95,13 @@ class Carpet(CarpetGame):
                 legal.append(Move(cell, dst))
             if key in packs:
                 legal.append(Move(cell, "X"))
-        if waste:
-            legal.extend(Move("X", dst) for dst in targets.get(KEY[waste[-1]], ()))
-        legal.extend(self.stock_moves(state))
-        return legal
+        return legal + self.waste_and_stock_moves(state, targets)
 
     # -- what a player sees -----------------------------------------------------------
 
-    def explain(self, state: State[CarpetVars], move: Move) -> str:
-        reason = self.explain_common(state, move)
-        if reason is not None:
-            return reason
+    def explain_card(self, state: State[CarpetVars], move: Move, c: int) -> str:
         piles = state.piles
         src, dst = move.src or "", move.dst or ""
-        c = piles[self.at[src]][-1]
         if dst == "X":
             if src == "X":
                 return "a card cannot move onto its own pile"

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 from ..cards import KING, RANKS, SUIT_SYMBOLS, SUITS, pretty, rank, suit
 from ..engine import Move, Pile, State, as_stock, shuffled
-from ..grid import CELLS, CarpetGame, CarpetVars, cell_piles
+from ..grid import CELLS, KEY, CarpetGame, CarpetVars, cell_piles
 
 #: the bases of the circle in the order of the slot ids (``B<base><suit><n>``)
 BASES = (KING, 1, 5, 9)
 SLOTS = tuple(f"B{RANKS[b - 1]}{s}{n}" for s in SUITS for b in BASES for n in (1, 2))
 #: (suit, rank) of every card id, for indexing moves without calls
-KEY = tuple((suit(c), rank(c)) for c in range(104))
 
 
 def size(base: int) -> int:
@@ -122,21 +121,13 @@ class SquaringCircle(CarpetGame):
             cell = CELLS[i]
             for dst in targets.get(KEY[piles[g0 + i][-1]], ()):
                 legal.append(Move(cell, dst))
-        waste = piles[self.waste]
-        if waste:
-            legal.extend(Move("X", dst) for dst in targets.get(KEY[waste[-1]], ()))
-        legal.extend(self.stock_moves(state))
-        return legal
+        return legal + self.waste_and_stock_moves(state, targets)
 
     # -- what a player sees -----------------------------------------------------------
 
-    def explain(self, state: State[CarpetVars], move: Move) -> str:
-        reason = self.explain_common(state, move)
-        if reason is not None:
-            return reason
+    def explain_card(self, state: State[CarpetVars], move: Move, c: int) -> str:
         piles = state.piles
-        src, dst = move.src or "", move.dst or ""
-        c = piles[self.at[src]][-1]
+        dst = move.dst or ""
         if dst == "X":
             return "nothing is packed onto the waste in this patience"
         s = SUITS.index(dst[2])
