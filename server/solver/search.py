@@ -298,6 +298,79 @@ def _search(
     return _Pass("none" if complete else "unknown", None, nodes, best)
 
 
+#: positions reached from one beam position without a step (its closure), at most
+BEAM_CLOSURE = 100
+#: nodes a greedy dive may spend on each of the beam's last positions (no step left)
+BEAM_FINISH = 500
+
+
+def _beam(game: Game[V], start: State[V], width: int, max_nodes: int, deadline: float) -> _Pass:
+    """A beam search over the game's steps (its :attr:`Game.forced_actions`, e.g.
+    turning a card from the stock, which nothing undoes): from each kept position every
+    position reachable without a step (up to :data:`BEAM_CLOSURE`) is searched, each
+    of them steps once, and the ``width`` best of those (by the heuristic) are the next
+    layer. When no step is left, the best positions are finished by a short dive.
+    Decisions made long before their effect shows are compared side by side instead of
+    backtracked one by one."""
+    total = game.total
+    key = game.position_key
+    score = game.score
+    h = _heuristic(game)
+    steps = game.forced_actions
+    expand = _expander(game)
+    parents: list[tuple[int, Move | None]] = [(-1, None)]
+    layer: list[tuple[int, State[V]]] = [(0, start)]
+    best = score(start)[0]
+    nodes = 0
+    while layer:
+        nxt: dict[Hashable, tuple[float, int, State[V]]] = {}
+        last: list[tuple[float, int, int, State[V]]] = []
+        for node0, state0 in layer:
+            seen = {key(state0)}
+            queue = [(node0, state0)]
+            for node, state in queue:  # grows while it is read: breadth first
+                if nodes >= max_nodes or (nodes & 255 == 0 and time.monotonic() > deadline):
+                    return _Pass("unknown", None, nodes, best)
+                nodes += 1
+                stepped = False
+                for move, child in expand(state):
+                    k = key(child)
+                    if move.action in steps:
+                        stepped = True
+                        if k in nxt:
+                            continue
+                    elif k in seen or len(queue) >= BEAM_CLOSURE:
+                        continue
+                    parents.append((node, move))
+                    child_id = len(parents) - 1
+                    f = score(child)[0]
+                    if f == total:
+                        return _Pass("win", _line(parents, child_id), nodes, total)
+                    best = max(best, f)
+                    if move.action in steps:
+                        nxt[k] = (h(child) if h is not None else total - f, child_id, child)
+                    else:
+                        seen.add(k)
+                        queue.append((child_id, child))
+                if not stepped:
+                    est = h(state) if h is not None else total - score(state)[0]
+                    last.append((est, len(last), node, state))
+        if not nxt:  # no step left anywhere: finish the most promising positions
+            for _, _, node, state in sorted(last)[:width]:
+                left = min(BEAM_FINISH, max_nodes - nodes)
+                if left <= 0:
+                    break
+                found = _search(game, state, DIVE, left, deadline)
+                nodes += found.nodes
+                best = max(best, found.best_founded)
+                if found.line is not None:
+                    return _Pass("win", _line(parents, node) + found.line, nodes, total)
+            return _Pass("unknown", None, nodes, best)
+        kept = sorted(nxt.values(), key=lambda e: (e[0], e[1]))[:width]
+        layer = [(node, state) for _, node, state in kept]
+    return _Pass("unknown", None, nodes, best)
+
+
 def _line(parents: list[tuple[int, Move | None]], node: int) -> tuple[Move, ...]:
     moves: list[Move] = []
     while node > 0:
@@ -361,6 +434,12 @@ def solve(
     nodes, best = found.nodes, found.best_founded
     if found.line is not None and not certify(game, state, found.line):
         found = _Pass("unknown", None, found.nodes, found.best_founded)
+    if found.outcome == "unknown" and nodes < budget and game.solver_beam > 0:
+        found = _beam(game, state, game.solver_beam, budget - nodes, deadline)
+        nodes += found.nodes
+        best = max(best, found.best_founded)
+        if found.line is not None and not certify(game, state, found.line):
+            found = _Pass("unknown", None, found.nodes, found.best_founded)
     share = game.solver_dive
     if found.outcome == "unknown" and nodes < budget and share > 0:
         dive_deadline = began + (max_seconds * share if max_seconds is not None else 1e9)

@@ -102,6 +102,11 @@ class Hemispheres(Game[NoVars]):
     actions = frozenset({"deal", "swap"})
     action_params: ClassVar[Mapping[str, frozenset[str]]] = {"swap": frozenset({"a", "b"})}
     forced_actions = frozenset({"deal"})  # when it is the only move left
+    #: the solver compares lines side by side, deal after deal (docs/solver.md): a
+    #: card left on the waste shows its cost only when the stock is used up
+    solver_beam = 50
+    #: the beam and its finishing dives take about 25,000 nodes a deal
+    solver_candidate_nodes = 30_000
     #: piles are alike only inside their race; each barrier keeps its place
     alike = (RED, BLACK, *(CIRCLE[i : i + 3] for i in range(0, 12, 3)))
     layout = (
@@ -238,6 +243,12 @@ class Hemispheres(Game[NoVars]):
             if pile:
                 legal.extend(Move(bid, f) for f in needs.get(pile[-1] % 52, ()))
         return legal
+
+    def heuristic(self, state: State[NoVars]) -> float:
+        """The cards not founded, and a tenth of a card for each card on the waste:
+        only its top is ever free, so every card left there may block others."""
+        piles = state.piles
+        return self.total - self.score(state)[0] + len(piles[self.waste]) / 10
 
     def safe_moves(self, state: State[NoVars]) -> list[Move]:
         """A card onto the foundation of its suit that is furthest behind (a red card
