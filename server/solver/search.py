@@ -313,28 +313,30 @@ def _beam(game: Game[V], start: State[V], width: int, max_nodes: int, deadline: 
     Decisions made long before their effect shows are compared side by side instead of
     backtracked one by one."""
     total = game.total
-    key = game.position_key
+    keys = Keys(game)
+    encode, child_key = keys.encode, keys.child
     score = game.score
     h = _heuristic(game)
     steps = game.forced_actions
     expand = _expander(game)
     parents: list[tuple[int, Move | None]] = [(-1, None)]
-    layer: list[tuple[int, State[V]]] = [(0, start)]
+    layer = [(0, start, keys.key_of(encode(start), start))]
     best = score(start)[0]
     nodes = 0
     while layer:
-        nxt: dict[Hashable, tuple[float, int, State[V]]] = {}
+        nxt: dict[Hashable, tuple[float, int, State[V], tuple[Hashable, ...]]] = {}
         last: list[tuple[float, int, int, State[V]]] = []
-        for node0, state0 in layer:
-            seen = {key(state0)}
-            queue = [(node0, state0)]
-            for node, state in queue:  # grows while it is read: breadth first
+        for node0, state0, key0 in layer:
+            seen: set[Hashable] = {key0}
+            queue = [(node0, state0, key0)]
+            for node, state, pkey in queue:  # grows while it is read: breadth first
                 if nodes >= max_nodes or (nodes & 255 == 0 and time.monotonic() > deadline):
                     return _Pass("unknown", None, nodes, best)
                 nodes += 1
                 stepped = False
+                enc = encode(state)
                 for move, child in expand(state):
-                    k = key(child)
+                    k = child_key(state, enc, pkey, child)
                     if move.action in steps:
                         stepped = True
                         if k in nxt:
@@ -348,10 +350,11 @@ def _beam(game: Game[V], start: State[V], width: int, max_nodes: int, deadline: 
                         return _Pass("win", _line(parents, child_id), nodes, total)
                     best = max(best, f)
                     if move.action in steps:
-                        nxt[k] = (h(child) if h is not None else total - f, child_id, child)
+                        est = h(child) if h is not None else total - f
+                        nxt[k] = (est, child_id, child, k)
                     else:
                         seen.add(k)
-                        queue.append((child_id, child))
+                        queue.append((child_id, child, k))
                 if not stepped:
                     est = h(state) if h is not None else total - score(state)[0]
                     last.append((est, len(last), node, state))
@@ -367,7 +370,7 @@ def _beam(game: Game[V], start: State[V], width: int, max_nodes: int, deadline: 
                     return _Pass("win", _line(parents, node) + found.line, nodes, total)
             return _Pass("unknown", None, nodes, best)
         kept = sorted(nxt.values(), key=lambda e: (e[0], e[1]))[:width]
-        layer = [(node, state) for _, node, state in kept]
+        layer = [(node, state, k) for _, node, state, k in kept]
     return _Pass("unknown", None, nodes, best)
 
 
