@@ -355,13 +355,12 @@ async def run_pasyans(port: int, pid: int, players: int, seconds: float) -> Row:
     url = f"ws://127.0.0.1:{port}/ws"
     conns = await open_many(url, players)
     try:
-        first = Player(conns[0])
-        name = f"bench{int(time.time() * 1000) % 10**9}"
-        token = (await first.call("register", name=name))["token"]
         sizes: list[int] = []
-        first.sizes = sizes
-        ps = [first] + [Player(c, sizes) for c in conns[1:]]
-        await asyncio.gather(*(p.call("auth", token=token) for p in ps[1:]))
+        ps = [Player(c, sizes) for c in conns]
+        # An account per player: one account keeps only its newest 100 practice games
+        # in play (MAX_IN_PLAY), so players sharing one would resign each other's.
+        stamp = int(time.time() * 1000) % 10**9
+        await asyncio.gather(*(p.call("register", name=f"b{stamp}x{i}") for i, p in enumerate(ps)))
         await asyncio.gather(*(p.new_game() for p in ps))
         return summarise(*await drive([p.step for p in ps], seconds, pid), sizes)
     finally:
