@@ -47,9 +47,11 @@ Piles = tuple[tuple[int, ...], ...]
 
 MOVE_CAP = 5000
 #: positions whose legal moves each game keeps (see :meth:`Game.legal_moves`): enough
-#: for the games in play at once between two moves of one; thousands kept alive cost
-#: more in memory and garbage collection than they save
-LEGAL_CACHE = 256
+#: for the games in play at once between two moves of one, so a move is checked against
+#: the list its previous reply sent. At 256, 1,000 players of one game each found their
+#: position evicted and paid for its moves twice (bench.server: 277 -> 141 µs of server
+#: CPU a move, 3,152 -> 7,100 moves/s; docs/performance.md)
+LEGAL_CACHE = 2048
 #: ``bytes.translate`` table mapping a card id of either deck to its first-deck id
 _MOD52 = bytes(c % 52 for c in range(256))
 FORMAT = 1
