@@ -7,6 +7,11 @@ with append-only persistence (``appendfsync everysec``, or ``always`` under
 ``--durability fsync``). It is told to die with its
 parent (``PR_SET_PDEATHSIG``), so even a ``kill -9`` of the server leaves no orphan,
 and it is restarted when it dies on its own.
+
+A server holds ``server.lock`` in the data directory (``flock``) while it runs: the
+kernel lets go of it when the process ends, ``kill -9`` included, so a second server on
+the same directory is told at once, while a Redis still finishing the shutdown of one
+just killed is waited for.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import fcntl
 import logging
 import os
 import shutil
@@ -133,6 +139,7 @@ class EmbeddedRedis:
         self.restarts = 0
         self._stopping = False
         self._watch: asyncio.Task[None] | None = None
+        self._lock_fd: int | None = None
 
     @property
     def url(self) -> str:
@@ -140,18 +147,40 @@ class EmbeddedRedis:
 
     async def start(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-        # A Redis left by a server killed a moment ago is still shutting down
-        # (it got SIGTERM from PR_SET_PDEATHSIG): give it time to go.
-        deadline = time.monotonic() + STOP_TIMEOUT
-        while ping(str(self.socket_path)) and time.monotonic() < deadline:
-            await asyncio.sleep(0.1)
-        if ping(str(self.socket_path)):
-            raise RuntimeError(
-                f"another redis-server already serves {self.socket_path}: is another "
-                "pasyans-server running on this data directory?"
-            )
-        await self._spawn()
+        self._lock()
+        try:
+            # A Redis left by a server killed a moment ago is still shutting down
+            # (it got SIGTERM from PR_SET_PDEATHSIG): give it time to go.
+            deadline = time.monotonic() + STOP_TIMEOUT
+            while ping(str(self.socket_path)) and time.monotonic() < deadline:
+                await asyncio.sleep(0.1)
+            if ping(str(self.socket_path)):
+                raise RuntimeError(
+                    f"another redis-server already serves {self.socket_path}: is another "
+                    "pasyans-server running on this data directory?"
+                )
+            await self._spawn()
+        except BaseException:
+            self._unlock()
+            raise
         self._watch = asyncio.create_task(self._supervise(), name="embedded-redis")
+
+    def _lock(self) -> None:
+        """Hold the data directory's lock, or say that another server holds it."""
+        fd = os.open(self.data_dir / "server.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise RuntimeError(
+                f"another pasyans-server is running on {self.data_dir}: stop it first"
+            ) from None
+        self._lock_fd = fd
+
+    def _unlock(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # closing the last descriptor lets go of the flock
+            self._lock_fd = None
 
     async def _spawn(self) -> None:
         with contextlib.suppress(FileNotFoundError):
@@ -199,4 +228,5 @@ class EmbeddedRedis:
                 log.error("embedded redis-server ignored SIGTERM; killing it")
                 proc.kill()
                 await proc.wait()
+        self._unlock()
         log.info("embedded redis-server stopped")
