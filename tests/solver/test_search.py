@@ -5,6 +5,7 @@ test needs one outcome)."""
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from server.patience.games.hemispheres import GAME as HEMISPHERES
 from server.patience.games.hemispheres import Hemispheres
 from server.services.daily import candidate_seed
 from server.solver import Result, certify, certify_daily, cut_line, daily_seeds, solve
-from server.solver.search import Keys
+from server.solver.search import Keys, merge_card_moves
 from tests.games.positions import position, run
 
 CRESCENT = registry.get("crescent")
@@ -196,6 +197,34 @@ def test_cut_line_drops_a_cycle_and_keeps_the_win() -> None:
     assert certify(game, start, longer)
     short = cut_line(game, start, longer)
     assert len(short) <= len(line) and certify(game, start, short)
+
+
+def test_a_card_moved_by_way_of_another_pile_goes_straight() -> None:
+    """A search's line loses its detours and still wins; a detour put into it (A → D,
+    then D → B where the line had A → B) is taken out again."""
+    game = registry.get("fifteen")
+    start = game.deal(0)
+    found = solve(game, start, max_nodes=60_000, shorten=False).line
+    assert found is not None
+    line = merge_card_moves(game, start, found, time.monotonic() + 60)
+    assert len(line) < len(found) and certify(game, start, line)
+    state = start
+    for i, move in enumerate(line):
+        for via in game.legal_moves(state):
+            if move.action is not None or via.src != move.src or via.dst == move.dst:
+                continue
+            detour = (via, Move.card(via.dst or "", move.dst or ""))
+            longer = (*line[:i], *detour, *line[i + 1 :])
+            if via.action is None and certify(game, start, longer):
+                break
+        else:
+            state = game.apply(state, move)
+            continue
+        break
+    else:  # pragma: no cover - the deal has such a move
+        pytest.fail("no detour on the line")
+    merged = merge_card_moves(game, start, longer, time.monotonic() + 60)
+    assert len(merged) <= len(line) and certify(game, start, merged)
 
 
 def fake(outcomes: dict[int, tuple[str, int, bool]]) -> Any:
