@@ -24,6 +24,7 @@ from websockets.typing import Subprotocol
 
 import protocol as P
 
+from ..patience.engine import keep_legal_moves
 from ..services import Clock, Services
 from ..services.clock import day_after
 from ..services.daily import Budget, Chooser, choose
@@ -45,6 +46,12 @@ log = logging.getLogger("pasyans.server")
 #: 30-40 % of the CPU per move at 1,000 players. Reference counting frees nearly all of
 #: it anyway; the collector still runs, just less often.
 GC_THRESHOLDS = (50_000, 20, 100)
+#: positions whose legal moves each game keeps in a server: more than the games in play
+#: at once between two moves of one, so a move is checked against the list its previous
+#: reply sent. At the engine's default 256, 1,000 players of one game each found their
+#: position evicted and paid for its moves twice (bench.server, 1,000 players: 277 ->
+#: 141 µs of server CPU a move, 3,152 -> 7,100 moves/s; docs/performance.md)
+LEGAL_POSITIONS = 2048
 
 
 class App:
@@ -76,6 +83,7 @@ class App:
         s = self.settings
         if gc.get_threshold()[0] < GC_THRESHOLDS[0]:
             gc.set_threshold(*GC_THRESHOLDS)
+        keep_legal_moves(LEGAL_POSITIONS)
         url = s.redis_cluster or s.redis_url
         durability = Durability.parse(s.durability)
         if url is None:

@@ -47,11 +47,11 @@ Piles = tuple[tuple[int, ...], ...]
 
 MOVE_CAP = 5000
 #: positions whose legal moves each game keeps (see :meth:`Game.legal_moves`): enough
-#: for the games in play at once between two moves of one, so a move is checked against
-#: the list its previous reply sent. At 256, 1,000 players of one game each found their
-#: position evicted and paid for its moves twice (bench.server: 277 -> 141 µs of server
-#: CPU a move, 3,152 -> 7,100 moves/s; docs/performance.md)
-LEGAL_CACHE = 2048
+#: for one player's next move. A server raises it (:func:`keep_legal_moves`) to the games
+#: in play at once between two moves of one; kept small, random play and search (which
+#: keep nothing for long) spend less on garbage collection (bench.engine: 5-8 % more
+#: moves/s than at 2,048)
+LEGAL_CACHE = 256
 #: ``bytes.translate`` table mapping a card id of either deck to its first-deck id
 _MOD52 = bytes(c % 52 for c in range(256))
 FORMAT = 1
@@ -84,6 +84,12 @@ class IllegalMove(PatienceError):
 
 class CorruptState(PatienceError, ValueError):
     """Bytes given to ``loads`` that are not a state of this game."""
+
+
+def keep_legal_moves(positions: int) -> None:
+    """Let each game keep the legal moves of this many positions (at least the default)."""
+    global LEGAL_CACHE
+    LEGAL_CACHE = max(LEGAL_CACHE, positions)
 
 
 class Move(NamedTuple):
