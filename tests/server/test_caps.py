@@ -8,8 +8,6 @@ from __future__ import annotations
 import pytest
 
 from server.net import App
-from server.patience import registry
-from server.patience.engine import AnyState, Move
 from server.services import games as games_module
 from server.services import race as race_module
 from tests.support import TestClient
@@ -74,25 +72,3 @@ async def test_presence_does_not_bring_back_a_deleted_race(app: App, player: Tes
     assert await store.drop_lobby_race(rid)
     await store.race_saw(rid, [str(player.player)], 1)
     assert not await store.redis.exists(store.keys.race_seen(rid), store.keys.race(rid))
-
-
-async def test_a_server_keeps_a_players_legal_moves_while_a_thousand_games_move(
-    app: App, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A move is checked against the legal moves its previous reply listed, even when a
-    thousand other games of the same patience moved in between (not worked out again)."""
-    game = registry.get("crescent")
-    mine = game.deal(1)
-    move = game.legal_moves(mine)[0]
-    for seed in range(1000, 2000):  # the other players' positions
-        game.legal_moves(game.deal(seed))
-    worked_out: list[AnyState] = []
-    real = game._legal
-
-    def counted(state: AnyState) -> list[Move]:
-        worked_out.append(state)
-        return real(state)
-
-    monkeypatch.setattr(game, "_legal", counted)
-    game.apply(mine, move)
-    assert worked_out == []

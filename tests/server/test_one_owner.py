@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 
 import protocol as P
+from server.net import App
 from server.patience import registry
 from server.patience.engine import AnyGame, AnyState, IllegalMove, Move
 from server.services import FakeClock, Services
@@ -95,3 +96,18 @@ async def test_a_move_computes_the_legal_moves_of_its_new_position_once(
         mine = await games.move("owner", mine["game_id"], mine["seq"], mine["legal"][0])
         theirs = await games.move("other", theirs["game_id"], theirs["seq"], theirs["legal"][0])
     assert len(computed) == 6
+
+
+async def test_a_server_keeps_a_players_legal_moves_while_a_thousand_games_move(
+    app: App, crescent: AnyGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a server, a move is checked against the legal moves its previous reply listed
+    even when a thousand other games of the same patience moved in between (at the
+    engine's own 256 they were worked out again)."""
+    mine = crescent.deal(1)
+    move = crescent.legal_moves(mine)[0]
+    for seed in range(1000, 2000):  # the other players' positions
+        crescent.legal_moves(crescent.deal(seed))
+    computed = counting(crescent, monkeypatch)
+    crescent.apply(mine, move)
+    assert computed == []
