@@ -304,3 +304,16 @@ def test_illegal_moves_have_reasons() -> None:
 def test_parse_move_round_trips() -> None:
     assert G.parse_move({"from": "X", "to": "C3"}) == Move.card("X", "C3")
     assert G.parse_move({"action": "deal"}) == DEAL
+
+
+# -- the solver's estimate --------------------------------------------------------------
+
+
+def test_the_estimate_counts_half_a_card_for_each_married_card() -> None:
+    """Cards not founded, less half for each card lying on its suit's next rank up at
+    the foot of a column: 9♠ 8♠ 7♠ holds two marriages; 5♥ under them breaks no run
+    above it; a king on the next suit's ace is no marriage."""
+    plain = build({"C1": "7S 9S 8S"})
+    assert G.heuristic(plain) == 104 - 0.5
+    married = build({"C1": "5H 9S 8S 7S", "C2": "AH KS", "F1": "AD"})
+    assert G.heuristic(married) == 104 - 1 - 2 * 0.5

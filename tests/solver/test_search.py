@@ -162,7 +162,7 @@ def test_a_hand_built_dead_crescent_is_none() -> None:
         ("fifteen", 0),
         ("travellers_classic", 1),
         ("hand_reserve", 0),
-        ("st_helena", 0),
+        ("st_helena", 17),
     ],
 )
 def test_near_the_end_of_a_certified_line_every_game_finishes(slug: str, seed: int) -> None:

@@ -101,6 +101,26 @@ class StHelena(Game[NoVars]):
             add(DEAL)
         return legal
 
+    def heuristic(self, state: State[NoVars]) -> float:
+        """For the solver: the cards not yet founded, less half a card for each card
+        married in a column (lying on the card of its suit one rank higher, at the
+        foot of the column). Married runs are what a Forty Thieves player builds: each
+        frees a card to go where it is needed. Measured (docs/solver.md): deals 60-179 at
+        10,000 nodes, 19 certified against 3 with the plain count."""
+        piles = state.piles
+        married = 0
+        for i in self.columns:
+            pile = piles[i]
+            n = len(pile) - 1
+            while n > 0:
+                key = pile[n] % 52
+                if key % 13 == KING - 1 or pile[n - 1] % 52 != key + 1:
+                    break
+                married += 1
+                n -= 1
+        founded = sum(len(piles[i]) for i in self.foundations)
+        return self.total - founded - married / 2
+
     def safe_moves(self, state: State[NoVars]) -> list[Move]:
         """An exposed card or the waste top onto a foundation, when both copies of
         the card of its suit one rank lower are founded already (always for an ace).
