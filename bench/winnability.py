@@ -93,6 +93,9 @@ def run_scan(
     slug: str, date: str, budget: float, per_candidate: float, nodes: int | None = None
 ) -> Scan:
     game = registry.get(slug)
+    cap = game.solver_candidate_nodes  # the game's own, when smaller (as the server does)
+    if cap is not None:
+        nodes = cap if nodes is None else min(nodes, cap)
     daily = certify_daily(
         game,
         daily_seeds(SCAN_SECRET, date, slug),
@@ -234,7 +237,8 @@ def main(argv: list[str] | None = None) -> int:
         "--nodes",
         type=int,
         default=None,
-        help="solver nodes per deal (reproducible; with --seconds as a guard)",
+        help="solver nodes per deal (reproducible; with --seconds as a guard); in a scan, "
+        "per candidate, or the game's own cap when smaller, as the server does",
     )
     parser.add_argument("--games", default="", help="comma-separated slugs [all]")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes [1]")
