@@ -49,8 +49,8 @@ GC_THRESHOLDS = (50_000, 20, 100)
 #: positions whose legal moves each game keeps in a server: more than the games in play
 #: at once between two moves of one, so a move is checked against the list its previous
 #: reply sent. At the engine's default 256, 1,000 players of one game each found their
-#: position evicted and paid for its moves twice (bench.server, 1,000 players: 277 ->
-#: 141 µs of server CPU a move, 3,152 -> 7,100 moves/s; docs/performance.md)
+#: position evicted and paid for its moves twice (bench.server, 1,000 players, quiet
+#: runs: 277-301 -> 141-208 µs of server CPU a move; docs/performance.md)
 LEGAL_POSITIONS = 2048
 
 
