@@ -118,8 +118,7 @@ class StHelena(Game[NoVars]):
                     break
                 married += 1
                 n -= 1
-        founded = sum(len(piles[i]) for i in self.foundations)
-        return self.total - founded - married / 2
+        return super().heuristic(state) - married / 2
 
     def safe_moves(self, state: State[NoVars]) -> list[Move]:
         """An exposed card or the waste top onto a foundation, when both copies of
