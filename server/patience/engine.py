@@ -26,7 +26,7 @@ list ``legal_moves`` returns, so the two can never disagree.
 from __future__ import annotations
 
 import contextlib
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeAlias, TypeVar
 
@@ -256,6 +256,7 @@ class Game(Generic[V]):
         self.at: dict[str, int] = {p.id: i for i, p in enumerate(self.layout)}
         self.total = self.target or 52 * self.decks
         self._foundations = tuple(i for i, p in enumerate(self.layout) if p.kind == "foundation")
+        self._stocks = tuple(i for i, p in enumerate(self.layout) if p.kind == "stock")
         #: the legal moves of recently seen positions, by identity: ``id(state)`` ->
         #: ``(state, moves, set of moves)``. The one legal-move cache: an entry is an
         #: immutable tuple and each access one dict operation, so the tasks (and solver
@@ -332,6 +333,28 @@ class Game(Generic[V]):
         reading, with the reason it is safe; the default is none, the honest answer
         where nothing is provably safe. Every move listed is in :meth:`legal_moves`."""
         return []
+
+    def trivial_line(self, state: State[V]) -> tuple[Move, ...] | None:
+        """The rest of a game that is *trivially won*: each step the first of its
+        :meth:`safe_moves` (what ``auto`` plays), or, with nothing left hidden, its
+        only legal move, until the game is won; None when such steps do not win. No
+        search and no choice: the one finish a ranked game accepts (docs/protocol.md,
+        "Safe moves and auto-complete")."""
+        line: list[Move] = []
+        while True:
+            status = self.status(state)
+            if status != GameStatus.PLAYING:
+                return tuple(line) if status == GameStatus.WON else None
+            safe = self.safe_moves(state)
+            if safe:
+                move = safe[0]
+            else:
+                legal = self.legal_moves(state)
+                if len(legal) != 1 or self.hidden(state):
+                    return None
+                move = legal[0]
+            state = self.apply(state, move)
+            line.append(move)
 
     def canonical(self, move: Move) -> Move:
         """The one spelling of ``move`` that ``legal_moves`` lists: parameters left out
@@ -460,6 +483,35 @@ class Game(Generic[V]):
         if len(legal) == 1 and legal[0].action in self.forced_actions:
             return legal[0]
         return None
+
+    def reveals(self, before: State[V], after: State[V]) -> bool:
+        """Whether the move from ``before`` to ``after`` showed the player something
+        they could not know before: a card that was not in sight (turned from the
+        stock, uncovered under a squared pile's top), an order the generator chose (a
+        shuffled redeal), or cards turned back into the stock (a redeal: the next
+        deals come from it). A ranked or compared game never takes such a move back
+        (docs/protocol.md, "Undo on ranked games")."""
+        if after.rng != before.rng:
+            return True
+        stocks = self._stocks
+        if any(len(after.piles[i]) > len(before.piles[i]) for i in stocks):
+            return True
+        seen = Counter(self.visible(before))
+        return any(n > seen[card] for card, n in Counter(self.visible(after)).items())
+
+    def visible(self, state: State[V]) -> list[str]:
+        """The codes of the cards a player sees in :meth:`view` (face-down ones left
+        out)."""
+        return [
+            code
+            for i in range(len(self.layout))
+            for code in self.view_pile(state, i)["cards"]
+            if code is not None
+        ]
+
+    def hidden(self, state: State[V]) -> int:
+        """How many cards of the position the player cannot see (face down)."""
+        return sum(len(p) for p in state.piles) - len(self.visible(state))
 
     def show(self, state: State[V], i: int) -> Show:
         show: Show = self.pile_view(state, i).get("show", self.layout[i].show)
