@@ -334,12 +334,15 @@ class Finish(Request):
     seq: int
     reply: ReplyForm = ReplyForm.STATE
     check: bool = False
+    #: on a ranked game not trivially won: let the solver play it (it stops ranking)
+    assist: bool = False
     op = Op.FINISH
     fields: ClassVar[Schema] = {
         "game_id": _game_id,
         "seq": _seq,
         "reply": _choice(ReplyForm),
         "check": _bool,
+        "assist": _bool,
     }
 
 

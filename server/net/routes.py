@@ -255,7 +255,7 @@ class Routes:
         games = self.sv.games
         if req.check:
             return await games.finish_check(player, req.game_id, req.seq)
-        before, after, played = await games.finish(player, req.game_id, req.seq)
+        before, after, played = await games.finish(player, req.game_id, req.seq, assist=req.assist)
         return games.moved(before, after, played, delta=req.reply is P.ReplyForm.DELTA)
 
     async def my_games(self, player: str, req: P.MyGames) -> Result:

@@ -45,3 +45,9 @@ def day_before(date: str) -> str:
 
 def day_after(date: str) -> str:
     return (dt.date.fromisoformat(date) + dt.timedelta(days=1)).isoformat()
+
+
+def day_end_ms(date: str) -> int:
+    """The first millisecond after the UTC day ``date``: when the day closes."""
+    moment = dt.datetime.fromisoformat(day_after(date)).replace(tzinfo=dt.UTC)
+    return int(moment.timestamp() * 1000)

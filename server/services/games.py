@@ -44,8 +44,9 @@ from ..patience.engine import (
     UnknownGame,
 )
 from ..store import Store
-from .clock import Clock, day_before
+from .clock import Clock, day_before, day_end_ms
 from .daily import Dailies, commitment
+from .ids import new_id
 from .leaderboard import Entry, Leaderboards
 
 UNDO = pack({"undo": 1})
@@ -64,7 +65,11 @@ SUMMARY_FIELDS = [
     "ranked",
     "clean",
     "auto",
+    "out",
 ]
+#: why a game ended other than by its rules (a game ``lost`` with no ``out`` had no
+#: move left): the player resigned, or the server gave it up for them
+RESIGNED, DAY_OVER = "resigned", "day_over"
 
 
 _WIRE_MOVES: dict[Move, bytes] = {}
@@ -94,6 +99,7 @@ def find_game(slug: str) -> AnyGame:
         raise ProtocolError(ErrorCode.NOT_FOUND, f"no patience is called {slug!r}") from None
 
 
+NO_RACE_FINISH = (ErrorCode.FORBIDDEN, "no auto-complete in a race: everyone plays alone")
 #: marks a key missing from a dict (None is a value)
 _GONE = object()
 #: how long a hint searches, in seconds
@@ -140,6 +146,11 @@ class Record:
     race: str = ""  # the race id of a race game
     #: the server played the rest of the game along a certified line (``finish``)
     auto_completed: bool = False
+    #: why the game ended other than by its rules ("" if it did not): RESIGNED, or why
+    #: the server gave it up (a race's reasons, DAY_OVER)
+    out: str = ""
+    #: a race game whose race is over for every member (its seed may be shown)
+    race_over: bool = False
     #: the encoded bytes (``pack``) of each pile of ``game.view(state)`` (see ``packed_wire``)
     packed_piles: tuple[bytes, ...] | None = None
 
@@ -170,6 +181,8 @@ class Record:
             recorded=raw.get("recorded") == b"1",
             race=text("race"),
             auto_completed=raw.get("auto") == b"1",
+            out=text("out"),
+            race_over=raw.get("race_over") == b"1",
         )
 
     def fields(self) -> dict[str, Any]:
@@ -322,9 +335,7 @@ class Games:
     def _head(self, rec: Record) -> dict[str, Any]:
         """The state object's fields before ``view``."""
         game = rec.game
-        hidden = (bool(rec.date) and not self.dailies.revealed(rec.date)) or (
-            bool(rec.race) and rec.status == GameStatus.PLAYING
-        )
+        hidden = self.seed_hidden(rec)
         end = rec.finished or self.clock.now_ms()
         return {
             "game_id": rec.gid,
@@ -339,12 +350,23 @@ class Games:
             "deal": {"seed": None if hidden else rec.seed, "commitment": rec.commitment or None},
         }
 
+    def seed_hidden(self, rec: Record) -> bool:
+        """Whether the game's seed is still secret: on a daily deal until the day is
+        over, in a race until the race is over for every member (a member who left
+        early could otherwise deal the same layout elsewhere and solve it)."""
+        return (bool(rec.date) and not self.dailies.revealed(rec.date)) or (
+            bool(rec.race) and not rec.race_over
+        )
+
     @staticmethod
     def _tail(rec: Record) -> dict[str, Any]:
-        """The state object's fields after ``legal`` (``auto_completed`` only when true)."""
+        """The state object's fields after ``legal`` (``auto_completed`` and ``out``
+        only when set)."""
         tail: dict[str, Any] = {"clean": rec.clean, "ranked": rec.ranked, "date": rec.date or None}
         if rec.auto_completed:
             tail["auto_completed"] = True
+        if rec.out:
+            tail["out"] = rec.out
         return tail
 
     def summary(self, gid: str, values: list[bytes | None]) -> dict[str, Any] | None:
@@ -375,6 +397,7 @@ class Games:
             "ranked": raw["ranked"] == b"1",
             "clean": raw["clean"] != b"0",
             "auto_completed": raw["auto"] == b"1",
+            "out": text("out"),
         }
 
     # -- reading ----------------------------------------------------------------------
@@ -400,6 +423,20 @@ class Games:
             rec = await self._fetch(gid)
         if rec.player != player:
             raise ProtocolError(ErrorCode.FORBIDDEN, f"game {gid} is not yours")
+        if rec.date and rec.status == GameStatus.PLAYING and self.dailies.revealed(rec.date):
+            rec = await self._close_day(rec)
+        return rec
+
+    async def _close_day(self, rec: Record) -> Record:
+        """A game on the daily deal of a day that is over: a day closes at midnight
+        UTC for everything that ranks on it (its seed and par line are public from
+        then on). A race game ends, ``out: day_over`` (so does its race, for everyone
+        at once); any other plays on unranked, as practice."""
+        if rec.race:
+            return await self.give_up(rec, DAY_OVER)
+        if rec.ranked:
+            await self.store.set_game_fields(rec.gid, {"ranked": 0})
+            rec = self._remember(replace(rec, ranked=False))
         return rec
 
     async def resume(self, player: str, gid: str) -> dict[str, Any]:
@@ -422,7 +459,7 @@ class Games:
 
     async def start(self, player: str, slug: str, mode: Mode, seed: int | None) -> dict[str, Any]:
         game = find_game(slug)
-        gid = secrets.token_urlsafe(9)
+        gid = new_id()
         date = commit = ""
         ranked = False
         if mode is Mode.DAILY:
@@ -436,11 +473,10 @@ class Games:
                 if raw is None:  # claimed by a start that died before creating it
                     gid, ranked = first, True
                 else:
-                    rec = self._remember(Record.load(first, raw))
-                    if rec.status == GameStatus.PLAYING:
-                        return self.wire(rec)
-                    # Later plays of a finished daily deal are practice.
-                    mode = Mode.PRACTICE
+                    # One daily deal per player, game and day: the ranked attempt it
+                    # is, in play or over, and no second copy of the deal (with undo,
+                    # hints and finish) before the day is over.
+                    return self.wire(await self._owned(first, player))
         elif mode is Mode.PRACTICE:
             seed = secrets.randbits(64)
         assert seed is not None
@@ -483,7 +519,7 @@ class Games:
         race: str = "",
     ) -> Record:
         """A new game of ``player`` on the deal of ``seed``, stored in Redis."""
-        gid = gid or secrets.token_urlsafe(9)
+        gid = gid or new_id()
         now = self.clock.now_ms()
         state = game.deal(seed)
         status = game.status(state)
@@ -567,24 +603,42 @@ class Games:
         state = game.deal(rec.seed)
         for wire in played[:-1]:
             state = game.apply(state, game.parse_move(wire))
+        if compared(rec) and game.reveals(state, rec.state):
+            raise ProtocolError(
+                ErrorCode.ILLEGAL_MOVE,
+                f"{'this race' if rec.race else 'a ranked game'} takes back no move that "
+                "showed a card (a card turned from the stock or uncovered, a redeal): "
+                "what was seen stays seen",
+            )
         after = await self._commit(rec, state, UNDO, clean=False)
         return self.delta(rec, after) if delta else self.wire(after)
 
-    async def resign(self, player: str, gid: str) -> dict[str, Any]:
+    async def resign(self, player: str, gid: str, *, out: str = "") -> dict[str, Any]:
+        """End the game ``lost``: the player resigns it, or with ``out`` the server
+        gives it up for them, saying why (a race's reasons)."""
         for _ in range(8):
             rec = await self._owned(gid, player)
             if rec.status != GameStatus.PLAYING:
                 raise ProtocolError(ErrorCode.GAME_OVER, f"the game is over ({rec.status})")
             try:
-                return self.wire(
-                    await self._commit(
-                        rec, rec.state, RESIGN, clean=rec.clean, status=GameStatus.LOST, count=False
-                    )
-                )
+                return self.wire(await self.give_up(rec, out or RESIGNED))
             except ProtocolError as exc:
                 if exc.code is not ErrorCode.STALE_SEQ:
                     raise
         raise ProtocolError(ErrorCode.STALE_SEQ, "the game keeps changing; try again")
+
+    async def give_up(self, rec: Record, out: str) -> Record:
+        """End a game in play ``lost``, noting ``out`` (why) in it before the change
+        is published."""
+        await self.store.set_game_fields(rec.gid, {"out": out})
+        return await self._commit(
+            replace(rec, out=out),
+            rec.state,
+            RESIGN,
+            clean=rec.clean,
+            status=GameStatus.LOST,
+            count=False,
+        )
 
     async def hint(self, player: str, gid: str, *, seconds: float = HINT_SECONDS) -> dict[str, Any]:
         """One move of a winning line from the game's position, found off the event
@@ -596,8 +650,7 @@ class Games:
         if rec.race:
             raise ProtocolError(ErrorCode.FORBIDDEN, "no hints in a race: everyone plays alone")
         if rec.ranked:
-            await self.store.set_game_fields(gid, {"ranked": 0, "assisted": 1})
-            self._cache.pop(gid, None)
+            rec = await self._assist(rec)
         kept = self._hints.get(gid)
         if kept is not None and kept[0] == (rec.state.piles, rec.state.vars) and kept[1]:
             line = kept[1]  # the player followed the last hint: go on along its line
@@ -613,6 +666,31 @@ class Games:
             self._hints.pop(next(iter(self._hints)))
         return {"move": line[0].to_wire(), "assisted": True, "message": f"try {line[0]}"}
 
+    async def leave_race(self, player: str, gid: str) -> bool:
+        """Take a ranked daily attempt out of its race (the race is ended, or the
+        player dropped or timed out): it plays on as the player's daily, since nobody
+        but its player may spend it. False for a game that is no ranked attempt (the
+        race gives it up); ``game_over`` when it is over."""
+        rec = await self._owned(gid, player)
+        if rec.status != GameStatus.PLAYING:
+            raise ProtocolError(ErrorCode.GAME_OVER, f"the game is over ({rec.status})")
+        if not rec.ranked:
+            return False
+        await self.store.set_game_fields(gid, {"race": "", "mode": str(Mode.DAILY)})
+        self._remember(replace(rec, race="", mode=str(Mode.DAILY)))
+        return True
+
+    async def race_over(self, gids: Sequence[str]) -> None:
+        """The race of these games is over for every member: their seed may be shown."""
+        for gid in gids:
+            await self.store.set_game_fields(gid, {"race_over": 1})
+            self._cache.pop(gid, None)
+
+    async def _assist(self, rec: Record) -> Record:
+        """The solver helps this game: it is *assisted*, no longer ranked."""
+        await self.store.set_game_fields(rec.gid, {"ranked": 0, "assisted": 1})
+        return self._remember(replace(rec, ranked=False))
+
     async def auto(self, player: str, gid: str, seq: int) -> tuple[Record, Record, list[Move]]:
         """Play the game's safe moves (``Game.safe_moves``, the first listed each time)
         one by one until none is left, the game ends or AUTO_MAX were played; each is
@@ -623,14 +701,37 @@ class Games:
         return first, last, played
 
     async def finish(
-        self, player: str, gid: str, seq: int, *, seconds: float = FINISH_SECONDS
+        self,
+        player: str,
+        gid: str,
+        seq: int,
+        *,
+        assist: bool = False,
+        seconds: float = FINISH_SECONDS,
     ) -> tuple[Record, Record, list[Move]]:
         """Play the rest of the game along a winning line the solver certifies from
         here (``illegal_move`` when none is found within the budget). The game is
-        marked *auto-completed*; a ranked daily still ranks (the line only plays out
-        what the position already holds). Races refuse it."""
+        marked *auto-completed*. Races refuse it. A ranked game is finished only when
+        it is trivially won (:meth:`Game.trivial_line`: its safe moves win it, no
+        search), and stays ranked; any other finish of it needs ``assist``, and the
+        game is then assisted, as after a hint: the solver's search would otherwise
+        win a ranked daily for anyone at move 0."""
         rec = first = await self._playing(player, gid, seq)
-        line = await self.finish_line(rec, seconds=seconds)
+        if rec.race:
+            raise ProtocolError(NO_RACE_FINISH[0], NO_RACE_FINISH[1])
+        line = rec.game.trivial_line(rec.state) if rec.ranked else None
+        if rec.ranked and line is None:
+            if not assist:
+                raise ProtocolError(
+                    ErrorCode.ILLEGAL_MOVE,
+                    "on a ranked game the server finishes only a rest its safe moves win: "
+                    "play on, or finish with the solver's help (assist: the game then no "
+                    "longer ranks)",
+                    state=self.wire(rec),
+                )
+            rec = await self._assist(rec)
+        if line is None:
+            line = await self.finish_line(rec, seconds=seconds)
         if line is None:
             raise ProtocolError(
                 ErrorCode.ILLEGAL_MOVE,
@@ -648,9 +749,15 @@ class Games:
     ) -> dict[str, Any]:
         """Whether ``finish`` would play the rest from here: ``certain`` and the line's
         ``moves`` (None when not certain). Changes nothing; the line is kept, so the
-        ``finish`` that follows plays it at once."""
+        ``finish`` that follows plays it at once. On a ranked game it is no oracle:
+        ``certain`` only for a trivially won rest, and nothing is searched."""
         rec = await self._playing(player, gid, seq)
-        line = await self.finish_line(rec, seconds=seconds)
+        if rec.race:
+            raise ProtocolError(NO_RACE_FINISH[0], NO_RACE_FINISH[1])
+        if rec.ranked:
+            line = rec.game.trivial_line(rec.state)
+        else:
+            line = await self.finish_line(rec, seconds=seconds)
         return {"certain": line is not None, "moves": None if line is None else len(line)}
 
     async def finish_line(self, rec: Record, *, seconds: float) -> tuple[Move, ...] | None:
@@ -658,9 +765,7 @@ class Games:
         last found for this game when it applies here (a hint's, a check's), else one
         searched off the event loop within ``seconds`` and FINISH_NODES positions."""
         if rec.race:
-            raise ProtocolError(
-                ErrorCode.FORBIDDEN, "no auto-complete in a race: everyone plays alone"
-            )
+            raise ProtocolError(NO_RACE_FINISH[0], NO_RACE_FINISH[1])
         here = (rec.state.piles, rec.state.vars)
         kept = self._hints.get(rec.gid)
         if kept is not None and kept[0] == here and kept[1]:
@@ -776,6 +881,8 @@ class Games:
             await self.on_finished(rec)
         if rec.status == GameStatus.PLAYING or not rec.ranked or rec.recorded:
             return
+        if rec.finished >= day_end_ms(rec.date):
+            return  # finished after its day closed: it ranks nowhere
         won = rec.status == GameStatus.WON
         entry = Entry(
             player=rec.player,
@@ -791,6 +898,13 @@ class Games:
             await self.store.count_streak(rec.player, rec.date, day_before(rec.date))
         await self.store.set_game_fields(rec.gid, {"recorded": 1})
         self._remember(replace(rec, recorded=True))
+
+
+def compared(rec: Record) -> bool:
+    """Whether the game's result is compared with others' (a ranked daily, a race
+    game): what it shows may not be taken back, and the server's solver may not play
+    it (docs/protocol.md, "Fair play")."""
+    return rec.ranked or bool(rec.race)
 
 
 def by_the_rules(rec: Record) -> bool:

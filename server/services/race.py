@@ -49,7 +49,8 @@ from protocol import ErrorCode, GameStatus, ProtocolError, RaceStatus
 
 from ..store import Store
 from .clock import Clock
-from .games import SUMMARY_FIELDS, Games, Record, find_game
+from .games import DAY_OVER, SUMMARY_FIELDS, Games, Record, find_game
+from .ids import new_id, race_game_id
 from .race_news import RaceNews
 
 log = logging.getLogger(__name__)
@@ -65,8 +66,11 @@ MODE = "race"
 STALLED_MS = 1000
 #: how long an instance may take to deal a race before another may take over
 DEAL_LEASE_MS = 10_000
-#: why the server gave up a member's game (the race row's ``out``)
+#: why the server gave up a member's game (the race row's ``out``; DAY_OVER: a race on
+#: a daily deal still running when its day closed)
 TIMED_OUT, DROPPED, ENDED = "timed_out", "dropped", "ended"
+OUTS = frozenset({TIMED_OUT, DROPPED, ENDED, DAY_OVER})
+_DAY_CLOSED = "this race is on a daily deal whose day is over (UTC): it can no longer start"
 
 
 class Races:
@@ -114,12 +118,15 @@ class Races:
         members: list[str] | None = None,
     ) -> dict[str, Any]:
         find_game(slug)
-        rid = rid or secrets.token_urlsafe(9)
+        rid = rid or new_id()
         fields: dict[str, str | int] = {}
+        if seed is not None:
+            fields["chosen"] = 1  # every member is told, and the result says so
         if daily:
             # Today's daily deal: its games carry the date and commitment, so the seed
             # stays hidden until the day is over.
             date = self.games.dailies.today()
+            await self._no_daily_yet(player, date, slug)
             seed, fields["commitment"] = await self.games.dailies.deal(date, slug)
             fields["date"] = date
         fields |= {
@@ -163,7 +170,7 @@ class Races:
             raise ProtocolError(ErrorCode.FORBIDDEN, "you are not in this race")
         if (await self.build(rid))["status"] != RaceStatus.FINISHED:
             raise ProtocolError(ErrorCode.FORBIDDEN, "a rematch is offered once the race is over")
-        new = secrets.token_urlsafe(9)
+        new = new_id()
         key = self.store.keys.race(rid)
         if not await self.store.redis.hsetnx(key, "rematch", new):  # someone was first
             raw = await self.store.redis.hget(key, "rematch")
@@ -178,11 +185,31 @@ class Races:
         await self.publish(rid)
         return race
 
+    async def _no_daily_yet(self, player: str, date: str, slug: str) -> None:
+        """A race on the daily deal is each member's ranked attempt of it: refused to
+        a player who has one already (in play or over), as a second look at the
+        deal before the day is over."""
+        if slug in await self.store.player_dailies(player, date):
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN,
+                f"you have played today's daily of {slug} already: a race on the daily "
+                "deal is your one ranked attempt of it",
+            )
+
+    def _day_over(self, info: Mapping[str, bytes]) -> bool:
+        """Whether the race is on the daily deal of a day that is over."""
+        date = _text(info.get("date"))
+        return bool(date) and self.games.dailies.revealed(date)
+
     async def join(self, player: str, code: str) -> dict[str, Any]:
         rid = await self.store.race_by_code(code)
         if rid is None:
             raise ProtocolError(ErrorCode.NOT_FOUND, f"no race has the code {code!r}")
         info, members, _, _ = await self.store.race(rid)
+        if player not in members and info.get("date"):
+            if self._day_over(info):
+                raise ProtocolError(ErrorCode.FORBIDDEN, _DAY_CLOSED)
+            await self._no_daily_yet(player, _text(info.get("date")), _text(info.get("game")))
         if player in members:
             await self.store.race_saw(rid, [player], self.clock.now_ms())
             starts_at = int(info.get("starts_at") or 0)
@@ -203,6 +230,8 @@ class Races:
         info, _, _, _ = await self._race(rid)
         if info.get("creator", b"").decode() != player:
             raise ProtocolError(ErrorCode.FORBIDDEN, "only the race's creator starts it")
+        if self._day_over(info):
+            raise ProtocolError(ErrorCode.FORBIDDEN, _DAY_CLOSED)
         starts_at = self.clock.now_ms() + int(self.countdown * 1000)
         started = {"starts_at": starts_at}
         if not await self.store.race_status(rid, RaceStatus.LOBBY, RaceStatus.COUNTDOWN, started):
@@ -274,8 +303,10 @@ class Races:
         return await self.publish(rid)
 
     async def _give_up(self, rid: str, member: str, why: str) -> bool:
-        """Resign ``member``'s game in the race for them, saying ``why`` in their row;
-        False if it was over already."""
+        """Take ``member`` out of the running race, saying ``why`` in their row: their
+        game is resigned for them, except a ranked daily attempt, which nobody else
+        may spend: it leaves the race and plays on as their daily. False if the game
+        was over already."""
         _, _, games, _ = await self.store.race(rid)
         gid = games.get(member)
         if not gid:
@@ -283,7 +314,10 @@ class Races:
         key = self.store.keys.race(rid)
         await self.store.redis.hset(key, f"out:{member}", why)  # before the resign's news
         try:
-            await self.games.resign(member, gid)
+            if why != DAY_OVER and await self.games.leave_race(member, gid):
+                log.info("race %s: %s's daily attempt leaves the race (%s)", rid, member, why)
+                return True
+            await self.games.resign(member, gid, out=why)
         except ProtocolError as exc:
             if exc.code is not ErrorCode.GAME_OVER:
                 raise
@@ -343,10 +377,11 @@ class Races:
             self._shown.pop(rid, None)
             return
         if race["status"] == RaceStatus.RUNNING:
+            day_over = bool(race["date"]) and self.games.dailies.revealed(race["date"])
             for p in race["players"]:
                 late = p["away_ms"] > self.absent_limit_ms
-                if p["status"] == GameStatus.PLAYING and late:
-                    await self._give_up(rid, p["player"], TIMED_OUT)
+                if p["status"] == GameStatus.PLAYING and (day_over or late):
+                    await self._give_up(rid, p["player"], DAY_OVER if day_over else TIMED_OUT)
         away = frozenset(p["player"] for p in race["players"] if p["away"])
         if self._shown.get(rid) != (str(race["status"]), away):
             await self.publish(rid)
@@ -362,17 +397,23 @@ class Races:
             info, members, _, _ = await self.store.race(rid)
             if _text(info.get("status")) != RaceStatus.COUNTDOWN:
                 return  # dealt already, by an instance whose lease has run out since
+            if self._day_over(info):  # counted down across midnight: no deal after it
+                await self.store.race_status(rid, RaceStatus.COUNTDOWN, RaceStatus.LOBBY, {})
+                await self.publish(rid)
+                return
             game = find_game(info["game"].decode())
             seed = int(info["seed"])
+            date = _text(info.get("date"))
             games = {}
             for member in members:
                 gid = race_game_id(rid, member)
-                date = _text(info.get("date"))
-                # On the daily deal, the race game is the member's daily attempt unless
-                # they already made one: the deal may not be seen before it counts.
-                ranked = bool(date) and (
-                    await self.store.claim_daily(member, date, game.slug, gid) == gid
-                )
+                # On the daily deal, the race game is the member's one ranked attempt:
+                # a member who made one since joining gets no second look at the deal.
+                ranked = bool(date)
+                if date and await self.store.claim_daily(member, date, game.slug, gid) != gid:
+                    await self.store.race_member(rid, member, add=False)
+                    log.info("race %s: %s played the daily meanwhile: out", rid, member)
+                    continue
                 rec = await self.games.create(
                     member,
                     game,
@@ -424,12 +465,11 @@ class Races:
             # presence: a member nobody has seen yet counts from the race's creation
             away_ms = max(0, now - seen.get(member, created))
             away = status != RaceStatus.FINISHED and away_ms > self.away_after_ms
-            presence = {
-                "away": away,
-                "away_ms": away_ms if away else 0,
-                "out": _text(info.get(f"out:{member}")) or None,
-            }
             s = summaries.get(games.get(member, ""))
+            out = _text(info.get(f"out:{member}")) or None
+            if out is None and s is not None and s["out"] in OUTS:
+                out = s["out"]  # given up by a server that wrote it in the game alone
+            presence = {"away": away, "away_ms": away_ms if away else 0, "out": out}
             if s is None:
                 players.append(
                     {
@@ -444,11 +484,13 @@ class Races:
                     | presence
                 )
                 continue
-            end = s["updated"] if s["status"] != GameStatus.PLAYING else now
+            # A daily attempt the server took out of the race plays on outside it.
+            status_ = GameStatus.LOST if out and s["status"] == GameStatus.PLAYING else s["status"]
+            end = s["updated"] if status_ != GameStatus.PLAYING else now
             players.append(
                 {
                     "player": member,
-                    "status": s["status"],
+                    "status": status_,
                     "foundation": s["foundation"],
                     "total": s["total"],
                     "moves": s["moves"],
@@ -459,7 +501,8 @@ class Races:
             )
         over = all(p["status"] != GameStatus.PLAYING for p in players)
         if status == RaceStatus.RUNNING and players and over:
-            await self.store.race_status(rid, RaceStatus.RUNNING, RaceStatus.FINISHED, {})
+            if await self.store.race_status(rid, RaceStatus.RUNNING, RaceStatus.FINISHED, {}):
+                await self.games.race_over(gids)  # the deal may be shown to all now
             status = RaceStatus.FINISHED
         players.sort(key=lambda p: (p["place"] is None, p["place"] or 0, -p["foundation"]))
         starts_at = info.get("starts_at")
@@ -476,6 +519,7 @@ class Races:
             "creator": info.get("creator", b"").decode(),
             "rematch": rematch,
             "date": _text(info.get("date")) or None,
+            "seed_chosen": info.get("chosen") == b"1",
             "away_after_ms": self.away_after_ms,
             "absent_limit_ms": self.absent_limit_ms,
         }
@@ -486,13 +530,6 @@ class Races:
         news = RaceNews(race, games or {})
         await self.store.publish(self.store.keys.race_channel(rid), news.to_bytes())
         return race
-
-
-def race_game_id(rid: str, member: str) -> str:
-    """The id of ``member``'s game in race ``rid``: the same on every instance, so a
-    deal redone after a dealer died makes no second game. (A race id has a fixed
-    length, so the pair is unambiguous; both parts are of the game id alphabet.)"""
-    return f"{rid}-{member}"
 
 
 def _creator_only(info: Mapping[str, bytes], player: str, what: str) -> None:

@@ -107,11 +107,12 @@ async def test_home_at_80x24(server_url: str, account: config.Credentials) -> No
 async def test_your_result_whole_at_80_and_at_120_columns(
     server_url: str, account: config.Credentials
 ) -> None:
-    """A daily played with an undo: its result is long; it is whole on the detail
+    """A daily played with an undo (of a move that showed no card: the Fifteen's lie
+    face up, and a ranked game takes back no other): its result is long; it is whole on the detail
     line at 80 columns and in the table (or the detail line) at 120."""
     async with Connection(server_url) as conn:
         await conn.auth(account.token)
-        state = await conn.start("crescent", Mode.DAILY)
+        state = await conn.start("fifteen", Mode.DAILY)
         state = await conn.move(state["game_id"], state["seq"], state["legal"][0])
         state = await conn.undo(state["game_id"], state["seq"])
         await conn.resign(state["game_id"])
@@ -120,9 +121,11 @@ async def test_your_result_whole_at_80_and_at_120_columns(
         async with app.run_test(size=size) as pilot:
             await until(pilot, lambda: at_home(pilot))
             await pilot.pause(0.2)
+            for _ in range(registry.slugs().index("fifteen")):  # its row: the detail line
+                await pilot.press("down")
             home = app.screen
             assert isinstance(home, DailyScreen)
-            mine = home.daily["games"]["crescent"]["mine"]
+            mine = home.daily["games"]["fifteen"]["mine"]
             whole = result_text(mine)
             assert "undo used" in whole
             shown = screen_text(pilot)

@@ -9,7 +9,7 @@ import uuid
 from server.net import App
 from server.services import Services
 from server.services.games import find_game
-from server.services.race import race_game_id
+from server.services.ids import race_game_id
 from server.store import Store
 from tests.support import TestClient, connect, running_app
 from tests.support.server import server_settings
@@ -104,8 +104,9 @@ async def test_a_race_on_the_daily_deal_is_the_members_daily_attempt(
 ) -> None:
     """`race_create daily` deals today's daily: the race game carries the daily's
     commitment, its seed stays hidden even after it ends (the day is not over), and it
-    is the daily attempt of a member who had none, while a member who already played
-    the daily races unranked (no one sees the deal before the attempt that counts)."""
+    is the member's one ranked attempt of the daily: a player who already played it
+    may not join (no second look at the deal before the day is over), and after the
+    race `start daily` gives back the same game, never a practice copy."""
     daily = (await player.call("daily"))["games"]["short"]
     before = (await player2.call("start", game="short", mode="daily"))["state"]
     await player2.call("resign", game_id=before["game_id"])
@@ -113,19 +114,20 @@ async def test_a_race_on_the_daily_deal_is_the_members_daily_attempt(
     assert race["date"] == (await player.call("daily"))["date"]
     both = await player.error("race_create", game="short", daily=True, seed=3)
     assert both["code"] == "bad_request"
-    await player2.call("race_join", code=race["code"])
+    refused = await player2.error("race_join", code=race["code"])
+    assert refused["code"] == "forbidden" and "daily" in refused["message"]
     await player.call("race_start", race_id=race["race_id"])
     mine = (await player.next_event("race_started"))["state"]
-    theirs = (await player2.next_event("race_started"))["state"]
     assert mine["deal"] == {"seed": None, "commitment": daily["commitment"]}
-    assert mine["view"] == before["view"] == theirs["view"]
-    assert mine["ranked"] is True and theirs["ranked"] is False
+    assert mine["view"] == before["view"]
+    assert mine["ranked"] is True
     again = (await player.call("start", game="short", mode="daily"))["state"]
     assert again["game_id"] == mine["game_id"]  # the race game is the daily attempt
     over = (await player.call("resign", game_id=mine["game_id"]))["state"]
     assert over["status"] == "lost" and over["deal"]["seed"] is None
-    practice = (await player.call("start", game="short", mode="daily"))["state"]
-    assert practice["mode"] == "practice" and practice["game_id"] != mine["game_id"]
+    same = (await player.call("start", game="short", mode="daily"))["state"]
+    assert same["game_id"] == mine["game_id"] and same["status"] == "lost"
+    assert same["deal"]["seed"] is None
     board = await player.call("leaderboard", game="short", board="daily")
     assert player.player in [e["player"] for e in board["entries"]]
 

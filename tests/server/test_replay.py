@@ -107,7 +107,7 @@ async def test_anothers_daily_replays_once_the_day_is_over(
     player: TestClient, player2: TestClient, clock: FakeClock
 ) -> None:
     state = await player.start("crescent", "daily")
-    state = await finish(player, await play_some(player, state, 5))
+    state = await finish(player, await play_some(player, state, 5, undo=False))  # ranked
     gid = state["game_id"]
     # today: the player may, with the seed hidden; nobody else may
     mine = (await player.call("replay", game_id=gid))["replay"]
@@ -127,7 +127,8 @@ async def test_anothers_daily_replays_once_the_day_is_over(
 async def test_a_past_daily_replays_for_anyone_without_an_account(
     ws_url: str, player: TestClient, clock: FakeClock
 ) -> None:
-    state = await finish(player, await play_some(player, await player.start("short", "daily"), 3))
+    daily = await player.start("short", "daily")
+    state = await finish(player, await play_some(player, daily, 3, undo=False))  # ranked
     clock.advance(days=1)
     async with connect(ws_url) as anonymous:
         got = await anonymous.call("replay", game_id=state["game_id"], step=0)
