@@ -151,6 +151,12 @@ class Settings:
     prepare_dailies: bool = _opt(
         True, "choose today's and tomorrow's dailies in the background at start-up"
     )
+    backfill_look_alikes: bool = _opt(
+        True,
+        "at start-up, give every player registered before look-alike names were refused "
+        "their name's look-alike key, unless a server did so before (a Redis key "
+        "remembers it): one SCAN of every key, once per deployment",
+    )
     game_cache: int = _opt(4096, "recently used games kept in memory per process")
     log_level: str = _opt("info", "logging level: debug, info, warning, error")
     loop: str = _opt("auto", "event loop: uvloop, asyncio, or auto (uvloop when installed)")

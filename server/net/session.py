@@ -69,7 +69,7 @@ class Hub:
         if conn.player is not None:
             self._forget(conn)
         conn.player = player
-        self.players.setdefault(player.lower(), set()).add(conn)
+        self.players.setdefault(player.casefold(), set()).add(conn)
 
     def remove(self, conn: Conn) -> None:
         self.conns.discard(conn)
@@ -77,17 +77,17 @@ class Hub:
 
     def _forget(self, conn: Conn) -> None:
         if conn.player is not None:
-            mine = self.players.get(conn.player.lower())
+            mine = self.players.get(conn.player.casefold())
             if mine is not None:
                 mine.discard(conn)
                 if not mine:
-                    del self.players[conn.player.lower()]
+                    del self.players[conn.player.casefold()]
 
     def online(self, player: str) -> bool:
-        return bool(self.players.get(player.lower()))
+        return bool(self.players.get(player.casefold()))
 
     async def send_to(self, player: str, msg: dict[str, Any]) -> None:
-        for conn in list(self.players.get(player.lower(), ())):
+        for conn in list(self.players.get(player.casefold(), ())):
             await conn.push(msg)
 
 

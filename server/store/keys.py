@@ -56,6 +56,17 @@ class Keys:
         """set: the names of the players ``name`` follows (friends, one-way)."""
         return f"{self.prefix}pl:{{{name.casefold()}}}:follows"
 
+    def look_alike(self, key: str) -> str:
+        """string: the registered name whose look-alike key
+        (``server.services.names.look_alike_key``) is ``key``: a new name with the same
+        key is refused, in one lookup."""
+        return f"{self.prefix}alike:{{{key}}}"
+
+    def look_alikes_backfilled(self) -> str:
+        """string, set once: every player registered before the look-alike check has
+        its :meth:`look_alike` key (``Accounts.backfill``)."""
+        return f"{self.prefix}alike-backfilled"
+
     def token(self, digest: str) -> str:
         """string: player name of a token's sha256 hex digest."""
         return f"{self.prefix}tok:{{{digest}}}"

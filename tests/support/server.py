@@ -47,6 +47,8 @@ def server_settings(redis_url: str, **overrides: Any) -> Settings:
         ping_interval=0,
         shutdown_timeout=5,
         race_countdown=0.2,
+        # a SCAN of the whole shared test Redis at every start: only the tests of it
+        backfill_look_alikes=False,
         **SOLVER,
     )
     return replace(base, **overrides)
