@@ -71,6 +71,12 @@ class Keys:
         """string: player name of a token's sha256 hex digest."""
         return f"{self.prefix}tok:{{{digest}}}"
 
+    # limits per client address
+    def address_count(self, address: str, kind: str, window: int) -> str:
+        """string (a count, expiring with its window): what ``address`` did of
+        ``kind`` in window number ``window`` (``server.services.limits``)."""
+        return f"{self.prefix}addr:{{{address}}}:{kind}:{window}"
+
     # games
     def game(self, gid: str) -> str:
         """hash: slug, seed, player, mode, seq, status, state, timestamps, score …"""

@@ -109,6 +109,7 @@ class Store:
         self._drop_lobby = self.redis.register_script(scripts.DROP_LOBBY)
         self._race_saw = self.redis.register_script(scripts.RACE_SAW)
         self._delete_if = self.redis.register_script(scripts.DELETE_IF)
+        self._count_in_window = self.redis.register_script(scripts.COUNT_IN_WINDOW)
 
     async def close(self) -> None:
         if self._replicated is not None:
@@ -264,6 +265,20 @@ class Store:
         async with self._call("friends"):
             count: Any = await self.redis.scard(self.keys.player_follows(player))
         return int(count)
+
+    # -- limits per client address ---------------------------------------------------
+
+    async def count_address(self, address: str, kind: str, window: int, left_ms: int) -> int:
+        """One more ``kind`` by ``address`` in window ``window``, which ends in
+        ``left_ms``; the count so far."""
+        key = self.keys.address_count(address, kind, window)
+        async with self._call("address"):
+            return int(await self._count_in_window(keys=[key], args=[left_ms]))
+
+    async def address_count(self, address: str, kind: str, window: int) -> int:
+        async with self._call("address"):
+            value = await self.redis.get(self.keys.address_count(address, kind, window))
+        return int(value or 0)
 
     # -- games ------------------------------------------------------------------------
 
