@@ -48,6 +48,11 @@ async def test_the_store_runs_on_a_cluster(store: Store) -> None:
     assert not await store.look_alikes_backfilled()
     await store.mark_look_alikes_backfilled(1002)
     assert await store.look_alikes_backfilled()
+    # limits per client address
+    assert await store.count_address("2001:db8::/64", "register", 7, 60_000) == 1
+    assert await store.count_address("2001:db8::/64", "register", 7, 60_000) == 2
+    assert await store.address_count("2001:db8::/64", "register", 7) == 2
+    assert await store.address_count("198.51.100.1", "register", 7) == 0
     assert await store.player_of_token("d" * 64) == "Alice_c"
     assert await store.player_of_token("e" * 64) is None
     assert (await store.player("alice_c"))["name"] == b"Alice_c"
