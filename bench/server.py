@@ -458,6 +458,7 @@ async def main_async(args: argparse.Namespace) -> None:
             "--log-level",
             "warning",
             "--no-prepare-dailies",
+            "--no-address-limits",  # every player registers from 127.0.0.1
             "--loop",
             args.loop,
             "--workers",
@@ -641,6 +642,7 @@ async def run_cluster(args: argparse.Namespace) -> tuple[int, Row] | None:
     server_args = [
         *("--rate", "1000000000", "--burst", "1000000000", "--ping-interval", "0"),
         *("--log-level", "warning", "--loop", args.loop, "--no-prepare-dailies"),
+        "--no-address-limits",  # every player registers from 127.0.0.1
     ]
     try:
         deployment = await asyncio.to_thread(

@@ -45,6 +45,9 @@ UNHEARD = 64
 MAX_REPLY = 4 * MAX_FRAME
 #: times a request refused with ``rate_limited`` is sent again (after its ``retry_after``)
 RATE_RETRIES = 20
+#: the longest ``retry_after`` waited out: a longer one (a limit per address, counted
+#: by the hour) is the player's to read, not a pause
+RATE_WAIT_MOST = 10.0
 #: a request answered ``unavailable`` (the server's storage is down, restarting or
 #: failing over) is sent again after growing pauses, from the server's ``retry_after``
 #: up to UNAVAILABLE_MAX_PAUSE s, for at most UNAVAILABLE_PATIENCE s in all
@@ -326,7 +329,8 @@ class Connection:
 
         Requests are paced by the server's limits (:class:`Pacer`); one the server
         still refuses as ``rate_limited`` was not carried out, so it is sent again
-        after the ``retry_after`` the server gives (at most RATE_RETRIES times).
+        after the ``retry_after`` the server gives (at most RATE_RETRIES times), unless
+        that is over RATE_WAIT_MOST seconds (a limit per address): then it is raised.
 
         One answered ``unavailable`` (the server's storage is down or failing over)
         is sent again after growing pauses (:func:`backoff`, from its ``retry_after``)
@@ -341,7 +345,11 @@ class Connection:
                 return await self._call_once(op, params)
             except ServerError as exc:
                 retry = _retry_after(exc)
-                if exc.code == ErrorCode.RATE_LIMITED and rate_retries < RATE_RETRIES:
+                if (
+                    exc.code == ErrorCode.RATE_LIMITED
+                    and rate_retries < RATE_RETRIES
+                    and retry <= RATE_WAIT_MOST
+                ):
                     rate_retries += 1
                     await asyncio.sleep(retry or 0.1)
                     continue

@@ -28,9 +28,10 @@ MAX_SEED = 2**64 - 1
 MAX_SEQ = 2**31 - 1
 MAX_LIMIT = 100
 DEFAULT_LIMIT = 20
-#: a player name, in words: the rule ``name_rule`` checks
+#: a new player's name, in words: the rule :func:`new_player_name` checks
 NAME_RULE = (
-    "3 to 20 characters: letters of one alphabet (Latin, Cyrillic, …), digits 0-9, '_' or '-'"
+    "3 to 20 characters: letters of one alphabet (Latin, Cyrillic, …), digits 0-9, '_' or "
+    "'-', at least one of them a letter"
 )
 SLUG_RE = re.compile(r"[a-z0-9_]{1,40}")
 ID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -183,15 +184,32 @@ _cursor = _text(CURSOR_RE, "a cursor from an earlier reply")
 
 
 def player_name(value: Any) -> str:
-    """A valid player name, NFC-normalised (``Вася``, ``anna_k``), or ``bad_request``
-    saying :data:`NAME_RULE`. Letters may come from any one script: mixing scripts
-    (a Latin ``a`` among Cyrillic letters) would let look-alike names pass as one."""
+    """A player's name as names are stored, NFKC-normalised (``Вася``, ``anna_k``; a
+    fullwidth ``ａｎｎａ`` is ``anna``), or ``bad_request`` saying :data:`NAME_RULE`.
+
+    Letters may come from any one script: mixing scripts (a Latin ``a`` among Cyrillic
+    letters) would let look-alike names pass as one. NFKC, not NFC, so that the
+    compatibility forms of a letter (fullwidth, ligatures, mathematical letters) are
+    that letter. The rule of every name looked up (``friend_add``, ``stats``, …); a new
+    name must also pass :func:`new_player_name`."""
     if not isinstance(value, str):
         raise _fail("name", NAME_RULE)
-    name = unicodedata.normalize("NFC", value)
+    name = unicodedata.normalize("NFKC", value)
     ok = 3 <= len(name) <= 20 and all(ch.isalpha() or ch in "0123456789_-" for ch in name)
     scripts = {unicodedata.name(ch, "?").split(" ")[0] for ch in name if ch.isalpha()}
     if not ok or len(scripts) > 1:
+        raise _fail("name", NAME_RULE)
+    return name
+
+
+def new_player_name(value: Any) -> str:
+    """The name of a player to ``register``: :func:`player_name`, with at least one
+    letter (``___``, ``---`` or ``123`` name nobody: they tell players apart by no
+    letter). Names registered before this rule may lack one: they are still looked up
+    by :func:`player_name`. Whether it looks like an existing player's name is the
+    server's to say (``server.services.names``)."""
+    name = player_name(value)
+    if not any(ch.isalpha() for ch in name):
         raise _fail("name", NAME_RULE)
     return name
 
@@ -228,7 +246,7 @@ class Request:
 class Register(Request):
     name: str
     op = Op.REGISTER
-    fields: ClassVar[Schema] = {"name": lambda field, value: player_name(value)}
+    fields: ClassVar[Schema] = {"name": lambda field, value: new_player_name(value)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -260,6 +260,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 check_prefix(settings.key_prefix)
             except ValueError as exc:
                 raise SystemExit(f"pasyans-server: --redis-cluster: {exc}") from None
+        from .net.address import parse_networks
+
+        try:
+            parse_networks(settings.trusted_proxies)
+        except ValueError as exc:
+            raise SystemExit(f"pasyans-server: --trusted-proxies: {exc}") from None
         logging.basicConfig(
             level=settings.log_level.upper(),
             format="%(asctime)s %(levelname)s %(name)s: %(message)s",

@@ -71,6 +71,37 @@ class Settings:
         "refill); excess requests get 'rate_limited'",
     )
     burst: int = _opt(100, "token bucket size: requests a connection may send at once")
+    address_limits: bool = _opt(
+        True,
+        "count the limits per client address below, in Redis across every server "
+        "(off only for load tests that play many accounts from one address)",
+    )
+    address_window: float = _opt(
+        3600.0,
+        "seconds of the fixed window the limits per client address count in (windows "
+        "start at multiples of it since the epoch)",
+    )
+    address_registrations: int = _opt(
+        20,
+        "accounts one client address may register per window; more get 'rate_limited' "
+        "with retry_after (0 = no limit)",
+    )
+    address_race_joins: int = _opt(
+        300,
+        "race_join requests one client address may make per window, coming back to a "
+        "race included (0 = no limit)",
+    )
+    address_failed_joins: int = _opt(
+        30,
+        "race_join requests with a code that names no race one client address may make "
+        "per window: guessing codes (0 = no limit)",
+    )
+    trusted_proxies: str = _opt(
+        "127.0.0.1,::1",
+        "load balancers whose X-Forwarded-For header names the client's address, as "
+        "addresses or networks (10.0.0.0/8), comma-separated; a connection from any "
+        "other peer counts as its own address ('none' = trust none)",
+    )
     max_bad_frames: int = _opt(20, "bad frames in a row before the connection is closed with 1008")
     handshake_timeout: float = _opt(
         10.0,
@@ -150,6 +181,12 @@ class Settings:
     )
     prepare_dailies: bool = _opt(
         True, "choose today's and tomorrow's dailies in the background at start-up"
+    )
+    backfill_look_alikes: bool = _opt(
+        True,
+        "at start-up, give every player registered before look-alike names were refused "
+        "their name's look-alike key, unless a server did so before (a Redis key "
+        "remembers it): one SCAN of every key, once per deployment",
     )
     game_cache: int = _opt(4096, "recently used games kept in memory per process")
     log_level: str = _opt("info", "logging level: debug, info, warning, error")

@@ -18,6 +18,7 @@ import asyncio
 import gc
 import logging
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from websockets.asyncio.server import Server, serve
 from websockets.typing import Subprotocol
@@ -77,7 +78,7 @@ class App:
         self.services: Services | None = None
         self.sessions: Sessions | None = None
         self.server: Server | None = None
-        self._tasks: list[asyncio.Task[None]] = []
+        self._tasks: list[asyncio.Task[Any]] = []
 
     async def start(self) -> None:
         s = self.settings
@@ -116,6 +117,9 @@ class App:
             absent_limit=s.race_absent_limit,
             daily_wait=s.daily_wait,
         )
+        if s.backfill_look_alikes and not await self.backfill_look_alikes():
+            later = asyncio.create_task(self.backfill_look_alikes(retry=10), name="look-alikes")
+            self._tasks.append(later)
         routes = Routes(services, self.hub, s, self.metrics)
         self.sessions = sessions = Sessions(s, self.metrics, self.hub, routes.dispatch)
         events = RaceEvents(store, self.hub, services.games, services.races)
@@ -169,6 +173,24 @@ class App:
         if self.embedded is not None:
             await self.embedded.stop()
             self.embedded = None
+
+    async def backfill_look_alikes(self, retry: float = 0) -> bool:
+        """Give the players registered before look-alike names were refused their
+        look-alike keys (``Accounts.backfill``), before this server takes a
+        registration; False if storage failed (then the server starts anyway and, with
+        ``retry`` seconds, tries again every ``retry`` seconds until it is done)."""
+        assert self.services is not None
+        while True:
+            try:
+                await self.services.accounts.backfill()
+                return True
+            except Exception:
+                if being_cancelled():
+                    raise asyncio.CancelledError from None
+                log.exception("giving earlier players their look-alike keys failed")
+            if not retry:
+                return False
+            await asyncio.sleep(retry)
 
     async def prepare_dailies(self) -> None:
         """Choose today's and tomorrow's dailies in the background (a day ahead), and

@@ -26,6 +26,7 @@ from protocol import ErrorCode, Op, ProtocolError
 from ..patience import registry
 from ..services import Services, daily_overview
 from ..services.games import find_game
+from ..services.limits import AddressLimits, Kind
 from ..settings import Settings
 from ..store.errors import OUTAGE
 from .metrics import Metrics
@@ -56,6 +57,31 @@ def rules_text(slug: str) -> str | None:
         return None
 
 
+#: what an op spends of its client address's limits (``server.services.limits``),
+#: before it runs: the kinds it counts, then the kinds it only must not have used up
+SPENDS: dict[Op, tuple[tuple[Kind, ...], tuple[Kind, ...]]] = {
+    Op.REGISTER: ((Kind.REGISTER,), ()),
+    Op.RACE_JOIN: ((Kind.RACE_JOIN,), (Kind.RACE_JOIN_FAILED,)),
+}
+#: what an op refused with a code spends afterwards: a join by a code that names no
+#: race is someone guessing codes
+FAILS: dict[tuple[Op, ErrorCode], Kind] = {
+    (Op.RACE_JOIN, ErrorCode.NOT_FOUND): Kind.RACE_JOIN_FAILED,
+}
+
+
+def address_limits(services: Services, settings: Settings) -> AddressLimits:
+    """The limits per client address the settings give (none when turned off)."""
+    most = {
+        Kind.REGISTER: settings.address_registrations,
+        Kind.RACE_JOIN: settings.address_race_joins,
+        Kind.RACE_JOIN_FAILED: settings.address_failed_joins,
+    }
+    if not settings.address_limits:
+        most = {}
+    return AddressLimits(services.store, services.clock, window=settings.address_window, most=most)
+
+
 def ok_packed(re: int, state: bytes) -> bytes:
     """``P.encode(P.ok(re, state=...))`` for a state already encoded."""
     return P.encode_map(P.ok(re), P.Encoded("state", state))
@@ -67,6 +93,7 @@ class Routes:
         self.hub = hub
         self.settings = settings
         self.metrics = metrics
+        self.addresses = address_limits(services, settings)
         #: ops open to anyone: the handler gets the connection
         self.public: dict[Op, Callable[[Conn, Any], Awaitable[Answer]]] = {
             Op.REGISTER: self.register,
@@ -108,10 +135,21 @@ class Routes:
         op = req.op
         start = time.perf_counter()
         try:
-            if op in P.PUBLIC_OPS:
-                result = await self.public[op](conn, req)
-            else:
-                result = await self.signed_in[op](conn.need_player(), req)
+            try:
+                if op in P.PUBLIC_OPS:
+                    if op in SPENDS:
+                        await self.spend(conn, op)
+                    result = await self.public[op](conn, req)
+                else:
+                    player = conn.need_player()
+                    if op in SPENDS:
+                        await self.spend(conn, op)
+                    result = await self.signed_in[op](player, req)
+            except ProtocolError as exc:
+                kind = FAILS.get((op, exc.code))
+                if kind is not None:
+                    await self.addresses.count(kind, conn.address)
+                raise
             self.metrics.count_op(op, "ok")
             if isinstance(result, bytes):
                 return ok_packed(req.id, result)
@@ -140,6 +178,15 @@ class Routes:
         finally:
             if op is Op.MOVE:
                 self.metrics.move_seconds.observe(time.perf_counter() - start)
+
+    async def spend(self, conn: Conn, op: Op) -> None:
+        """Count ``op`` against its connection's client address (:data:`SPENDS`);
+        ``rate_limited`` past a limit."""
+        counts, checks = SPENDS[op]
+        for kind in checks:
+            await self.addresses.check(kind, conn.address)
+        for kind in counts:
+            await self.addresses.spend(kind, conn.address)
 
     # -- open to anyone ---------------------------------------------------------------
 

@@ -23,6 +23,7 @@ import protocol as P
 from protocol import ErrorCode, ProtocolError
 
 from ..settings import Settings
+from .address import client_address, parse_networks
 from .metrics import Metrics
 from .ratelimit import TokenBucket
 
@@ -34,15 +35,18 @@ Reply = dict[str, Any] | bytes
 
 class Conn:
     """One client connection: its socket, player (once authenticated), rate-limit
-    bucket and count of bad frames in a row. :meth:`push` sends it an event."""
+    bucket, count of bad frames in a row and the client address its limits per
+    address count against (:func:`~.address.client_address`). :meth:`push` sends it
+    an event."""
 
-    __slots__ = ("bad", "bucket", "player", "ws")
+    __slots__ = ("address", "bad", "bucket", "player", "ws")
 
-    def __init__(self, ws: ServerConnection, bucket: TokenBucket) -> None:
+    def __init__(self, ws: ServerConnection, bucket: TokenBucket, address: str = "") -> None:
         self.ws = ws
         self.player: str | None = None
         self.bucket = bucket
         self.bad = 0
+        self.address = address
 
     async def push(self, msg: dict[str, Any]) -> None:
         with contextlib.suppress(ConnectionClosed):
@@ -69,7 +73,7 @@ class Hub:
         if conn.player is not None:
             self._forget(conn)
         conn.player = player
-        self.players.setdefault(player.lower(), set()).add(conn)
+        self.players.setdefault(player.casefold(), set()).add(conn)
 
     def remove(self, conn: Conn) -> None:
         self.conns.discard(conn)
@@ -77,17 +81,17 @@ class Hub:
 
     def _forget(self, conn: Conn) -> None:
         if conn.player is not None:
-            mine = self.players.get(conn.player.lower())
+            mine = self.players.get(conn.player.casefold())
             if mine is not None:
                 mine.discard(conn)
                 if not mine:
-                    del self.players[conn.player.lower()]
+                    del self.players[conn.player.casefold()]
 
     def online(self, player: str) -> bool:
-        return bool(self.players.get(player.lower()))
+        return bool(self.players.get(player.casefold()))
 
     async def send_to(self, player: str, msg: dict[str, Any]) -> None:
-        for conn in list(self.players.get(player.lower(), ())):
+        for conn in list(self.players.get(player.casefold(), ())):
             await conn.push(msg)
 
 
@@ -142,10 +146,18 @@ class Sessions:
         self.draining = False
         self.inflight = 0
         self._idle = asyncio.Event()
+        self.proxies = parse_networks(settings.trusted_proxies)
+
+    def address_of(self, ws: ServerConnection) -> str:
+        """The client address of a connection: its peer's, or the one a trusted load
+        balancer forwards (``X-Forwarded-For``, :func:`~.address.client_address`)."""
+        peer = ws.remote_address[0] if ws.remote_address else None
+        forwarded = ws.request.headers.get_all("X-Forwarded-For") if ws.request else []
+        return client_address(str(peer) if peer else None, forwarded, self.proxies)
 
     async def handler(self, ws: ServerConnection) -> None:
         s = self.settings
-        conn = Conn(ws, TokenBucket(s.rate, s.burst, time.monotonic()))
+        conn = Conn(ws, TokenBucket(s.rate, s.burst, time.monotonic()), self.address_of(ws))
         self.hub.add(conn)
         self.metrics.connections.inc()
         self.metrics.connections_total.inc()

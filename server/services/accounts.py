@@ -1,15 +1,26 @@
 """Accounts: register a name, authenticate by token. Tokens are random, shown once,
-stored only as their sha256, and compared in constant time (in the store)."""
+stored only as their sha256, and compared in constant time (in the store).
+
+A name that looks like an existing player's (``names.look_alike_keys``) is refused:
+each name's keys are kept in Redis (``Keys.look_alike``), so the check is one
+round trip.
+Players registered before that check have no key until :meth:`Accounts.backfill`
+gives them one, once per deployment, at the start of the first server that runs it.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 
 from protocol import ErrorCode, ProtocolError
 
 from ..store import Store
 from .clock import Clock
+from .names import look_alike_keys
+
+log = logging.getLogger("pasyans.server")
 
 TOKEN_BYTES = 32
 
@@ -24,11 +35,36 @@ class Accounts:
         self.clock = clock
 
     async def register(self, name: str) -> str:
-        """A new player ``name`` (unique regardless of case); returns its token."""
+        """A new player ``name`` (unique regardless of case, and looking like no
+        other player's name); returns its token."""
         token = secrets.token_urlsafe(TOKEN_BYTES)
-        if not await self.store.create_player(name, digest(token), self.clock.now_ms()):
+        now = self.clock.now_ms()
+        holder = await self.store.create_player(name, digest(token), now, look_alike_keys(name))
+        if not holder:
+            return token
+        if holder.casefold() == name.casefold():
             raise ProtocolError(ErrorCode.NAME_TAKEN, f"the name {name!r} is taken")
-        return token
+        raise ProtocolError(
+            ErrorCode.NAME_TAKEN,
+            f"the name {name!r} looks like an existing player's name, {holder!r}",
+        )
+
+    async def backfill(self) -> int:
+        """Give every player registered before look-alike names were refused their
+        name's look-alike key, unless done before (a key remembers it); how many keys
+        were given. Of two old look-alike names, the one met first keeps the key: both
+        keep their accounts, and a third look-alike is refused either way. Idempotent:
+        two servers starting at once do the same work twice, nothing worse."""
+        if await self.store.look_alikes_backfilled():
+            return 0
+        given = 0
+        async for names in self.store.player_names():
+            pairs = {key: n for n in reversed(names) for key in look_alike_keys(n)}
+            given += await self.store.claim_look_alikes(pairs)
+        await self.store.mark_look_alikes_backfilled(self.clock.now_ms())
+        if given:
+            log.info("gave %d players registered earlier their look-alike keys", given)
+        return given
 
     async def authenticate(self, token: str) -> str:
         """The player a token belongs to; ``unauthorized`` otherwise."""

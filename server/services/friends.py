@@ -3,19 +3,34 @@
 Stored as a set of names per player (``Keys.player_follows``, on the player's slot).
 A friends-only leaderboard ranks the player and those they follow
 (``Leaderboards.page(among=…)``); ``friends`` tells how each did on today's dailies.
+
+Following needs no consent, so it must not be watching: of a daily still in play,
+``friends`` tells only that it is being played (:func:`as_followed`). Its moves,
+foundation count and ``seq`` would let a follower watch a rival's game move by move
+while the day counts, and its ``game_id`` nothing a follower may use yet (a replay of
+another player's daily waits for the day's end). A finished daily is shown whole, as
+its leaderboard entry is.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from protocol import ErrorCode, ProtocolError
+from protocol import ErrorCode, GameStatus, ProtocolError
 
 from ..store import Store
 from .games import SUMMARY_FIELDS, Games
 
 #: players one may follow at most (a friends board reads one entry per friend)
 MAX_FOLLOWS = 200
+
+
+def as_followed(summary: dict[str, Any]) -> dict[str, Any]:
+    """A player's daily game as those who follow them see it: whole once it is over;
+    while it is in play, only ``{"status": "playing"}``."""
+    if summary["status"] == GameStatus.PLAYING:
+        return {"status": str(GameStatus.PLAYING)}
+    return summary
 
 
 class Friends:
@@ -50,7 +65,8 @@ class Friends:
         return [player, *await self.store.follows(player)]
 
     async def overview(self, player: str) -> dict[str, Any]:
-        """Those ``player`` follows, each with their games on today's dailies."""
+        """Those ``player`` follows, each with their games on today's dailies (those
+        in play: only that they are, :func:`as_followed`)."""
         today = self.games.dailies.today()
         out = []
         for friend in await self.store.follows(player):
@@ -58,7 +74,7 @@ class Friends:
             slugs = sorted(ids)
             rows = await self.store.games([ids[s] for s in slugs], SUMMARY_FIELDS) if ids else []
             games = {
-                slug: summary
+                slug: as_followed(summary)
                 for slug, row in zip(slugs, rows, strict=True)
                 if (summary := self.games.summary(ids[slug], row)) is not None
             }

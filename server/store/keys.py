@@ -56,9 +56,26 @@ class Keys:
         """set: the names of the players ``name`` follows (friends, one-way)."""
         return f"{self.prefix}pl:{{{name.casefold()}}}:follows"
 
+    def look_alike(self, key: str) -> str:
+        """string: the registered name whose look-alike key
+        (``server.services.names.look_alike_key``) is ``key``: a new name with the same
+        key is refused, in one lookup."""
+        return f"{self.prefix}alike:{{{key}}}"
+
+    def look_alikes_backfilled(self) -> str:
+        """string, set once: every player registered before the look-alike check has
+        its :meth:`look_alike` key (``Accounts.backfill``)."""
+        return f"{self.prefix}alike-backfilled"
+
     def token(self, digest: str) -> str:
         """string: player name of a token's sha256 hex digest."""
         return f"{self.prefix}tok:{{{digest}}}"
+
+    # limits per client address
+    def address_count(self, address: str, kind: str, window: int) -> str:
+        """string (a count, expiring with its window): what ``address`` did of
+        ``kind`` in window number ``window`` (``server.services.limits``)."""
+        return f"{self.prefix}addr:{{{address}}}:{kind}:{window}"
 
     # games
     def game(self, gid: str) -> str:

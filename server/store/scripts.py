@@ -171,3 +171,18 @@ place = redis.call('HINCRBY', KEYS[1], 'placed', 1)
 redis.call('HSET', KEYS[2], ARGV[1], place)
 return place
 """
+
+#: Delete a key only while it holds the value given (take back a claim of one's own,
+#: never one somebody made since). KEYS: the key. ARGV: the value. Returns 1 deleted.
+DELETE_IF = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+return redis.call('DEL', KEYS[1])
+"""
+
+#: Count one more in a window that ends by itself. KEYS: the counter.
+#: ARGV: milliseconds the window has left. Returns the count.
+COUNT_IN_WINDOW = """
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return n
+"""

@@ -108,6 +108,8 @@ class Store:
         self._drop_unplayed = self.redis.register_script(scripts.DROP_UNPLAYED)
         self._drop_lobby = self.redis.register_script(scripts.DROP_LOBBY)
         self._race_saw = self.redis.register_script(scripts.RACE_SAW)
+        self._delete_if = self.redis.register_script(scripts.DELETE_IF)
+        self._count_in_window = self.redis.register_script(scripts.COUNT_IN_WINDOW)
 
     async def close(self) -> None:
         if self._replicated is not None:
@@ -142,17 +144,80 @@ class Store:
 
     # -- players ----------------------------------------------------------------------
 
-    async def create_player(self, name: str, digest: str, now_ms: int) -> bool:
-        """Claim ``name`` (case-insensitively); False when it is taken."""
+    async def create_player(
+        self, name: str, digest: str, now_ms: int, look_alikes: Sequence[str]
+    ) -> str:
+        """Claim ``name`` (case-insensitively) and its ``look_alikes`` keys; ``""``
+        when claimed, else the registered name in the way: the same name in another
+        case (taken) or a name that looks alike.
+
+        The look-alike keys go first (SET NX: of two look-alikes registering at once,
+        one wins; a claim that loses gives back the keys it took). A key already
+        holding this very name (a claim cut short before the player was written)
+        counts as this claim's."""
         key = self.keys.player(name)
         async with self._call("create_player"):
+            holder = await self._claim_look_alikes(name, look_alikes)
+            if holder:
+                return holder
             if not await self.redis.hsetnx(key, "token", digest):
-                return False
+                return _text(await self.redis.hget(key, "name")) or name
             pipe = self.redis.pipeline(transaction=False)
             pipe.hset(key, mapping={"name": name, "created": now_ms, "streak": 0})
             pipe.set(self.keys.token(digest), name)
             await pipe.execute()
-            return True
+            return ""
+
+    async def _claim_look_alikes(self, name: str, look_alikes: Sequence[str]) -> str:
+        """Set each look-alike key to ``name`` unless set; ``""``, or the other name
+        holding one of them (and then the keys set here are deleted again)."""
+        alike = [self.keys.look_alike(k) for k in look_alikes]
+        pipe = self.redis.pipeline(transaction=False)
+        for k in alike:
+            pipe.set(k, name, nx=True)
+        claimed = await pipe.execute()
+        others = [k for k, done in zip(alike, claimed, strict=True) if not done]
+        for k in others:
+            holder = _text(await self.redis.get(k)) or name
+            if holder.casefold() != name.casefold():
+                for mine in (k for k, done in zip(alike, claimed, strict=True) if done):
+                    await self._delete_if(keys=[mine], args=[name])
+                return holder
+        return ""
+
+    async def player_names(self, batch: int = 500) -> AsyncIterator[list[str]]:
+        """Every registered player's name, ``batch`` or so at a time (SCAN over the
+        player hashes, every node of a cluster: slow on a big keyspace, for a
+        one-off like ``Accounts.backfill``)."""
+        pattern = self.keys.player("*")
+        keys: list[Any] = []
+        async with self._call("scan"):
+            async for k in self.redis.scan_iter(match=pattern, count=batch):
+                keys.append(k)
+        for start in range(0, len(keys), batch):
+            async with self._call("scan"):
+                pipe = self.redis.pipeline(transaction=False)
+                for k in keys[start : start + batch]:
+                    pipe.hget(k, "name")
+                names = await pipe.execute()
+            yield [n for n in (_text(x) for x in names) if n]
+
+    async def claim_look_alikes(self, pairs: Mapping[str, str]) -> int:
+        """Give each look-alike key of ``pairs`` (key → name) its name unless it has
+        one already (the first name met keeps it); how many were given."""
+        async with self._call("look_alike"):
+            pipe = self.redis.pipeline(transaction=False)
+            for key, name in pairs.items():
+                pipe.set(self.keys.look_alike(key), name, nx=True)
+            return sum(bool(x) for x in await pipe.execute())
+
+    async def look_alikes_backfilled(self) -> bool:
+        async with self._call("look_alike"):
+            return bool(await self.redis.exists(self.keys.look_alikes_backfilled()))
+
+    async def mark_look_alikes_backfilled(self, now_ms: int) -> None:
+        async with self._call("look_alike"):
+            await self.redis.set(self.keys.look_alikes_backfilled(), now_ms)
 
     async def player_of_token(self, digest: str) -> str | None:
         """The player whose token hashes to ``digest``, checked in constant time."""
@@ -200,6 +265,20 @@ class Store:
         async with self._call("friends"):
             count: Any = await self.redis.scard(self.keys.player_follows(player))
         return int(count)
+
+    # -- limits per client address ---------------------------------------------------
+
+    async def count_address(self, address: str, kind: str, window: int, left_ms: int) -> int:
+        """One more ``kind`` by ``address`` in window ``window``, which ends in
+        ``left_ms``; the count so far."""
+        key = self.keys.address_count(address, kind, window)
+        async with self._call("address"):
+            return int(await self._count_in_window(keys=[key], args=[left_ms]))
+
+    async def address_count(self, address: str, kind: str, window: int) -> int:
+        async with self._call("address"):
+            value = await self.redis.get(self.keys.address_count(address, kind, window))
+        return int(value or 0)
 
     # -- games ------------------------------------------------------------------------
 

@@ -13,7 +13,8 @@ import pytest
 
 from client import config
 from client.cli import EXIT_OK, main
-from client.connection import Connection, Pacer
+from client.connection import Connection, Pacer, ServerError
+from tests.support import running_app
 
 from .conftest import LIMITED_BURST, LIMITED_RATE, fresh_name
 
@@ -43,6 +44,19 @@ async def test_a_refused_request_is_sent_again_after_retry_after(limited_server_
         assert not conn.pacer.known
         replies = await asyncio.gather(*(conn.games() for _ in range(4 * LIMITED_BURST)))
     assert all(replies)
+
+
+async def test_a_limit_per_address_is_told_not_waited_out(redis_url: str) -> None:
+    """A ``rate_limited`` whose ``retry_after`` is a limit per address (the rest of an
+    hour) is raised at once, saying so, not slept through."""
+    async with running_app(redis_url, address_limits=True, address_registrations=1) as app:
+        url = f"ws://127.0.0.1:{app.port}/ws"
+        async with Connection(url) as conn:
+            await conn.register(fresh_name())
+            with pytest.raises(ServerError) as refused:
+                await asyncio.wait_for(conn.register(fresh_name()), 5)
+    assert refused.value.code == "rate_limited"
+    assert "too many registrations from your address" in str(refused.value)
 
 
 async def test_auth_tells_the_pace(limited_server_url: str) -> None:

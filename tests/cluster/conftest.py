@@ -31,6 +31,7 @@ def deployment() -> Iterator[LocalDeployment]:
         "warning",
         *(f"--{k.replace('_', '-')}={v}" for k, v in SOLVER.items() if k != "prepare_dailies"),
         "--no-prepare-dailies",
+        "--no-address-limits",  # every player comes from 127.0.0.1
     ]
     with LocalDeployment(instances=2, masters=3, server_args=args) as d:
         yield d

@@ -35,8 +35,24 @@ async def test_the_store_runs_on_a_cluster(store: Store) -> None:
     assert len(store.redis.get_nodes()) == 3
 
     # players
-    assert await store.create_player("Alice_c", "d" * 64, 1000)
-    assert not await store.create_player("alice_C", "e" * 64, 1001)
+    assert await store.create_player("Alice_c", "d" * 64, 1000, ["alice_c"]) == ""
+    assert await store.create_player("alice_C", "e" * 64, 1001, ["alice_c"]) == "Alice_c"
+    # a look-alike: refused, and the key it took first given back
+    assert await store.create_player("Аlice_c", "e" * 64, 1001, ["x", "alice_c"]) == "Alice_c"
+    assert await store.redis.get(store.keys.look_alike("x")) is None
+    # a player with no look-alike key yet (registered before they were kept)
+    await store.redis.hset(store.keys.player("Old_c"), mapping={"name": "Old_c", "token": "x"})
+    names = [n async for batch in store.player_names() for n in batch]
+    assert sorted(names) == ["Alice_c", "Old_c"]
+    assert await store.claim_look_alikes({"alice_c": "Alice_c", "old_c": "Old_c"}) == 1
+    assert not await store.look_alikes_backfilled()
+    await store.mark_look_alikes_backfilled(1002)
+    assert await store.look_alikes_backfilled()
+    # limits per client address
+    assert await store.count_address("2001:db8::/64", "register", 7, 60_000) == 1
+    assert await store.count_address("2001:db8::/64", "register", 7, 60_000) == 2
+    assert await store.address_count("2001:db8::/64", "register", 7) == 2
+    assert await store.address_count("198.51.100.1", "register", 7) == 0
     assert await store.player_of_token("d" * 64) == "Alice_c"
     assert await store.player_of_token("e" * 64) is None
     assert (await store.player("alice_c"))["name"] == b"Alice_c"

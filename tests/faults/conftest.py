@@ -52,6 +52,7 @@ def server_args(*extra: str) -> list[str]:
         "2",
         *(f"--{k.replace('_', '-')}={v}" for k, v in SOLVER.items() if k != "prepare_dailies"),
         "--no-prepare-dailies",
+        "--no-address-limits",  # every player comes from 127.0.0.1
         *extra,
     ]
 

@@ -80,3 +80,20 @@ async def test_friends_leaderboards(ws_url: str) -> None:
 async def test_a_friends_board_needs_a_player(client: TestClient) -> None:
     err = await client.error("leaderboard", game="crescent", friends=True)
     assert err["code"] == "unauthorized"
+
+
+async def test_following_is_not_watching(player: TestClient, player2: TestClient) -> None:
+    """A followed player's daily still in play shows only that it is being played: no
+    moves, foundation count, seq or game id a follower could watch it by. Once over
+    it shows whole (as its leaderboard entry does)."""
+    assert player2.player is not None
+    await player.call("friend_add", name=player2.player)
+    state = await player2.start("crescent", "daily")
+    for _ in range(2):
+        state = await player2.move(state, state["legal"][0])
+    today = (await player.call("friends"))["friends"][0]["today"]
+    assert today == {"crescent": {"status": "playing"}}
+    await player2.call("resign", game_id=state["game_id"])
+    over = (await player.call("friends"))["friends"][0]["today"]["crescent"]
+    assert over["status"] == "lost" and over["moves"] == 2
+    assert over["game_id"] == state["game_id"]

@@ -47,6 +47,10 @@ def server_settings(redis_url: str, **overrides: Any) -> Settings:
         ping_interval=0,
         shutdown_timeout=5,
         race_countdown=0.2,
+        # a SCAN of the whole shared test Redis at every start: only the tests of it
+        backfill_look_alikes=False,
+        # every test client comes from 127.0.0.1: only the tests of them count
+        address_limits=False,
         **SOLVER,
     )
     return replace(base, **overrides)
@@ -100,7 +104,10 @@ class ServerProcess:
         if self.redis_url:
             cmd += ["--redis-url", self.redis_url]
         solver = {f"PASYANS_{k.upper()}": str(v) for k, v in SOLVER.items()}
-        env = {**os.environ, "PYTHONPATH": str(ROOT), **solver, **self.env}
+        # Every client of a test or bench comes from 127.0.0.1: no limits per address
+        # (a flag or self.env turns them on).
+        unlimited = {"PASYANS_ADDRESS_LIMITS": "false"}
+        env = {**os.environ, "PYTHONPATH": str(ROOT), **solver, **unlimited, **self.env}
         # A file, not a pipe: nobody reads while it runs, and a full pipe would block it.
         self.log = tempfile.TemporaryFile()  # noqa: SIM115  (closed in _close)
         self.process = subprocess.Popen(
