@@ -148,6 +148,12 @@ class Settings:
         "seconds a race member may stay away before their game is given up for them "
         "(it counts as resigned, so the race can end)",
     )
+    idle_gap: float = _opt(
+        60.0,
+        "seconds between two changes of a game counted at most in its time: a game's "
+        "time is its player's active time (a longer pause, or server downtime, adds "
+        "only this)",
+    )
     presence_interval: float = _opt(
         1.0, "seconds between the beats that note which race members are connected"
     )

@@ -116,6 +116,7 @@ class App:
             away_after=s.race_away_after,
             absent_limit=s.race_absent_limit,
             daily_wait=s.daily_wait,
+            idle_gap=s.idle_gap,
         )
         if s.backfill_look_alikes and not await self.backfill_look_alikes():
             later = asyncio.create_task(self.backfill_look_alikes(retry=10), name="look-alikes")

@@ -199,12 +199,13 @@ class Routes:
     async def register(self, conn: Conn, req: P.Register) -> Result:
         token = await self.sv.accounts.register(req.name)
         self.hub.login(conn, req.name)
-        return {"player": req.name, "token": token, "limits": self.limits}
+        deployment = await self.sv.deployment()
+        return {"player": req.name, "token": token, "limits": self.limits, "deployment": deployment}
 
     async def auth(self, conn: Conn, req: P.Auth) -> Result:
         name = await self.sv.accounts.authenticate(req.token)
         self.hub.login(conn, name)
-        return {"player": name, "limits": self.limits}
+        return {"player": name, "limits": self.limits, "deployment": await self.sv.deployment()}
 
     async def games(self, conn: Conn, req: P.Games) -> Result:
         games = [
@@ -217,7 +218,7 @@ class Routes:
             }
             for g in registry.games()
         ]
-        return {"games": games}
+        return {"games": games, "deployment": await self.sv.deployment()}
 
     async def rules(self, conn: Conn, req: P.Rules) -> Result:
         find_game(req.game)

@@ -29,6 +29,13 @@ class Services:
     replays: Replays
     stats: Stats
     friends: Friends
+    _deployment: str = ""
+
+    async def deployment(self) -> str:
+        """The deployment's id (read once from Redis, where the first instance made it)."""
+        if not self._deployment:
+            self._deployment = await self.store.deployment()
+        return self._deployment
 
     @classmethod
     def build(
@@ -43,6 +50,7 @@ class Services:
         countdown: float = 3.0,
         away_after: float = 5.0,
         absent_limit: float = 120.0,
+        idle_gap: float = 60.0,
         daily_wait: float = 2.0,
     ) -> Services:
         clock = clock or SystemClock()
@@ -50,7 +58,7 @@ class Services:
             store, clock, chooser=chooser, budget=budget, executor=executor, wait=daily_wait
         )
         boards = Leaderboards(store)
-        games = Games(store, clock, dailies, boards, cache_size=cache_size)
+        games = Games(store, clock, dailies, boards, cache_size=cache_size, idle_gap=idle_gap)
         races = Races(
             store,
             clock,

@@ -66,6 +66,7 @@ SUMMARY_FIELDS = [
     "clean",
     "auto",
     "out",
+    "active",
 ]
 #: why a game ended other than by its rules (a game ``lost`` with no ``out`` had no
 #: move left): the player resigned, or the server gave it up for them
@@ -151,6 +152,9 @@ class Record:
     out: str = ""
     #: a race game whose race is over for every member (its seed may be shown)
     race_over: bool = False
+    #: the player's active time up to ``updated``, in ms (-1: a game stored before it
+    #: was kept, whose time runs from ``created``)
+    active: int = 0
     #: the encoded bytes (``pack``) of each pile of ``game.view(state)`` (see ``packed_wire``)
     packed_piles: tuple[bytes, ...] | None = None
 
@@ -183,6 +187,7 @@ class Record:
             auto_completed=raw.get("auto") == b"1",
             out=text("out"),
             race_over=raw.get("race_over") == b"1",
+            active=int(raw.get("active", -1)),
         )
 
     def fields(self) -> dict[str, Any]:
@@ -204,6 +209,7 @@ class Record:
             "clean": int(self.clean),
             "commitment": self.commitment,
             "race": self.race,
+            "active": self.active,
         }
 
 
@@ -216,8 +222,11 @@ class Games:
         boards: Leaderboards,
         *,
         cache_size: int = 4096,
+        idle_gap: float = 60.0,
     ) -> None:
         self.store = store
+        #: the longest pause between two changes that counts in a game's time, in ms
+        self.idle_gap_ms = int(idle_gap * 1000)
         self.clock = clock
         self.dailies = dailies
         self.boards = boards
@@ -336,7 +345,6 @@ class Games:
         """The state object's fields before ``view``."""
         game = rec.game
         hidden = self.seed_hidden(rec)
-        end = rec.finished or self.clock.now_ms()
         return {
             "game_id": rec.gid,
             "game": game.slug,
@@ -344,11 +352,24 @@ class Games:
             "seq": rec.seq,
             "status": rec.status,
             "moves": rec.moves,
-            "time_ms": max(0, end - rec.created),
+            "time_ms": self.time_ms(rec),
             "foundation": rec.foundation,
             "total": game.total,
             "deal": {"seed": None if hidden else rec.seed, "commitment": rec.commitment or None},
         }
+
+    def time_ms(self, rec: Record) -> int:
+        """The game's time: its player's active time. A pause between two changes
+        counts at most ``idle_gap`` (the player was away, or the server was down); a
+        game in play counts the time since its last change the same way."""
+        return active_time(
+            rec.active,
+            created=rec.created,
+            updated=rec.updated,
+            finished=rec.finished,
+            now=self.clock.now_ms(),
+            gap=self.idle_gap_ms,
+        )
 
     def seed_hidden(self, rec: Record) -> bool:
         """Whether the game's seed is still secret: on a daily deal until the day is
@@ -398,6 +419,14 @@ class Games:
             "clean": raw["clean"] != b"0",
             "auto_completed": raw["auto"] == b"1",
             "out": text("out"),
+            "time_ms": active_time(
+                int(raw["active"]) if raw["active"] is not None else -1,
+                created=num("created"),
+                updated=num("updated"),
+                finished=num("updated") if raw["status"] != b"playing" else 0,
+                now=self.clock.now_ms(),
+                gap=self.idle_gap_ms,
+            ),
         }
 
     # -- reading ----------------------------------------------------------------------
@@ -833,6 +862,14 @@ class Games:
         now = self.clock.now_ms()
         moves = rec.moves + 1 if count else rec.moves
         finished = status != GameStatus.PLAYING
+        active = active_time(
+            rec.active,
+            created=rec.created,
+            updated=rec.updated,
+            finished=0,
+            now=now,
+            gap=self.idle_gap_ms,
+        )
         done, current = await self.store.cas_game(
             rec.gid,
             seq=rec.seq,
@@ -844,6 +881,7 @@ class Games:
             now_ms=now,
             finished=finished,
             clean=clean,
+            active_ms=active,
         )
         if done != 1:
             self._cache.pop(rec.gid, None)
@@ -865,6 +903,7 @@ class Games:
             moves=moves,
             foundation=foundation,
             clean=clean,
+            active=active,
             packed_piles=self._packed_piles(game, state, rec) if pack else None,
         )
         self._remember(new)
@@ -889,15 +928,32 @@ class Games:
             won=won,
             foundation=rec.foundation,
             moves=rec.moves,
-            time_ms=max(0, rec.finished - rec.created),
+            time_ms=self.time_ms(rec),
             finished_ms=rec.finished,
             clean=rec.clean,
+            resigned=not won and bool(rec.out),
         )
         await self.boards.record(rec.game.slug, rec.date, entry)
         if by_the_rules(rec):
             await self.store.count_streak(rec.player, rec.date, day_before(rec.date))
         await self.store.set_game_fields(rec.gid, {"recorded": 1})
         self._remember(replace(rec, recorded=True))
+
+
+def active_time(
+    active: int, *, created: int, updated: int, finished: int, now: int, gap: int
+) -> int:
+    """A game's time in ms: ``active`` (its player's time up to ``updated``), and for a
+    game in play (``finished`` 0) the time since, at most ``gap``. A game stored before
+    its active time was kept (``active`` -1) counts from ``created`` to its end, or
+    ``updated`` plus the same allowance."""
+    if active < 0:
+        active = max(0, updated - created)
+        if finished:
+            return max(0, finished - created)
+    if finished:
+        return active
+    return active + min(max(0, now - updated), gap)
 
 
 def compared(rec: Record) -> bool:

@@ -1,15 +1,18 @@
 """Leaderboards: daily per game (the first finished attempt of each player) and
 all-time per game (each player's best ranked result).
 
-The ranking order (docs/protocol.md, "Leaderboards"): won before not won, more cards
-on foundations, fewer moves, less time, earlier finish. An entry is stored as a zset
-member whose bytes sort in exactly that order (all scores 0, so Redis orders members
-lexically); the member also carries whether the run was clean (no undo) and the
-player's name.
+The ranking order (docs/protocol.md, "Leaderboards"): won before not won; wins by
+fewer moves, less time, earlier finish; losses by more cards on foundations alone —
+losses that founded as many cards share a rank (no tie-break on time or moves, which
+would reward giving up at once), listed by earlier finish. An entry is stored as a
+zset member whose bytes sort in exactly that order (all scores 0, so Redis orders
+members lexically); the member also carries whether the run was clean (no undo),
+whether it was given up (resigned), the moves and time shown, and the player's name.
 """
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +25,11 @@ MAX_MOVES = 999_999
 MAX_TIME_MS = 999_999_999_999
 
 
+#: the length of a member's sort key as first stored (no resigned flag; losses
+#: ordered by moves and time too): still read
+_KEY_V1 = 38
+
+
 @dataclass(frozen=True, slots=True)
 class Entry:
     player: str
@@ -31,26 +39,37 @@ class Entry:
     time_ms: int
     finished_ms: int
     clean: bool
+    #: lost by giving up (the player resigned, or the server gave it up for them),
+    #: not with no move left
+    resigned: bool = False
 
     def member(self) -> str:
         """The sortable zset member of this entry."""
+        moves, time_ms = min(self.moves, MAX_MOVES), min(self.time_ms, MAX_TIME_MS)
+        sort_moves, sort_time = (moves, time_ms) if self.won else (0, 0)
         return (
-            f"{0 if self.won else 1}{999 - self.foundation:03d}"
-            f"{min(self.moves, MAX_MOVES):06d}{min(self.time_ms, MAX_TIME_MS):012d}"
-            f"{self.finished_ms:015d}{int(self.clean)}|{self.player}"
+            f"{self.group}{sort_moves:06d}{sort_time:012d}{self.finished_ms:015d}"
+            f"{int(self.clean)}{int(self.resigned)}{moves:06d}{time_ms:012d}|{self.player}"
         )
+
+    @property
+    def group(self) -> str:
+        """The start of the member that ties share: a loss's cards founded."""
+        return f"{0 if self.won else 1}{999 - self.foundation:03d}"
 
     @classmethod
     def parse(cls, member: str) -> Entry:
         key, player = member.split("|", 1)
+        v1 = len(key) == _KEY_V1
         return cls(
             player=player,
             won=key[0] == "0",
             foundation=999 - int(key[1:4]),
-            moves=int(key[4:10]),
-            time_ms=int(key[10:22]),
+            moves=int(key[4:10] if v1 else key[39:45]),
+            time_ms=int(key[10:22] if v1 else key[45:57]),
             finished_ms=int(key[22:37]),
             clean=key[37] == "1",
+            resigned=not v1 and key[38] == "1",
         )
 
     def wire(self, rank: int) -> dict[str, Any]:
@@ -62,6 +81,7 @@ class Entry:
             "moves": self.moves,
             "time_ms": self.time_ms,
             "clean": self.clean,
+            "resigned": self.resigned,
             "finished": self.finished_ms,
         }
 
@@ -99,7 +119,26 @@ class Leaderboards:
             mine = (at[0], chosen[at[0]]) if at else None
         else:
             mine = await self.store.board_entry(slug, period, player) if player else None
-        me = Entry.parse(mine[1]).wire(mine[0] + 1) if mine else None
+
+        below: dict[str, int] = {}
+
+        async def rank(index: int, entry: Entry) -> int:
+            """1 + the entries before it; a loss shares its rank with those that
+            founded as many cards."""
+            if entry.won:
+                return index + 1
+            group = entry.group
+            if group not in below:
+                if chosen is not None:
+                    below[group] = bisect.bisect_left(chosen, group)
+                else:
+                    below[group] = await self.store.board_count_below(slug, period, group)
+            return below[group] + 1
+
+        me = None
+        if mine:
+            entry = Entry.parse(mine[1])
+            me = entry.wire(await rank(mine[0], entry))
         if cursor is not None:
             if not cursor.isdigit() or len(cursor) > 9:
                 raise ProtocolError(ErrorCode.BAD_REQUEST, "'cursor' is not a cursor of this board")
@@ -117,7 +156,10 @@ class Leaderboards:
         else:
             members = await self.store.board_page(slug, period, start, start + limit - 1)
             size = await self.store.board_size(slug, period)
-        entries = [Entry.parse(m).wire(start + i + 1) for i, m in enumerate(members)]
+        entries = []
+        for i, m in enumerate(members):
+            entry = Entry.parse(m)
+            entries.append(entry.wire(await rank(start + i, entry)))
         nxt = str(start + limit) if start + limit < size else None
         return {
             "game": slug,

@@ -486,7 +486,6 @@ class Races:
                 continue
             # A daily attempt the server took out of the race plays on outside it.
             status_ = GameStatus.LOST if out and s["status"] == GameStatus.PLAYING else s["status"]
-            end = s["updated"] if status_ != GameStatus.PLAYING else now
             players.append(
                 {
                     "player": member,
@@ -494,7 +493,7 @@ class Races:
                     "foundation": s["foundation"],
                     "total": s["total"],
                     "moves": s["moves"],
-                    "time_ms": max(0, end - s["created"]),
+                    "time_ms": s["time_ms"],
                     "place": places.get(member),
                 }
                 | presence

@@ -137,11 +137,12 @@ class Replays:
             "moves": rec.moves,
             "foundation": rec.foundation,
             "total": rec.game.total,
-            "time_ms": max(0, rec.finished - rec.created),
+            "time_ms": self.games.time_ms(rec),
             "created": rec.created,
             "finished": rec.finished,
             "clean": rec.clean,
             "auto_completed": rec.auto_completed,
+            "out": rec.out or None,
         }
         source = Source(gid, rec.game, rec.seed, line)
         return self._answer(out, source, step)
@@ -179,6 +180,8 @@ class Replays:
             "created": None,
             "finished": None,
             "clean": True,
+            "auto_completed": False,
+            "out": None,
             "par": choice.par,
         }
         return self._answer(out, Source(f"par:{day}:{slug}", game, choice.seed, line), step)
@@ -198,7 +201,9 @@ class Replays:
             "view": game.view(state),
             "foundation": game.score(state)[0],
             "total": game.total,
-            "status": game.status(state),
+            # The last step is the game as it ended (a resigned game is lost there,
+            # though its position still had moves).
+            "status": out["status"] if step == len(source.line) else game.status(state),
             "move": source.line[step - 1] if step else None,
         }
         return {"replay": out, "position": position}

@@ -79,6 +79,7 @@ class Stats:
     def __init__(self, store: Store, clock: Clock, games: Games) -> None:
         self.store = store
         self.clock = clock
+        self.games = games
         games.on_finished = self.count
 
     async def count(self, rec: Record) -> None:
@@ -91,7 +92,7 @@ class Stats:
             rec.game.slug,
             int(won),
             rec.moves,
-            max(0, rec.finished - rec.created),
+            self.games.time_ms(rec),
             rec.foundation,
             int(daily),
             int(by_the_rules(rec)),

@@ -87,6 +87,11 @@ class Keys:
         return f"{self.prefix}g:{{{gid}}}:log"
 
     # dailies and leaderboards
+    def deployment(self) -> str:
+        """string: the deployment's id, made once: every instance (and the load
+        balancer) of one deployment answers with it, so a client keys accounts by it."""
+        return f"{self.prefix}deployment"
+
     def secret(self) -> str:
         """string: the server secret the daily seeds derive from."""
         return f"{self.prefix}secret"

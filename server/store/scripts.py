@@ -5,7 +5,7 @@ from __future__ import annotations
 #: Compare-and-set of a game on ``seq``.
 #: KEYS: game hash, game log.
 #: ARGV: expected seq, state bytes, log entry ("" = none), status, moves, foundation,
-#:       now ms, finished (1/0), clean (1/0).
+#:       now ms, finished (1/0), clean (1/0), active ms (the time played so far).
 #: Returns {1, new seq} when written, {0, current seq} when ``seq`` moved on,
 #: {-1, 0} when the game does not exist.
 MOVE = """
@@ -17,6 +17,7 @@ redis.call('HSET', KEYS[1], 'seq', new, 'state', ARGV[2], 'status', ARGV[4],
            'moves', ARGV[5], 'foundation', ARGV[6], 'updated', ARGV[7])
 if ARGV[8] == '1' then redis.call('HSET', KEYS[1], 'finished', ARGV[7]) end
 if ARGV[9] == '0' then redis.call('HSET', KEYS[1], 'clean', 0) end
+if ARGV[10] then redis.call('HSET', KEYS[1], 'active', ARGV[10]) end
 if ARGV[3] ~= '' then redis.call('RPUSH', KEYS[2], ARGV[3]) end
 return {1, new}
 """

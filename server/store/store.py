@@ -320,6 +320,7 @@ class Store:
         now_ms: int,
         finished: bool,
         clean: bool,
+        active_ms: int = 0,
     ) -> tuple[int, int]:
         """One atomic compare-and-set on ``seq``: ``(1, new seq)`` when written,
         ``(0, current seq)`` when another writer was first, ``(-1, 0)`` if missing."""
@@ -333,6 +334,7 @@ class Store:
             now_ms,
             int(finished),
             int(clean),
+            active_ms,
         ]
         keys = [self.keys.game(gid), self.keys.game_log(gid)]
         if self._replicated is not None:
@@ -400,6 +402,14 @@ class Store:
 
     # -- dailies ----------------------------------------------------------------------
 
+    async def deployment(self) -> str:
+        """The deployment's id, generated once (first caller wins) and kept in Redis."""
+        key = self.keys.deployment()
+        async with self._call("deployment"):
+            await self.redis.set(key, "d" + secrets.token_hex(8), nx=True)
+            value = await self.redis.get(key)
+        return _text(value) or ""
+
     async def secret(self) -> bytes:
         """The server secret, generated once (first caller wins) and kept in Redis."""
         key = self.keys.secret()
@@ -464,6 +474,15 @@ class Store:
         async with self._call("board"):
             raw = await self.redis.hmget(self.keys.board_players(slug, period), players)
         return [_text(m) or "" for m in raw if m is not None]
+
+    async def board_count_below(self, slug: str, period: str, prefix: str) -> int:
+        """How many members of the board sort before ``prefix`` (all its scores are 0,
+        so Redis orders them lexically)."""
+        async with self._call("board"):
+            count: Any = await self.redis.zlexcount(
+                self.keys.board(slug, period), "-", f"({prefix}"
+            )
+            return int(count)
 
     async def board_size(self, slug: str, period: str) -> int:
         async with self._call("board"):

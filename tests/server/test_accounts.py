@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from server.net import App
 from tests.support import TestClient, connect
+from tests.support.server import running_app
 
 
 async def test_register_returns_a_token_once(client: TestClient) -> None:
@@ -23,10 +25,13 @@ async def test_auth_on_a_new_connection(ws_url: str, client: TestClient) -> None
     token = await client.register("carol")
     async with connect(ws_url) as other:
         # The reply tells the client its request budget, so that it can pace itself.
-        assert (await other.call("auth", token=token)) == {
+        got = await other.call("auth", token=token)
+        assert got == {
             "player": "carol",
             "limits": {"rate": 50.0, "burst": 100},
+            "deployment": got["deployment"],
         }
+        assert isinstance(got["deployment"], str) and got["deployment"]
         await other.call("my_games")
 
 
@@ -84,3 +89,19 @@ async def test_token_is_stored_only_as_its_hash(app, client: TestClient) -> None
             continue
         assert all(token.encode() not in v for v in values)
         assert token.encode() not in key
+
+
+async def test_every_instance_of_a_deployment_names_the_same_deployment(
+    redis_url: str, player: TestClient, app: App
+) -> None:
+    """Two servers on one Redis (and key prefix) are one deployment: an account made
+    through one is known to the other, and both say so with the same id."""
+    mine = await player.call("auth", token=player.token)
+    assert mine["deployment"] and mine["deployment"] == (await player.call("games"))["deployment"]
+    async with running_app(redis_url, key_prefix=app.settings.key_prefix) as other:
+        async with connect(f"ws://127.0.0.1:{other.port}/ws") as there:
+            again = await there.call("auth", token=player.token)
+            assert again["deployment"] == mine["deployment"]
+    async with running_app(redis_url) as elsewhere:
+        async with connect(f"ws://127.0.0.1:{elsewhere.port}/ws") as apart:
+            assert (await apart.call("games"))["deployment"] != mine["deployment"]
