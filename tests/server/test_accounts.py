@@ -98,10 +98,13 @@ async def test_every_instance_of_a_deployment_names_the_same_deployment(
     through one is known to the other, and both say so with the same id."""
     mine = await player.call("auth", token=player.token)
     assert mine["deployment"] and mine["deployment"] == (await player.call("games"))["deployment"]
-    async with running_app(redis_url, key_prefix=app.settings.key_prefix) as other:
-        async with connect(f"ws://127.0.0.1:{other.port}/ws") as there:
+    prefix = app.settings.key_prefix
+    async with running_app(redis_url, key_prefix=prefix) as other:
+        url = f"ws://127.0.0.1:{other.port}/ws"
+        async with connect(url) as there:
             again = await there.call("auth", token=player.token)
             assert again["deployment"] == mine["deployment"]
     async with running_app(redis_url) as elsewhere:
-        async with connect(f"ws://127.0.0.1:{elsewhere.port}/ws") as apart:
+        url = f"ws://127.0.0.1:{elsewhere.port}/ws"
+        async with connect(url) as apart:
             assert (await apart.call("games"))["deployment"] != mine["deployment"]
