@@ -88,6 +88,8 @@ class BoardScreen(HostedScreen):
         #: (``f``), or None; and the cards founded when it last found none
         self.finish_offer: int | None = None
         self.no_finish_at: int | None = None
+        #: the ranked games whose player agreed that a hint unranks them (asked once)
+        self.hint_agreed: set[str] = set()
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
@@ -516,7 +518,32 @@ class BoardScreen(HostedScreen):
         self.set_state(state)
         self.say(f"auto-completed: the server played the last {len(played)} moves")
 
+    #: the question a hint on a ranked daily asks first (once a game)
+    HINT_QUESTION = (
+        "A hint unranks this daily: it will no longer count on the leaderboards, "
+        "your stats' dailies or your streak. Ask for a hint?"
+    )
+
     async def action_hint(self) -> None:
+        """A hint; on a ranked daily only after the player agreed that it unranks the
+        game (asked once a game: later hints in it do not ask again)."""
+        if not self.playing or self.busy:
+            return
+        gid = str(self.state.get("game_id"))
+        if not self.state.get("ranked") or gid in self.hint_agreed:
+            await self.hint_now()
+            return
+
+        async def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.hint_agreed.add(gid)
+                await self.hint_now()
+            else:
+                self.say("no hint: the daily still ranks")
+
+        self.app.push_screen(ConfirmScreen(self.HINT_QUESTION), confirmed)
+
+    async def hint_now(self) -> None:
         """Ask the server for one move of a winning line and highlight it (the game
         no longer ranks on a daily board; races refuse hints)."""
         if not self.playing or self.busy:
@@ -529,6 +556,8 @@ class BoardScreen(HostedScreen):
         except ClientError as exc:
             self.say(f"error: {exc}")
             return
+        if reply.get("assisted"):
+            self.state["ranked"] = False  # as a resume would say from now on
         move = reply.get("move")
         if not isinstance(move, dict):
             self.say(f"hint: {reply.get('message') or 'no win found from here'}")
