@@ -547,4 +547,6 @@ def run_app(app: PasyansApp) -> int:
     status = app.run() or EXIT_OK
     if app.failure:
         print(f"pasyans: {app.failure}", file=sys.stderr)
+    if app.farewell:
+        print(app.farewell)
     return status
