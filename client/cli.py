@@ -10,11 +10,11 @@ import argparse
 import asyncio
 import datetime
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from protocol.errors import ErrorCode
-from protocol.messages import DATE_RE, MAX_LIMIT, MAX_SEED, RACE_CODE_RE, Board, Mode
+from protocol.messages import DATE_RE, ID_RE, MAX_LIMIT, MAX_SEED, RACE_CODE_RE, Board, Mode
 
 from . import cli_records, config
 from .connection import ClientError, Connection, ServerError, UsageError
@@ -267,22 +267,75 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _token_is_not_an_option(argv: list[str]) -> list[str]:
-    """Tokens are URL-safe base64 and may start with "-": ``login -x1…`` must not be
-    read as an option, so a ``--`` goes in front of such a token."""
-    if "login" in argv:
-        i = argv.index("login") + 1
-        if i < len(argv) and argv[i].startswith("-") and argv[i] not in LOGIN_OPTIONS:
-            return [*argv[:i], "--", *argv[i:]]
-    return argv
+#: the commands whose positional may be a game id or token starting with "-" (URL-safe
+#: base64: about one game id in 64 does)
+ID_COMMANDS = frozenset({"login", "replay", "share", "resume"})
 
 
-LOGIN_OPTIONS = frozenset({"-h", "--help", "--server", "--"})
+def _ids_are_not_options(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """Game ids and tokens are URL-safe base64 and may start with "-": ``replay -aJx3…``,
+    ``replay -- -aJx3… --text`` and ``login -x1…`` must not read it as an option. The
+    id (an argument of ``ID_RE``'s form that is no option of the command, or the one
+    after a ``--`` typed by the user) goes last, after a ``--`` of our own."""
+    i = 0
+    while i < len(argv) and argv[i].startswith("-"):  # the options before the command
+        i += 2 if argv[i] == "--server" else 1
+    if i >= len(argv) or argv[i] not in ID_COMMANDS:
+        return argv
+    command = _subcommands(parser)[argv[i]]
+    takes_value = {
+        option: action.nargs != 0 for action in command._actions for option in action.option_strings
+    }
+    rest, found = argv[i + 1 :], None
+    kept: list[str] = []
+    j = 0
+    while j < len(rest):
+        arg = rest[j]
+        if arg == "--" and found is None and j + 1 < len(rest):
+            found = rest[j + 1]
+            j += 2
+            continue
+        option = _option(arg, takes_value)
+        if option is not None:
+            kept.append(arg)
+            if takes_value[option] and "=" not in arg and j + 1 < len(rest):
+                kept.append(rest[j + 1])
+                j += 1
+        elif arg.startswith("-") and found is None and ID_RE.fullmatch(arg):
+            found = arg
+        else:
+            kept.append(arg)
+        j += 1
+    if found is None:
+        return argv
+    return [*argv[: i + 1], *kept, "--", found]
+
+
+def _option(arg: str, options: Mapping[str, object]) -> str | None:
+    """The option ``arg`` names (exactly, ``--opt=value``, or a prefix of one only, as
+    argparse allows), or None."""
+    name = arg.split("=", 1)[0]
+    if name in options:
+        return name
+    if name.startswith("--") and len(name) > 2:
+        matches = [o for o in options if o.startswith(name)]
+        if len(matches) == 1:
+            return matches[0]
+    return None
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(_token_is_not_an_option(list(sys.argv[1:] if argv is None else argv)))
+    args = parser.parse_args(
+        _ids_are_not_options(parser, list(sys.argv[1:] if argv is None else argv))
+    )
     args.server = config.server_url(getattr(args, "server", None))
     try:
         if args.command is None:

@@ -12,7 +12,15 @@ from pathlib import Path
 import pytest
 
 from client import config
-from client.cli import EXIT_OK, EXIT_REFUSED, EXIT_UNREACHABLE, EXIT_USAGE, main
+from client.cli import (
+    EXIT_OK,
+    EXIT_REFUSED,
+    EXIT_UNREACHABLE,
+    EXIT_USAGE,
+    _ids_are_not_options,
+    build_parser,
+    main,
+)
 from client.connection import Connection
 from protocol.messages import Mode
 
@@ -74,6 +82,50 @@ def test_login_with_a_token_that_looks_like_an_option(
     code, _, err = run(capsys, "login", "-x1")
     assert code == EXIT_REFUSED
     assert "does not know this token" in err
+
+
+DASH_ID = "-aJx3kQ9pL2m"  # a game id as token_urlsafe(9) makes one in 64 times
+
+
+@pytest.mark.parametrize(
+    ("argv", "want"),
+    [
+        (["replay", DASH_ID], {"target": DASH_ID}),
+        (["replay", DASH_ID, "--text"], {"target": DASH_ID, "text": True}),
+        (["replay", "--text", DASH_ID, "--step", "3"], {"target": DASH_ID, "step": 3}),
+        (["replay", "--", DASH_ID, "--text"], {"target": DASH_ID, "text": True}),
+        (["--server", "ws://h/ws", "replay", DASH_ID, "--te"], {"target": DASH_ID, "text": True}),
+        (["replay", "crescent", "--date", "2026-03-01"], {"target": "crescent"}),
+        (["share", DASH_ID], {"game_id": DASH_ID}),
+        (["share", "--", DASH_ID], {"game_id": DASH_ID}),
+        (["share"], {"game_id": None}),
+        (["resume", DASH_ID, "--script"], {"game_id": DASH_ID, "script": True}),
+        (["resume", "--script"], {"game_id": None, "script": True}),
+        (["login", "-x1"], {"token": "-x1"}),
+        (["login", "--", "--x1"], {"token": "--x1"}),
+        (["history", "--limit", "5"], {"limit": 5}),
+    ],
+)
+def test_game_ids_that_start_with_a_dash_are_not_options(
+    argv: list[str], want: dict[str, object]
+) -> None:
+    parser = build_parser()
+    args = parser.parse_args(_ids_are_not_options(parser, argv))
+    for key, value in want.items():
+        assert getattr(args, key) == value, (argv, args)
+
+
+@pytest.mark.parametrize("argv", [["replay", DASH_ID, "--text"], ["share", DASH_ID]])
+def test_a_dash_game_id_reaches_the_server(
+    server_env: str,
+    account: config.Credentials,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+) -> None:
+    """Not bad usage (2): the server is asked, and knows no such game."""
+    code, _, err = run(capsys, *argv)
+    assert code == EXIT_REFUSED, err
+    assert "not_found" in err
 
 
 def test_login_with_a_wrong_token(server_env: str, capsys: pytest.CaptureFixture[str]) -> None:
