@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, TextIO
@@ -18,7 +19,7 @@ from protocol.messages import DATE_RE, ID_RE, MAX_LIMIT, MAX_SEED, RACE_CODE_RE,
 
 from . import cli_records, config
 from .connection import ClientError, Connection, ServerError, UsageError
-from .launch import Launch, check_game, open_game, open_race
+from .launch import Launch, check_game, game_slug, open_game, open_race
 from .race_script import RaceScript
 from .script import Script, stdin_reader
 from .status import EXIT_OK, EXIT_REFUSED, EXIT_UNREACHABLE, EXIT_USAGE, exit_status
@@ -169,7 +170,9 @@ def build_parser() -> argparse.ArgumentParser:
     command("games", "list the games the server offers")
 
     p = command("rules", "show the rules of a game")
-    p.add_argument("game", metavar="GAME", help="a slug from `pasyans games`")
+    p.add_argument(
+        "game", type=game_slug, metavar="GAME", help="a slug from `pasyans games` (any case)"
+    )
 
     p = command(
         "play",
@@ -179,7 +182,9 @@ def build_parser() -> argparse.ArgumentParser:
         "  T3 FA-H    card from pile T3 to pile FA-H     R[2] F3   card 2 (0 = bottom) of R\n"
         "  deal       an action (also 'swap a=P1 b=P2')  undo, resign, auto, legal, board",
     )
-    p.add_argument("game", metavar="GAME", help="a slug from `pasyans games`")
+    p.add_argument(
+        "game", type=game_slug, metavar="GAME", help="a slug from `pasyans games` (any case)"
+    )
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--daily", action="store_true", help="today's deal, ranked")
     mode.add_argument("--practice", action="store_true", help="a random deal (default)")
@@ -209,7 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
         "a game's daily or all-time leaderboard",
         "Ranking: won first, then more cards on the foundations, fewer moves, less time.",
     )
-    p.add_argument("game", metavar="GAME")
+    p.add_argument("game", type=game_slug, metavar="GAME")
     p.add_argument(
         "--date", type=date_arg, metavar="YYYY-MM-DD", help="the daily board of that day (UTC)"
     )
@@ -241,7 +246,9 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[common],
         formatter_class=_Formatter,
     )
-    r.add_argument("game", metavar="GAME", help="a slug from `pasyans games`")
+    r.add_argument(
+        "game", type=game_slug, metavar="GAME", help="a slug from `pasyans games` (any case)"
+    )
     deal = r.add_mutually_exclusive_group()
     deal.add_argument(
         "--deal", type=seed_arg, metavar="SEED", help="race on the deal of SEED (0 … 2**64-1)"
@@ -356,6 +363,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exit_status(exc)
     except KeyboardInterrupt:
         return EXIT_REFUSED
+    except BrokenPipeError:
+        return _output_closed()
+
+
+def _output_closed() -> int:
+    """The reader of our output went away (``… | head``): stop quietly. Standard output
+    is pointed at /dev/null so that Python's last flush at exit cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        os.close(devnull)
+    return EXIT_OK
 
 
 def _tty() -> bool:

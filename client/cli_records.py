@@ -9,7 +9,7 @@ from collections.abc import Callable, Coroutine
 from typing import Protocol, TextIO
 
 from .connection import ClientError, Connection, UsageError
-from .launch import Launch, check_game
+from .launch import Launch, check_game, game_slug
 from .records import (
     ReplayOf,
     friend,
@@ -58,7 +58,7 @@ def add_commands(
         "founded on average, dailies played and won, the current and best streak, per\n"
         "game (or only GAME) and overall, and a chart of the last 30 days' results.",
     )
-    p.add_argument("game", metavar="GAME", nargs="?", help="one game's slug")
+    p.add_argument("game", type=game_slug, metavar="GAME", nargs="?", help="one game's slug")
     p.add_argument("--player", metavar="NAME", help="another player's statistics")
 
     p = command(
@@ -118,7 +118,7 @@ def replay_of(args: argparse.Namespace) -> ReplayOf:
     if args.player and not args.date:
         raise UsageError("--player is for a past daily: give its --date too")
     if args.date:
-        return ReplayOf(game=args.target, date=args.date, player=args.player or "")
+        return ReplayOf(game=game_slug(args.target), date=args.date, player=args.player or "")
     return ReplayOf(game_id=args.target)
 
 

@@ -4,6 +4,7 @@ daily, leaderboard, and the clear messages when something is wrong."""
 from __future__ import annotations
 
 import json
+import os
 import stat
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from client.cli import (
     build_parser,
     main,
 )
+from client.cli_records import replay_of
 from client.connection import Connection
 from protocol.messages import Mode
 
@@ -251,3 +253,66 @@ def test_no_command_without_a_terminal_shows_the_dailies(
     assert code == EXIT_OK
     assert "Daily deals of" in out
     assert "no terminal" in err
+
+
+def _closed_pipe_run(argv: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """Run `pasyans` with its standard output a pipe whose reader has gone (as after
+    `| head` read its lines): every write fails with EPIPE."""
+    script = Path(sys.executable).with_name("pasyans")
+    cmd = [str(script)] if script.exists() else [sys.executable, "-m", "client"]
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        return subprocess.run(
+            [*cmd, *argv],
+            input=stdin,
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            timeout=60,
+        )
+    finally:
+        os.close(write)
+
+
+def test_output_into_a_closed_pipe_ends_quietly(
+    server_env: str, account: config.Credentials
+) -> None:
+    """`pasyans play … --script | head` and `pasyans replay … --text | head`: no
+    BrokenPipeError traceback, status 0."""
+    import asyncio
+
+    async def finished() -> str:
+        async with Connection(server_env) as conn:
+            await conn.auth(account.token)
+            state = await conn.start("crescent", Mode.DEAL, 0)
+            await conn.resign(state["game_id"])
+            return str(state["game_id"])
+
+    game_id = asyncio.run(finished())
+    for argv, stdin in [
+        (["play", "crescent", "--deal", "0", "--script"], "board\nT3 FA-H\nboard\n"),
+        (["replay", game_id, "--text"], ""),
+    ]:
+        done = _closed_pipe_run(argv, stdin)
+        assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+        assert done.returncode == EXIT_OK, (argv, done.stderr)
+
+
+def test_slugs_are_case_insensitive(server_env: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`pasyans rules Crescent` is `pasyans rules crescent`; so is every GAME."""
+    code, out, err = run(capsys, "rules", "Crescent")
+    assert code == EXIT_OK, err
+    assert "Crescent" in out
+    parser = build_parser()
+    for argv in (
+        ["play", "CRESCENT", "--deal", "1"],
+        ["leaderboard", "Crescent"],
+        ["race", "new", "Crescent"],
+        ["stats", "CreScent"],
+        ["rules", " Crescent "],
+    ):
+        assert parser.parse_args(argv).game == "crescent", argv
+    args = parser.parse_args(["replay", "St_Helena", "--date", "2026-03-01"])
+    assert replay_of(args).game == "st_helena"
