@@ -47,7 +47,13 @@ examples:
   pasyans leaderboard crescent --around-me
   pasyans race new crescent           race friends: share the code it shows
   pasyans race join K7QX2M            join a friend's race
-The server is --server URL, else $PASYANS_SERVER, else ws://127.0.0.1:8765/ws."""
+The server is --server URL, else $PASYANS_SERVER, else ws://127.0.0.1:8765/ws.
+
+environment:
+  PASYANS_SERVER      the server's URL when --server is not given
+  PASYANS_CONFIG_DIR  the directory that keeps your tokens (credentials.json);
+                      default: your config directory, e.g. ~/.config/pasyans
+                      (on Linux $XDG_CONFIG_HOME/pasyans)"""
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -316,3 +317,23 @@ def test_slugs_are_case_insensitive(server_env: str, capsys: pytest.CaptureFixtu
         assert parser.parse_args(argv).game == "crescent", argv
     args = parser.parse_args(["replay", "St_Helena", "--date", "2026-03-01"])
     assert replay_of(args).game == "st_helena"
+
+
+def test_every_environment_variable_is_in_the_help_and_the_docs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The client reads PASYANS_SERVER and PASYANS_CONFIG_DIR (client/config.py): both
+    are in `pasyans --help` and docs/client.md, and no other is read."""
+    read = set()
+    for path in (ROOT / "client").rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        for name in re.findall(r"environ(?:\.get)?\(\s*([A-Z_]+)", text):
+            read.add(str(getattr(config, name, name)))
+        read.update(re.findall(r"getenv\(\s*\"([A-Z_]+)\"", text))
+    assert read == {config.SERVER_ENV, config.CONFIG_ENV}
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    helped = capsys.readouterr().out
+    docs = (ROOT / "docs" / "client.md").read_text(encoding="utf-8")
+    for name in read:
+        assert name in helped and f"`{name}`" in docs, name
