@@ -325,8 +325,10 @@ async def test_history_stats_friends_and_replay_at_80x24(
         await pilot.press("down")  # a title the table cuts is whole on the line below it
         await until(
             pilot,
-            lambda: "Путешественники, первоначальный вариант — Travellers, eight aces"
-            in screen_text(pilot),
+            lambda: (
+                "Путешественники, первоначальный вариант — Travellers, eight aces"
+                in screen_text(pilot)
+            ),
         )
         await all_keys_shown(pilot)
         await pilot.press("escape")
