@@ -607,7 +607,13 @@ def fit_heading(slug: str, titles: Titles, rest: Sequence[str], layout: str, wid
     short = [layout] if layout else []
     line = ""
     shorter = min(ru, en, key=cell_len)
-    tries = ((title(slug, titles), tail), (ru, tail), (ru, short), (shorter, short), (slug, []))
+    tries: list[tuple[str, list[str]]] = [
+        (title(slug, titles), tail),
+        (ru, tail),
+        (ru, short),
+        (shorter, short),
+        (slug, []),
+    ]
     for name, end in tries:
         line = " · ".join([name, *rest, *end])
         if cell_len(line) <= width:

@@ -10,7 +10,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-from tests.support.server import ROOT, ServerProcess, free_port
+from tests.support import free_port
+from tests.support.server import ROOT, ServerProcess
 
 
 def serve(*args: str) -> subprocess.CompletedProcess[str]:
