@@ -45,6 +45,8 @@ class PasyansApp(App[int]):
         #: exit status it quits with (client/status.py)
         self.failure: str | None = None
         self.status = EXIT_OK
+        #: said on the terminal once the app quit (e.g. how to come back to a race)
+        self.farewell = ""
 
     async def stop(self, exc: ClientError) -> None:
         """Something that ends this run: say it on a full screen; q quits with the
@@ -178,17 +180,25 @@ class PasyansApp(App[int]):
         else:
             self.pop_screen()
 
-    def leave_race(self) -> None:
+    @property
+    def quits_on_leave(self) -> bool:
+        return self.launch is not None
+
+    def leave_race(self, reminder: str = "") -> None:
         """Close the race's screens (its board, result, lobby) and go back home, or
         quit when the race was the command. Your game in a running race goes on:
-        joining with the code again brings it back."""
+        joining with the code again brings it back (``reminder`` says how: printed
+        once the terminal is back, or a notification at home)."""
         if self.launch is not None:
+            self.farewell = reminder
             self.exit(0)
             return
         while len(self.screen_stack) > 1 and any(
             isinstance(s, RaceScreen) for s in self.screen_stack
         ):
             self.pop_screen()
+        if reminder:
+            self.notify(reminder, timeout=10)
 
     def server_event(self, push: Push) -> None:
         if push.name in (Event.RACE, Event.RACE_STARTED) and self.race_listener is not None:

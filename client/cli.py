@@ -9,16 +9,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from protocol.errors import ErrorCode
-from protocol.messages import DATE_RE, MAX_LIMIT, MAX_SEED, RACE_CODE_RE, Board, Mode
+from protocol.messages import DATE_RE, ID_RE, MAX_LIMIT, MAX_SEED, RACE_CODE_RE, Board, Mode
 
 from . import cli_records, config
 from .connection import ClientError, Connection, ServerError, UsageError
-from .launch import Launch, check_game, open_game, open_race
+from .launch import Launch, check_game, game_slug, open_game, open_race
 from .race_script import RaceScript
 from .script import Script, stdin_reader
 from .status import EXIT_OK, EXIT_REFUSED, EXIT_UNREACHABLE, EXIT_USAGE, exit_status
@@ -46,7 +47,13 @@ examples:
   pasyans leaderboard crescent --around-me
   pasyans race new crescent           race friends: share the code it shows
   pasyans race join K7QX2M            join a friend's race
-The server is --server URL, else $PASYANS_SERVER, else ws://127.0.0.1:8765/ws."""
+The server is --server URL, else $PASYANS_SERVER, else ws://127.0.0.1:8765/ws.
+
+environment:
+  PASYANS_SERVER      the server's URL when --server is not given
+  PASYANS_CONFIG_DIR  the directory that keeps your tokens (credentials.json);
+                      default: your config directory, e.g. ~/.config/pasyans
+                      (on Linux $XDG_CONFIG_HOME/pasyans)"""
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
@@ -169,7 +176,9 @@ def build_parser() -> argparse.ArgumentParser:
     command("games", "list the games the server offers")
 
     p = command("rules", "show the rules of a game")
-    p.add_argument("game", metavar="GAME", help="a slug from `pasyans games`")
+    p.add_argument(
+        "game", type=game_slug, metavar="GAME", help="a slug from `pasyans games` (any case)"
+    )
 
     p = command(
         "play",
@@ -179,7 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
         "  T3 FA-H    card from pile T3 to pile FA-H     R[2] F3   card 2 (0 = bottom) of R\n"
         "  deal       an action (also 'swap a=P1 b=P2')  undo, resign, auto, legal, board",
     )
-    p.add_argument("game", metavar="GAME", help="a slug from `pasyans games`")
+    p.add_argument(
+        "game", type=game_slug, metavar="GAME", help="a slug from `pasyans games` (any case)"
+    )
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--daily", action="store_true", help="today's deal, ranked")
     mode.add_argument("--practice", action="store_true", help="a random deal (default)")
@@ -209,7 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
         "a game's daily or all-time leaderboard",
         "Ranking: won first, then more cards on the foundations, fewer moves, less time.",
     )
-    p.add_argument("game", metavar="GAME")
+    p.add_argument("game", type=game_slug, metavar="GAME")
     p.add_argument(
         "--date", type=date_arg, metavar="YYYY-MM-DD", help="the daily board of that day (UTC)"
     )
@@ -241,7 +252,9 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[common],
         formatter_class=_Formatter,
     )
-    r.add_argument("game", metavar="GAME", help="a slug from `pasyans games`")
+    r.add_argument(
+        "game", type=game_slug, metavar="GAME", help="a slug from `pasyans games` (any case)"
+    )
     deal = r.add_mutually_exclusive_group()
     deal.add_argument(
         "--deal", type=seed_arg, metavar="SEED", help="race on the deal of SEED (0 … 2**64-1)"
@@ -267,22 +280,75 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _token_is_not_an_option(argv: list[str]) -> list[str]:
-    """Tokens are URL-safe base64 and may start with "-": ``login -x1…`` must not be
-    read as an option, so a ``--`` goes in front of such a token."""
-    if "login" in argv:
-        i = argv.index("login") + 1
-        if i < len(argv) and argv[i].startswith("-") and argv[i] not in LOGIN_OPTIONS:
-            return [*argv[:i], "--", *argv[i:]]
-    return argv
+#: the commands whose positional may be a game id or token starting with "-" (URL-safe
+#: base64: about one game id in 64 does)
+ID_COMMANDS = frozenset({"login", "replay", "share", "resume"})
 
 
-LOGIN_OPTIONS = frozenset({"-h", "--help", "--server", "--"})
+def _ids_are_not_options(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """Game ids and tokens are URL-safe base64 and may start with "-": ``replay -aJx3…``,
+    ``replay -- -aJx3… --text`` and ``login -x1…`` must not read it as an option. The
+    id (an argument of ``ID_RE``'s form that is no option of the command, or the one
+    after a ``--`` typed by the user) goes last, after a ``--`` of our own."""
+    i = 0
+    while i < len(argv) and argv[i].startswith("-"):  # the options before the command
+        i += 2 if argv[i] == "--server" else 1
+    if i >= len(argv) or argv[i] not in ID_COMMANDS:
+        return argv
+    command = _subcommands(parser)[argv[i]]
+    takes_value = {
+        option: action.nargs != 0 for action in command._actions for option in action.option_strings
+    }
+    rest, found = argv[i + 1 :], None
+    kept: list[str] = []
+    j = 0
+    while j < len(rest):
+        arg = rest[j]
+        if arg == "--" and found is None and j + 1 < len(rest):
+            found = rest[j + 1]
+            j += 2
+            continue
+        option = _option(arg, takes_value)
+        if option is not None:
+            kept.append(arg)
+            if takes_value[option] and "=" not in arg and j + 1 < len(rest):
+                kept.append(rest[j + 1])
+                j += 1
+        elif arg.startswith("-") and found is None and ID_RE.fullmatch(arg):
+            found = arg
+        else:
+            kept.append(arg)
+        j += 1
+    if found is None:
+        return argv
+    return [*argv[: i + 1], *kept, "--", found]
+
+
+def _option(arg: str, options: Mapping[str, object]) -> str | None:
+    """The option ``arg`` names (exactly, ``--opt=value``, or a prefix of one only, as
+    argparse allows), or None."""
+    name = arg.split("=", 1)[0]
+    if name in options:
+        return name
+    if name.startswith("--") and len(name) > 2:
+        matches = [o for o in options if o.startswith(name)]
+        if len(matches) == 1:
+            return matches[0]
+    return None
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(_token_is_not_an_option(list(sys.argv[1:] if argv is None else argv)))
+    args = parser.parse_args(
+        _ids_are_not_options(parser, list(sys.argv[1:] if argv is None else argv))
+    )
     args.server = config.server_url(getattr(args, "server", None))
     try:
         if args.command is None:
@@ -303,6 +369,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exit_status(exc)
     except KeyboardInterrupt:
         return EXIT_REFUSED
+    except BrokenPipeError:
+        return _output_closed()
+
+
+def _output_closed() -> int:
+    """The reader of our output went away (``… | head``): stop quietly. Standard output
+    is pointed at /dev/null so that Python's last flush at exit cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        os.close(devnull)
+    return EXIT_OK
 
 
 def _tty() -> bool:
@@ -547,4 +626,6 @@ def run_app(app: PasyansApp) -> int:
     status = app.run() or EXIT_OK
     if app.failure:
         print(f"pasyans: {app.failure}", file=sys.stderr)
+    if app.farewell:
+        print(app.farewell)
     return status

@@ -8,8 +8,10 @@ import argparse
 from collections.abc import Callable, Coroutine
 from typing import Protocol, TextIO
 
-from .connection import ClientError, Connection, UsageError
-from .launch import Launch, check_game
+from protocol.errors import ErrorCode
+
+from .connection import ClientError, Connection, ServerError, UsageError
+from .launch import Launch, check_game, game_slug
 from .records import (
     ReplayOf,
     friend,
@@ -58,7 +60,7 @@ def add_commands(
         "founded on average, dailies played and won, the current and best streak, per\n"
         "game (or only GAME) and overall, and a chart of the last 30 days' results.",
     )
-    p.add_argument("game", metavar="GAME", nargs="?", help="one game's slug")
+    p.add_argument("game", type=game_slug, metavar="GAME", nargs="?", help="one game's slug")
     p.add_argument("--player", metavar="NAME", help="another player's statistics")
 
     p = command(
@@ -118,7 +120,7 @@ def replay_of(args: argparse.Namespace) -> ReplayOf:
     if args.player and not args.date:
         raise UsageError("--player is for a past daily: give its --date too")
     if args.date:
-        return ReplayOf(game=args.target, date=args.date, player=args.player or "")
+        return ReplayOf(game=game_slug(args.target), date=args.date, player=args.player or "")
     return ReplayOf(game_id=args.target)
 
 
@@ -172,7 +174,15 @@ def commands(connect: Connect) -> dict[str, Run]:
             gid = args.game_id or await latest_finished(conn)
             if gid is None:
                 raise ClientError("no finished game to share yet: `pasyans play GAME` starts one")
-            game = (await replay(conn, ReplayOf(game_id=gid)))["replay"]
+            try:
+                game = (await replay(conn, ReplayOf(game_id=gid)))["replay"]
+            except ServerError as exc:
+                if exc.code == ErrorCode.FORBIDDEN and await in_play(conn, gid):
+                    raise ClientError(
+                        f"the game {gid} is still in play: there is no result to share "
+                        f"yet (`pasyans resume {gid}` goes on with it)"
+                    ) from None
+                raise
             out.write(await share(conn, game, await conn.titles()) + "\n")
         return EXIT_OK
 
@@ -184,6 +194,14 @@ def commands(connect: Connect) -> dict[str, Run]:
         "friend": run_friend,
         "friends": run_friends,
     }
+
+
+async def in_play(conn: Connection, game_id: str) -> bool:
+    """Whether ``game_id`` is a game of yours still in play (a replay refuses those)."""
+    try:
+        return (await conn.resume(game_id)).get("status") == "playing"
+    except ClientError:
+        return False
 
 
 async def cmd_replay(args: argparse.Namespace, out: TextIO, connect: Connect) -> int:

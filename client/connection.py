@@ -18,15 +18,17 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import http
 import itertools
 import random
 import time
 from collections.abc import Callable
 from types import TracebackType
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 from websockets.typing import Subprotocol
 
 from protocol import SUBPROTOCOL
@@ -100,6 +102,23 @@ def unreachable(url: str, why: object) -> ServerUnavailable:
         f"cannot reach the pasyans server at {url}: {why}\n"
         "Is it running? Start one with `make run` in the source tree (it runs "
         "`pasyans-server serve`), or pick another with --server URL (or PASYANS_SERVER)."
+    )
+
+
+def http_server(url: str) -> ServerUnavailable:
+    """An HTTP server answered 404 where the WebSocket was asked for: a URL without
+    the ``/ws`` path, most likely."""
+    parts = urlsplit(url)
+    path = parts.path.rstrip("/")
+    if path.endswith("/ws"):
+        return ServerUnavailable(
+            f"{url} answers HTTP 404 Not Found: this is an HTTP server but has no "
+            "pasyans WebSocket there (a pasyans server's is ws://HOST:PORT/ws)"
+        )
+    fixed = urlunsplit(parts._replace(path=f"{path}/ws", query="", fragment=""))
+    return ServerUnavailable(
+        f"{url} answers HTTP 404 Not Found: this is an HTTP server: use {fixed} "
+        "(a pasyans server's WebSocket is at /ws)"
     )
 
 
@@ -233,6 +252,10 @@ class Connection:
             )
         except InvalidURI:
             raise not_websocket(self.url) from None
+        except InvalidStatus as exc:
+            if exc.response.status_code == http.HTTPStatus.NOT_FOUND:
+                raise http_server(self.url) from None
+            raise unreachable(self.url, reason(exc)) from None
         except ConnectionRefusedError:
             raise unreachable(self.url, "connection refused") from None
         except (OSError, InvalidHandshake, TimeoutError) as exc:

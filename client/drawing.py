@@ -193,11 +193,13 @@ def _card(code: str | None) -> str:
 
 def _title_words(pile: Mapping[str, Any]) -> tuple[list[str], str]:
     """A pile's title as words that are kept or dropped whole (the id first, then
-    the label's words, then ``base …``), and its orientation mark."""
-    words = [str(pile["id"])]
-    label = str(pile.get("label") or "")
-    if label and label != pile["id"]:
-        words.extend(label.split())
+    the label's words but the id again, then ``base …``), and its orientation mark."""
+    pid = str(pile["id"])
+    words = [pid]
+    said = str(pile.get("label") or "").split()
+    if said[:1] == [pid]:  # a label that starts with the id (``P2 NW``) says it once
+        said = said[1:]
+    words.extend(said)
     base = pile.get("base")
     if base:
         words.append(f"base {pretty(base) if is_code(base) else base}")

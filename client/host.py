@@ -51,8 +51,14 @@ class Host(Protocol):
     def leave_board(self) -> None:
         """Back to the home screen, or quit when the board was the command."""
 
-    def leave_race(self) -> None:
-        """Close the race's screens and go back home, or quit when the race was the command."""
+    @property
+    def quits_on_leave(self) -> bool:
+        """Whether leaving the board or the race quits pasyans (the command opened
+        it) rather than going back to the home screen."""
+
+    def leave_race(self, reminder: str = "") -> None:
+        """Close the race's screens and go back home, or quit when the race was the
+        command; ``reminder`` (how to come back) is said at home, or printed on quitting."""
 
 
 def host(node: MessagePump) -> Host:

@@ -28,6 +28,12 @@ class Launch:
     replay: ReplayOf | None = None  # a replay to step through (``pasyans replay``)
 
 
+def game_slug(text: str) -> str:
+    """A game's slug as typed, in any case (``Crescent``, ``ST_HELENA``): slugs are
+    lower case."""
+    return text.strip().lower()
+
+
 def check_game(game: str, catalogue: Mapping[str, Any]) -> None:
     """Refuse a game the server does not offer (its catalogue by slug), pointing
     to the list; an empty catalogue checks nothing."""

@@ -53,14 +53,79 @@ def result_words(p: Mapping[str, Any]) -> str:
 def member_status(p: Mapping[str, Any], *, later_ms: int = 0, limit_ms: int | None = None) -> str:
     """A member's result, and ``away M:SS`` while they are disconnected (``later_ms``
     after the event said so); with ``limit_ms`` (the race's ``absent_limit_ms``), also
-    how long until a game in play is given up for them."""
+    how long until a game in play is given up for them: ``(given up in M:SS)``."""
     words = result_words(p)
     if p.get("away"):
         away = int(p.get("away_ms") or 0) + later_ms
         words += f", away {clock(away)}"
-        if limit_ms is not None and p.get("status") == "playing":
-            words += f" (out in {clock(max(0, limit_ms - away))})"
+        left = given_up_in(p, later_ms=later_ms, limit_ms=limit_ms)
+        if left is not None:
+            words += f" (given up in {clock(left)})"
     return words
+
+
+def given_up_in(
+    p: Mapping[str, Any], *, later_ms: int = 0, limit_ms: int | None = None
+) -> int | None:
+    """The ms left before the game in play of a member who is away is given up for
+    them (the race's ``absent_limit_ms`` is ``limit_ms``), or None (here, game over)."""
+    if limit_ms is None or not p.get("away") or p.get("status") != "playing":
+        return None
+    return max(0, limit_ms - int(p.get("away_ms") or 0) - later_ms)
+
+
+def _yours(race: Race, you: str | None) -> Mapping[str, Any]:
+    return next((p for p in race.get("players") or [] if p.get("player") == you), {})
+
+
+def leave_question(race: Race, you: str | None, *, quitting: bool) -> str:
+    """What leaving the race's screens means, asked before ``q`` leaves a race that
+    is not over: the code to come back with and, with your game in play, when it is
+    given up. ``quitting``: leaving quits pasyans (``pasyans race``), else it goes
+    back to the home screen (still connected, so not away)."""
+    code = str(race.get("code"))
+    join = f"pasyans race join {code}"
+    status = race.get("status")
+    if status in ("lobby", "countdown"):
+        return (
+            f"Leave race {code}? You leave its lobby; `{join}` (or j on the home "
+            "screen) joins it again while it is in its lobby."
+        )
+    if status == "running" and _yours(race, you).get("status") == "playing":
+        limit = clock(int(race.get("absent_limit_ms") or 0))
+        if quitting:
+            return (
+                f"Quit race {code}? Your game stays in play: `{join}` brings you back "
+                f"to it. {limit} after you quit, it is given up for you (lost)."
+            )
+        return (
+            f"Leave race {code}? Your game stays in play: j on the home screen with the "
+            f"code {code} (or `{join}`) brings you back to it. Once you quit pasyans, "
+            f"it is given up for you {limit} later (lost) unless you come back."
+        )
+    return (
+        f"Leave race {code}? Your game is over; `{join}` shows the race again until "
+        "everybody is done, and its result for a day."
+    )
+
+
+def leave_reminder(race: Race, you: str | None) -> str:
+    """Said once the race's screens are left: how to come back, and when a game in
+    play is given up."""
+    code = str(race.get("code"))
+    join = f"`pasyans race join {code}`"
+    status = race.get("status")
+    if status in ("lobby", "countdown"):
+        return f"you left race {code}: {join} joins it again while it is in its lobby"
+    if status == "running" and _yours(race, you).get("status") == "playing":
+        limit = clock(int(race.get("absent_limit_ms") or 0))
+        return (
+            f"your game in race {code} is still in play: {join} brings you back; "
+            f"{limit} after you quit pasyans it is given up for you"
+        )
+    if status == "running":
+        return f"race {code} goes on: {join} shows it, and its result for a day"
+    return f"race {code} is over: {join} shows its result again for a day"
 
 
 def away_members(race: Race, you: str | None = None) -> list[str]:

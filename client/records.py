@@ -222,8 +222,13 @@ async def friends(conn: Connection) -> Message:
 
 def today_text(today: Mapping[str, Any], titles: Titles | None = None) -> str:
     """A friend's dailies of today in a few words: ``Полумесяц won 95 moves · …``."""
+    return " · ".join(today_lines(today, titles))
+
+
+def today_lines(today: Mapping[str, Any], titles: Titles | None = None) -> list[str]:
+    """A friend's dailies of today, one a line (the friends screen's cell)."""
     if not today:
-        return "no daily yet today"
+        return ["no daily yet today"]
     parts = []
     for slug, game in today.items():
         name = title(slug, titles).split(" — ")[0]
@@ -233,7 +238,7 @@ def today_text(today: Mapping[str, Any], titles: Titles | None = None) -> str:
         else:
             founded = f"{game.get('foundation')}/{game.get('total')}"
             parts.append(f"{name} {status} {founded} in {game.get('moves')} moves")
-    return " · ".join(parts)
+    return parts
 
 
 def friends_text(result: Mapping[str, Any], titles: Titles | None = None) -> str:

@@ -150,7 +150,11 @@ async def serve(settings: Settings) -> None:
         await app.start()
         print(f"pasyans-server: ws://{settings.host}:{app.port}/ws", flush=True)
         await stop.wait()
-        log.info("shutting down")
+        log.info(
+            "shutting down: finishing the requests in flight (up to %g s), then closing "
+            "the connections",
+            settings.shutdown_timeout,
+        )
     finally:
         await app.stop()
 
@@ -201,14 +205,24 @@ async def supervise(settings: Settings) -> None:
         for task in keepers:
             task.cancel()
     finally:
-        for proc in procs:
-            if proc.returncode is None:
+        running = [proc for proc in procs if proc.returncode is None]
+        if running:
+            print(
+                f"pasyans-server: stopping {len(running)} workers: each finishes its requests "
+                f"in flight (up to {settings.shutdown_timeout:g} s) and closes its connections…",
+                file=sys.stderr,
+                flush=True,
+            )
+        for proc in running:
+            with contextlib.suppress(ProcessLookupError):
                 proc.send_signal(signal.SIGTERM)
         for proc in procs:
             with contextlib.suppress(ProcessLookupError):
                 await proc.wait()
         if embedded is not None:
+            print("pasyans-server: stopping the embedded Redis…", file=sys.stderr, flush=True)
             await embedded.stop()
+        print("pasyans-server: stopped", file=sys.stderr, flush=True)
 
 
 def _free_port(host: str) -> int:

@@ -13,6 +13,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from rich.cells import cell_len
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -29,7 +30,7 @@ from ..drawing import FULL, Marks
 from ..host import host
 from ..notation import AUTO_LIMIT, WireMove, forced, format_move
 from ..records import share
-from ..text import clock, deal_text, end_words, info_line, outcome, title
+from ..text import Titles, clock, deal_text, end_words, info_line, outcome, title
 from ..widgets import BoardView, KeyFooter
 from .base import HostedScreen
 from .dialogs import MODAL_CSS, ConfirmScreen, PickScreen
@@ -88,6 +89,8 @@ class BoardScreen(HostedScreen):
         #: (``f``), or None; and the cards founded when it last found none
         self.finish_offer: int | None = None
         self.no_finish_at: int | None = None
+        #: the ranked games whose player agreed that a hint unranks them (asked once)
+        self.hint_agreed: set[str] = set()
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
@@ -192,13 +195,15 @@ class BoardScreen(HostedScreen):
                 cursor=self.cursor,
             ),
         )
-        head = [title(str(state.get("game")), self.host.titles), str(state.get("mode", ""))]
+        rest = [str(state.get("mode", ""))]
         deal = deal_text(state)
         if deal:
-            head.append(deal)
-        if view.density != FULL:  # the terminal is too narrow for the full board
-            head.append(f"{view.density.name} layout")
-        self.query_one("#title", Static).update(" · ".join(head))
+            rest.append(deal)
+        layout = "" if view.density == FULL else view.density.name  # a narrow terminal
+        slug = str(state.get("game"))
+        self.query_one("#title", Static).update(
+            fit_heading(slug, self.host.titles, rest, layout, self.app.size.width - 2)
+        )
         self.tick()
         self.query_one("#hint", Static).update(self.hint())
 
@@ -516,7 +521,32 @@ class BoardScreen(HostedScreen):
         self.set_state(state)
         self.say(f"auto-completed: the server played the last {len(played)} moves")
 
+    #: the question a hint on a ranked daily asks first (once a game)
+    HINT_QUESTION = (
+        "A hint unranks this daily: it will no longer count on the leaderboards, "
+        "your stats' dailies or your streak. Ask for a hint?"
+    )
+
     async def action_hint(self) -> None:
+        """A hint; on a ranked daily only after the player agreed that it unranks the
+        game (asked once a game: later hints in it do not ask again)."""
+        if not self.playing or self.busy:
+            return
+        gid = str(self.state.get("game_id"))
+        if not self.state.get("ranked") or gid in self.hint_agreed:
+            await self.hint_now()
+            return
+
+        async def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.hint_agreed.add(gid)
+                await self.hint_now()
+            else:
+                self.say("no hint: the daily still ranks")
+
+        self.app.push_screen(ConfirmScreen(self.HINT_QUESTION), confirmed)
+
+    async def hint_now(self) -> None:
         """Ask the server for one move of a winning line and highlight it (the game
         no longer ranks on a daily board; races refuse hints)."""
         if not self.playing or self.busy:
@@ -529,6 +559,8 @@ class BoardScreen(HostedScreen):
         except ClientError as exc:
             self.say(f"error: {exc}")
             return
+        if reply.get("assisted"):
+            self.state["ranked"] = False  # as a resume would say from now on
         move = reply.get("move")
         if not isinstance(move, dict):
             self.say(f"hint: {reply.get('message') or 'no win found from here'}")
@@ -561,6 +593,32 @@ class BoardScreen(HostedScreen):
                 rank = None
         heading = title(str(state["game"]), self.host.titles)
         self.app.push_screen(EndScreen(state, heading, rank, resigned=self.resigned))
+
+
+def fit_heading(slug: str, titles: Titles, rest: Sequence[str], layout: str, width: int) -> str:
+    """``Title · rest… · LAYOUT layout`` in ``width`` cells if it can be: the game's
+    two titles, else its Russian one alone, else the layout's name without the word
+    ``layout``, else the shorter title (the mode, the deal and its commitment are
+    never the part cut)."""
+    names = titles.get(slug) or {}
+    ru = str(names.get("title_ru") or slug)
+    en = str(names.get("title_en") or slug)
+    tail = [f"{layout} layout"] if layout else []
+    short = [layout] if layout else []
+    line = ""
+    shorter = min(ru, en, key=cell_len)
+    tries: list[tuple[str, list[str]]] = [
+        (title(slug, titles), tail),
+        (ru, tail),
+        (ru, short),
+        (shorter, short),
+        (slug, []),
+    ]
+    for name, end in tries:
+        line = " · ".join([name, *rest, *end])
+        if cell_len(line) <= width:
+            break
+    return line
 
 
 def _step(cells: dict[str, tuple[int, int]], current: str, direction: str) -> str:

@@ -12,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Static
 
 from ..connection import ClientError
-from ..records import friend, friends, today_text
+from ..records import friend, friends, today_lines
 from .base import LIST_CSS, ListScreen
 from .dialogs import MODAL_CSS
 
@@ -66,8 +66,9 @@ class FriendsScreen(ListScreen):
             return
         table = self.query_one(DataTable)
         table.clear()
-        for row in self.rows:
-            table.add_row(row["player"], today_text(row.get("today") or {}, self.host.titles))
+        for row in self.rows:  # a line a game: a friend's dailies are never cut at 80 columns
+            lines = today_lines(row.get("today") or {}, self.host.titles)
+            table.add_row(row["player"], "\n".join(lines), height=len(lines))
         self.query_one("#head", Static).update(
             f"pasyans · your friends · dailies of {self.result.get('date')} (UTC)"
         )

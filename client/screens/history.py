@@ -5,15 +5,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
 from protocol.messages import Mode
 
 from ..connection import ClientError
-from ..records import HISTORY_HEADER, ReplayOf, history_row
+from ..records import ReplayOf, history_row
 from .base import LIST_CSS, ListScreen
 from .replay import ReplayScreen
+
+#: the history's columns on the screen, each of two lines (all of a game in 80
+#: columns: the wide table of ``pasyans history`` would need 120)
+SCREEN_HEADER = ["when (UTC)\nid", "game\nmode", "result\ncards", "moves\ntime"]
+
+
+def screen_cells(row: list[Any]) -> list[str]:
+    """A row of :func:`client.records.history_row` as the screen's two-line cells."""
+    when, game, mode, result, cards, moves, time, gid = (str(c) for c in row)
+    return [f"{when}\n{gid}", f"{game}\n{mode}", f"{result}\n{cards}", f"{moves}\n{time}"]
 
 
 class HistoryScreen(ListScreen):
@@ -33,13 +44,18 @@ class HistoryScreen(ListScreen):
         super().__init__()
         self.pages: list[str | None] = [None]  # the cursor of each page seen
         self.result: dict[str, Any] = {}
+        self.heading = ""
 
     @property
     def games(self) -> list[dict[str, Any]]:
         return list(self.result.get("games") or [])
 
     async def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns(*HISTORY_HEADER[:-1])
+        table = self.query_one(DataTable)
+        table.header_height = 2
+        table.add_columns(*SCREEN_HEADER)
+        for moved in ("scroll_y", "virtual_size", "size"):  # the marks follow the table
+            self.watch(table, moved, self.show_heading, init=False)
         await self.load()
         self.query_one(DataTable).focus()
 
@@ -57,17 +73,33 @@ class HistoryScreen(ListScreen):
         row = table.cursor_row
         table.clear()
         for i, game in enumerate(self.games):
-            table.add_row(*(str(c) for c in history_row(game, self.host.titles)[:-1]), key=str(i))
+            table.add_row(*screen_cells(history_row(game, self.host.titles)), height=2, key=str(i))
         if self.games:
             table.move_cursor(row=min(row, len(self.games) - 1))
         who = self.host.conn.player or "?"
-        self.query_one("#head", Static).update(
-            f"pasyans · {who} · your games, newest first · page {len(self.pages)}"
+        self.heading = (
+            f"pasyans · {who} · your games, newest first · page {len(self.pages)}: "
+            f"{len(self.games)} games"
         )
+        self.show_heading()
         if not self.games:
             self.say("no games yet: press q, then Enter to play today's daily")
         else:
             self.say("Enter replays (or resumes a game in play) · n/p pages · q back")
+
+    def show_heading(self) -> None:
+        """The heading, with ``↓ more`` while games of the page are below the table's
+        end (``↑ more`` above its top): two lines a game, a page of 20 scrolls."""
+        table = self.query_one(DataTable)
+        marks = []
+        if table.scroll_y > 0:
+            marks.append("↑ more")
+        if table.scroll_y < table.max_scroll_y:
+            marks.append("↓ more")
+        text = " · ".join([self.heading, *marks])
+        if cell_len(text) > self.app.size.width - 2:  # one line in 80 columns
+            text = text.removeprefix("pasyans · ")
+        self.query_one("#head", Static).update(text)
 
     async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()

@@ -192,18 +192,23 @@ class DailyScreen(ListScreen):
             )
         self.fill()
         await self.load_friends()
-        who = self.host.conn.player or "not logged in"
-        when = "today" if date == self.today else "past day: practice"
-        self.query_one("#head", Static).update(
-            f"pasyans · {who} · dailies of {date} (UTC, {when}) · "
-            f"streak {self.daily.get('streak', 0)}\nstreak: {STREAK_MEANING}"
-        )
+        self.query_one("#head", Static).update(f"{self.heading(date)}\nstreak: {STREAK_MEANING}")
         waiting = preparing(self.daily)
         if waiting:  # the server is still proving them winnable: ask again shortly
             self.say(f"certifying a winnable deal for {len(waiting)} game(s)… {HOME_HINT}")
             self.set_timer(REFRESH_PREPARING, self.load)
         else:
             self.say(HOME_HINT if self.wide else HOME_HINT_SHORT)
+
+    def heading(self, date: str) -> str:
+        """The first line: who, which day, the streak; one line in any terminal of 80
+        columns (a longer one wrapped and pushed a game off the list), with
+        ``pasyans · `` in front when there is room."""
+        who = self.host.conn.player or "not logged in"
+        when = "today" if date == self.today else "past day: practice"
+        line = f"{who} · dailies of {date} UTC, {when} · streak {self.daily.get('streak', 0)}"
+        room = self.app.size.width - 2  # the heading's padding
+        return f"pasyans · {line}" if cell_len(line) + 10 <= room else line
 
     def selected(self) -> str | None:
         table = self.query_one(DataTable)

@@ -24,6 +24,9 @@ from ..host import Host, host
 from ..races import (
     away_members,
     bar,
+    given_up_in,
+    leave_question,
+    leave_reminder,
     member_status,
     now_ms,
     plural,
@@ -34,7 +37,7 @@ from ..races import (
 from ..text import clock, title
 from ..widgets import BoardView, KeyFooter
 from .board import BoardScreen
-from .dialogs import MODAL_CSS
+from .dialogs import MODAL_CSS, ConfirmScreen
 
 Race = dict[str, Any]
 
@@ -65,9 +68,12 @@ def panel_text(
         )
         lines.append(f"[b]{name}[/b]")
         lines.append(f"{escape(bar(found, total, 8 if narrow else 16))} {found}/{total}")
-        if narrow:
+        if narrow:  # the time left before an away member's game is given up: a line
             lines.append(f"{moves} · {time_}")
             lines.append(status)
+            left = given_up_in(p, later_ms=later_ms, limit_ms=None if limit is None else int(limit))
+            if left is not None:
+                lines.append(f"given up in {clock(left)}")
         else:
             lines.append(f"{moves} · {time_} · {status}")
         lines.append("")
@@ -274,13 +280,27 @@ class RaceScreen(Screen[None]):
         self.state, self.board, self.results_shown = None, None, False
         self.set_race(race)
 
-    async def action_leave(self) -> None:
+    def action_leave(self) -> None:
+        """Leave the race's screens: asked first unless the race is over (the code to
+        come back with, and when a game in play is given up)."""
+        if self.race.get("status") == "finished":
+            self.app.call_later(self.leave)
+            return
+        question = leave_question(self.race, self.you, quitting=self.host.quits_on_leave)
+
+        async def confirmed(yes: bool | None) -> None:
+            if yes:
+                await self.leave()
+
+        self.app.push_screen(ConfirmScreen(question), confirmed)
+
+    async def leave(self) -> None:
         if self.race.get("status") in ("lobby", "countdown"):
             try:
                 await self.host.conn.race_leave(str(self.race["race_id"]))
             except ClientError as exc:
                 self.notify(str(exc), severity="warning")
-        self.host.leave_race()
+        self.host.leave_race(leave_reminder(self.race, self.you))
 
 
 class RaceBoardScreen(BoardScreen):
@@ -363,7 +383,7 @@ class RaceBoardScreen(BoardScreen):
         self.say("your game is over: waiting for the others (the panel shows them)")
 
     def action_leave(self) -> None:
-        self.host.leave_race()
+        self.lobby.action_leave()
 
 
 class ResultScreen(ModalScreen[None]):
@@ -388,7 +408,11 @@ class ResultScreen(ModalScreen[None]):
             yield Static("\nEnter: back · r: rematch on a new deal · q: leave")
 
     def action_leave(self) -> None:
-        host(self).leave_race()
+        lobby = next((s for s in self.app.screen_stack if isinstance(s, RaceScreen)), None)
+        if lobby is not None:
+            lobby.action_leave()
+        else:
+            host(self).leave_race()
 
     async def action_rematch(self) -> None:
         lobby = next((s for s in self.app.screen_stack if isinstance(s, RaceScreen)), None)

@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
 from ..connection import ClientError
-from ..records import LOST_CELL, STATS_HEADER, WON_CELL, chart_rows, stats, stats_row
+from ..records import LOST_CELL, WON_CELL, chart_rows, stats, stats_row
 from ..text import STREAK_MEANING, title
 from ..widgets import KeyFooter
 from .base import HostedScreen
@@ -40,11 +41,45 @@ def chart(days: list[Mapping[str, Any]], height: int = 5) -> Text:
     return out
 
 
+#: the statistics table's columns on the screen: short, so that every one fits 80
+#: columns (the legend under the chart says what the short ones mean)
+SCREEN_HEADER = ["game", "played", "won", "win %", "moves", "time", "avg", "dailies", "streak"]
+#: …and that legend
+LEGEND = "moves/time: best win · avg: cards founded · dailies won/played · streak (best)"
+
+
+def screen_row(row: list[Any]) -> list[str]:
+    """A row of :func:`client.records.stats_row` in the screen's short cells."""
+    name, played, won, pct, moves, time, avg, dailies, streak = (str(c) for c in row)
+    dailies = dailies.removesuffix(" won")
+    streak = streak.replace("(best ", "(")
+    return [name, played, won, pct, moves, time, avg, dailies, streak]
+
+
+def fit_names(rows: list[list[str]], width: int) -> list[list[str]]:
+    """The rows with their game names cut (``…``) so that the table is at most
+    ``width`` cells wide (a cell takes its text and one space); a name is never cut
+    below 12 cells."""
+    rest = sum(
+        max(cell_len(r[i]) for r in [SCREEN_HEADER, *rows]) + 1
+        for i in range(1, len(SCREEN_HEADER))
+    )
+    room = max(12, width - rest - 1)
+    return [[_cut(r[0], room), *r[1:]] for r in rows]
+
+
+def _cut(text: str, room: int) -> str:
+    if cell_len(text) <= room:
+        return text
+    return text[: room - 1].rstrip() + "…"
+
+
 class StatsScreen(HostedScreen):
     DEFAULT_CSS = """
     StatsScreen { layout: vertical; }
     StatsScreen #head { height: auto; background: $primary; color: $text; padding: 0 1; }
     StatsScreen DataTable { height: 1fr; }
+    StatsScreen #detail { height: auto; padding: 0 1; }
     StatsScreen #chart { height: auto; padding: 0 1; }
     StatsScreen #status { height: auto; padding: 0 1; color: $text-muted; }
     """
@@ -57,27 +92,40 @@ class StatsScreen(HostedScreen):
         super().__init__()
         self.player = player
         self.result: dict[str, Any] = {}
+        #: the full title of each row (the table may cut them)
+        self.names: list[str] = []
 
     def compose(self) -> ComposeResult:
         yield Static(id="head")
-        yield DataTable(id="stats", cursor_type="row", zebra_stripes=True)
+        # no padding in the cells: each starts with one space (80 columns hold them all)
+        yield DataTable(id="stats", cursor_type="row", zebra_stripes=True, cell_padding=0)
+        yield Static(id="detail", markup=False)
         yield Static(id="chart")
         yield Static(id="status")
         yield KeyFooter()
 
     async def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns(*STATS_HEADER)
         try:
             self.result = await stats(self.host.conn, self.player)
         except ClientError as exc:
             self.say(f"error: {exc}")
             return
-        table.add_row(*(str(c) for c in stats_row("all games", self.result["overall"])))
+        self.names = ["all games"]
+        rows = [screen_row(stats_row("all games", self.result["overall"]))]
         for slug, block in (self.result.get("games") or {}).items():
-            name = title(slug, self.host.titles).split(" — ")[0]
-            table.add_row(*(str(c) for c in stats_row(name, block)))
+            self.names.append(title(slug, self.host.titles))
+            rows.append(screen_row(stats_row(self.names[-1].split(" — ")[0], block)))
+        table.add_columns(*(" " + h for h in SCREEN_HEADER))
+        for row in fit_names(rows, self.app.size.width - 2):  # the scrollbar
+            table.add_row(*(" " + c for c in row))
         self.query_one("#head", Static).update(f"pasyans · statistics of {self.result['player']}")
         self.query_one("#chart", Static).update(chart(list(self.result.get("days") or [])))
-        self.say(f"streak: {STREAK_MEANING} · q back")
+        self.say(f"{LEGEND}\nstreak: {STREAK_MEANING}")
         table.focus()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """The chosen row's game in full (the table cuts long titles)."""
+        row = event.cursor_row
+        if 0 <= row < len(self.names):
+            self.query_one("#detail", Static).update(self.names[row])

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import signal
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -53,6 +54,12 @@ GC_THRESHOLDS = (50_000, 20, 100)
 #: position evicted and paid for its moves twice (bench.server, 1,000 players, quiet
 #: runs: 277-301 -> 141-208 µs of server CPU a move; docs/performance.md)
 LEGAL_POSITIONS = 2048
+
+
+def _ignore_ctrl_c() -> None:
+    """A solver process leaves Ctrl-C (SIGINT, sent to the whole process group) to
+    the server, which stops it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class App:
@@ -104,7 +111,7 @@ class App:
             replica_timeout=s.replica_timeout,
         )
         if s.solver_workers > 0:
-            self.pool = ProcessPoolExecutor(s.solver_workers)
+            self.pool = ProcessPoolExecutor(s.solver_workers, initializer=_ignore_ctrl_c)
         self.services = services = Services.build(
             store,
             self.clock,
@@ -123,13 +130,8 @@ class App:
             self._tasks.append(later)
         routes = Routes(services, self.hub, s, self.metrics)
         self.sessions = sessions = Sessions(s, self.metrics, self.hub, routes.dispatch)
-        events = RaceEvents(store, self.hub, services.games, services.races)
-        self._tasks.append(asyncio.create_task(events.listen(), name="race-events"))
-        presence = services.races.keep_presence(self.hub.online, interval=s.presence_interval)
-        self._tasks.append(asyncio.create_task(presence, name="race-presence"))
-        if s.prepare_dailies:
-            prepare = asyncio.create_task(self.prepare_dailies(), name="prepare-dailies")
-            self._tasks.append(prepare)
+        # The listener first: a port in use stops the start before any background work
+        # (the dailies' choices, race events) has begun.
         self.server = await serve(
             sessions.handler,
             s.host,
@@ -145,6 +147,13 @@ class App:
             close_timeout=5,
             reuse_port=s.reuse_port or None,
         )
+        events = RaceEvents(store, self.hub, services.games, services.races)
+        self._tasks.append(asyncio.create_task(events.listen(), name="race-events"))
+        presence = services.races.keep_presence(self.hub.online, interval=s.presence_interval)
+        self._tasks.append(asyncio.create_task(presence, name="race-presence"))
+        if s.prepare_dailies:
+            prepare = asyncio.create_task(self.prepare_dailies(), name="prepare-dailies")
+            self._tasks.append(prepare)
         log.info("pasyans-server listening on ws://%s:%d/ws", s.host, self.port)
 
     @property
@@ -163,8 +172,10 @@ class App:
             await bounded("closing connections", self.server.wait_closed(), limit)
         await cancel(self._tasks, 2)
         self._tasks.clear()
+        if self.services is not None:  # the dailies' choices under way end here
+            await bounded("daily choices", self.services.dailies.close(), 2)
         if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.stop_pool(self.pool)
             self.pool = None
         if self.services is not None:
             await bounded("races", self.services.races.close(), 2)
@@ -192,6 +203,21 @@ class App:
             if not retry:
                 return False
             await asyncio.sleep(retry)
+
+    @staticmethod
+    def stop_pool(pool: ProcessPoolExecutor) -> None:
+        """Stop the solver's processes now: a daily's search under way is abandoned
+        (it is not stored, and its lease runs out: the next start chooses it again).
+        Left to finish, a search a day ahead kept the process alive for many seconds
+        after shutdown, saying nothing."""
+        processes = [p for p in pool._processes.values() if p.is_alive()]
+        if processes:
+            log.info("stopping %d solver process(es)", len(processes))
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join(2)
 
     async def prepare_dailies(self) -> None:
         """Choose today's and tomorrow's dailies in the background (a day ahead), and

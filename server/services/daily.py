@@ -191,12 +191,28 @@ class Dailies:
         if pending is None:
             pending = asyncio.ensure_future(self._choose(date, slug, budget or self.budget))
             self._pending[key] = pending
-            pending.add_done_callback(lambda _: self._pending.pop(key, None))
+            pending.add_done_callback(lambda done: self._chosen(key, done))
         choice = await asyncio.shield(pending)
         if len(self._cache) > 4096:
             self._cache.clear()
         self._cache[key] = choice
         return choice
+
+    def _chosen(self, key: tuple[str, str], done: asyncio.Future[Choice]) -> None:
+        """A choice ended: no longer pending. Its error is taken here too, so one
+        that nobody waits for any more (all its callers cancelled, or the server
+        shutting down) is not reported as "never retrieved"; a caller still waiting
+        gets it from ``shield`` as before."""
+        self._pending.pop(key, None)
+        if not done.cancelled():
+            done.exception()
+
+    async def close(self) -> None:
+        """Cancel the choices under way and wait for them to end (shutdown)."""
+        pending = list(self._pending.values())
+        for future in pending:
+            future.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
 
     async def ready(self, date: str, slugs: Sequence[str]) -> dict[str, Choice | None]:
         """Every daily of ``slugs`` on ``date`` that is chosen within :attr:`wait`

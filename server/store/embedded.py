@@ -194,6 +194,9 @@ class EmbeddedRedis:
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.DEVNULL,
             preexec_fn=die_with_parent,
+            # not in the terminal's process group: Ctrl-C stops the server, which then
+            # stops its Redis (a Redis stopped by Ctrl-C too would be restarted here)
+            start_new_session=True,
         )
         await asyncio.to_thread(wait_ready, str(self.socket_path))
         log.info("embedded redis-server pid %d on %s", self.process.pid, self.socket_path)

@@ -8,6 +8,7 @@ the screen as the terminal would show it."""
 from __future__ import annotations
 
 import pytest
+from rich.cells import cell_len
 from textual.pilot import Pilot
 from textual.widgets import Static
 from textual.widgets._footer import FooterKey
@@ -16,7 +17,8 @@ from client import config
 from client.app import PasyansApp
 from client.connection import Connection
 from client.launch import Launch
-from client.screens.board import EndScreen
+from client.records import history_row, replay_heading, stats_row, today_lines
+from client.screens.board import EndScreen, fit_heading
 from client.screens.dialogs import RulesScreen
 from client.screens.friends import FriendsScreen
 from client.screens.history import HistoryScreen
@@ -25,16 +27,17 @@ from client.screens.leaderboard import LeaderboardScreen
 from client.screens.race import RaceBoardScreen, RaceScreen, ResultScreen
 from client.screens.race_dialogs import JoinRaceScreen, RaceDealScreen
 from client.screens.replay import ReplayScreen
-from client.screens.stats import StatsScreen
+from client.screens.stats import LEGEND, SCREEN_HEADER, StatsScreen, screen_row
 from client.text import STREAK_MEANING, result_text
 from client.widgets import columns_that_fit
-from protocol.messages import Mode
+from protocol.messages import Mode, Op
 from server.patience import registry
 from tests.support import TestClient, connect
 
 from .conftest import fresh_name
 from .test_app import on_board, until
 from .test_narrow import off_screen
+from .views import titles as views_titles
 
 SMALL = (80, 24)
 
@@ -173,6 +176,9 @@ async def test_end_screen_and_rules_at_80x24(server_url: str, account: config.Cr
         await until(pilot, lambda: isinstance(app.screen, RulesScreen))
         await pilot.pause(0.2)
         await all_keys_shown(pilot, footer=False)
+        rules = flowing(screen_text(pilot).replace("█", " ").replace("▊", " "))
+        assert "Путешественники — Travellers — Esc closes" in rules, rules
+        assert "Thirteen piles dealt while counting" in rules, rules
         await pilot.press("escape")
         await on_board(pilot)
         await pilot.press("r", "y")
@@ -265,35 +271,125 @@ async def test_race_screens_at_80x24(server_url: str, account: config.Credential
 async def test_history_stats_friends_and_replay_at_80x24(
     server_url: str, account: config.Credentials
 ) -> None:
-    """The player's own screens (issue 18) keep every key and their table's first
-    columns in 80×24: history (h), a replay opened from it (Enter), statistics (s),
-    friends (f)."""
+    """The player's own screens (issues 18, 23) keep every key and all they promise in
+    80×24: history (h: when, game, mode, result, cards, moves, time and the id of
+    every game, a page scrolling with a ``↓ more`` mark), a replay opened from it
+    (Enter: its heading and counters), statistics (s: every column of every row,
+    with the legend of the short ones), friends (f: each friend's every daily)."""
     async with Connection(server_url) as conn:
         await conn.auth(account.token)
-        state = await conn.start("travellers", Mode.DEAL, 3)
-        await conn.resign(state["game_id"])
+        for seed in range(3, 13):  # more games than the screen's rows
+            state = await conn.start("travellers_aces", Mode.DEAL, seed)
+            state = await conn.play(state, state["legal"][0])
+            await conn.resign(state["game_id"])
+        friend = fresh_name()
+        async with Connection(server_url) as other:
+            await other.register(friend)
+            for slug in ("crescent", "st_helena", "travellers_aces"):
+                daily = await other.start(slug, Mode.DAILY)
+                await other.resign(daily["game_id"])
+        await conn.call(Op.FRIEND_ADD, name=friend)
+        page = await conn.my_games(limit=20)
     app = PasyansApp(server_url)
     async with app.run_test(size=SMALL) as pilot:
         await until(pilot, lambda: at_home(pilot))
         await pilot.press("h")
         await until(pilot, lambda: isinstance(app.screen, HistoryScreen) and bool(app.screen.games))
         await pilot.pause(0.2)
-        assert "Путешественники" in screen_text(pilot) or "travellers" in screen_text(pilot)
+        shown = screen_text(pilot)
+        newest = history_row(page["games"][0], app.titles)
+        when, game, mode, result, cards, moves, time, gid = (str(c) for c in newest)
+        for cell in (when, game, mode, result, cards, moves, time, gid):
+            assert cell in shown, (cell, shown)
+        assert "↓ more" in shown.split("\n")[0]
         await all_keys_shown(pilot)
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        await until(pilot, lambda: bool(replay.position))
         await pilot.pause(0.3)
+        shown = screen_text(pilot)
+        assert flowing(replay_heading(replay.replay, app.titles)) in flowing(shown), shown
+        assert f"move {replay.count}/{replay.count}" in shown
         await all_keys_shown(pilot)
         await pilot.press("escape", "escape")
         await until(pilot, lambda: at_home(pilot))
         await pilot.press("s")
-        await until(pilot, lambda: isinstance(app.screen, StatsScreen))
+        await until(pilot, lambda: isinstance(app.screen, StatsScreen) and bool(app.screen.result))
         await pilot.pause(0.3)
-        assert "played" in screen_text(pilot)
+        stats_screen = app.screen
+        assert isinstance(stats_screen, StatsScreen)
+        shown = screen_text(pilot)
+        assert " ".join(SCREEN_HEADER) in " ".join(shown.split()), shown
+        overall = screen_row(stats_row("all games", stats_screen.result["overall"]))
+        assert " ".join(overall) in " ".join(shown.split()), (overall, shown)
+        assert LEGEND in shown
+        await pilot.press("down")  # a title the table cuts is whole on the line below it
+        await until(
+            pilot,
+            lambda: (
+                "Путешественники, первоначальный вариант — Travellers, eight aces"
+                in screen_text(pilot)
+            ),
+        )
         await all_keys_shown(pilot)
         await pilot.press("escape")
         await until(pilot, lambda: at_home(pilot))
         await pilot.press("f")
-        await until(pilot, lambda: isinstance(app.screen, FriendsScreen))
+        await until(pilot, lambda: isinstance(app.screen, FriendsScreen) and bool(app.screen.rows))
         await pilot.pause(0.2)
+        shown = screen_text(pilot)
+        for line in today_lines(app.screen.rows[0]["today"], app.titles):  # type: ignore[attr-defined]
+            assert line in shown, (line, shown)
         await all_keys_shown(pilot)
+
+
+async def test_home_on_a_past_day_at_80x24(server_url: str, account: config.Credentials) -> None:
+    """`[`: the day before. Its heading stays one line (a wrapped one pushed games off
+    the list) and every game of the day shows, with the chosen one's seed."""
+    app = PasyansApp(server_url)
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: at_home(pilot))
+        home = app.screen
+        assert isinstance(home, DailyScreen)
+        today = home.daily["date"]
+        await pilot.press("left_square_bracket")
+        await until(pilot, lambda: at_home(pilot) and app.screen.daily["date"] != today)  # type: ignore[attr-defined]
+        await pilot.pause(0.2)
+        lines = screen_text(pilot).split("\n")
+        assert "past day: practice" in lines[0] and "streak" in lines[0], lines[:2]
+        assert lines[1].startswith("streak: "), lines[:2]
+        shown = "\n".join(lines)
+        for slug in registry.slugs():
+            assert str(app.titles[slug]["title_ru"]) in shown, (slug, shown)
+        assert "Crescent · seed " in shown
+        await all_keys_shown(pilot)
+
+
+def test_a_board_title_keeps_the_deal_in_80_columns() -> None:
+    """The title bar of every game, a daily's commitment in it, in 78 cells (80
+    columns less its padding): a long title gives way, never the commitment."""
+    titles = views_titles()
+    for slug in registry.slugs():
+        for layout in ("", "tight"):
+            rest = ["daily", "commitment 3f2a9c1b0d4e…"]
+            line = fit_heading(slug, titles, rest, layout, 78)
+            assert cell_len(line) <= 78, line
+            assert line.endswith(" · ".join([*rest, *([layout] if layout else [])])) or (
+                " · ".join(rest) in line
+            ), line
+            names = titles[slug]
+            assert names["title_ru"] in line or names["title_en"] in line, line
+    wide = fit_heading("crescent", titles, ["deal", "deal 7"], "", 78)
+    assert wide == "Полумесяц — Crescent · deal · deal 7"
+
+
+async def test_st_helena_daily_title_at_80x24(server_url: str, account: config.Credentials) -> None:
+    app = PasyansApp(server_url, launch=Launch(game="st_helena", mode=Mode.DAILY))
+    async with app.run_test(size=SMALL) as pilot:
+        board = await on_board(pilot)
+        await pilot.pause(0.2)
+        commitment = str(board.state["deal"]["commitment"])[:12]
+        head = screen_text(pilot).split("\n")[0]
+        assert f"commitment {commitment}…" in head and "Наполеон" in head, head

@@ -10,9 +10,10 @@ from textual.pilot import Pilot
 
 from client import config
 from client.app import PasyansApp
+from client.connection import Connection
 from client.launch import Launch
 from client.screens.board import BoardScreen, EndScreen
-from client.screens.dialogs import MessageScreen, NameScreen, PickScreen, RulesScreen
+from client.screens.dialogs import ConfirmScreen, MessageScreen, NameScreen, PickScreen, RulesScreen
 from client.screens.home import DailyScreen
 from client.screens.leaderboard import LeaderboardScreen
 from client.widgets import BoardView
@@ -318,3 +319,40 @@ async def test_h_highlights_a_hinted_move(server_url: str, account: config.Crede
         await until(pilot, lambda: "hint:" in str(app.screen.query_one("#status").render()))
         assert "no longer ranks" in str(app.screen.query_one("#status").render())
         assert board.source is not None and board.targets()
+
+
+async def test_h_on_a_ranked_daily_asks_first_once_a_game(
+    server_url: str, account: config.Credentials
+) -> None:
+    """A hint unranks a daily: h asks y/n first (n sends nothing and the daily still
+    ranks); after a yes, later hints in that game do not ask again. A practice deal
+    never asks."""
+    app = PasyansApp(server_url, launch=Launch(game="hand_reserve", mode=Mode.DAILY))
+    async with app.run_test(size=WIDE) as pilot:
+        board = await on_board(pilot)
+        assert board.state["ranked"] is True
+        status = app.screen.query_one("#status")
+        await pilot.press("h")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        question = app.screen
+        assert isinstance(question, ConfirmScreen) and "unranks this daily" in question.question
+        await pilot.press("n")
+        await on_board(pilot)
+        assert "still ranks" in str(status.render())
+        async with Connection(server_url) as conn:
+            await conn.auth(account.token)
+            assert (await conn.resume(board.state["game_id"]))["ranked"] is True
+        await pilot.press("h")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await until(pilot, lambda: "hint:" in str(status.render()))
+        assert board.state["ranked"] is False
+        board.say("")
+        await pilot.press("h")  # the same game: no question this time
+        await until(pilot, lambda: "hint:" in str(status.render()))
+        assert isinstance(app.screen, BoardScreen)
+    practice = PasyansApp(server_url, launch=Launch(game="hand_reserve", mode=Mode.DEAL, seed=0))
+    async with practice.run_test(size=WIDE) as pilot:
+        await on_board(pilot)
+        await pilot.press("h")
+        await until(pilot, lambda: "hint:" in str(practice.screen.query_one("#status").render()))

@@ -113,6 +113,17 @@ def test_the_full_drawing_when_there_is_room() -> None:
         assert tight.density != FULL and tight.width <= full.width - 1
 
 
+def test_a_title_says_the_pile_id_once() -> None:
+    """The Hemispheres' piles are labelled ``P2 NW``: titled ``P2 NW``, not ``P2 P2 NW``."""
+    assert header({"id": "P2", "label": "P2 NW"}) == "P2 NW"
+    assert header({"id": "S", "label": "S"}) == "S"
+    assert header({"id": "P1", "label": "P10 SW"}) == "P1 P10 SW"  # another id stays
+    for slug in registry.slugs():
+        for pile in engine_state(slug, 0)["view"]["piles"]:
+            pid = str(pile["id"])
+            assert not header(pile).startswith(f"{pid} {pid} "), (slug, header(pile))
+
+
 def test_titles_are_cut_by_whole_words() -> None:
     pile = {"id": "F1", "label": "K→A", "base": "KS", "orient": "h"}
     assert header(pile) == "F1 K→A base K♠↔"

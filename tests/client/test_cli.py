@@ -4,6 +4,8 @@ daily, leaderboard, and the clear messages when something is wrong."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import stat
 import subprocess
 import sys
@@ -12,7 +14,16 @@ from pathlib import Path
 import pytest
 
 from client import config
-from client.cli import EXIT_OK, EXIT_REFUSED, EXIT_UNREACHABLE, EXIT_USAGE, main
+from client.cli import (
+    EXIT_OK,
+    EXIT_REFUSED,
+    EXIT_UNREACHABLE,
+    EXIT_USAGE,
+    _ids_are_not_options,
+    build_parser,
+    main,
+)
+from client.cli_records import replay_of
 from client.connection import Connection
 from protocol.messages import Mode
 
@@ -74,6 +85,50 @@ def test_login_with_a_token_that_looks_like_an_option(
     code, _, err = run(capsys, "login", "-x1")
     assert code == EXIT_REFUSED
     assert "does not know this token" in err
+
+
+DASH_ID = "-aJx3kQ9pL2m"  # a game id as token_urlsafe(9) makes one in 64 times
+
+
+@pytest.mark.parametrize(
+    ("argv", "want"),
+    [
+        (["replay", DASH_ID], {"target": DASH_ID}),
+        (["replay", DASH_ID, "--text"], {"target": DASH_ID, "text": True}),
+        (["replay", "--text", DASH_ID, "--step", "3"], {"target": DASH_ID, "step": 3}),
+        (["replay", "--", DASH_ID, "--text"], {"target": DASH_ID, "text": True}),
+        (["--server", "ws://h/ws", "replay", DASH_ID, "--te"], {"target": DASH_ID, "text": True}),
+        (["replay", "crescent", "--date", "2026-03-01"], {"target": "crescent"}),
+        (["share", DASH_ID], {"game_id": DASH_ID}),
+        (["share", "--", DASH_ID], {"game_id": DASH_ID}),
+        (["share"], {"game_id": None}),
+        (["resume", DASH_ID, "--script"], {"game_id": DASH_ID, "script": True}),
+        (["resume", "--script"], {"game_id": None, "script": True}),
+        (["login", "-x1"], {"token": "-x1"}),
+        (["login", "--", "--x1"], {"token": "--x1"}),
+        (["history", "--limit", "5"], {"limit": 5}),
+    ],
+)
+def test_game_ids_that_start_with_a_dash_are_not_options(
+    argv: list[str], want: dict[str, object]
+) -> None:
+    parser = build_parser()
+    args = parser.parse_args(_ids_are_not_options(parser, argv))
+    for key, value in want.items():
+        assert getattr(args, key) == value, (argv, args)
+
+
+@pytest.mark.parametrize("argv", [["replay", DASH_ID, "--text"], ["share", DASH_ID]])
+def test_a_dash_game_id_reaches_the_server(
+    server_env: str,
+    account: config.Credentials,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+) -> None:
+    """Not bad usage (2): the server is asked, and knows no such game."""
+    code, _, err = run(capsys, *argv)
+    assert code == EXIT_REFUSED, err
+    assert "not_found" in err
 
 
 def test_login_with_a_wrong_token(server_env: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -199,3 +254,86 @@ def test_no_command_without_a_terminal_shows_the_dailies(
     assert code == EXIT_OK
     assert "Daily deals of" in out
     assert "no terminal" in err
+
+
+def _closed_pipe_run(argv: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """Run `pasyans` with its standard output a pipe whose reader has gone (as after
+    `| head` read its lines): every write fails with EPIPE."""
+    script = Path(sys.executable).with_name("pasyans")
+    cmd = [str(script)] if script.exists() else [sys.executable, "-m", "client"]
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        return subprocess.run(
+            [*cmd, *argv],
+            input=stdin,
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            timeout=60,
+        )
+    finally:
+        os.close(write)
+
+
+def test_output_into_a_closed_pipe_ends_quietly(
+    server_env: str, account: config.Credentials
+) -> None:
+    """`pasyans play … --script | head` and `pasyans replay … --text | head`: no
+    BrokenPipeError traceback, status 0."""
+    import asyncio
+
+    async def finished() -> str:
+        async with Connection(server_env) as conn:
+            await conn.auth(account.token)
+            state = await conn.start("crescent", Mode.DEAL, 0)
+            await conn.resign(state["game_id"])
+            return str(state["game_id"])
+
+    game_id = asyncio.run(finished())
+    for argv, stdin in [
+        (["play", "crescent", "--deal", "0", "--script"], "board\nT3 FA-H\nboard\n"),
+        (["replay", game_id, "--text"], ""),
+    ]:
+        done = _closed_pipe_run(argv, stdin)
+        assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+        assert done.returncode == EXIT_OK, (argv, done.stderr)
+
+
+def test_slugs_are_case_insensitive(server_env: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`pasyans rules Crescent` is `pasyans rules crescent`; so is every GAME."""
+    code, out, err = run(capsys, "rules", "Crescent")
+    assert code == EXIT_OK, err
+    assert "Crescent" in out
+    parser = build_parser()
+    for argv in (
+        ["play", "CRESCENT", "--deal", "1"],
+        ["leaderboard", "Crescent"],
+        ["race", "new", "Crescent"],
+        ["stats", "CreScent"],
+        ["rules", " Crescent "],
+    ):
+        assert parser.parse_args(argv).game == "crescent", argv
+    args = parser.parse_args(["replay", "St_Helena", "--date", "2026-03-01"])
+    assert replay_of(args).game == "st_helena"
+
+
+def test_every_environment_variable_is_in_the_help_and_the_docs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The client reads PASYANS_SERVER and PASYANS_CONFIG_DIR (client/config.py): both
+    are in `pasyans --help` and docs/client.md, and no other is read."""
+    read = set()
+    for path in (ROOT / "client").rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        for name in re.findall(r"environ(?:\.get)?\(\s*([A-Z_]+)", text):
+            read.add(str(getattr(config, name, name)))
+        read.update(re.findall(r"getenv\(\s*\"([A-Z_]+)\"", text))
+    assert read == {config.SERVER_ENV, config.CONFIG_ENV}
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    helped = capsys.readouterr().out
+    docs = (ROOT / "docs" / "client.md").read_text(encoding="utf-8")
+    for name in read:
+        assert name in helped and f"`{name}`" in docs, name

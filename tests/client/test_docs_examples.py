@@ -57,3 +57,30 @@ def test_a_documented_example_runs(
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr
     assert "\nerror: " not in done.stdout
+
+
+def test_game_titles_in_the_docs_are_the_servers() -> None:
+    """README's table of games and every rules page's heading give each game the
+    titles of the server's registry (`pasyans games`), and wherever the docs pair a
+    Russian title with an English one, the English is the registry's."""
+    from server.patience import registry
+
+    rows = {
+        m.group(1): (m.group(2), m.group(3))
+        for m in re.finditer(
+            r"^\| `([a-z_]+)` \| ([^|]+?) \| ([^|]+?) \| \d \|$",
+            (ROOT / "README.md").read_text(encoding="utf-8"),
+            re.M,
+        )
+    }
+    assert set(rows) == set(registry.slugs())
+    english = {g.title_ru: g.title_en for g in registry.games()}
+    for game in registry.games():
+        assert rows[game.slug] == (game.title_ru, game.title_en), game.slug
+        page = (ROOT / "docs" / "games" / f"{game.slug}.md").read_text(encoding="utf-8")
+        assert page.startswith(f"# {game.title_en} — {game.title_ru}\n"), game.slug
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
+        text = path.read_text(encoding="utf-8")
+        for ru, en in english.items():
+            for m in re.finditer(re.escape(ru) + r"\s*(?:—|\(|·)\s*([A-Z][A-Za-z ,']+)", text):
+                assert m.group(1).strip().startswith(en), (path.name, ru, m.group(1))

@@ -123,3 +123,17 @@ async def test_the_board_exits_2_on_an_unknown_game(
         await until(pilot, lambda: not app.is_running)
     assert app.return_value == EXIT_USAGE
     assert app.failure is not None and "pasyans games" in app.failure
+
+
+@pytest.mark.parametrize("path", ["", "/", "/pasyans"])
+def test_a_url_without_ws_says_it_is_an_http_server(
+    server_url: str, capsys: pytest.CaptureFixture[str], path: str
+) -> None:
+    """The server answers HTTP 404 off ``/ws``: the message says so and gives the URL
+    to use, not "Is it running?"."""
+    root = server_url.removesuffix("/ws")
+    assert main(["--server", root + path, "games"]) == EXIT_UNREACHABLE
+    err = capsys.readouterr().err
+    fixed = f"{root}{path.rstrip('/')}/ws"
+    assert f"this is an HTTP server: use {fixed}" in err, err
+    assert "Is it running?" not in err

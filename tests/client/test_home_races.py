@@ -117,14 +117,14 @@ async def test_a_new_race_on_a_fresh_deal_then_back_to_it(
         assert board.state["game"] == slug and board.state["mode"] == "race"
         game_id = board.state["game_id"]
         await until(pilot, lambda: str(friend.player) in text(board, "#race-panel"))
-        await pilot.press("q")  # leave the race's board: back home, the game goes on
+        await pilot.press("q", "y")  # leave the race's board: back home, the game goes on
         await until(pilot, lambda: app.screen is home)
         await pilot.press("j")
         await until(pilot, lambda: isinstance(app.screen, JoinRaceScreen))
         await pilot.press(*str(race["code"]), "enter")
         board = await on_race_board(pilot)  # a member coming back gets the race's board
         assert board.state["game_id"] == game_id
-        await pilot.press("q")
+        await pilot.press("q", "y")
         await until(pilot, lambda: app.screen is home)
 
 
@@ -152,7 +152,7 @@ async def test_a_new_race_on_the_daily_deal_by_mouse(
         deal = board.state["deal"]
         assert deal["seed"] is None and deal["commitment"] == commitment
         assert board.state.get("ranked") is True
-        await pilot.press("q")
+        await pilot.press("q", "y")
         await until(pilot, lambda: app.screen is home)
 
         def mine() -> str | None:  # home again: the day's list has your daily attempt
@@ -212,7 +212,7 @@ async def test_join_checks_the_code_and_shows_the_servers_refusals(
         lobby_text = text(lobby, "#lobby")
         assert f"{account.player} (you)" in lobby_text
         assert "Waiting for the race's creator" in lobby_text
-        await pilot.press("q")  # leave the lobby: the race has one member again
+        await pilot.press("q", "y")  # leave the lobby: the race has one member again
         await until(pilot, lambda: app.screen is home)
         left = await friend.call("race_join", code=race["code"])
         assert [p["player"] for p in left["race"]["players"]] == [friend.player]

@@ -130,3 +130,21 @@ async def test_c_on_the_end_screen_copies_the_result(
         assert end.shared.startswith("pasyans · Полумесяц (Crescent) · deal ")
         assert app.clipboard == end.shared
         assert "lost · " in str(end.query_one("#shared").render())
+
+
+def test_share_of_a_game_in_play_says_it_is_still_in_play(
+    server_env: str, account: config.Credentials, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A game in play has no result to share yet: the command says so (and how to go
+    on with it), not a refusal about replays."""
+
+    async def in_play() -> str:
+        async with Connection(server_env) as conn:
+            await conn.auth(account.token)
+            return str((await conn.start("crescent", Mode.DEAL, 0))["game_id"])
+
+    gid = asyncio.run(in_play())
+    assert main(["share", gid]) == EXIT_REFUSED
+    err = capsys.readouterr().err
+    assert f"the game {gid} is still in play" in err, err
+    assert f"pasyans resume {gid}" in err

@@ -193,7 +193,7 @@ async def test_the_board_shows_who_is_away_and_the_creator_drops_and_ends(
             await b.next_event("race_started")
         # b is gone: the panel says so, with the time left before b's game is given up
         await until(lambda: "away" in text("#race-panel"))
-        assert "out in " in text("#race-panel")
+        assert "given up in " in text("#race-panel")
         assert board.check_action("drop", ())
         await pilot.press("d")
         await until(lambda: "lost (dropped)" in text("#race-panel"))

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
+from tests.support import free_port
 from tests.support.server import ROOT, ServerProcess
 
 
@@ -28,3 +33,66 @@ def test_a_port_in_use_and_a_data_dir_in_use(tmp_path: Path) -> None:
         shared = serve("--port", "0", "--data-dir", str(data))
         assert shared.returncode == 1 and "Traceback" not in shared.stderr
         assert "--data-dir" in shared.stderr
+
+
+#: ``serve`` with the dailies prepared at start-up, as by default
+SERVE = [sys.executable, "-m", "server", "serve", "--log-level", "warning"]
+
+
+def test_a_port_in_use_with_dailies_to_prepare_is_one_line(tmp_path: Path) -> None:
+    """With the dailies prepared at start-up (the default), a port in use is still the
+    one line: no daily work starts before the listener is bound, and no task is left
+    with an exception nobody retrieved (there were sixteen tracebacks)."""
+    with ServerProcess("--data-dir", str(tmp_path / "first")) as first:
+        taken = subprocess.run(
+            [*SERVE, "--port", str(first.port), "--data-dir", str(tmp_path / "second")],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "PASYANS_CANDIDATE_NODES": "40", "PASYANS_DAILY_NODES": "80"},
+        )
+    assert taken.returncode == 1
+    assert "never retrieved" not in taken.stderr and "Traceback" not in taken.stderr
+    assert taken.stderr.strip().count("\n") == 0, taken.stderr
+    assert "is in use" in taken.stderr
+
+
+def test_ctrl_c_of_workers_says_what_it_waits_for(tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT to the whole process group) of `serve --workers 2` while the
+    dailies are being prepared: it says it stops the workers and the embedded Redis,
+    the Redis is not restarted, no traceback, and it is over within seconds."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [*SERVE, "--workers", "2", "--port", str(port), "--data-dir", str(tmp_path / "data")],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert proc.stdout is not None
+        assert "2 workers on" in proc.stdout.readline()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not _healthy(port):
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 0, err
+    assert "stopping 2 workers: each finishes its requests in flight" in err
+    assert "stopping the embedded Redis" in err and "pasyans-server: stopped" in err
+    assert "restarting" not in err and "Traceback" not in err and "never retrieved" not in err
+
+
+def _healthy(port: int) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
+            return bool(r.status == 200)
+    except OSError:
+        return False
