@@ -66,6 +66,7 @@ class PasyansApp(App[int]):
         except ClientError as exc:
             await self.stop(exc)
             return
+        config.note_deployment(self.server, self.conn.deployment)
         creds = config.load(self.server)
         if creds is None:
             await self.push_screen(NameScreen())

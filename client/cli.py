@@ -395,6 +395,11 @@ async def connect(server: str, *, need_auth: bool) -> Connection:
     the others (games, rules, daily and leaderboards are public).
     """
     conn = await Connection(server).open()
+    try:
+        config.note_deployment(server, await conn.deployment_id())
+    except BaseException:
+        await conn.close()
+        raise
     creds = config.load(server)
     try:
         if creds is not None:
@@ -490,6 +495,7 @@ async def cmd_login(args: argparse.Namespace, out: TextIO) -> int:
             if exc.code == ErrorCode.UNAUTHORIZED:
                 raise ClientError(f"the server at {args.server} does not know this token") from None
             raise
+    config.note_deployment(args.server, result.get("deployment"))
     path = config.save(args.server, config.Credentials(result["player"], args.token))
     out.write(f"logged in as {result['player']} on {args.server} (token saved in {path})\n")
     return EXIT_OK

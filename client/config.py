@@ -3,12 +3,17 @@
 The token is a password: it lives in ``credentials.json`` in the user's config
 directory (platformdirs; ``PASYANS_CONFIG_DIR`` overrides it), written atomically
 with mode 0600 in a 0700 directory. Every account made or logged in on a server is
-kept (registering a second name never loses the first token), one of them in use;
-a server is filed by :func:`server_key`, so ``localhost`` and ``127.0.0.1`` share
-their accounts::
+kept (registering a second name never loses the first token), one of them in use.
+Accounts belong to a *deployment* (every instance of one, and its load balancer,
+answers ``games``/``auth`` with the same ``deployment`` id): once the client has
+heard a URL's deployment (:func:`note_deployment`) its accounts are filed under
+``deployment:ID`` and every URL of that deployment finds them. A URL whose deployment
+is not known (an older server) is filed by :func:`server_key`, so ``localhost`` and
+``127.0.0.1`` share their accounts::
 
-    {"servers": {"ws://localhost:8765/ws":
-                 {"current": "alice", "accounts": {"alice": TOKEN, "bob": TOKEN}}}}
+    {"servers": {"deployment:d41f…": {"current": "alice",
+                                      "accounts": {"alice": TOKEN, "bob": TOKEN}}},
+     "deployments": {"ws://localhost:8765/ws": "d41f…", "ws://localhost:8766/ws": "d41f…"}}
 """
 
 from __future__ import annotations
@@ -129,15 +134,49 @@ def _servers(data: dict[str, Any]) -> dict[str, Accounts]:
     merged: dict[str, Accounts] = {}
     for url, entry in raw.items() if isinstance(raw, dict) else ():
         found = _accounts_in(entry)
-        have = merged.setdefault(server_key(str(url)), Accounts({}, None))
+        key = str(url) if str(url).startswith("deployment:") else server_key(str(url))
+        have = merged.setdefault(key, Accounts({}, None))
         have.tokens.update(found.tokens)
         have.current = have.current or found.current
     return merged
 
 
+def _key(server: str, data: dict[str, Any] | None = None) -> str:
+    """Where ``server``'s accounts are filed: its deployment once known, else its URL."""
+    known = (data if data is not None else _read_all()).get("deployments")
+    deployment = known.get(server_key(server)) if isinstance(known, dict) else None
+    return f"deployment:{deployment}" if isinstance(deployment, str) else server_key(server)
+
+
+def note_deployment(server: str, deployment: str | None) -> None:
+    """Remember that ``server`` belongs to ``deployment`` (what it answered), and file
+    the accounts saved under its URL with the deployment's, so every URL of it finds
+    them. Nothing for a server that names no deployment."""
+    if not deployment:
+        return
+    data = _read_all()
+    known = data.get("deployments")
+    known = known if isinstance(known, dict) else {}
+    url = server_key(server)
+    servers = _servers(data)
+    home = f"deployment:{deployment}"
+    if known.get(url) == deployment and url not in servers:
+        return
+    known[url] = deployment
+    data["deployments"] = dict(sorted(known.items()))
+    by_url = servers.pop(url, None)
+    if by_url is not None:
+        mine = servers.setdefault(home, Accounts({}, None))
+        mine.tokens = {**by_url.tokens, **mine.tokens}
+        mine.current = mine.current or by_url.current
+    data["servers"] = {key: acc.as_json() for key, acc in sorted(servers.items())}
+    _write(data)
+
+
 def accounts(server: str) -> Accounts:
     """The accounts saved for ``server`` (none: empty)."""
-    return _servers(_read_all()).get(server_key(server), Accounts({}, None))
+    data = _read_all()
+    return _servers(data).get(_key(server, data), Accounts({}, None))
 
 
 def load(server: str) -> Credentials | None:
@@ -148,8 +187,9 @@ def load(server: str) -> Credentials | None:
 def save(server: str, credentials: Credentials) -> Path:
     """Remember ``credentials`` for ``server`` beside its other accounts, and use it
     from now on; returns the file (mode 0600)."""
-    servers = _servers(_read_all())
-    mine = servers.setdefault(server_key(server), Accounts({}, None))
+    data = _read_all()
+    servers = _servers(data)
+    mine = servers.setdefault(_key(server, data), Accounts({}, None))
     mine.tokens[credentials.player] = credentials.token
     mine.current = credentials.player
     return _write_servers(servers)
@@ -157,8 +197,9 @@ def save(server: str, credentials: Credentials) -> Path:
 
 def use(server: str, player: str) -> Credentials:
     """Switch ``server`` to the saved account of ``player`` (KeyError: none saved)."""
-    servers = _servers(_read_all())
-    mine = servers.get(server_key(server), Accounts({}, None))
+    data = _read_all()
+    servers = _servers(data)
+    mine = servers.get(_key(server, data), Accounts({}, None))
     creds = mine.credentials(player)
     if creds is None:
         raise KeyError(player)
@@ -169,8 +210,9 @@ def use(server: str, player: str) -> Credentials:
 
 def forget(server: str) -> None:
     """Drop every account saved for ``server``."""
-    servers = _servers(_read_all())
-    if servers.pop(server_key(server), None) is not None:
+    data = _read_all()
+    servers = _servers(data)
+    if servers.pop(_key(server, data), None) is not None:
         _write_servers(servers)
 
 

@@ -233,6 +233,8 @@ class Connection:
         self.reply_timeout = reply_timeout
         self.unavailable_patience = unavailable_patience
         self.player: str | None = None
+        #: the deployment the server named (``games``, ``auth``, ``register``), if any
+        self.deployment: str | None = None
         self._ws: ClientConnection | None = None
         self._ids = itertools.count(1)
         self._waiting: dict[int, asyncio.Future[Reply]] = {}
@@ -414,20 +416,31 @@ class Connection:
 
     # -- one method per operation (docs/protocol.md) -----------------------------
 
+    async def deployment_id(self) -> str | None:
+        """The deployment the server belongs to (docs/protocol.md, "deployment"):
+        asked once with ``games``; None from a server that names none."""
+        if self.deployment is None:
+            await self.games()
+        return self.deployment
+
     async def register(self, name: str) -> Message:
         result = await self.call(Op.REGISTER, name=name)
+        self.deployment = result.get("deployment") or self.deployment
         self.player = result.get("player")
         self.pacer.configure(result.get("limits"), time.monotonic())
         return result
 
     async def auth(self, token: str) -> Message:
         result = await self.call(Op.AUTH, token=token)
+        self.deployment = result.get("deployment") or self.deployment
         self.player = result.get("player")
         self.pacer.configure(result.get("limits"), time.monotonic())
         return result
 
     async def games(self) -> list[Message]:
-        return list((await self.call(Op.GAMES))["games"])
+        result = await self.call(Op.GAMES)
+        self.deployment = result.get("deployment") or self.deployment
+        return list(result["games"])
 
     async def titles(self) -> dict[str, Message]:
         """The catalogue of :meth:`games` by slug (what :func:`client.text.title` reads)."""

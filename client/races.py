@@ -14,7 +14,7 @@ from typing import Any
 
 from protocol.messages import Event, Push
 
-from .text import Titles, clock, table, title
+from .text import Titles, clock, outcome, table, title
 
 BAR = 20
 
@@ -32,15 +32,10 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-#: why the server gave up a member's game (a race row's ``out``), in words
-OUT_WORDS = {"timed_out": "timed out", "dropped": "dropped", "ended": "race ended"}
-
-
 def ending(p: Mapping[str, Any]) -> str:
-    """A member's game status, with why the server gave it up: ``lost (timed out)``."""
-    words = str(p.get("status") or "")
-    out = p.get("out")
-    return f"{words} ({OUT_WORDS.get(str(out), str(out))})" if out else words
+    """A member's game status, and why a lost one ended: ``lost (timed out)``,
+    ``lost (resigned)``, ``lost (no move left)`` (the words of every screen)."""
+    return outcome(p)
 
 
 def result_words(p: Mapping[str, Any]) -> str:

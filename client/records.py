@@ -14,7 +14,7 @@ from protocol.messages import Op
 from .connection import Connection, Message
 from .drawing import draw
 from .notation import format_move
-from .text import STREAK_MEANING, Titles, clock, share_text, table, title
+from .text import STREAK_MEANING, Titles, clock, outcome, share_text, table, title
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ def replay_heading(replay: Mapping[str, Any], titles: Titles | None = None) -> s
         parts.append(f"deal {replay['seed']}")
     elif replay.get("commitment"):
         parts.append(f"deal hidden until the day is over ({str(replay['commitment'])[:12]}…)")
-    ended = str(replay.get("status") or "")
+    ended = outcome(replay)
     parts.append(f"{ended} {replay.get('foundation')}/{replay.get('total')}")
     counted = f"{len(replay.get('line') or [])} moves"
     if replay.get("moves") != len(replay.get("line") or []):
@@ -103,7 +103,10 @@ def when(ms: Any) -> str:
 
 
 def game_time(summary: Mapping[str, Any]) -> int:
-    """A listed game's time: from its start to its last change (its finish, once over)."""
+    """A listed game's time: its player's active time as the server counts it (an
+    older server's summary has none: from its start to its last change)."""
+    if summary.get("time_ms") is not None:
+        return int(summary["time_ms"])
     return max(0, int(summary.get("updated") or 0) - int(summary.get("created") or 0))
 
 
@@ -115,7 +118,7 @@ def history_row(summary: Mapping[str, Any], titles: Titles | None = None) -> lis
         when(summary.get("created")),
         title(str(summary.get("game") or ""), titles).split(" — ")[0],
         mode,
-        str(summary.get("status") or ""),
+        outcome(summary),
         f"{summary.get('foundation')}/{summary.get('total')}",
         summary.get("moves"),
         clock(game_time(summary)),

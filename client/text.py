@@ -39,12 +39,39 @@ def deal_text(state: Mapping[str, Any]) -> str:
     return ""
 
 
+#: why a game was lost (the server's ``out``; none: no move was left), in words: the
+#: same on the board, the end screen, the race panel and result, history and replay
+OUT_WORDS = {
+    "resigned": "resigned",
+    "timed_out": "timed out",
+    "dropped": "dropped",
+    "ended": "race ended",
+    "day_over": "day over",
+}
+#: the same, as the sentence that ends a game
+OUT_SENTENCES = {
+    "resigned": "You resigned.",
+    "timed_out": "You were away too long: the game was given up for you.",
+    "dropped": "The race's creator dropped you while you were away: game over.",
+    "ended": "The race's creator ended the race: game over.",
+    "day_over": "The day is over (UTC): its races ended at midnight.",
+}
+
+
+def lost_why(summary: Mapping[str, Any], resigned: bool = False) -> str:
+    """Why a lost game (a state, summary, replay or race row) ended, in words."""
+    out = summary.get("out")
+    if out:
+        return OUT_WORDS.get(str(out), str(out))
+    return "resigned" if resigned else "no move left"
+
+
 def outcome(state: Mapping[str, Any], resigned: bool = False) -> str:
-    """The game's status, and for a lost game why: ``resigned`` when this client
-    resigned it, else no move was left (the server ends a game on either)."""
+    """The game's status, and for a lost game why (the server's ``out``; ``resigned``
+    when this client resigned it and the server did not say; else no move was left)."""
     status = str(state.get("status", ""))
     if status == "lost":
-        return "lost (resigned)" if resigned else "lost (no move left)"
+        return f"lost ({lost_why(state, resigned)})"
     return status
 
 
@@ -52,7 +79,8 @@ def end_words(state: Mapping[str, Any], resigned: bool = False) -> str:
     """The end of a game in a sentence: "You won!", "You resigned.", "No move left."."""
     if state.get("status") == "won":
         return "You won!"
-    return "You resigned." if resigned else "No move left: the game is over."
+    out = str(state.get("out") or ("resigned" if resigned else ""))
+    return OUT_SENTENCES.get(out, "No move left: the game is over.")
 
 
 def status_line(
@@ -209,7 +237,7 @@ def entry_row(entry: Mapping[str, Any]) -> list[Any]:
     return [
         entry.get("rank"),
         entry.get("player"),
-        "yes" if entry.get("won") else "no",
+        "yes" if entry.get("won") else ("resigned" if entry.get("resigned") else "no"),
         entry.get("foundation"),
         entry.get("moves"),
         clock(entry.get("time_ms")),
@@ -276,7 +304,7 @@ def share_text(
     date = game.get("date") or day
     head.append(f"{mode} {date}" if date else mode)
     result = [
-        str(game.get("status") or ""),
+        outcome(game),
         f"{game.get('foundation', 0)}/{game.get('total', 0)} cards",
         plural(int(game.get("moves") or 0), "move") + (f" (par {par})" if par is not None else ""),
         clock(game.get("time_ms")),

@@ -33,6 +33,7 @@ NAME_RULE = (
     "3 to 20 characters: letters of one alphabet (Latin, Cyrillic, …), digits 0-9, '_' or "
     "'-', at least one of them a letter"
 )
+SLUG_MAX = 40
 SLUG_RE = re.compile(r"[a-z0-9_]{1,40}")
 ID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{1,128}")
@@ -177,7 +178,17 @@ def _move(field: str, value: Any) -> dict[str, Any]:
     return dict(value)
 
 
-_game = _text(SLUG_RE, "a game slug such as 'crescent'")
+def _game(field: str, value: Any) -> str:
+    """A game slug, in any case (``Crescent`` is ``crescent``). A string that is no
+    slug names no game: ``not_found``, as an unknown slug is (one answer for both)."""
+    if not isinstance(value, str) or not 1 <= len(value) <= SLUG_MAX:
+        raise _fail(field, "a game slug such as 'crescent'")
+    slug = value.lower()
+    if not SLUG_RE.fullmatch(slug):
+        raise ProtocolError(ErrorCode.NOT_FOUND, f"no patience is called {value!r}")
+    return slug
+
+
 _game_id = _text(ID_RE, "a game id (1–64 of [A-Za-z0-9_-])")
 _seq = _int(0, MAX_SEQ)
 _cursor = _text(CURSOR_RE, "a cursor from an earlier reply")

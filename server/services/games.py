@@ -1011,13 +1011,18 @@ async def daily_overview(games: Games, date: str | None, player: str | None) -> 
         gid = mine_ids.get(slug)
         if choice is None:  # still being certified: ask again in a few seconds
             out[slug] = dict.fromkeys(("commitment", "par", "certified", "best_founded", "seed"))
-            out[slug] |= {"preparing": True, "mine": mine.get(gid) if gid else None}
+            out[slug] |= {
+                "preparing": True,
+                "total": registry.get(slug).total,
+                "mine": mine.get(gid) if gid else None,
+            }
             continue
         out[slug] = {
             "commitment": commitment(choice.seed, day, slug),
             "par": choice.par,
             "certified": choice.certified,
             "best_founded": choice.best_founded,
+            "total": registry.get(slug).total,
             "seed": choice.seed if revealed else None,
             "mine": mine.get(gid) if gid else None,
         }

@@ -69,7 +69,6 @@ DEAL_LEASE_MS = 10_000
 #: why the server gave up a member's game (the race row's ``out``; DAY_OVER: a race on
 #: a daily deal still running when its day closed)
 TIMED_OUT, DROPPED, ENDED = "timed_out", "dropped", "ended"
-OUTS = frozenset({TIMED_OUT, DROPPED, ENDED, DAY_OVER})
 _DAY_CLOSED = "this race is on a daily deal whose day is over (UTC): it can no longer start"
 
 
@@ -467,8 +466,8 @@ class Races:
             away = status != RaceStatus.FINISHED and away_ms > self.away_after_ms
             s = summaries.get(games.get(member, ""))
             out = _text(info.get(f"out:{member}")) or None
-            if out is None and s is not None and s["out"] in OUTS:
-                out = s["out"]  # given up by a server that wrote it in the game alone
+            if out is None and s is not None and s["out"]:
+                out = s["out"]  # resigned, or given up by a server that wrote it there
             presence = {"away": away, "away_ms": away_ms if away else 0, "out": out}
             if s is None:
                 players.append(

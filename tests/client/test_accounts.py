@@ -128,3 +128,25 @@ def test_an_older_file_reads_as_one_account_each(config_dir: Path) -> None:
     assert saved.current in ("alice", "bob")
     config.save("ws://127.0.0.1:8765/ws", config.Credentials("carol", "tok-c"))
     assert set(config.accounts("ws://localhost:8765/ws").tokens) == {"alice", "bob", "carol"}
+
+
+def test_an_account_works_on_every_instance_of_its_deployment(
+    server_url: str,
+    limited_server_url: str,
+    config_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The two test servers share one Redis (one deployment, one id): an account
+    registered through one is the account of the other, with no second login."""
+    name = fresh_name()
+    code, _, _ = run(capsys, "register", name, "--server", server_url)
+    assert code == EXIT_OK
+    saved = json.loads((config_dir / config.CREDENTIALS).read_text())
+    deployment = saved["deployments"][config.server_key(server_url)]
+    assert saved["servers"][f"deployment:{deployment}"]["current"] == name
+    code, out, err = run(
+        capsys, "leaderboard", "crescent", "--around-me", "--server", limited_server_url
+    )
+    assert code == EXIT_OK, err
+    code, out, _ = run(capsys, "whoami", "--server", limited_server_url)
+    assert code == EXIT_OK and f"you are {name}" in out

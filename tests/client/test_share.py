@@ -71,8 +71,10 @@ def test_share_text_of_a_lost_practice_game_and_a_replay() -> None:
     }
     text = share_text(game, TITLES, day="2026-11-24")
     assert text == "pasyans · Полумесяц (Crescent) · practice 2026-11-24\n" + (
-        "lost · 40/104 cards · 12 moves · 1:02:03"
+        "lost (no move left) · 40/104 cards · 12 moves · 1:02:03"
     )
+    resigned = share_text({**game, "out": "resigned"}, TITLES, day="2026-11-24")
+    assert resigned.splitlines()[1].startswith("lost (resigned) · ")
     replay = {k: v for k, v in won_daily().items() if k != "deal"}
     replay |= {"commitment": "00112233445566778899", "auto_completed": True}
     lines = share_text(replay, None).splitlines()  # no catalogue: the slug
@@ -102,7 +104,7 @@ def test_share_command(
     assert main(["share"]) == EXIT_OK  # the latest: deal 9
     lines = capsys.readouterr().out.splitlines()
     assert re.fullmatch(r"pasyans · Полумесяц \(Crescent\) · deal \d{4}-\d\d-\d\d", lines[0])
-    assert lines[1].startswith("lost · ") and "0 moves" in lines[1] and len(lines) == 2
+    assert lines[1].startswith("lost (resigned) · ") and "0 moves" in lines[1] and len(lines) == 2
     assert main(["share", deal_id]) == EXIT_OK
     assert capsys.readouterr().out.splitlines() == lines
     assert main(["share", daily_id]) == EXIT_OK
@@ -129,7 +131,7 @@ async def test_c_on_the_end_screen_copies_the_result(
         await until(pilot, lambda: bool(end.shared))
         assert end.shared.startswith("pasyans · Полумесяц (Crescent) · deal ")
         assert app.clipboard == end.shared
-        assert "lost · " in str(end.query_one("#shared").render())
+        assert "lost (resigned) · " in str(end.query_one("#shared").render())
 
 
 def test_share_of_a_game_in_play_says_it_is_still_in_play(

@@ -79,7 +79,6 @@ def test_typed_requests() -> None:
         {"id": 1, "op": "start", "game": "crescent", "mode": "deal", "seed": 2**64},
         {"id": 1, "op": "start", "game": "crescent", "mode": "deal", "seed": -1},
         {"id": 1, "op": "start", "game": "crescent", "mode": "speedrun"},
-        {"id": 1, "op": "start", "game": "../etc", "mode": "practice"},
         {"id": 1, "op": "move", "game_id": "g", "seq": -1, "move": {"action": "x"}},
         {"id": 1, "op": "move", "game_id": "g", "seq": 1.0, "move": {"action": "x"}},
         {"id": 1, "op": "move", "game_id": "g", "seq": 1, "move": []},
@@ -146,3 +145,16 @@ def test_parse_request_refuses_only_with_protocol_errors(msg: dict[str, Any]) ->
         parse_request(msg)
     except ProtocolError as exc:
         assert exc.code in (ErrorCode.BAD_REQUEST, ErrorCode.UNKNOWN_OP)
+
+
+@pytest.mark.parametrize("game", ["../etc", "no-such-game", "Ёлка"])
+def test_a_string_that_is_no_slug_names_no_game(game: str) -> None:
+    """``not_found``, as the server answers a slug of no game: one answer for both."""
+    with pytest.raises(ProtocolError) as caught:
+        P.parse_request({"id": 1, "op": "rules", "game": game})
+    assert caught.value.code is ErrorCode.NOT_FOUND
+
+
+def test_a_slug_is_read_in_any_case() -> None:
+    req = P.parse_request({"id": 1, "op": "rules", "game": "Crescent"})
+    assert isinstance(req, P.Rules) and req.game == "crescent"

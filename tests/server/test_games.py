@@ -78,6 +78,12 @@ async def test_start_unknown_game(player: TestClient) -> None:
     assert err["code"] == "not_found"
 
 
+async def test_every_name_of_no_game_is_not_found(client: TestClient) -> None:
+    for game in ("no_such_game", "no-such-game", "Нет"):
+        assert (await client.error("rules", game=game))["code"] == "not_found"
+    assert (await client.call("rules", game="Crescent"))["game"] == "crescent"
+
+
 async def test_move_resume_and_my_games(player: TestClient) -> None:
     state = await player.start("crescent", "deal", seed=7)
     after = await player.move(state, state["legal"][0])
