@@ -38,6 +38,8 @@ from .leaderboard import LeaderboardScreen
 
 T = TypeVar("T")
 
+#: the longest pause between two changes a game's time counts (the server's --idle-gap)
+IDLE_GAP_MS = 60_000
 PILE_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")
 
 
@@ -177,9 +179,12 @@ class BoardScreen(HostedScreen):
     # -- drawing -------------------------------------------------------------
 
     def elapsed_ms(self) -> int:
+        """The game's time as the server counts it (the player's active time), run on
+        since the last reply: a pause counts at most the server's idle gap (its
+        default, a minute), so the clock stops while nobody plays."""
         ms = int(self.state.get("time_ms") or 0)
         if self.playing:
-            ms += int((time.monotonic() - self.received) * 1000)
+            ms += min(int((time.monotonic() - self.received) * 1000), IDLE_GAP_MS)
         return ms
 
     def redraw(self) -> None:

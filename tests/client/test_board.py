@@ -249,3 +249,15 @@ def test_the_chosen_card_is_marked() -> None:
     assert ["reverse" in s for s in styles(Marks(source="R"))] == [False, False, True]
     assert ["reverse" in s for s in styles(Marks(source="R", card=0))] == [True, False, False]
     assert not any("reverse" in s for s in styles(Marks()))
+
+
+def test_the_board_clock_stops_while_nobody_plays() -> None:
+    """The board runs the server's time on between replies, but a pause counts at most
+    the server's idle gap: the clock of a board left alone stops, as the server's."""
+    from client.screens.board import IDLE_GAP_MS, BoardScreen
+
+    board = BoardScreen({"status": "playing", "time_ms": 5_000})
+    board.received -= 3600  # an hour since the last reply
+    assert board.elapsed_ms() == 5_000 + IDLE_GAP_MS
+    board.received += 3600 - 2  # two seconds since
+    assert 6_900 <= board.elapsed_ms() <= 7_500
