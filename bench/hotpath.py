@@ -53,7 +53,7 @@ async def play(sv: Services, player: str, game: str, moves: int) -> int:
         frame = P.encode(P.request(rid, "move", game_id=gid, seq=seq, move=move, reply="delta"))
         # -- what the server does with the frame
         req = P.parse_request(P.decode(frame))
-        assert isinstance(req, P.Move)
+        assert isinstance(req, P.MoveRequest)
         delta = await games.move_delta(player, req.game_id, req.seq, req.move)
         P.encode(P.ok(req.id, delta=delta))
         # -- the player reads the new seq and legal moves

@@ -15,11 +15,12 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
+import types
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from .codec import MAX_ID, usable_id
 from .errors import ErrorCode, ProtocolError
@@ -88,9 +89,12 @@ class ReplyForm(StrEnum):
 
 
 class Mode(StrEnum):
+    """How a game was dealt. ``start`` takes the first three; a race deals ``race``."""
+
     DAILY = "daily"
     PRACTICE = "practice"
     DEAL = "deal"
+    RACE = "race"
 
 
 class Board(StrEnum):
@@ -240,272 +244,244 @@ def _optional(check: Check) -> Check:
     return wrapped
 
 
-# -- requests -------------------------------------------------------------------------
+# -- the types of request fields: each names its check once (``Annotated``) ----------
+
+GameSlug = Annotated[str, _game]
+GameId = Annotated[str, _game_id]
+RaceId = Annotated[str, _text(ID_RE, "a race id")]
+Seq = Annotated[int, _seq]
+Seed = Annotated[int, _int(0, MAX_SEED)]
+Limit = Annotated[int, _int(1, MAX_LIMIT)]
+Step = Annotated[int, _int(0, MAX_SEQ)]
+Cursor = Annotated[str, _cursor]
+Date = Annotated[str, _date]
+PlayerName = Annotated[str, _player]
+NewPlayerName = Annotated[str, lambda field, value: new_player_name(value)]
+Token = Annotated[str, _text(TOKEN_RE, "a token from register")]
+RaceCode = Annotated[str, _text(RACE_CODE_RE, "a race code (4–12 letters and digits)")]
+WireMove = Annotated[dict[str, Any], _move]
+
+
+def _check_of(hint: Any) -> Check:
+    """The check of a field from its annotation: ``Annotated[T, check]``, a bool, a
+    ``StrEnum`` (one of its values), or ``X | None`` (null or absent: None)."""
+    if get_origin(hint) in (Union, types.UnionType):
+        (inner,) = [a for a in get_args(hint) if a is not type(None)]
+        return _optional(_check_of(inner))
+    if get_origin(hint) is Annotated:
+        check: Check = hint.__metadata__[0]
+        return check
+    if hint is bool:
+        return _bool
+    if isinstance(hint, type) and issubclass(hint, StrEnum):
+        return _choice(hint)
+    raise TypeError(f"no check for a request field of type {hint!r}")
+
+
+# -- requests: one frozen dataclass each, whose annotations are its schema -----------
 
 
 @dataclass(frozen=True, slots=True)
 class Request:
-    """Base of every parsed request; ``id`` is echoed as ``re`` in the reply."""
+    """Base of every parsed request; ``id`` is echoed as ``re`` in the reply. A
+    request type declares its op with :func:`_op` and its fields as annotated
+    dataclass fields (a field without a default is required)."""
 
     id: int
     op: ClassVar[Op]
-    #: field -> check; a field without a default is required
+    #: field -> check, derived from the annotations by :func:`_op`
     fields: ClassVar[Schema] = {}
 
 
+#: the request type of each op, in the order declared
+REQUESTS: dict[Op, type[Request]] = {}
+R = TypeVar("R", bound=type[Request])
+
+
+def _op(op: Op) -> Callable[[R], R]:
+    """Register a request type for ``op``, its schema derived from its annotations."""
+
+    def register(cls: R) -> R:
+        hints = get_type_hints(cls, include_extras=True)
+        cls.op = op
+        cls.fields = {
+            f.name: _check_of(hints[f.name]) for f in dataclasses.fields(cls) if f.name != "id"
+        }
+        REQUESTS[op] = cls
+        return cls
+
+    return register
+
+
+@_op(Op.REGISTER)
 @dataclass(frozen=True, slots=True)
-class Register(Request):
-    name: str
-    op = Op.REGISTER
-    fields: ClassVar[Schema] = {"name": lambda field, value: new_player_name(value)}
+class RegisterRequest(Request):
+    name: NewPlayerName
 
 
+@_op(Op.AUTH)
 @dataclass(frozen=True, slots=True)
-class Auth(Request):
-    token: str
-    op = Op.AUTH
-    fields: ClassVar[Schema] = {"token": _text(TOKEN_RE, "a token from register")}
+class AuthRequest(Request):
+    token: Token
 
 
+@_op(Op.GAMES)
 @dataclass(frozen=True, slots=True)
-class Games(Request):
-    op = Op.GAMES
+class GamesRequest(Request):
+    pass
 
 
+@_op(Op.RULES)
 @dataclass(frozen=True, slots=True)
-class Rules(Request):
-    game: str
-    op = Op.RULES
-    fields: ClassVar[Schema] = {"game": _game}
+class RulesRequest(Request):
+    game: GameSlug
 
 
+@_op(Op.START)
 @dataclass(frozen=True, slots=True)
-class Start(Request):
-    game: str
+class StartRequest(Request):
+    game: GameSlug
     mode: Mode
-    seed: int | None = None
-    op = Op.START
-    fields: ClassVar[Schema] = {
-        "game": _game,
-        "mode": _choice(Mode),
-        "seed": _optional(_int(0, MAX_SEED)),
-    }
+    seed: Seed | None = None
 
     def __post_init__(self) -> None:
+        if self.mode is Mode.RACE:
+            raise ProtocolError(
+                ErrorCode.BAD_REQUEST, "race games are dealt by a race: see race_create"
+            )
         if self.mode is Mode.DEAL and self.seed is None:
             raise ProtocolError(ErrorCode.BAD_REQUEST, "mode 'deal' needs a 'seed'")
         if self.mode is not Mode.DEAL and self.seed is not None:
             raise ProtocolError(ErrorCode.BAD_REQUEST, "'seed' is only for mode 'deal'")
 
 
+@_op(Op.RESUME)
 @dataclass(frozen=True, slots=True)
-class Resume(Request):
-    game_id: str
-    op = Op.RESUME
-    fields: ClassVar[Schema] = {"game_id": _game_id}
+class ResumeRequest(Request):
+    game_id: GameId
 
 
+@_op(Op.MOVE)
 @dataclass(frozen=True, slots=True)
-class Move(Request):
-    game_id: str
-    seq: int
-    move: dict[str, Any]
+class MoveRequest(Request):
+    game_id: GameId
+    seq: Seq
+    move: WireMove
     reply: ReplyForm = ReplyForm.STATE
-    op = Op.MOVE
-    fields: ClassVar[Schema] = {
-        "game_id": _game_id,
-        "seq": _seq,
-        "move": _move,
-        "reply": _choice(ReplyForm),
-    }
 
 
+@_op(Op.UNDO)
 @dataclass(frozen=True, slots=True)
-class Undo(Request):
-    game_id: str
-    seq: int
+class UndoRequest(Request):
+    game_id: GameId
+    seq: Seq
     reply: ReplyForm = ReplyForm.STATE
-    op = Op.UNDO
-    fields: ClassVar[Schema] = {"game_id": _game_id, "seq": _seq, "reply": _choice(ReplyForm)}
 
 
+@_op(Op.RESIGN)
 @dataclass(frozen=True, slots=True)
-class Resign(Request):
-    game_id: str
-    op = Op.RESIGN
-    fields: ClassVar[Schema] = {"game_id": _game_id}
+class ResignRequest(Request):
+    game_id: GameId
 
 
+@_op(Op.HINT)
 @dataclass(frozen=True, slots=True)
-class Hint(Request):
-    game_id: str
-    op = Op.HINT
-    fields: ClassVar[Schema] = {"game_id": _game_id}
+class HintRequest(Request):
+    game_id: GameId
 
 
+@_op(Op.MY_GAMES)
 @dataclass(frozen=True, slots=True)
-class Auto(Request):
-    """Play the game's safe moves one by one until none is left (each is a move)."""
-
-    game_id: str
-    seq: int
-    reply: ReplyForm = ReplyForm.STATE
-    op = Op.AUTO
-    fields: ClassVar[Schema] = {"game_id": _game_id, "seq": _seq, "reply": _choice(ReplyForm)}
+class MyGamesRequest(Request):
+    limit: Limit = DEFAULT_LIMIT
+    cursor: Cursor | None = None
 
 
+@_op(Op.DAILY)
 @dataclass(frozen=True, slots=True)
-class Finish(Request):
-    """Play the rest of the game along a winning line the solver certifies from here
-    (auto-complete); with ``check``, only say whether there is one."""
-
-    game_id: str
-    seq: int
-    reply: ReplyForm = ReplyForm.STATE
-    check: bool = False
-    #: on a ranked game not trivially won: let the solver play it (it stops ranking)
-    assist: bool = False
-    op = Op.FINISH
-    fields: ClassVar[Schema] = {
-        "game_id": _game_id,
-        "seq": _seq,
-        "reply": _choice(ReplyForm),
-        "check": _bool,
-        "assist": _bool,
-    }
+class DailyRequest(Request):
+    date: Date | None = None
 
 
+@_op(Op.LEADERBOARD)
 @dataclass(frozen=True, slots=True)
-class MyGames(Request):
-    limit: int = DEFAULT_LIMIT
-    cursor: str | None = None
-    op = Op.MY_GAMES
-    fields: ClassVar[Schema] = {"limit": _int(1, MAX_LIMIT), "cursor": _optional(_cursor)}
-
-
-@dataclass(frozen=True, slots=True)
-class Daily(Request):
-    date: str | None = None
-    op = Op.DAILY
-    fields: ClassVar[Schema] = {"date": _optional(_date)}
-
-
-@dataclass(frozen=True, slots=True)
-class Leaderboard(Request):
-    game: str
+class LeaderboardRequest(Request):
+    game: GameSlug
     board: Board = Board.DAILY
-    date: str | None = None
-    limit: int = DEFAULT_LIMIT
-    cursor: str | None = None
+    date: Date | None = None
+    limit: Limit = DEFAULT_LIMIT
+    cursor: Cursor | None = None
     around_me: bool = False
     friends: bool = False
-    op = Op.LEADERBOARD
-    fields: ClassVar[Schema] = {
-        "game": _game,
-        "board": _choice(Board),
-        "date": _optional(_date),
-        "limit": _int(1, MAX_LIMIT),
-        "cursor": _optional(_cursor),
-        "around_me": _bool,
-        "friends": _bool,
-    }
 
 
+@_op(Op.RACE_CREATE)
 @dataclass(frozen=True, slots=True)
-class RaceCreate(Request):
+class RaceCreateRequest(Request):
     """A race on a fresh deal, on ``seed``, or (``daily``) on today's daily deal."""
 
-    game: str
-    seed: int | None = None
+    game: GameSlug
+    seed: Seed | None = None
     daily: bool = False
-    op = Op.RACE_CREATE
-    fields: ClassVar[Schema] = {
-        "game": _game,
-        "seed": _optional(_int(0, MAX_SEED)),
-        "daily": _bool,
-    }
 
     def __post_init__(self) -> None:
         if self.daily and self.seed is not None:
             raise ProtocolError(ErrorCode.BAD_REQUEST, "give a seed or daily, not both")
 
 
+@_op(Op.RACE_JOIN)
 @dataclass(frozen=True, slots=True)
-class RaceJoin(Request):
-    code: str
-    op = Op.RACE_JOIN
-    fields: ClassVar[Schema] = {
-        "code": _text(RACE_CODE_RE, "a race code (4–12 letters and digits)")
-    }
+class RaceJoinRequest(Request):
+    code: RaceCode
 
 
+@_op(Op.RACE_START)
 @dataclass(frozen=True, slots=True)
-class RaceStart(Request):
-    race_id: str
-    op = Op.RACE_START
-    fields: ClassVar[Schema] = {"race_id": _text(ID_RE, "a race id")}
+class RaceStartRequest(Request):
+    race_id: RaceId
 
 
+@_op(Op.RACE_LEAVE)
 @dataclass(frozen=True, slots=True)
-class RaceLeave(Request):
-    race_id: str
-    op = Op.RACE_LEAVE
-    fields: ClassVar[Schema] = {"race_id": _text(ID_RE, "a race id")}
+class RaceLeaveRequest(Request):
+    race_id: RaceId
 
 
+@_op(Op.RACE_REMATCH)
 @dataclass(frozen=True, slots=True)
-class RaceRematch(Request):
-    race_id: str
-    op = Op.RACE_REMATCH
-    fields: ClassVar[Schema] = {"race_id": _text(ID_RE, "a race id")}
+class RaceRematchRequest(Request):
+    race_id: RaceId
 
 
+@_op(Op.RACE_END)
 @dataclass(frozen=True, slots=True)
-class RaceEnd(Request):
+class RaceEndRequest(Request):
     """The creator ends a running race: every game still in play is given up."""
 
-    race_id: str
-    op = Op.RACE_END
-    fields: ClassVar[Schema] = {"race_id": _text(ID_RE, "a race id")}
+    race_id: RaceId
 
 
-def _member(field: str, value: Any) -> str:
-    """A race member's name (the rule of :func:`player_name`)."""
-    try:
-        return player_name(value)
-    except ProtocolError:
-        raise _fail(field, "a player's name") from None
-
-
+@_op(Op.RACE_DROP)
 @dataclass(frozen=True, slots=True)
-class RaceDrop(Request):
+class RaceDropRequest(Request):
     """The creator drops ``player``, a member who is away."""
 
-    race_id: str
-    player: str
-    op = Op.RACE_DROP
-    fields: ClassVar[Schema] = {"race_id": _text(ID_RE, "a race id"), "player": _member}
+    race_id: RaceId
+    player: PlayerName
 
 
+@_op(Op.REPLAY)
 @dataclass(frozen=True, slots=True)
-class Replay(Request):
+class ReplayRequest(Request):
     """A finished game (``game_id``), a player's ranked daily (``game``, ``date``,
     ``player``) or a past daily's par line (``game``, ``date``); with ``step``, also
     the position after that many moves."""
 
-    game_id: str | None = None
-    game: str | None = None
-    date: str | None = None
-    player: str | None = None
-    step: int | None = None
-    op = Op.REPLAY
-    fields: ClassVar[Schema] = {
-        "game_id": _optional(_game_id),
-        "game": _optional(_game),
-        "date": _optional(_date),
-        "player": _optional(_player),
-        "step": _optional(_int(0, MAX_SEQ)),
-    }
+    game_id: GameId | None = None
+    game: GameSlug | None = None
+    date: Date | None = None
+    player: PlayerName | None = None
+    step: Step | None = None
 
     def __post_init__(self) -> None:
         by_day = self.game is not None or self.date is not None or self.player is not None
@@ -519,70 +495,60 @@ class Replay(Request):
             )
 
 
+@_op(Op.STATS)
 @dataclass(frozen=True, slots=True)
-class Stats(Request):
+class StatsRequest(Request):
     """A player's statistics (yours without ``player``), of every game or one."""
 
-    player: str | None = None
-    game: str | None = None
-    op = Op.STATS
-    fields: ClassVar[Schema] = {"player": _optional(_player), "game": _optional(_game)}
+    player: PlayerName | None = None
+    game: GameSlug | None = None
 
 
+@_op(Op.FRIEND_ADD)
 @dataclass(frozen=True, slots=True)
-class FriendAdd(Request):
+class FriendAddRequest(Request):
     """Follow the player ``name`` (one-way)."""
 
-    name: str
-    op = Op.FRIEND_ADD
-    fields: ClassVar[Schema] = {"name": _player}
+    name: PlayerName
 
 
+@_op(Op.FRIEND_REMOVE)
 @dataclass(frozen=True, slots=True)
-class FriendRemove(Request):
-    name: str
-    op = Op.FRIEND_REMOVE
-    fields: ClassVar[Schema] = {"name": _player}
+class FriendRemoveRequest(Request):
+    name: PlayerName
 
 
+@_op(Op.FRIENDS)
 @dataclass(frozen=True, slots=True)
-class Friends(Request):
-    op = Op.FRIENDS
+class FriendsRequest(Request):
+    pass
 
 
-REQUESTS: dict[Op, type[Request]] = {
-    cls.op: cls
-    for cls in (
-        Register,
-        Auth,
-        Games,
-        Rules,
-        Start,
-        Resume,
-        Move,
-        Undo,
-        Resign,
-        Hint,
-        MyGames,
-        Daily,
-        Leaderboard,
-        RaceCreate,
-        RaceJoin,
-        RaceStart,
-        RaceLeave,
-        RaceRematch,
-        RaceEnd,
-        RaceDrop,
-        Replay,
-        Stats,
-        FriendAdd,
-        FriendRemove,
-        Friends,
-        Auto,
-        Finish,
-    )
-}
+@_op(Op.AUTO)
+@dataclass(frozen=True, slots=True)
+class AutoRequest(Request):
+    """Play the game's safe moves one by one until none is left (each is a move)."""
 
+    game_id: GameId
+    seq: Seq
+    reply: ReplyForm = ReplyForm.STATE
+
+
+@_op(Op.FINISH)
+@dataclass(frozen=True, slots=True)
+class FinishRequest(Request):
+    """Play the rest of the game along a winning line the solver certifies from here
+    (auto-complete); with ``check``, only say whether there is one."""
+
+    game_id: GameId
+    seq: Seq
+    reply: ReplyForm = ReplyForm.STATE
+    check: bool = False
+    #: on a ranked game not trivially won: let the solver play it (it stops ranking)
+    assist: bool = False
+
+
+assert set(REQUESTS) == set(Op), "every op has its request type"
 
 #: request classes by op name (a dict lookup; ``Op(name)`` costs several times more)
 _BY_NAME: dict[str, type[Request]] = {str(op): cls for op, cls in REQUESTS.items()}

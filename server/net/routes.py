@@ -94,41 +94,15 @@ class Routes:
         self.settings = settings
         self.metrics = metrics
         self.addresses = address_limits(services, settings)
-        #: ops open to anyone: the handler gets the connection
+        #: each op's handler is the method named after it (derived from the protocol's
+        #: request types): ops open to anyone get the connection, the others the
+        #: signed-in player's name
         self.public: dict[Op, Callable[[Conn, Any], Awaitable[Answer]]] = {
-            Op.REGISTER: self.register,
-            Op.AUTH: self.auth,
-            Op.GAMES: self.games,
-            Op.RULES: self.rules,
-            Op.DAILY: self.daily,
-            Op.LEADERBOARD: self.leaderboard,
-            Op.REPLAY: self.replay,
-            Op.STATS: self.stats,
+            op: getattr(self, op.value) for op in P.REQUESTS if op in P.PUBLIC_OPS
         }
-        #: ops of a signed-in player: the handler gets the player's name
         self.signed_in: dict[Op, Callable[[str, Any], Awaitable[Answer]]] = {
-            Op.START: self.start,
-            Op.RESUME: self.resume,
-            Op.MOVE: self.move,
-            Op.UNDO: self.undo,
-            Op.RESIGN: self.resign,
-            Op.HINT: self.hint,
-            Op.AUTO: self.auto,
-            Op.FINISH: self.finish,
-            Op.MY_GAMES: self.my_games,
-            Op.FRIEND_ADD: self.friend_add,
-            Op.FRIEND_REMOVE: self.friend_remove,
-            Op.FRIENDS: self.friends,
-            Op.RACE_CREATE: self.race_create,
-            Op.RACE_JOIN: self.race_join,
-            Op.RACE_START: self.race_start,
-            Op.RACE_LEAVE: self.race_leave,
-            Op.RACE_REMATCH: self.race_rematch,
-            Op.RACE_END: self.race_end,
-            Op.RACE_DROP: self.race_drop,
+            op: getattr(self, op.value) for op in P.REQUESTS if op not in P.PUBLIC_OPS
         }
-        assert set(self.public) == P.PUBLIC_OPS
-        assert set(self.public) | set(self.signed_in) == set(P.REQUESTS)
 
     async def dispatch(self, conn: Conn, req: P.Request) -> Reply:
         """The reply to a valid request; never raises."""
@@ -196,18 +170,18 @@ class Routes:
         can pace itself: ``rate`` requests a second, ``burst`` at once."""
         return {"rate": self.settings.rate, "burst": self.settings.burst}
 
-    async def register(self, conn: Conn, req: P.Register) -> Result:
+    async def register(self, conn: Conn, req: P.RegisterRequest) -> Result:
         token = await self.sv.accounts.register(req.name)
         self.hub.login(conn, req.name)
         deployment = await self.sv.deployment()
         return {"player": req.name, "token": token, "limits": self.limits, "deployment": deployment}
 
-    async def auth(self, conn: Conn, req: P.Auth) -> Result:
+    async def auth(self, conn: Conn, req: P.AuthRequest) -> Result:
         name = await self.sv.accounts.authenticate(req.token)
         self.hub.login(conn, name)
         return {"player": name, "limits": self.limits, "deployment": await self.sv.deployment()}
 
-    async def games(self, conn: Conn, req: P.Games) -> Result:
+    async def games(self, conn: Conn, req: P.GamesRequest) -> Result:
         games = [
             {
                 "slug": g.slug,
@@ -220,17 +194,17 @@ class Routes:
         ]
         return {"games": games, "deployment": await self.sv.deployment()}
 
-    async def rules(self, conn: Conn, req: P.Rules) -> Result:
+    async def rules(self, conn: Conn, req: P.RulesRequest) -> Result:
         find_game(req.game)
         text = await asyncio.to_thread(rules_text, req.game)
         if text is None:
             raise ProtocolError(ErrorCode.NOT_FOUND, f"the rules of {req.game} are not written yet")
         return {"game": req.game, "text": text}
 
-    async def daily(self, conn: Conn, req: P.Daily) -> Result:
+    async def daily(self, conn: Conn, req: P.DailyRequest) -> Result:
         return await daily_overview(self.sv.games, req.date, conn.player)
 
-    async def leaderboard(self, conn: Conn, req: P.Leaderboard) -> Result:
+    async def leaderboard(self, conn: Conn, req: P.LeaderboardRequest) -> Result:
         find_game(req.game)
         date = self.sv.dailies.check_date(req.date)
         among = None
@@ -251,7 +225,7 @@ class Routes:
             among=among,
         )
 
-    async def replay(self, conn: Conn, req: P.Replay) -> Result:
+    async def replay(self, conn: Conn, req: P.ReplayRequest) -> Result:
         return await self.sv.replays.replay(
             conn.player,
             game_id=req.game_id,
@@ -261,7 +235,7 @@ class Routes:
             step=req.step,
         )
 
-    async def stats(self, conn: Conn, req: P.Stats) -> Result:
+    async def stats(self, conn: Conn, req: P.StatsRequest) -> Result:
         player = req.player or conn.player
         if player is None:
             raise ProtocolError(
@@ -271,72 +245,72 @@ class Routes:
 
     # -- a signed-in player's ---------------------------------------------------------
 
-    async def start(self, player: str, req: P.Start) -> Result:
+    async def start(self, player: str, req: P.StartRequest) -> Result:
         return {"state": await self.sv.games.start(player, req.game, req.mode, req.seed)}
 
-    async def resume(self, player: str, req: P.Resume) -> Result:
+    async def resume(self, player: str, req: P.ResumeRequest) -> Result:
         return {"state": await self.sv.games.resume(player, req.game_id)}
 
-    async def move(self, player: str, req: P.Move) -> Answer:
+    async def move(self, player: str, req: P.MoveRequest) -> Answer:
         games = self.sv.games
         if req.reply is P.ReplyForm.DELTA:
             return {"delta": await games.move_delta(player, req.game_id, req.seq, req.move)}
         return await games.move_packed(player, req.game_id, req.seq, req.move)
 
-    async def undo(self, player: str, req: P.Undo) -> Result:
+    async def undo(self, player: str, req: P.UndoRequest) -> Result:
         delta = req.reply is P.ReplyForm.DELTA
         state = await self.sv.games.undo(player, req.game_id, req.seq, delta=delta)
         return {"delta": state} if delta else {"state": state}
 
-    async def resign(self, player: str, req: P.Resign) -> Result:
+    async def resign(self, player: str, req: P.ResignRequest) -> Result:
         return {"state": await self.sv.games.resign(player, req.game_id)}
 
-    async def hint(self, player: str, req: P.Hint) -> Result:
+    async def hint(self, player: str, req: P.HintRequest) -> Result:
         return await self.sv.games.hint(player, req.game_id)
 
-    async def auto(self, player: str, req: P.Auto) -> Result:
+    async def auto(self, player: str, req: P.AutoRequest) -> Result:
         games = self.sv.games
         before, after, played = await games.auto(player, req.game_id, req.seq)
         return games.moved(before, after, played, delta=req.reply is P.ReplyForm.DELTA)
 
-    async def finish(self, player: str, req: P.Finish) -> Result:
+    async def finish(self, player: str, req: P.FinishRequest) -> Result:
         games = self.sv.games
         if req.check:
             return await games.finish_check(player, req.game_id, req.seq)
         before, after, played = await games.finish(player, req.game_id, req.seq, assist=req.assist)
         return games.moved(before, after, played, delta=req.reply is P.ReplyForm.DELTA)
 
-    async def my_games(self, player: str, req: P.MyGames) -> Result:
+    async def my_games(self, player: str, req: P.MyGamesRequest) -> Result:
         return await self.sv.games.my_games(player, req.limit, req.cursor)
 
-    async def friend_add(self, player: str, req: P.FriendAdd) -> Result:
+    async def friend_add(self, player: str, req: P.FriendAddRequest) -> Result:
         return await self.sv.friends.add(player, req.name)
 
-    async def friend_remove(self, player: str, req: P.FriendRemove) -> Result:
+    async def friend_remove(self, player: str, req: P.FriendRemoveRequest) -> Result:
         return await self.sv.friends.remove(player, req.name)
 
-    async def friends(self, player: str, req: P.Friends) -> Result:
+    async def friends(self, player: str, req: P.FriendsRequest) -> Result:
         return await self.sv.friends.overview(player)
 
-    async def race_create(self, player: str, req: P.RaceCreate) -> Result:
+    async def race_create(self, player: str, req: P.RaceCreateRequest) -> Result:
         return {"race": await self.sv.races.create(player, req.game, req.seed, daily=req.daily)}
 
-    async def race_join(self, player: str, req: P.RaceJoin) -> Result:
+    async def race_join(self, player: str, req: P.RaceJoinRequest) -> Result:
         race = await self.sv.races.join(player, req.code)
         state = await self.sv.races.my_game(player, race["race_id"])
         return {"race": race} if state is None else {"race": race, "state": state}
 
-    async def race_start(self, player: str, req: P.RaceStart) -> Result:
+    async def race_start(self, player: str, req: P.RaceStartRequest) -> Result:
         return {"race": await self.sv.races.start(player, req.race_id)}
 
-    async def race_leave(self, player: str, req: P.RaceLeave) -> Result:
+    async def race_leave(self, player: str, req: P.RaceLeaveRequest) -> Result:
         return await self.sv.races.leave(player, req.race_id)
 
-    async def race_rematch(self, player: str, req: P.RaceRematch) -> Result:
+    async def race_rematch(self, player: str, req: P.RaceRematchRequest) -> Result:
         return {"race": await self.sv.races.rematch(player, req.race_id)}
 
-    async def race_end(self, player: str, req: P.RaceEnd) -> Result:
+    async def race_end(self, player: str, req: P.RaceEndRequest) -> Result:
         return {"race": await self.sv.races.end(player, req.race_id)}
 
-    async def race_drop(self, player: str, req: P.RaceDrop) -> Result:
+    async def race_drop(self, player: str, req: P.RaceDropRequest) -> Result:
         return {"race": await self.sv.races.drop(player, req.race_id, req.player)}

@@ -130,7 +130,7 @@ class Record:
     game: AnyGame
     seed: int
     player: str
-    mode: str
+    mode: Mode
     seq: int
     status: GameStatus
     state: AnyState
@@ -169,7 +169,7 @@ class Record:
             game=game,
             seed=int(raw["seed"]),
             player=text("player"),
-            mode=text("mode"),
+            mode=Mode(text("mode")),
             seq=int(raw["seq"]),
             status=GameStatus(text("status")),
             state=game.loads(raw["state"]),
@@ -195,7 +195,7 @@ class Record:
             "slug": self.game.slug,
             "seed": self.seed,
             "player": self.player,
-            "mode": self.mode,
+            "mode": str(self.mode),
             "seq": self.seq,
             "status": self.status,
             "state": self.game.dumps(self.state),
@@ -510,7 +510,7 @@ class Games:
             seed = secrets.randbits(64)
         assert seed is not None
         rec = await self.create(
-            player, game, seed, str(mode), gid=gid, date=date, commitment=commit, ranked=ranked
+            player, game, seed, mode, gid=gid, date=date, commitment=commit, ranked=ranked
         )
         if mode in (Mode.PRACTICE, Mode.DEAL):
             await self._keep_in_play(player, rec)
@@ -539,7 +539,7 @@ class Games:
         player: str,
         game: AnyGame,
         seed: int,
-        mode: str,
+        mode: Mode,
         *,
         gid: str | None = None,
         date: str = "",
@@ -706,7 +706,7 @@ class Games:
         if not rec.ranked:
             return False
         await self.store.set_game_fields(gid, {"race": "", "mode": str(Mode.DAILY)})
-        self._remember(replace(rec, race="", mode=str(Mode.DAILY)))
+        self._remember(replace(rec, race="", mode=Mode.DAILY))
         return True
 
     async def race_over(self, gids: Sequence[str]) -> None:

@@ -45,7 +45,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from protocol import ErrorCode, GameStatus, ProtocolError, RaceStatus
+from protocol import ErrorCode, GameStatus, Mode, ProtocolError, RaceStatus
 
 from ..store import Store
 from .clock import Clock
@@ -61,7 +61,6 @@ MAX_MEMBERS = 10
 #: races a player made that are kept when still in their lobby with nobody else in
 #: them: creating one more deletes the oldest such past this many (docs/operations.md)
 MAX_LOBBIES = 5
-MODE = "race"
 #: ms after ``starts_at`` when a race still in countdown is taken over (see ``join``)
 STALLED_MS = 1000
 #: how long an instance may take to deal a race before another may take over
@@ -417,7 +416,7 @@ class Races:
                     member,
                     game,
                     seed,
-                    MODE,
+                    Mode.RACE,
                     gid=gid,
                     race=rid,
                     ranked=ranked,

@@ -47,16 +47,20 @@ def test_typed_requests() -> None:
     move = parse_request(
         P.request(3, Op.MOVE, game_id="g1", seq=2, move={"from": "T1", "to": "T2"})
     )
-    assert move == P.Move(id=3, game_id="g1", seq=2, move={"from": "T1", "to": "T2"})
+    assert move == P.MoveRequest(id=3, game_id="g1", seq=2, move={"from": "T1", "to": "T2"})
     start = parse_request(
         {"id": 0, "op": "start", "game": "crescent", "mode": "deal", "seed": 2**64 - 1}
     )
-    assert isinstance(start, P.Start) and start.seed == 2**64 - 1 and start.mode is P.Mode.DEAL
+    assert (
+        isinstance(start, P.StartRequest) and start.seed == 2**64 - 1 and start.mode is P.Mode.DEAL
+    )
     board = parse_request({"id": 1, "op": "leaderboard", "game": "crescent"})
-    assert board == P.Leaderboard(id=1, game="crescent")
+    assert board == P.LeaderboardRequest(id=1, game="crescent")
     assert board.limit == 20 and board.board is P.Board.DAILY and not board.around_me
-    assert parse_request({"id": 1, "op": "my_games", "cursor": None}) == P.MyGames(id=1)
-    assert parse_request({"id": 1, "op": "daily", "date": "2026-02-28"}) == P.Daily(1, "2026-02-28")
+    assert parse_request({"id": 1, "op": "my_games", "cursor": None}) == P.MyGamesRequest(id=1)
+    assert parse_request({"id": 1, "op": "daily", "date": "2026-02-28"}) == P.DailyRequest(
+        1, "2026-02-28"
+    )
 
 
 @pytest.mark.parametrize(
@@ -157,4 +161,18 @@ def test_a_string_that_is_no_slug_names_no_game(game: str) -> None:
 
 def test_a_slug_is_read_in_any_case() -> None:
     req = P.parse_request({"id": 1, "op": "rules", "game": "Crescent"})
-    assert isinstance(req, P.Rules) and req.game == "crescent"
+    assert isinstance(req, P.RulesRequest) and req.game == "crescent"
+
+
+def test_every_op_has_one_request_type_whose_annotations_are_its_schema() -> None:
+    """Each request names its fields once: the op table and the checks derive from the
+    dataclass; ``start`` refuses the ``race`` mode (races deal their own games)."""
+    import dataclasses
+
+    assert set(P.REQUESTS) == set(Op)
+    for op, cls in P.REQUESTS.items():
+        assert cls.op is op
+        assert set(cls.fields) == {f.name for f in dataclasses.fields(cls)} - {"id"}
+    with pytest.raises(ProtocolError) as caught:
+        parse_request({"id": 1, "op": "start", "game": "crescent", "mode": "race"})
+    assert caught.value.code is ErrorCode.BAD_REQUEST and "race" in caught.value.message

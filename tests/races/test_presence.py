@@ -72,7 +72,7 @@ async def test_an_absent_member_is_away_then_timed_out(presence_cluster: Cluster
         await a.call("resign", game_id=sa["game_id"])
         done = await a.next_event("race", status="finished")
         rows = {p["player"]: p for p in done["players"]}
-        assert rows[b.player]["out"] == "timed_out" and rows[a.player]["out"] is None
+        assert rows[b.player]["out"] == "timed_out" and rows[a.player]["out"] == "resigned"
         # b, back later, finds the race over and their game lost
         async with member(cluster.url(1), token=token) as b3:
             again = await b3.call("race_join", code=race["code"])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 
+from protocol import Mode
 from server.net import App
 from server.services import Services
 from server.services.games import find_game
@@ -148,7 +149,9 @@ async def test_a_deal_left_halfway_by_a_dead_instance_is_finished_once(redis_url
         # The dead instance: its lease, and Ann's game dealt before it died.
         assert await store.claim_race_dealer(rid, 300)
         game = find_game("crescent")
-        first = await games.create("ann", game, 7, "race", gid=race_game_id(rid, "ann"), race=rid)
+        first = await games.create(
+            "ann", game, 7, Mode.RACE, gid=race_game_id(rid, "ann"), race=rid
+        )
         assert (await races.join("bob", race["code"]))["status"] == "countdown"
         await asyncio.sleep(0.4)  # the lease runs out
         dealt = await races.join("bob", race["code"])
