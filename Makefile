@@ -30,7 +30,7 @@ bench: $(VENV)
 	$(BIN)/python -m bench.engine
 
 bench-server: $(VENV)
-	$(BIN)/python -m bench.server
+	$(BIN)/python -m bench.load_server
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -34,8 +34,7 @@ from websockets.typing import Subprotocol
 
 import protocol as P
 from bench.load import Player, make_players
-from tests.faults.procs import open_fds, rss_kib
-from tests.support import ServerProcess
+from deploy.procs import ServerProcess, open_fds, rss_kib
 
 #: moves the normal player plays before the abuse, and again during it
 MOVES = 40

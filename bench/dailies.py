@@ -22,15 +22,10 @@ import json
 import os
 import sys
 import time
-from pathlib import Path
 
-_HERE = Path(__file__).resolve().parent
-if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
-    sys.path[0] = str(_HERE.parent)  # see bench/winrate.py
-
-from server.patience import registry  # noqa: E402
-from server.services.daily import Budget, choose  # noqa: E402
-from server.settings import Settings  # noqa: E402
+from server.patience import registry
+from server.services.daily import Budget, choose
+from server.settings import Settings
 
 #: the secret of the candidate seeds (any fixed bytes: a server has its own)
 SECRET = b"bench.dailies"

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from bench.load import Player, make_players
-from tests.support import RedisProcess, ServerProcess
+from deploy.procs import RedisProcess, ServerProcess
 
 
 async def measure(url: str, players: int, seconds: float) -> tuple[float, float, float]:

@@ -13,17 +13,10 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 import time
 from pathlib import Path
 
-# Run as a script, Python puts bench/ first on the path, where bench/server.py would
-# shadow the project's ``server`` package: look in the project root instead.
-_HERE = Path(__file__).resolve().parent
-if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
-    sys.path[0] = str(_HERE.parent)
-
-from server.patience import registry  # noqa: E402
+from server.patience import registry
 
 BASELINE = Path(__file__).with_name("engine_baseline.json")
 TARGET = 20_000

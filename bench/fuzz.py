@@ -333,8 +333,7 @@ def report(tally: Tally, seconds: float) -> str:
 
 async def main_async(args: argparse.Namespace) -> None:
     from bench.load import make_players
-    from tests.faults.procs import rss_kib
-    from tests.support import ServerProcess
+    from deploy.procs import ServerProcess, rss_kib
 
     with tempfile.TemporaryDirectory(prefix="pasyans-fuzz-") as tmp:
         flags = ["--rate", "100000", "--burst", "100000", "--log-level", "warning"]

@@ -11,7 +11,7 @@ Prints CPU µs per move of this process (the players' own share is building a re
 and reading ``legal`` and ``seq`` off the delta: a few µs), and with ``--profile N``
 the N functions of most own time under cProfile, where the time goes when the
 WebSocket layer and the other processes are out of the picture. The players play
-``legal[seq % len(legal)]`` as bench/server.py's do, a new game when one ends.
+``legal[seq % len(legal)]`` as bench/load_server.py's do, a new game when one ends.
 """
 
 from __future__ import annotations
@@ -22,21 +22,15 @@ import cProfile
 import gc
 import io
 import pstats
-import sys
 import time
 import uuid
-from pathlib import Path
 
-_HERE = Path(__file__).resolve().parent
-if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
-    sys.path[0] = str(_HERE.parent)  # see bench/winrate.py
-
-import protocol as P  # noqa: E402
-from protocol.messages import Mode  # noqa: E402
-from server.net.app import GC_THRESHOLDS  # noqa: E402
-from server.services import Services  # noqa: E402
-from server.store import Store  # noqa: E402
-from tests.support.redis import RedisProcess  # noqa: E402
+import protocol as P
+from deploy.procs import RedisProcess
+from protocol.messages import Mode
+from server.net.app import GC_THRESHOLDS
+from server.services import Services
+from server.store import Store
 
 
 async def play(sv: Services, player: str, game: str, moves: int) -> int:

@@ -20,19 +20,14 @@ import statistics
 import sys
 import tempfile
 import uuid
-from pathlib import Path
 from typing import Any
 
-_HERE = Path(__file__).resolve().parent
-if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
-    sys.path[0] = str(_HERE.parent)  # see bench/winrate.py
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.typing import Subprotocol
 
-from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
-from websockets.typing import Subprotocol  # noqa: E402
-
-import protocol as P  # noqa: E402
-from bench.server import spawn, wait_http  # noqa: E402
-from server.patience import registry  # noqa: E402
+import protocol as P
+from bench.load_server import spawn, wait_http
+from server.patience import registry
 
 
 def free_port() -> int:

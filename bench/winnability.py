@@ -31,15 +31,10 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 
-_HERE = Path(__file__).resolve().parent
-if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
-    sys.path[0] = str(_HERE.parent)  # see bench/winrate.py
-
-from bench.winrate import Greedy, wilson  # noqa: E402
-from server.patience import registry  # noqa: E402
-from server.solver import certify, certify_daily, daily_seeds, solve  # noqa: E402
+from bench.winrate import Greedy, wilson
+from server.patience import registry
+from server.solver import certify, certify_daily, daily_seeds, solve
 
 #: the secret of the scan mode's candidate seeds (any fixed bytes)
 SCAN_SECRET = b"bench.winnability"

@@ -32,16 +32,9 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
-# Run as a script, Python puts bench/ first on the path, where bench/server.py would
-# shadow the project's ``server`` package: look in the project root instead.
-_HERE = Path(__file__).resolve().parent
-if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
-    sys.path[0] = str(_HERE.parent)
-
-from server.patience import registry  # noqa: E402
-from server.patience.engine import MOVE_CAP, AnyGame, AnyState, Move  # noqa: E402
+from server.patience import registry
+from server.patience.engine import MOVE_CAP, AnyGame, AnyState, Move
 
 Z95 = 1.959963984540054
 #: moves without a card founded after which the greedy gives up an endless game

@@ -51,7 +51,7 @@ GC_THRESHOLDS = (50_000, 20, 100)
 #: positions whose legal moves each game keeps in a server: more than the games in play
 #: at once between two moves of one, so a move is checked against the list its previous
 #: reply sent. At the engine's default 256, 1,000 players of one game each found their
-#: position evicted and paid for its moves twice (bench.server, 1,000 players, quiet
+#: position evicted and paid for its moves twice (bench.load_server, 1,000 players, quiet
 #: runs: 277-301 -> 141-208 µs of server CPU a move; docs/performance.md)
 LEGAL_POSITIONS = 2048
 

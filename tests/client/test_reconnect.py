@@ -35,7 +35,7 @@ async def test_a_server_restart_mid_game(monkeypatch: pytest.MonkeyPatch) -> Non
                 await until(pilot, lambda: moves(app) == 1)
                 await asyncio.to_thread(server.terminate)
                 # the same port again, as a restarted deployment would have
-                monkeypatch.setattr("tests.support.server.free_port", lambda: port)
+                monkeypatch.setattr("deploy.procs.free_port", lambda: port)
                 await asyncio.to_thread(server.start)
                 await pilot.press("u")  # the connection is gone: reconnect, resume
                 status = app.screen.query_one("#status")

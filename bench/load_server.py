@@ -8,7 +8,7 @@ the load client runs here, on the same cores. Its players keep their state by de
 replies (``"reply": "delta"``, applied with :func:`protocol.delta.apply_delta`), as
 the terminal client does.
 
-    python bench/server.py [--seconds 4] [--players 1,100,1000] [--idle 10000]
+    python bench/load_server.py [--seconds 4] [--players 1,100,1000] [--idle 10000]
                            [--cluster-players 100] [--json] [--save]
 
 The *floor* does per move only what any server of this design must: read the frame,
@@ -27,7 +27,7 @@ its floor figures are the single Redis's at that count).
 Older targets (DESIGN.md): throughput ≥ 0.5 × the echo's, p99 ≤ 2 × the echo's;
 10,000 idle connections at ≤ 20 KiB each.
 
-Each run is compared with the saved baseline ``bench/server_baseline.json`` when present
+Each run is compared with the saved baseline ``bench/load_server_baseline.json`` when present
 (the ratios to the echo count: absolute figures move with the machine's load);
 ``--save`` makes this run the baseline.
 
@@ -62,19 +62,18 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import msgpack
+from websockets.asyncio.client import ClientConnection, connect
+
+import protocol as P
+from deploy.procs import RedisProcess, free_port
+from protocol.delta import apply_delta
+from server.net.app import GC_THRESHOLDS
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-import msgpack  # noqa: E402
-from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
-
-import protocol as P  # noqa: E402
-from protocol.delta import apply_delta  # noqa: E402
-from server.net.app import GC_THRESHOLDS  # noqa: E402
-from tests.support.redis import RedisProcess, free_port  # noqa: E402
 
 GAME = "crescent"
-BASELINE = Path(__file__).with_name("server_baseline.json")
+BASELINE = Path(__file__).with_name("load_server_baseline.json")
 
 
 # -- the echo server (run as a subprocess) ---------------------------------------------
