@@ -5,7 +5,7 @@ table; compares with the saved baseline ``bench/engine_baseline.json`` when pres
 and ``--save`` writes a new one. Target (DESIGN.md): ≥ 20,000 per second per game
 on one core.
 
-    python bench/engine.py [--seconds 1.0] [--games crescent,short] [--save]
+    python -m bench.engine [--seconds 1.0] [--games crescent,short] [--save]
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ the load client runs here, on the same cores. Its players keep their state by de
 replies (``"reply": "delta"``, applied with :func:`protocol.delta.apply_delta`), as
 the terminal client does.
 
-    python bench/load_server.py [--seconds 4] [--players 1,100,1000] [--idle 10000]
+    python -m bench.load_server [--seconds 4] [--players 1,100,1000] [--idle 10000]
                            [--cluster-players 100] [--json] [--save]
 
 The *floor* does per move only what any server of this design must: read the frame,
