@@ -44,15 +44,14 @@ log = logging.getLogger("pasyans.server")
 #: The cyclic garbage collector's thresholds for a serving process. Every move
 #: allocates a few hundred short-lived objects (state, view, reply), so with CPython's
 #: default (700, 10, 10) the collector runs every couple of moves and, with many
-#: connections, full collections walk every connection's objects: measured here,
-#: 30-40 % of the CPU per move at 1,000 players. Reference counting frees nearly all of
-#: it anyway; the collector still runs, just less often.
+#: connections, full collections walk every connection's objects (a large share of a
+#: move's CPU at 1,000 players: docs/performance.md). Reference counting frees nearly
+#: all of it anyway; the collector still runs, just less often.
 GC_THRESHOLDS = (50_000, 20, 100)
 #: positions whose legal moves each game keeps in a server: more than the games in play
 #: at once between two moves of one, so a move is checked against the list its previous
 #: reply sent. At the engine's default 256, 1,000 players of one game each found their
-#: position evicted and paid for its moves twice (bench.load_server, 1,000 players, quiet
-#: runs: 277-301 -> 141-208 µs of server CPU a move; docs/performance.md)
+#: position evicted and paid for its moves twice (docs/performance.md)
 LEGAL_POSITIONS = 2048
 
 

@@ -49,8 +49,7 @@ MOVE_CAP = 5000
 #: positions whose legal moves each game keeps (see :meth:`Game.legal_moves`): enough
 #: for one player's next move. A server raises it (:func:`keep_legal_moves`) to the games
 #: in play at once between two moves of one; kept small, random play and search (which
-#: keep nothing for long) spend less on garbage collection (bench.engine: 5-8 % more
-#: moves/s than at 2,048)
+#: keep nothing for long) spend less on garbage collection (docs/performance.md)
 LEGAL_CACHE = 256
 #: ``bytes.translate`` table mapping a card id of either deck to its first-deck id
 _MOD52 = bytes(c % 52 for c in range(256))
@@ -119,7 +118,8 @@ class Move(NamedTuple):
         return None
 
     def to_wire(self) -> dict[str, Any]:
-        """The PROTOCOL.md form: ``{"from", "to"[, "index"]}`` or ``{"action", ...}``."""
+        """The wire form (docs/protocol.md): ``{"from", "to"[, "index"]}`` or
+        ``{"action", ...}``."""
         if self.action is not None:
             wire: dict[str, Any] = {"action": self.action}
             wire.update(self.params)
@@ -547,7 +547,8 @@ class Game(Generic[V]):
     # -- wire and persistence -----------------------------------------------------
 
     def parse_move(self, wire: Any) -> Move:
-        """A :class:`Move` from its PROTOCOL.md form; raises :class:`InvalidMove`."""
+        """A :class:`Move` from its wire form (docs/protocol.md); raises
+        :class:`InvalidMove`."""
         if not isinstance(wire, dict) or not all(isinstance(k, str) for k in wire):
             raise InvalidMove("a move is a map with string keys")
         if "action" in wire:

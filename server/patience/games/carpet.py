@@ -17,7 +17,6 @@ from ..rules import DOWN_FROM_KING, UP_FROM_ACE
 
 UP = tuple(f"FA-{s}" for s in SUITS)
 DOWN = tuple(f"FK-{s}" for s in SUITS)
-#: (suit, rank) of every card id, for indexing moves without calls
 
 
 class Carpet(CarpetGame):

@@ -31,7 +31,8 @@ COLUMNS = tuple(f"C{i}" for i in range(1, 10))
 HAND = "H"
 FOUNDATIONS = tuple(f"F{i}" for i in range(1, 5))
 LENGTHS = tuple(range(9, 0, -1))  # C1..C9
-#: a hand place as once named, one pile per card: ``H1`` is the hand's first card
+#: a hand place as states stored by earlier servers name it, one pile per card
+#: (``H1``: the hand's first card): still read
 _OLD_HAND = re.compile(r"^H([1-9][0-9]?)$")
 
 
