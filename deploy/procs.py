@@ -146,6 +146,15 @@ class RedisProcess:
         self.cleanup()
 
 
+def healthy(port: int) -> bool:
+    """Whether a pasyans server on loopback ``port`` answers ``/healthz`` with 200."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
+            return bool(r.status == 200)
+    except OSError:
+        return False
+
+
 class ServerProcess:
     """``pasyans-server serve`` in a subprocess on a free loopback port, with the
     dailies chosen on :data:`QUICK_DAILIES`' tiny budget unless ``env`` says otherwise.
@@ -207,11 +216,7 @@ class ServerProcess:
         raise RuntimeError("pasyans-server did not become healthy")
 
     def healthy(self) -> bool:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1) as r:
-                return bool(r.status == 200)
-        except OSError:
-            return False
+        return healthy(self.port)
 
     def terminate(self, timeout: float = 15.0) -> int:
         assert self.process is not None

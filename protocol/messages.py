@@ -370,12 +370,20 @@ class MoveRequest(Request):
     reply: ReplyForm = ReplyForm.STATE
 
 
-@_op(Op.UNDO)
 @dataclass(frozen=True, slots=True)
-class UndoRequest(Request):
+class _AtSeq(Request):
+    """A change of game ``game_id`` at its ``seq``, answered with the new state or,
+    with ``reply: delta``, what changed."""
+
     game_id: GameId
     seq: Seq
     reply: ReplyForm = ReplyForm.STATE
+
+
+@_op(Op.UNDO)
+@dataclass(frozen=True, slots=True)
+class UndoRequest(_AtSeq):
+    pass
 
 
 @_op(Op.RESIGN)
@@ -526,23 +534,16 @@ class FriendsRequest(Request):
 
 @_op(Op.AUTO)
 @dataclass(frozen=True, slots=True)
-class AutoRequest(Request):
+class AutoRequest(_AtSeq):
     """Play the game's safe moves one by one until none is left (each is a move)."""
-
-    game_id: GameId
-    seq: Seq
-    reply: ReplyForm = ReplyForm.STATE
 
 
 @_op(Op.FINISH)
 @dataclass(frozen=True, slots=True)
-class FinishRequest(Request):
+class FinishRequest(_AtSeq):
     """Play the rest of the game along a winning line the solver certifies from here
     (auto-complete); with ``check``, only say whether there is one."""
 
-    game_id: GameId
-    seq: Seq
-    reply: ReplyForm = ReplyForm.STATE
     check: bool = False
     #: on a ranked game not trivially won: let the solver play it (it stops ranking)
     assist: bool = False

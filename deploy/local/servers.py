@@ -6,10 +6,11 @@ import os
 import re
 import sys
 import time
-import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from deploy.procs import healthy
 
 from .processes import ROOT, SERVER_TIMEOUT, Child, LaunchError, spawn
 
@@ -25,11 +26,7 @@ class Instance:
     port: int = 0
 
     def healthy(self) -> bool:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1) as r:
-                return bool(r.status == 200)
-        except OSError:
-            return False
+        return healthy(self.port)
 
 
 def start_servers(
