@@ -14,7 +14,7 @@ from protocol.messages import Op
 from .connection import Connection, Message
 from .drawing import draw
 from .notation import format_move
-from .text import STREAK_MEANING, Titles, clock, outcome, share_text, table, title
+from .text import STREAK_MEANING, Titles, clock, outcome, share_text, short_title, table, title
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,7 @@ def history_row(summary: Mapping[str, Any], titles: Titles | None = None) -> lis
         mode = f"daily {summary['date']}"
     return [
         when(summary.get("created")),
-        title(str(summary.get("game") or ""), titles).split(" — ")[0],
+        short_title(str(summary.get("game") or ""), titles),
         mode,
         outcome(summary),
         f"{summary.get('foundation')}/{summary.get('total')}",

@@ -30,6 +30,16 @@ def title(slug: str, titles: Titles | None = None) -> str:
     return f"{entry.get('title_ru', '')} — {entry.get('title_en', slug)}"
 
 
+def short_title(slug: str, titles: Titles | None = None, most: int = 24) -> str:
+    """A game's name where a column is narrow: its Russian title, or its English one
+    when the Russian is longer than ``most`` characters (the slug without a catalogue)."""
+    entry = (titles or {}).get(slug)
+    if not entry:
+        return slug
+    ru, en = str(entry.get("title_ru") or slug), str(entry.get("title_en") or "")
+    return ru if len(ru) <= most or not en else en
+
+
 def deal_text(state: Mapping[str, Any]) -> str:
     deal = state.get("deal") or {}
     if deal.get("seed") is not None:
