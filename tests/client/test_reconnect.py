@@ -1,49 +1,137 @@
 """A server restart mid-game: the board reconnects and carries on where the server
-(Redis) has the game — nothing is lost, nothing is played twice."""
+(Redis) has the game — nothing is lost, nothing is played twice, and a move typed
+while the server was away is played once it is back (issue 23, item 4)."""
 
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 
 import pytest
+from textual.widgets import Static
 
 from client import config
 from client.app import PasyansApp
-from client.connection import Connection
+from client.connection import CLOSE_TIMEOUT, PING_INTERVAL, PING_TIMEOUT, Connection
 from client.launch import Launch
 from protocol.messages import Mode
-from tests.support import RedisProcess, ServerProcess
+from tests.support import ServerProcess
 
 from .conftest import fresh_name
 from .test_app import SIZE, moves, on_board, until
 
+#: an idle board must say it is reconnecting within this many seconds of the loss
+NOTICE = 5.0
 
-async def test_a_server_restart_mid_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    with RedisProcess() as redis:
-        server = await asyncio.to_thread(
-            ServerProcess("--log-level", "warning", redis_url=redis.url).start
-        )
-        port = server.port
+
+@dataclass
+class Restartable:
+    server: ServerProcess
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    async def stop(self) -> None:
+        await asyncio.to_thread(self.server.terminate)
+
+    async def start(self) -> None:
+        """The same port again, as a restarted deployment would have (same Redis)."""
+        await asyncio.to_thread(self.server.start)
+
+
+@pytest.fixture
+async def restartable(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[Restartable]:
+    """A server of its own (on the session's Redis) that a test may stop and start."""
+    server = await asyncio.to_thread(
+        ServerProcess("--log-level", "warning", redis_url=redis_url).start
+    )
+    port = server.port
+    monkeypatch.setattr("tests.support.server.free_port", lambda: port)
+    try:
+        yield Restartable(server)
+    finally:
+        server.kill()
+
+
+async def signed_in(url: str) -> None:
+    async with Connection(url) as conn:
+        result = await conn.register(fresh_name())
+    config.save(url, config.Credentials(result["player"], result["token"]))
+
+
+def status_of(app: PasyansApp) -> Callable[[], str]:
+    status = app.screen.query_one("#status", Static)
+    return lambda: str(status.render())
+
+
+async def test_a_move_typed_while_the_server_restarts_is_played(
+    restartable: Restartable,
+) -> None:
+    await signed_in(restartable.url)
+    app = PasyansApp(restartable.url, launch=Launch(game="crescent", mode=Mode.DEAL, seed=0))
+    async with app.run_test(size=SIZE) as pilot:
+        board = await on_board(pilot)
+        status = status_of(app)
+        await restartable.stop()
+        # the idle board noticed, and says so
+        await until(pilot, lambda: "reconnecting" in status(), timeout=NOTICE)
+        # a move typed while the server is away…
+        back = asyncio.create_task(restartable.start())
+        await pilot.press("T", "3", "F", "A", "-", "H")
+        await back
+        # …is played once the board is resumed, not swallowed
+        await until(pilot, lambda: moves(app) == 1)
+        assert board.state["foundation"] == 9
+        # and so is the first key typed after a restart the board already got over
+        await restartable.stop()
+        await restartable.start()
+        await until(pilot, lambda: "reconnected" in status())
+        await pilot.press("u")
+        await until(pilot, lambda: moves(app) == 2)
+        assert board.state["foundation"] == 8
+        assert "undo" in status()
+
+
+async def test_a_move_typed_after_a_restart_is_played_at_once(
+    restartable: Restartable,
+) -> None:
+    """The issue's steps: restart, then type a move — its first key is not lost and
+    the move is played on the first attempt, not after a "reconnected" round."""
+    await signed_in(restartable.url)
+    app = PasyansApp(restartable.url, launch=Launch(game="crescent", mode=Mode.DEAL, seed=0))
+    async with app.run_test(size=SIZE) as pilot:
+        board = await on_board(pilot)
+        await restartable.stop()
+        await restartable.start()
+        await pilot.press("T", "3", "F", "A", "-", "H")
+        await until(pilot, lambda: moves(app) == 1)
+        assert board.state["foundation"] == 9
+        assert "FA-H" in status_of(app)()
+
+
+async def test_an_idle_board_notices_a_frozen_server(restartable: Restartable) -> None:
+    """A server that stops answering closes no socket: the keep-alive pings notice."""
+    assert PING_INTERVAL + PING_TIMEOUT + CLOSE_TIMEOUT < NOTICE
+    await signed_in(restartable.url)
+    app = PasyansApp(restartable.url, launch=Launch(game="crescent", mode=Mode.DEAL, seed=0))
+    async with app.run_test(size=SIZE) as pilot:
+        await on_board(pilot)
+        status = status_of(app)
+        pid = restartable.server.process.pid if restartable.server.process else 0
+        os.kill(pid, signal.SIGSTOP)
+        frozen = time.monotonic()
         try:
-            async with Connection(server.url) as conn:
-                result = await conn.register(fresh_name())
-            config.save(server.url, config.Credentials(result["player"], result["token"]))
-            app = PasyansApp(server.url, launch=Launch(game="crescent", mode=Mode.DEAL, seed=0))
-            async with app.run_test(size=SIZE) as pilot:
-                board = await on_board(pilot)
-                await pilot.press("T", "3", "F", "A", "-", "H")
-                await until(pilot, lambda: moves(app) == 1)
-                await asyncio.to_thread(server.terminate)
-                # the same port again, as a restarted deployment would have
-                monkeypatch.setattr("tests.support.server.free_port", lambda: port)
-                await asyncio.to_thread(server.start)
-                await pilot.press("u")  # the connection is gone: reconnect, resume
-                status = app.screen.query_one("#status")
-                await until(pilot, lambda: "reconnected" in str(status.render()))
-                assert moves(app) == 1  # the undo was not sent twice, the move kept
-                assert board.state["foundation"] == 9
-                await pilot.press("u")
-                await until(pilot, lambda: moves(app) == 2)
-                assert board.state["foundation"] == 8
+            await until(pilot, lambda: "reconnecting" in status(), timeout=NOTICE + 1)
+            assert time.monotonic() - frozen < NOTICE
         finally:
-            server.kill()
+            os.kill(pid, signal.SIGCONT)
+        await until(pilot, lambda: "reconnected" in status())
+        await pilot.press("T", "3", "F", "A", "-", "H")
+        await until(pilot, lambda: moves(app) == 1)
