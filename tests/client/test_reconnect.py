@@ -7,8 +7,9 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -16,6 +17,7 @@ from textual.widgets import Static
 
 from client import config
 from client.app import PasyansApp
+from client.cli import EXIT_OK, EXIT_REFUSED, main
 from client.connection import CLOSE_TIMEOUT, PING_INTERVAL, PING_TIMEOUT, Connection
 from client.launch import Launch
 from protocol.messages import Mode
@@ -23,6 +25,7 @@ from tests.support import ServerProcess
 
 from .conftest import fresh_name
 from .test_app import SIZE, moves, on_board, until
+from .test_script import boards
 
 #: an idle board must say it is reconnecting within this many seconds of the loss
 NOTICE = 5.0
@@ -45,13 +48,9 @@ class Restartable:
 
 
 @pytest.fixture
-async def restartable(
-    redis_url: str, monkeypatch: pytest.MonkeyPatch
-) -> AsyncIterator[Restartable]:
+def restartable(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Restartable]:
     """A server of its own (on the session's Redis) that a test may stop and start."""
-    server = await asyncio.to_thread(
-        ServerProcess("--log-level", "warning", redis_url=redis_url).start
-    )
+    server = ServerProcess("--log-level", "warning", redis_url=redis_url).start()
     port = server.port
     monkeypatch.setattr("tests.support.server.free_port", lambda: port)
     try:
@@ -60,10 +59,12 @@ async def restartable(
         server.kill()
 
 
-async def signed_in(url: str) -> None:
+async def signed_in(url: str) -> config.Credentials:
     async with Connection(url) as conn:
         result = await conn.register(fresh_name())
-    config.save(url, config.Credentials(result["player"], result["token"]))
+    creds = config.Credentials(result["player"], result["token"])
+    config.save(url, creds)
+    return creds
 
 
 def status_of(app: PasyansApp) -> Callable[[], str]:
@@ -135,3 +136,91 @@ async def test_an_idle_board_notices_a_frozen_server(restartable: Restartable) -
         await until(pilot, lambda: "reconnected" in status())
         await pilot.press("T", "3", "F", "A", "-", "H")
         await until(pilot, lambda: moves(app) == 1)
+
+
+class Stdin:
+    """Lines for script mode; ``between(n)`` runs before line ``n`` is read (in the
+    reader's thread, as a player would restart the server between two lines)."""
+
+    def __init__(self, lines: list[str], between: dict[int, Callable[[], None]]) -> None:
+        self.lines = lines
+        self.between = between
+        self.read = 0
+
+    def isatty(self) -> bool:
+        return False
+
+    def readline(self) -> str:
+        if self.read in self.between:
+            self.between[self.read]()
+        if self.read >= len(self.lines):
+            return ""
+        self.read += 1
+        return self.lines[self.read - 1] + "\n"
+
+
+def restart(
+    server: ServerProcess, meanwhile: Callable[[], None] | None = None
+) -> Callable[[], None]:
+    def run() -> None:
+        server.terminate()
+        server.start()
+        if meanwhile is not None:
+            meanwhile()
+
+    return run
+
+
+def script(
+    restartable: Restartable,
+    stdin: Stdin,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> tuple[int, str]:
+    monkeypatch.setattr(sys, "stdin", stdin)
+    code = main(["--server", restartable.url, "play", "crescent", "--deal", "0", "--script"])
+    return code, capsys.readouterr().out
+
+
+def test_a_script_line_across_a_restart_is_played(
+    restartable: Restartable,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    asyncio.run(signed_in(restartable.url))
+    stdin = Stdin(["T3 FA-H", "undo", "T3 FA-H"], {1: restart(restartable.server)})
+    code, out = script(restartable, stdin, monkeypatch, capsys)
+    assert code == EXIT_OK, out
+    _deal, move, undo, again = boards(out)
+    assert "moves 1 · " in move and "reconnect" not in move
+    assert "the server closed the connection — reconnecting…" in undo
+    assert "reconnected: sending it again" in undo
+    # the undo was played once, on the new connection; the script went on
+    assert "moves 2 · " in undo and "foundation 8/104" in undo
+    assert "moves 3 · " in again and "foundation 9/104" in again
+
+
+def test_a_script_line_is_refused_when_the_game_moved_on_meanwhile(
+    restartable: Restartable,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Played elsewhere while the server was away: the line is not sent on a game
+    it was not meant for, and the script says so (exit status 1)."""
+    creds = asyncio.run(signed_in(restartable.url))
+
+    def elsewhere() -> None:
+        async def play() -> None:
+            async with Connection(restartable.url) as conn:
+                await conn.auth(creds.token)
+                game = (await conn.my_games(limit=1))["games"][0]
+                state = await conn.resume(str(game["game_id"]))
+                await conn.take_back(state)
+
+        asyncio.run(play())
+
+    stdin = Stdin(["T3 FA-H", "undo"], {1: restart(restartable.server, elsewhere)})
+    code, out = script(restartable, stdin, monkeypatch, capsys)
+    assert code == EXIT_REFUSED, out
+    assert "the game changed while the connection was down" in out
+    assert "'undo' is not sent again" in out
