@@ -133,7 +133,7 @@ class PasyansApp(App[int]):
         if task.cancelled():
             return
         error = task.exception()
-        self.tell(lambda: Reconnected(None if error is None else str(error)))
+        self.tell(lambda: Reconnected(error))
         if not self.shows_board:
             if error is None:
                 self.notify("reconnected to the server")

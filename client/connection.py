@@ -300,14 +300,15 @@ class Connection:
         *,
         on_event: Callable[[Push], None] | None = None,
         on_lost: Callable[[Connection], None] | None = None,
-        patience: float = RECONNECT_PATIENCE,
+        patience: float | None = None,
     ) -> Connection:
         """A new open connection to ``url``, tried again after growing pauses
         (:func:`backoff`, 0.1 s up to 2 s) while the server is out of reach — a server
         restarting, or a load balancer moving us to another instance — for at most
-        ``patience`` seconds; then the last :class:`ServerUnavailable` is raised. A URL
-        that is no WebSocket URL fails at once."""
-        give_up = time.monotonic() + patience
+        ``patience`` seconds (by default RECONNECT_PATIENCE, read at the call); then
+        the last :class:`ServerUnavailable` is raised. A URL that is no WebSocket URL
+        fails at once."""
+        give_up = time.monotonic() + (RECONNECT_PATIENCE if patience is None else patience)
         attempt = 0
         while True:
             conn = cls(url, on_event=on_event, on_lost=on_lost)

@@ -75,9 +75,10 @@ class ConnectionLost(Message, bubble=False):
 
 class Reconnected(Message, bubble=False):
     """Told to every screen when the app's reconnecting ended: a new connection,
-    logged in (``error`` None), or the reason it gave up."""
+    logged in (``error`` None), or why it gave up (the very exception that those who
+    waited for it got, so they can tell that they have said it already)."""
 
-    def __init__(self, error: str | None = None) -> None:
+    def __init__(self, error: BaseException | None = None) -> None:
         super().__init__()
         self.error = error
 

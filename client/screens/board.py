@@ -94,6 +94,8 @@ class BoardScreen(HostedScreen):
         #: the connection the board's state was last had from (a new one after a
         #: reconnect means: fetch the game again before trusting the board)
         self.synced: Connection | None = None
+        #: the failed reconnecting a request of this board reported already
+        self.reported: BaseException | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
@@ -390,6 +392,9 @@ class BoardScreen(HostedScreen):
             conn = self.host.conn
             state = await conn.resume(str(self.state["game_id"]))
         except ClientError as exc:
+            self.reported = exc  # the app's Reconnected(exc) has nothing to add
+            self.source = self.source_index = None  # a try again starts afresh
+            self.redraw()
             self.say(f"error: {exc} — {what} not sent: press q to leave, or try again")
             return False
         self.synced = conn
@@ -416,10 +421,12 @@ class BoardScreen(HostedScreen):
         """The app's reconnecting ended: fetch the game again on the new connection
         (unless a request did already), keeping a chosen source pile when the game is
         where it was; or say that it gave up (the next request tries again)."""
-        if self.busy or self.synced is self.host.conn:
+        if self.busy or (message.error is not None and message.error is self.reported):
             return
         if message.error is not None:
             self.say(f"error: {message.error} — press q to leave, or play on to try again")
+            return
+        if self.synced is self.host.conn:
             return
         conn = self.host.conn
         chosen = self.source, self.source_index

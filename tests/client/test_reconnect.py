@@ -224,3 +224,29 @@ def test_a_script_line_is_refused_when_the_game_moved_on_meanwhile(
     assert code == EXIT_REFUSED, out
     assert "the game changed while the connection was down" in out
     assert "'undo' is not sent again" in out
+
+
+async def test_a_move_is_refused_with_the_reason_when_the_server_stays_away(
+    restartable: Restartable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reconnecting gives up after RECONNECT_PATIENCE: the idle board and the move
+    typed meanwhile say why (nothing vanishes); once the server is back, the next
+    try reconnects and plays."""
+    monkeypatch.setattr("client.connection.RECONNECT_PATIENCE", 0.5)
+    await signed_in(restartable.url)
+    app = PasyansApp(restartable.url, launch=Launch(game="crescent", mode=Mode.DEAL, seed=0))
+    async with app.run_test(size=SIZE) as pilot:
+        board = await on_board(pilot)
+        status = status_of(app)
+        await restartable.stop()
+        await until(pilot, lambda: "cannot reach the pasyans server" in status())
+        assert "play on to try again" in status()
+        await pilot.press("T", "3", "F", "A", "-", "H")
+        await until(pilot, lambda: "not sent" in status())
+        assert "cannot reach the pasyans server" in status()
+        assert "move T3 FA-H not sent" in status(), status()
+        assert moves(app) == 0
+        await restartable.start()
+        await pilot.press("T", "3", "F", "A", "-", "H")
+        await until(pilot, lambda: moves(app) == 1)
+        assert board.state["foundation"] == 9
