@@ -61,7 +61,7 @@ RECONNECT_PATIENCE = 15.0
 #: connection counts as lost (a server that froze or a network that went away, which
 #: close no socket); closing it then waits at most CLOSE_TIMEOUT s for the server's
 #: side. Their sum bounds how long an idle client takes to notice (under 5 s).
-PING_INTERVAL = 2.0
+PING_INTERVAL = 1.5
 PING_TIMEOUT = 2.0
 CLOSE_TIMEOUT = 0.5
 

@@ -125,7 +125,9 @@ async def test_an_idle_board_notices_a_frozen_server(restartable: Restartable) -
     async with app.run_test(size=SIZE) as pilot:
         await on_board(pilot)
         status = status_of(app)
-        pid = restartable.server.process.pid if restartable.server.process else 0
+        process = restartable.server.process
+        assert process is not None
+        pid = process.pid  # the server's own process, never a group
         os.kill(pid, signal.SIGSTOP)
         frozen = time.monotonic()
         try:
