@@ -336,8 +336,11 @@ class BoardScreen(HostedScreen):
                 try:
                     answer = await call()
                 except ServerUnavailable as exc:
+                    if attempt:  # lost again at once, on the new connection
+                        self.say(f"error: {exc} — {what} not sent: press q to leave, or try again")
+                        return None
                     # still busy: nothing else is sent while it reconnects
-                    if not await self.recover(exc, conn, what) or attempt:
+                    if not await self.recover(exc, conn, what):
                         return None
                     continue
                 self.synced = conn
