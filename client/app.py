@@ -7,16 +7,19 @@ the server directly, so one player's requests go out strictly in order.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
 from textual.app import App
+from textual.message import Message
 
 from protocol.errors import ErrorCode
 from protocol.messages import Event, Mode, Push
 
 from . import config, launch
 from .connection import ClientError, Connection, ServerError
+from .host import ConnectionLost, Reconnected
 from .launch import Launch, check_game
 from .screens.board import BoardScreen
 from .screens.dialogs import MessageScreen, NameScreen
@@ -36,7 +39,9 @@ class PasyansApp(App[int]):
         super().__init__()
         self.server = server
         self.launch = launch
-        self.conn = Connection(server, on_event=self.server_event)
+        self.conn = Connection(server, on_event=self.server_event, on_lost=self.connection_lost)
+        #: the reconnecting under way (or the last one), shared by all who wait for it
+        self.reconnecting: asyncio.Task[None] | None = None
         self.titles: dict[str, dict[str, Any]] = {}
         self.connected = False
         #: the race screen's handler of ``race``/``race_started`` events
@@ -88,22 +93,80 @@ class PasyansApp(App[int]):
             return
         await self.logged_in()
 
-    async def reconnect(self) -> None:
+    async def reconnect(self, dropped: Connection | None = None) -> None:
         """A new connection in place of a dropped one (tried again with backoff while
-        the server is out of reach: :meth:`Connection.reopen`), logged in again."""
+        the server is out of reach: :meth:`Connection.reopen`), logged in again.
+
+        There is one reconnecting at a time: a caller while one is under way waits
+        for it (and gets its error). When ``dropped`` — the connection a request
+        failed on — was replaced already by an open one, there is nothing to do."""
+        task = self.reconnecting
+        if task is None or task.done():
+            if dropped is not None and dropped is not self.conn and not self.conn.lost:
+                return
+            task = self.start_reconnecting()
+        await asyncio.shield(task)
+
+    def start_reconnecting(self) -> asyncio.Task[None]:
+        task = self.reconnecting
+        if task is None or task.done():
+            task = asyncio.create_task(self._reopen(), name="pasyans-reconnect")
+            task.add_done_callback(self._reopened)
+            self.reconnecting = task
+        return task
+
+    async def _reopen(self) -> None:
         old = self.conn
-        conn = await Connection.reopen(self.server, on_event=self.server_event)
+        conn = await Connection.reopen(
+            self.server, on_event=self.server_event, on_lost=self.connection_lost
+        )
         creds = config.load(self.server)
-        if creds is not None:
-            try:
+        try:
+            if creds is not None:
                 await conn.auth(creds.token)
-            except ClientError:
-                await conn.close()
-                raise
+        except BaseException:
+            await conn.close()
+            raise
         self.conn = conn
         await old.close()
 
+    def _reopened(self, task: asyncio.Task[None]) -> None:
+        if task.cancelled():
+            return
+        error = task.exception()
+        self.tell(lambda: Reconnected(error))
+        if not self.shows_board:
+            if error is None:
+                self.notify("reconnected to the server")
+            else:
+                self.notify(f"{error}", severity="error")
+
+    def connection_lost(self, conn: Connection) -> None:
+        """The connection dropped by itself (the server went away, or stopped
+        answering the keep-alive pings): tell the screens and reconnect at once, in
+        the background, so an idle board says so and the next request finds a new
+        connection (or waits for it)."""
+        if conn is not self.conn or not self.is_running:
+            return
+        why = conn.closed_why or "the connection dropped"
+        self.tell(lambda: ConnectionLost(why))
+        if not self.shows_board:
+            self.notify(f"{why} — reconnecting…", severity="warning")
+        self.start_reconnecting()
+
+    @property
+    def shows_board(self) -> bool:
+        """Whether the screen in front is a board (it tells connection news itself)."""
+        return isinstance(self.screen_stack[-1] if self.screen_stack else None, BoardScreen)
+
+    def tell(self, message: Callable[[], Message]) -> None:
+        """Post a ``message()`` to every screen of the stack (each decides what it means)."""
+        for screen in self.screen_stack:
+            screen.post_message(message())
+
     async def on_unmount(self) -> None:
+        if self.reconnecting is not None and not self.reconnecting.done():
+            self.reconnecting.cancel()
         if self.connected:
             await self.conn.close()
 

@@ -11,7 +11,7 @@ import asyncio
 import datetime
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from protocol.errors import ErrorCode
@@ -388,13 +388,14 @@ def _tty() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
-async def connect(server: str, *, need_auth: bool) -> Connection:
-    """A connection, logged in with the saved token when there is one.
+async def connect(server: str, *, need_auth: bool, patient: bool = False) -> Connection:
+    """A connection, logged in with the saved token when there is one; ``patient``:
+    tried again while the server is out of reach (:meth:`Connection.reopen`).
 
     A refused token stops commands that need an account and is only a warning for
     the others (games, rules, daily and leaderboards are public).
     """
-    conn = await Connection(server).open()
+    conn = await (Connection.reopen(server) if patient else Connection(server).open())
     try:
         config.note_deployment(server, await conn.deployment_id())
     except BaseException:
@@ -580,7 +581,16 @@ async def cmd_script(args: argparse.Namespace, out: TextIO) -> int:
         if launch.game:
             check_game(launch.game, titles)
         state = await open_game(conn, launch)
-        return await Script(conn, state, out, titles).run(stdin_reader(sys.stdin))
+
+        def reconnect() -> Awaitable[Connection]:
+            return connect(args.server, need_auth=True, patient=True)
+
+        script = Script(conn, state, out, titles, reconnect=reconnect)
+        try:
+            return await script.run(stdin_reader(sys.stdin))
+        finally:
+            if script.conn is not conn:  # a new one after a reconnect
+                await script.conn.close()
 
 
 async def cmd_race(args: argparse.Namespace, out: TextIO) -> int:

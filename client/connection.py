@@ -57,6 +57,13 @@ UNAVAILABLE_PATIENCE = 20.0
 UNAVAILABLE_MAX_PAUSE = 4.0
 #: a dropped connection is opened again after growing pauses for at most this many s
 RECONNECT_PATIENCE = 15.0
+#: keep-alive: a ping every PING_INTERVAL s, answered within PING_TIMEOUT s, or the
+#: connection counts as lost (a server that froze or a network that went away, which
+#: close no socket); closing it then waits at most CLOSE_TIMEOUT s for the server's
+#: side. Their sum bounds how long an idle client takes to notice (under 5 s).
+PING_INTERVAL = 1.5
+PING_TIMEOUT = 2.0
+CLOSE_TIMEOUT = 0.5
 
 Message = dict[str, Any]
 
@@ -223,10 +230,15 @@ class Connection:
         url: str,
         *,
         on_event: Callable[[Push], None] | None = None,
+        on_lost: Callable[[Connection], None] | None = None,
         reply_timeout: float = REPLY_TIMEOUT,
         unavailable_patience: float = UNAVAILABLE_PATIENCE,
     ) -> None:
         self.url = url
+        #: told (once, with this connection) when it drops by itself: the server
+        #: closed it, the network failed or a keep-alive ping went unanswered; never
+        #: after :meth:`close`. ``closed_why`` then says why.
+        self.on_lost = on_lost
         #: events that came while nobody listened, handed to the next listener
         self._unheard: collections.deque[Push] = collections.deque(maxlen=UNHEARD)
         self.on_event = on_event
@@ -240,7 +252,18 @@ class Connection:
         self._waiting: dict[int, asyncio.Future[Reply]] = {}
         self._reader: asyncio.Task[None] | None = None
         self._closed_why: str | None = None
+        self._closing = False
         self.pacer = Pacer()
+
+    @property
+    def lost(self) -> bool:
+        """Whether this connection is gone (dropped, or closed): requests fail at once."""
+        return self._closed_why is not None
+
+    @property
+    def closed_why(self) -> str | None:
+        """Why the connection is gone, in words; None while it is open."""
+        return self._closed_why
 
     async def open(self) -> Connection:
         try:
@@ -250,6 +273,9 @@ class Connection:
                 compression=None,
                 max_size=MAX_REPLY,
                 open_timeout=OPEN_TIMEOUT,
+                ping_interval=PING_INTERVAL,
+                ping_timeout=PING_TIMEOUT,
+                close_timeout=CLOSE_TIMEOUT,
                 proxy=None,
             )
         except InvalidURI:
@@ -275,17 +301,19 @@ class Connection:
         url: str,
         *,
         on_event: Callable[[Push], None] | None = None,
-        patience: float = RECONNECT_PATIENCE,
+        on_lost: Callable[[Connection], None] | None = None,
+        patience: float | None = None,
     ) -> Connection:
         """A new open connection to ``url``, tried again after growing pauses
         (:func:`backoff`, 0.1 s up to 2 s) while the server is out of reach — a server
         restarting, or a load balancer moving us to another instance — for at most
-        ``patience`` seconds; then the last :class:`ServerUnavailable` is raised. A URL
-        that is no WebSocket URL fails at once."""
-        give_up = time.monotonic() + patience
+        ``patience`` seconds (by default RECONNECT_PATIENCE, read at the call); then
+        the last :class:`ServerUnavailable` is raised. A URL that is no WebSocket URL
+        fails at once."""
+        give_up = time.monotonic() + (RECONNECT_PATIENCE if patience is None else patience)
         attempt = 0
         while True:
-            conn = cls(url, on_event=on_event)
+            conn = cls(url, on_event=on_event, on_lost=on_lost)
             try:
                 return await conn.open()
             except ServerUnavailable:
@@ -296,6 +324,7 @@ class Connection:
                 await asyncio.sleep(pause)
 
     async def close(self) -> None:
+        self._closing = True
         if self._ws is not None:
             await self._ws.close()
         if self._reader is not None:
@@ -336,11 +365,15 @@ class Connection:
         except ConnectionClosed as exc:
             if exc.rcvd is not None and exc.rcvd.reason:
                 why = f"the server closed the connection: {exc.rcvd.reason}"
+            elif exc.sent is not None and exc.sent.reason == "keepalive ping timeout":
+                why = f"the server did not answer for {PING_INTERVAL + PING_TIMEOUT:g} s"
         except OSError as exc:
             why = f"the connection was lost: {exc}"
         finally:
             self._closed_why = why
             self._fail_all(why)
+            if not self._closing and self.on_lost is not None:
+                self.on_lost(self)
 
     def _fail_all(self, why: str) -> None:
         for future in self._waiting.values():

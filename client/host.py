@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
+from textual.message import Message
 from textual.message_pump import MessagePump
 
 from protocol.messages import Mode, Push
@@ -34,8 +35,10 @@ class Host(Protocol):
     #: the race screen's handler of ``race``/``race_started`` events
     race_listener: Callable[[Push], None] | None
 
-    async def reconnect(self) -> None:
-        """A new connection in place of a dropped one, logged in again."""
+    async def reconnect(self, dropped: Connection | None = None) -> None:
+        """A new connection in place of a dropped one, logged in again: the one
+        under way when the app is already reconnecting; nothing when ``dropped`` (the
+        connection a request failed on) was replaced already by an open one."""
 
     async def register(self, name: str) -> str | None:
         """Register ``name`` and carry on; an error message for the name screen, else None."""
@@ -59,6 +62,25 @@ class Host(Protocol):
     def leave_race(self, reminder: str = "") -> None:
         """Close the race's screens and go back home, or quit when the race was the
         command; ``reminder`` (how to come back) is said at home, or printed on quitting."""
+
+
+class ConnectionLost(Message, bubble=False):
+    """Told to every screen when the connection dropped by itself: the app is
+    reconnecting in the background (:class:`Reconnected` follows)."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__()
+        self.why = why
+
+
+class Reconnected(Message, bubble=False):
+    """Told to every screen when the app's reconnecting ended: a new connection,
+    logged in (``error`` None), or why it gave up (the very exception that those who
+    waited for it got, so they can tell that they have said it already)."""
+
+    def __init__(self, error: BaseException | None = None) -> None:
+        super().__init__()
+        self.error = error
 
 
 def host(node: MessagePump) -> Host:

@@ -11,6 +11,10 @@ moves), ``finish`` (the server plays out a certain win), ``board`` (print it aga
 server's ``legal`` list does not hold is still sent, so the server says why it is
 illegal. Errors are printed as ``error: …`` and the script goes on; the exit
 status is 1 when any line was refused.
+
+Given ``reconnect``, a line that finds the connection gone (a server restart)
+connects again, fetches the game and is sent again when the game is where it was;
+else it is refused, saying why. No line is dropped in silence.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
 
-from .connection import Connection, ServerError
+from .connection import Connection, ServerError, ServerUnavailable
 from .notation import AUTO_LIMIT, NotationError, forced, format_move, parse, resolve
 from .text import Titles, legal_line, state_text
 
@@ -42,9 +46,18 @@ def stdin_reader(stream: TextIO) -> Line:
 
 class Script:
     def __init__(
-        self, conn: Connection, state: dict[str, Any], out: TextIO, titles: Titles | None
+        self,
+        conn: Connection,
+        state: dict[str, Any],
+        out: TextIO,
+        titles: Titles | None,
+        *,
+        reconnect: Callable[[], Awaitable[Connection]] | None = None,
     ) -> None:
         self.conn = conn
+        #: a new connection, logged in, in place of a dropped one (None: a dropped
+        #: connection ends the script)
+        self.reconnect = reconnect
         self.state = state
         self.out = out
         self.titles = titles
@@ -80,7 +93,7 @@ class Script:
                 continue
             self.say(f"> {line}")
             try:
-                await self.command(line)
+                await self.attempt(line)
             except NotationError as exc:
                 self.refused += 1
                 self.say(f"error: {exc}")
@@ -90,6 +103,39 @@ class Script:
                     self.state = exc.state
                 self.say(f"error: {exc}")
         return 1 if self.refused else 0
+
+    async def attempt(self, line: str) -> None:
+        """Run ``line``; when the connection is gone, reconnect and run it again if the
+        game is where it was (a second loss in a row ends the script)."""
+        try:
+            await self.command(line)
+        except ServerUnavailable as exc:
+            if self.reconnect is None or not self.state.get("game_id"):
+                raise
+            if await self.recover(exc, line):
+                await self.command(line)
+
+    async def recover(self, lost: ServerUnavailable, line: str) -> bool:
+        """A new connection and the game as the server has it: True when its ``seq`` is
+        the one ``line`` was meant for (it was not carried out: send it again)."""
+        assert self.reconnect is not None
+        seq = self.state.get("seq")
+        self.say(f"{lost} — reconnecting…")
+        conn = await self.reconnect()
+        old, self.conn = self.conn, conn
+        await old.close()
+        self.state = await conn.resume(str(self.state["game_id"]))
+        if self.state.get("seq") == seq:
+            self.say("reconnected: sending it again")
+            return True
+        self.refused += 1
+        self.say(
+            "error: reconnected, but the game changed while the connection was down (the "
+            "line may have reached the server just before it dropped, or the game was "
+            f"played elsewhere): {line!r} is not sent again — the board as the server has it:"
+        )
+        self.board()
+        return False
 
     async def command(self, line: str) -> None:
         word = line.lower()

@@ -25,9 +25,9 @@ from protocol.errors import ErrorCode
 from protocol.messages import Board as BoardKind
 from protocol.messages import Mode
 
-from ..connection import ClientError, ServerError, ServerUnavailable
+from ..connection import ClientError, Connection, ServerError, ServerUnavailable
 from ..drawing import FULL, Marks
-from ..host import host
+from ..host import ConnectionLost, Reconnected, host
 from ..notation import AUTO_LIMIT, WireMove, forced, format_move
 from ..records import share
 from ..text import Titles, clock, deal_text, end_words, info_line, outcome, title
@@ -93,6 +93,11 @@ class BoardScreen(HostedScreen):
         self.no_finish_at: int | None = None
         #: the ranked games whose player agreed that a hint unranks them (asked once)
         self.hint_agreed: set[str] = set()
+        #: the connection the board's state was last had from (a new one after a
+        #: reconnect means: fetch the game again before trusting the board)
+        self.synced: Connection | None = None
+        #: the failed reconnecting a request of this board reported already
+        self.reported: BaseException | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
@@ -104,6 +109,7 @@ class BoardScreen(HostedScreen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
+        self.synced = self.host.conn
         self.set_interval(1.0, self.tick)
         self.redraw()
         self.query_one(BoardView).focus()
@@ -315,15 +321,35 @@ class BoardScreen(HostedScreen):
     async def play(self, move: WireMove) -> None:
         await self.request("move", move)
 
-    async def round_trip(self, call: Callable[[], Awaitable[T]]) -> T | None:
+    async def round_trip(self, call: Callable[[], Awaitable[T]], what: str = "request") -> T | None:
         """One request to the server for this game, one at a time: its answer, or
         None when it was refused (the board shows the game as the server has it, and
-        the server's words) or the connection dropped (the board reconnects)."""
+        the server's words).
+
+        When the connection is gone (a server restart, a network blip) the board
+        reconnects (:meth:`recover`) and, if the game is where it was, sends ``call``
+        again on the new connection: a move typed while the server was away is played
+        once it is back, or refused with the reason, never dropped in silence.
+        ``call`` reads ``self.host.conn`` and ``self.state`` when it runs."""
         if self.busy:
+            self.say(f"{what} not sent: the last request is still under way")
             return None
         self.busy = True
         try:
-            return await call()
+            for attempt in range(2):
+                conn = self.host.conn
+                try:
+                    answer = await call()
+                except ServerUnavailable as exc:
+                    if attempt:  # lost again at once, on the new connection
+                        self.say(f"error: {exc} — {what} not sent: press q to leave, or try again")
+                        return None
+                    # still busy: nothing else is sent while it reconnects
+                    if not await self.recover(exc, conn, what):
+                        return None
+                    continue
+                self.synced = conn
+                return answer
         except ServerError as exc:
             if exc.state is not None:  # the game as the server has it after the refusal
                 self.set_state(exc.state)
@@ -331,8 +357,6 @@ class BoardScreen(HostedScreen):
                 self.say("the game moved on elsewhere: the board is up to date again")
             else:
                 self.say(f"error: {exc}")
-        except ServerUnavailable as exc:
-            await self.recover(exc)  # still busy: nothing is sent while it reconnects
         except ClientError as exc:
             self.say(f"error: {exc}")
         finally:
@@ -341,10 +365,10 @@ class BoardScreen(HostedScreen):
 
     async def request(self, what: str, move: WireMove | None = None) -> bool:
         """Move, undo or resign; the new state on success, the server's words otherwise."""
-        conn = self.host.conn
         gid = str(self.state["game_id"])
 
         async def call() -> dict[str, Any]:
+            conn = self.host.conn  # a new one after a reconnect
             if what == "move":
                 assert move is not None
                 return await conn.play(self.state, move)
@@ -353,28 +377,85 @@ class BoardScreen(HostedScreen):
             self.resigned_game = gid
             return await conn.resign(gid)
 
-        state = await self.round_trip(call)
+        asked = f"{what} {format_move(move)}" if move is not None else what
+        state = await self.round_trip(call, asked)
         if state is None:
             return False
         self.set_state(state)
-        self.say(f"{what} {format_move(move)}" if move is not None else what)
+        self.say(asked)
         if what == "move" and self.safe_after_moves and self.playing:
             await self.action_safe(after=f"move {format_move(move)}" if move else "")
         return True
 
-    async def recover(self, lost: ServerUnavailable) -> None:
-        """The connection dropped (a server restart, a network blip): connect again,
-        log in and fetch the game as the server has it. The move is not sent again:
-        the player sees the fresh board and decides."""
+    async def recover(self, lost: ServerUnavailable, dropped: Connection, what: str) -> bool:
+        """The connection ``dropped`` is gone while ``what`` was asked: connect again
+        (or wait for the app's reconnecting under way), log in and fetch the game as
+        the server has it. True when the game is where it was (the same ``seq``: what
+        was asked was not carried out), so the caller sends it again; otherwise the
+        board shows the fresh game and says why ``what`` is not sent."""
+        seq = self.state.get("seq")
         self.say(f"{lost} — reconnecting…")
         try:
-            await self.host.reconnect()
-            state = await self.host.conn.resume(str(self.state["game_id"]))
+            await self.host.reconnect(dropped)
+            conn = self.host.conn
+            state = await conn.resume(str(self.state["game_id"]))
         except ClientError as exc:
-            self.say(f"error: {exc} — press q to leave, or try again")
-            return
+            self.reported = exc  # the app's Reconnected(exc) has nothing to add
+            self.source = self.source_index = None  # a try again starts afresh
+            self.redraw()
+            self.say(f"error: {exc} — {what} not sent: press q to leave, or try again")
+            return False
+        self.synced = conn
         self.set_state(state)
-        self.say("reconnected: the board is as the server has it, play on")
+        if state.get("seq") == seq:
+            self.say(f"reconnected: sending {what} again…")
+            return True
+        self.say(
+            f"reconnected, but the game changed while the connection was down (the {what} "
+            "may have reached the server just before it dropped, or the game was played "
+            f"elsewhere): {what} is not sent again — the board is as the server has it"
+        )
+        return False
+
+    @on(ConnectionLost)
+    def connection_lost(self, message: ConnectionLost) -> None:
+        """The app noticed the connection drop and is reconnecting: say so (a request
+        under way says it itself)."""
+        if not self.busy:
+            self.say(f"{message.why} — reconnecting…")
+
+    @on(Reconnected)
+    async def reconnected(self, message: Reconnected) -> None:
+        """The app's reconnecting ended: fetch the game again on the new connection
+        (unless a request did already), keeping a chosen source pile when the game is
+        where it was; or say that it gave up (the next request tries again)."""
+        if self.busy or (message.error is not None and message.error is self.reported):
+            return
+        if message.error is not None:
+            self.say(f"error: {message.error} — press q to leave, or play on to try again")
+            return
+        if self.synced is self.host.conn:
+            return
+        conn = self.host.conn
+        chosen = self.source, self.source_index
+        self.busy = True
+        try:
+            state = await conn.resume(str(self.state["game_id"]))
+        except ClientError as exc:
+            self.say(f"error: {exc} — press q to leave, or play on to try again")
+            return
+        finally:
+            self.busy = False
+        self.synced = conn
+        same = state.get("seq") == self.state.get("seq")
+        self.set_state(state)
+        if same and chosen[0] in self.sources():
+            self.source, self.source_index = chosen
+            self.redraw()
+        if same:
+            self.say("reconnected: play on")
+        else:
+            self.say("reconnected: the game changed meanwhile: the board is as the server has it")
 
     # -- keys ------------------------------------------------------------------
 
@@ -464,7 +545,7 @@ class BoardScreen(HostedScreen):
         win) until none is left; each counts as a move."""
         if not self.playing:
             return
-        answer = await self.round_trip(lambda: self.host.conn.play_safe(self.state))
+        answer = await self.round_trip(lambda: self.host.conn.play_safe(self.state), "safe moves")
         if answer is None:
             return
         state, played = answer
@@ -519,7 +600,7 @@ class BoardScreen(HostedScreen):
         it found (the result says "auto-completed"; a daily still ranks)."""
         if not self.playing or self.finish_offer is None:
             return
-        answer = await self.round_trip(lambda: self.host.conn.finish(self.state))
+        answer = await self.round_trip(lambda: self.host.conn.finish(self.state), "auto-complete")
         if answer is None:
             return
         state, played = answer
@@ -556,13 +637,9 @@ class BoardScreen(HostedScreen):
         no longer ranks on a daily board; races refuse hints)."""
         if not self.playing or self.busy:
             return
-        try:
-            reply = await self.host.conn.hint(str(self.state["game_id"]))
-        except ServerUnavailable as exc:
-            await self.recover(exc)
-            return
-        except ClientError as exc:
-            self.say(f"error: {exc}")
+        gid = str(self.state["game_id"])
+        reply = await self.round_trip(lambda: self.host.conn.hint(gid), "hint")
+        if reply is None:
             return
         if reply.get("assisted"):
             self.state["ranked"] = False  # as a resume would say from now on
