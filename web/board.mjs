@@ -698,7 +698,9 @@ export function Board({ game, titles, onLeave, onRules, onAgain, side }) {
             /> after each move</label>
             ${game.finishOffer !== null
               ? html`<button data-do="finish" class="primary" onClick=${() => game.finish()}>Finish (${game.finishOffer})</button>`
-              : ""}
+              : !s.ranked && s.mode !== "race"
+                ? html`<button data-do="finish" title="the server plays the rest when it finds a certain win" onClick=${() => game.finish()}>Finish</button>`
+                : ""}
             <button data-do="resign" onClick=${askResign}>Resign</button>`
         : ""}
       <button data-do="rules" onClick=${onRules}>Rules</button>
