@@ -185,6 +185,52 @@ def test_yesterdays_commitments_verify_in_the_browser_with_exact_seeds(
     assert big  # the seeds a Number would round
 
 
+def test_two_players_race_by_link_to_the_end_and_a_replay_steps_to_the_final_board(
+    page: Any, browser: Any, web_server: ServerProcess
+) -> None:
+    sign_in(page, "Аня")
+    page.on("dialog", lambda d: d.accept())
+    page.click("[data-game=crescent] [data-do=race]")
+    link = page.get_attribute("[data-race-link]", "data-race-link")
+    assert link and "#race/" in link
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        friend = context.new_page()
+        friend.set_default_timeout(STEP)
+        friend.on("dialog", lambda d: d.accept())
+        friend.goto(base(web_server))
+        sign_in(friend, "Боря")
+        friend.goto(link)
+        friend.wait_for_selector("[data-race-status=lobby]")
+        page.wait_for_function("() => document.querySelectorAll('[data-member]').length === 2")
+        page.click("[data-do=race-start]")
+        for p in (page, friend):
+            p.wait_for_selector("section.game[data-status=playing]")
+        state = held(page)
+        click_move(page, a_card_move(state["legal"]), state)
+        board_at(page, state["seq"] + 1)
+        friend.wait_for_function(
+            "() => [...document.querySelectorAll('[data-member]')]"
+            ".some(e => /1 move/.test(e.textContent))"
+        )
+        for p in (page, friend):
+            p.click("[data-do=resign]")
+            p.wait_for_selector("section.game[data-status=lost]")
+        for p in (page, friend):
+            p.wait_for_selector(".race-panel[data-race-status=finished]")
+    finally:
+        context.close()
+    page.goto(base(web_server) + "#history")
+    page.locator("[data-history] button", has_text="replay").first.click()
+    page.wait_for_selector(".replay[data-moves]")
+    moves = int(page.get_attribute(".replay", "data-moves") or "0")
+    page.wait_for_selector(f".replay[data-step='{moves}'] [data-status=lost]")
+    page.click("[data-do=first]")
+    page.wait_for_selector(".replay[data-step='0'] [data-status=playing]")
+    page.click("[data-do=last]")
+    page.wait_for_selector(f".replay[data-step='{moves}'] [data-status=lost]")
+
+
 def test_the_page_reconnects_after_a_server_restart_and_plays_on(
     page: Any, web_server: ServerProcess
 ) -> None:
