@@ -47,7 +47,8 @@ export class Game {
     this.hintMove = null;
     this.hintAsked = false;
     this.received = performance.now();
-    this.clickedAt = null; // performance.now() of the click whose answer is awaited
+    this.pointerAt = null; // performance.now() of the last click or drop on the board
+    this.clickedAt = null; // that of the click whose move's answer is being drawn
   }
 
   get legal() {
@@ -229,9 +230,11 @@ export class Game {
   }
 
   async play(move) {
-    this.clickedAt = this.clickedAt ?? performance.now();
+    const clicked = this.pointerAt ?? performance.now();
+    this.pointerAt = null;
     const reply = await this.send("move", { seq: this.state.seq, move });
     if (!reply) return false;
+    this.clickedAt = clicked;
     this.last = move;
     this.say(formatMove(move));
     if (prefs.safeAfter && this.playing) await this.safe(formatMove(move));
@@ -544,7 +547,7 @@ export function Board({ game, titles, onLeave, onRules, onAgain, side }) {
     }
     const { pid, index } = whereIs(event);
     if (pid) {
-      game.clickedAt = performance.now();
+      game.pointerAt = performance.now();
       game.choose(pid, index);
     }
   };
@@ -601,7 +604,7 @@ export function Board({ game, titles, onLeave, onRules, onAgain, side }) {
       const under = document.elementFromPoint(event.clientX, event.clientY);
       const pile = under && under.closest("[data-pile]");
       if (pile) {
-        game.clickedAt = performance.now();
+        game.pointerAt = performance.now();
         game.dropped(d.pid, d.index, pile.dataset.pile);
       } else {
         game.source = null;
