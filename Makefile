@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench bench-server clean
+.PHONY: run test lint bench bench-server bench-web vendor-web clean
 
 $(BIN)/activate: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -31,6 +31,13 @@ bench: $(VENV)
 
 bench-server: $(VENV)
 	$(BIN)/python -m bench.load_server
+
+bench-web: $(VENV)
+	$(BIN)/python -m bench.web
+
+# the web client's vendored libraries, again from their npm tarballs (needs npm and node)
+vendor-web:
+	tools/vendor-web.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

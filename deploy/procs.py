@@ -175,8 +175,10 @@ class ServerProcess:
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
 
-    def start(self, timeout: float = 20.0) -> ServerProcess:
-        self.port = free_port()
+    def start(self, timeout: float = 20.0, *, port: int | None = None) -> ServerProcess:
+        """Start on ``port`` (a restart on the port it had: pass ``self.port``), by
+        default a free one."""
+        self.port = port if port is not None else free_port()
         cmd = [
             sys.executable,
             "-m",

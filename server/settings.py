@@ -102,6 +102,12 @@ class Settings:
         "addresses or networks (10.0.0.0/8), comma-separated; a connection from any "
         "other peer counts as its own address ('none' = trust none)",
     )
+    allowed_origins: str = _opt(
+        "",
+        "web page origins besides this server's own allowed to open its WebSocket, "
+        "comma-separated (https://pasyans.example), '*' any; a request with no Origin "
+        "header (the terminal client) is always allowed",
+    )
     max_bad_frames: int = _opt(20, "bad frames in a row before the connection is closed with 1008")
     handshake_timeout: float = _opt(
         10.0,

@@ -1,6 +1,7 @@
 """The package as users install it (``pip install .``, not editable) carries what the
-server needs outside the repository: every package, the Lua scripts, and the rules page
-of every game (served by the ``rules`` op from ``server.rules``)."""
+server needs outside the repository: every package, the Lua scripts, the rules page
+of every game (served by the ``rules`` op from ``server.rules``) and every file of the
+web client (``web/``, served from ``server.web``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+from server.net.static import FILES
 from server.patience import registry
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,6 +36,8 @@ def test_the_wheel_carries_every_package_and_every_rules_page(tmp_path: Path) ->
     names = set(zipfile.ZipFile(wheel).namelist())
     for slug in registry.slugs():
         assert f"server/rules/{slug}.md" in names, slug
+    for name in set(FILES.values()) | {"vendor/README"}:  # the web client (web/)
+        assert f"server/web/{name}" in names, name
     packages = {
         str(p.parent.relative_to(ROOT))
         for top in ("server", "client", "protocol")

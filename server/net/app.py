@@ -1,4 +1,5 @@
-"""The server process: ``/ws`` (subprotocol ``pasyans.v1``), ``/healthz``, ``/metrics``.
+"""The server process: ``/ws`` (subprotocol ``pasyans.v1``), ``/healthz``, ``/metrics``,
+and the web client's page at ``/`` (``static``).
 
 One :class:`App` per process builds the parts and runs their life cycle; each part
 lives in its own module:
@@ -7,6 +8,7 @@ lives in its own module:
 - ``routes``: what each op does, in a dispatch table keyed by op
 - ``events``: race events from any instance, passed to the members connected here
 - ``http``: the handshake's checks, ``/healthz`` and ``/metrics``
+- ``static``: the web client's files, from memory
 
 Shutdown (SIGTERM/SIGINT or :meth:`App.stop`): stop accepting, let in-flight requests
 finish (``shutdown_timeout``), send ``bye``, close every socket with 1001.
@@ -34,10 +36,11 @@ from ..settings import Settings
 from ..store import EmbeddedRedis, Store
 from ..store.durability import Durability
 from .events import RaceEvents
-from .http import Endpoints
+from .http import Endpoints, Origins
 from .metrics import Metrics
 from .routes import Routes
 from .session import Hub, Sessions, being_cancelled, bounded, cancel
+from .static import StaticFiles
 
 log = logging.getLogger("pasyans.server")
 
@@ -85,6 +88,8 @@ class App:
         self.sessions: Sessions | None = None
         self.server: Server | None = None
         self._tasks: list[asyncio.Task[Any]] = []
+        #: the web client's files, read once: a server built without them fails here
+        self.static = StaticFiles.load()
 
     async def start(self) -> None:
         s = self.settings
@@ -136,7 +141,13 @@ class App:
             s.host,
             s.port,
             subprotocols=[Subprotocol(P.SUBPROTOCOL)],
-            process_request=Endpoints(store, self.metrics, sessions).process_request,
+            process_request=Endpoints(
+                store,
+                self.metrics,
+                sessions,
+                static=self.static,
+                origins=Origins.parse(s.allowed_origins),
+            ).process_request,
             compression="deflate" if s.compression else None,
             max_size=s.hard_max_frame,
             max_queue=4,

@@ -1,11 +1,14 @@
-"""Plain HTTP on the WebSocket's port: the ``/ws`` handshake's checks, ``/healthz``
-(200 when Redis answers, 503 while the server drains) and ``/metrics`` (Prometheus text)."""
+"""Plain HTTP on the WebSocket's port: the ``/ws`` handshake's checks (subprotocol,
+``Origin``), ``/healthz`` (200 when Redis answers, 503 while the server drains),
+``/metrics`` (Prometheus text) and the web client's files (``static``)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import http
+from collections.abc import Iterable
+from urllib.parse import urlsplit
 
 import redis.exceptions
 from websockets.asyncio.server import ServerConnection
@@ -17,13 +20,76 @@ import protocol as P
 from ..store import Store
 from .metrics import Metrics
 from .session import Sessions
+from .static import StaticFiles
+
+#: the default port of each scheme an Origin or Host may leave out
+DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+
+def origin_key(origin: str) -> str | None:
+    """``scheme://host:port`` of an origin, lower case, with its default port written
+    out (``http://Example.org`` → ``http://example.org:80``); None if it is no origin
+    (``null``, a path, garbage)."""
+    try:
+        parts = urlsplit(origin.strip())
+        port = parts.port or DEFAULT_PORTS.get(parts.scheme.lower())
+    except ValueError:
+        return None
+    if not parts.scheme or not parts.hostname or port is None:
+        return None
+    return f"{parts.scheme.lower()}://{parts.hostname.lower()}:{port}"
+
+
+def same_host(origin: str, host: str) -> bool:
+    """Whether the page at ``origin`` was served by the host the request names in its
+    ``Host`` header (its port written out or the scheme's default)."""
+    key = origin_key(origin)
+    if key is None or not host:
+        return False
+    scheme = key.split(":", 1)[0]
+    here = origin_key(f"{scheme}://{host}")
+    return here == key
+
+
+class Origins:
+    """Who may open the WebSocket from a web page: pages of this server (the
+    ``Origin`` names the host the request was sent to) and the origins of the
+    ``allowed_origins`` setting (``*``: any). A request with no ``Origin`` (the
+    terminal client, any program that is not a browser) is no page and is allowed:
+    the check only keeps other sites' pages from playing with a visitor's account."""
+
+    def __init__(self, allowed: Iterable[str] = ()) -> None:
+        words = [w.strip() for w in allowed if w.strip()]
+        self.any = "*" in words
+        self.allowed = {key for w in words if (key := origin_key(w)) is not None}
+
+    @classmethod
+    def parse(cls, setting: str) -> Origins:
+        return cls(setting.split(","))
+
+    def allows(self, origin: str | None, host: str | None) -> bool:
+        if origin is None:
+            return True
+        if self.any or same_host(origin, host or ""):
+            return True
+        return origin_key(origin) in self.allowed
 
 
 class Endpoints:
-    def __init__(self, store: Store, metrics: Metrics, sessions: Sessions) -> None:
+    def __init__(
+        self,
+        store: Store,
+        metrics: Metrics,
+        sessions: Sessions,
+        *,
+        static: StaticFiles | None = None,
+        origins: Origins | None = None,
+    ) -> None:
         self.store = store
         self.metrics = metrics
         self.sessions = sessions
+        self.static = static
+        self.origins = origins or Origins()
 
     async def process_request(
         self, connection: ServerConnection, request: Request
@@ -50,8 +116,12 @@ class Endpoints:
                 ]
             )
             return Response(200, "OK", headers, body)
+        if self.static is not None:
+            answer = self.static.answer(path, request)
+            if answer is not None:
+                return answer
         return connection.respond(
-            http.HTTPStatus.NOT_FOUND, "not found: try /ws, /healthz, /metrics\n"
+            http.HTTPStatus.NOT_FOUND, "not found: try /, /ws, /healthz, /metrics\n"
         )
 
     def handshake(self, connection: ServerConnection, request: Request) -> Response | None:
@@ -63,5 +133,13 @@ class Endpoints:
                 http.HTTPStatus.BAD_REQUEST,
                 f"this endpoint speaks the WebSocket subprotocol {P.SUBPROTOCOL}: "
                 "offer it in Sec-WebSocket-Protocol\n",
+            )
+        origins = request.headers.get_all("Origin")
+        origin = origins[0] if origins else None
+        if len(origins) > 1 or not self.origins.allows(origin, request.headers.get("Host")):
+            return connection.respond(
+                http.HTTPStatus.FORBIDDEN,
+                f"a page of {origin} may not open this server's WebSocket: a page served "
+                "by this server may (or list its origin in --allowed-origins)\n",
             )
         return None

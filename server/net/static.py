@@ -1,0 +1,167 @@
+"""The web client's files, served from memory on the WebSocket's port.
+
+A fixed whitelist (:data:`FILES`: URL path → file of the ``server.web`` package, which is
+the repository's ``web/`` directory shipped in the wheel) is read once, when the server
+starts; a URL path is never mapped to the file system. Each file is answered with its
+``Content-Type``, an ``ETag`` (a ``If-None-Match`` that names it gets ``304``),
+``Cache-Control`` and, when the client accepts gzip, a body compressed at start-up.
+Every answer carries a strict Content-Security-Policy: scripts, styles and connections
+only from this origin, no inline script.
+
+What it costs: the files live in memory (about 100 KB, twice: plain and gzip). What
+it does not do: ``HEAD``, ranges, or any method but ``GET`` (the websockets server
+reads only ``GET`` requests).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import importlib.resources
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+#: the package the files are read from (``web/`` in the repository: pyproject.toml)
+PACKAGE = "server.web"
+#: the same files in a source checkout (an editable install maps no ``server.web``)
+CHECKOUT = Path(__file__).resolve().parents[2] / "web"
+
+#: URL path → file of :data:`PACKAGE`: everything the page loads, and nothing else
+FILES: Mapping[str, str] = {
+    "/": "index.html",
+    "/index.html": "index.html",
+    "/app.mjs": "app.mjs",
+    "/net.mjs": "net.mjs",
+    "/board.mjs": "board.mjs",
+    "/screens.mjs": "screens.mjs",
+    "/words.mjs": "words.mjs",
+    "/style.css": "style.css",
+    "/favicon.svg": "favicon.svg",
+    "/vendor/preact-htm.mjs": "vendor/preact-htm.mjs",
+    "/vendor/msgpack.min.js": "vendor/msgpack.min.js",
+}
+
+CONTENT_TYPES: Mapping[str, str] = {
+    ".html": "text/html; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+}
+
+#: the page's Content-Security-Policy: nothing from another origin, no inline script
+#: or style sheet ('self' covers the page's own ws:// and wss:// in CSP Level 3)
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'none'"
+)
+#: the page and its modules are not versioned in their URLs: the browser asks again
+#: each time (and mostly gets a 304); the vendored files change only with an upgrade
+REVALIDATE = "no-cache"
+VENDOR_CACHE = "public, max-age=86400"
+#: smaller bodies are not worth compressing
+GZIP_FROM = 512
+
+
+@dataclass(frozen=True)
+class Asset:
+    body: bytes
+    gzipped: bytes | None
+    content_type: str
+    etag: str
+    cache: str
+
+
+def load(files: Mapping[str, str] = FILES, package: str = PACKAGE) -> dict[str, Asset]:
+    """Every whitelisted file, read and compressed now (a missing one is an error: the
+    package was built without the web client)."""
+    assets: dict[str, Asset] = {}
+    read: dict[str, Asset] = {}
+    for url, name in files.items():
+        if name not in read:
+            body = read_file(package, name)
+            suffix = name[name.rfind(".") :]
+            packed = gzip.compress(body, 9, mtime=0) if len(body) >= GZIP_FROM else None
+            read[name] = Asset(
+                body=body,
+                gzipped=packed if packed is not None and len(packed) < len(body) else None,
+                content_type=CONTENT_TYPES[suffix],
+                etag='"' + hashlib.sha256(body).hexdigest()[:20] + '"',
+                cache=VENDOR_CACHE if name.startswith("vendor/") else REVALIDATE,
+            )
+        assets[url] = read[name]
+    return assets
+
+
+def read_file(package: str, name: str) -> bytes:
+    """A file of the web client: from the installed package, else the checkout."""
+    try:
+        return importlib.resources.files(package).joinpath(name).read_bytes()
+    except (ModuleNotFoundError, FileNotFoundError):
+        return (CHECKOUT / name).read_bytes()
+
+
+def security_headers() -> list[tuple[str, str]]:
+    return [
+        ("Content-Security-Policy", CSP),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"),
+    ]
+
+
+def accepts_gzip(request: Request) -> bool:
+    for value in request.headers.get_all("Accept-Encoding"):
+        for part in value.split(","):
+            coding, _, params = part.strip().partition(";")
+            if coding.strip().lower() == "gzip" and params.replace(" ", "") != "q=0":
+                return True
+    return False
+
+
+def etag_matches(request: Request, etag: str) -> bool:
+    for value in request.headers.get_all("If-None-Match"):
+        for tag in value.split(","):
+            tag = tag.strip()
+            if tag == "*" or tag.removeprefix("W/") == etag:
+                return True
+    return False
+
+
+class StaticFiles:
+    """The whitelisted files in memory; :meth:`answer` is the HTTP reply to a path."""
+
+    def __init__(self, assets: Mapping[str, Asset]) -> None:
+        self.assets = dict(assets)
+
+    @classmethod
+    def load(cls) -> StaticFiles:
+        return cls(load())
+
+    def answer(self, path: str, request: Request) -> Response | None:
+        """The file at ``path`` (200, or 304 when the client has it), None when the
+        path is not one of the files."""
+        asset = self.assets.get(path)
+        if asset is None:
+            return None
+        headers = Headers(
+            [
+                ("Content-Type", asset.content_type),
+                ("Cache-Control", asset.cache),
+                ("ETag", asset.etag),
+                ("Vary", "Accept-Encoding"),
+                *security_headers(),
+            ]
+        )
+        if etag_matches(request, asset.etag):
+            return Response(304, "Not Modified", headers, b"")
+        body = asset.body
+        if asset.gzipped is not None and accepts_gzip(request):
+            body = asset.gzipped
+            headers["Content-Encoding"] = "gzip"
+        headers["Content-Length"] = str(len(body))
+        return Response(200, "OK", headers, body)

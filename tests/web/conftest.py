@@ -1,0 +1,50 @@
+"""Fixtures of the web client's tests: a real redis-server and server (tests/support),
+and for the browser tests one headless Debian Chromium driven by Playwright.
+
+The browser is the system's (``apt-get install chromium``), never one Playwright
+downloads: ``playwright==1.64.1`` (dev extras) expects Chromium 156, Debian's. Without
+it the browser tests skip and say how to install it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.support import RedisProcess, ServerProcess
+from tests.support.fixtures import *  # noqa: F403
+
+#: the Chromium the browser tests drive (PASYANS_CHROMIUM overrides)
+CHROMIUM = os.environ.get("PASYANS_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+INSTALL = (
+    "the browser tests need Debian's chromium (apt-get install chromium) and the dev "
+    "extras' playwright (pip install -e '.[dev]'); .ci/run installs chromium when missing"
+)
+
+
+@pytest.fixture(scope="module")
+def web_server(redis_server: RedisProcess) -> Iterator[ServerProcess]:
+    """A server process (restartable on its port) for a module's browser tests."""
+    prefix = {"PASYANS_KEY_PREFIX": f"web{uuid.uuid4().hex[:8]}:"}
+    with ServerProcess("--race-countdown", "0.3", redis_url=redis_server.url, env=prefix) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM}: {INSTALL}")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip(f"no playwright: {INSTALL}")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        try:
+            yield browser
+        finally:
+            browser.close()
