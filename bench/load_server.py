@@ -357,7 +357,7 @@ async def run_pasyans(port: int, pid: int, players: int, seconds: float) -> Row:
         sizes: list[int] = []
         ps = [Player(c, sizes) for c in conns]
         # An account per player: one account keeps only its newest 100 practice games
-        # in play (MAX_IN_PLAY), so players sharing one would resign each other's.
+        # in play (--max-in-play), so players sharing one would resign each other's.
         stamp = int(time.time() * 1000) % 10**9
         await asyncio.gather(*(p.call("register", name=f"b{stamp}x{i}") for i, p in enumerate(ps)))
         await asyncio.gather(*(p.new_game() for p in ps))

@@ -149,6 +149,23 @@ class Settings:
     race_away_after: float = _opt(
         5.0, "seconds a race member may be disconnected before the race shows them away"
     )
+    race_members: int = _opt(10, "players a race holds at most")
+    race_lobbies: int = _opt(
+        5,
+        "races a player made kept while still in their lobby with nobody else in them: "
+        "creating one more deletes the oldest such",
+    )
+    max_in_play: int = _opt(
+        100,
+        "practice and deal games a player may have in play: starting one more ends the "
+        "oldest still in play past this many (deleted if it has no move, else resigned)",
+    )
+    max_follows: int = _opt(200, "players one player may follow")
+    hint_seconds: float = _opt(2.0, "how long a hint searches the position, in seconds")
+    finish_seconds: float = _opt(
+        1.0, "how long finish (auto-complete) searches an unranked position, in seconds"
+    )
+    finish_nodes: int = _opt(50_000, "positions finish (auto-complete) searches at most")
     race_absent_limit: float = _opt(
         120.0,
         "seconds a race member may stay away before their game is given up for them "

@@ -128,6 +128,7 @@ class App:
             absent_limit=s.race_absent_limit,
             daily_wait=s.daily_wait,
             idle_gap=s.idle_gap,
+            limits=s,
         )
         if s.backfill_look_alikes and not await self.backfill_look_alikes():
             later = asyncio.create_task(self.backfill_look_alikes(retry=10), name="look-alikes")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from concurrent.futures import Executor
 from dataclasses import dataclass
 
+from ..settings import Settings
 from ..store import Store
 from .accounts import Accounts
 from .clock import Clock, FakeClock, SystemClock
@@ -52,13 +53,29 @@ class Services:
         absent_limit: float = 120.0,
         idle_gap: float = 60.0,
         daily_wait: float = 2.0,
+        limits: Settings | None = None,
     ) -> Services:
+        """The services on ``store``; ``limits``: the settings whose limits they keep
+        (the players' caps, the solver's budgets for hints and finish; default: the
+        settings' defaults)."""
+        limits = limits or Settings()
         clock = clock or SystemClock()
         dailies = Dailies(
             store, clock, chooser=chooser, budget=budget, executor=executor, wait=daily_wait
         )
         boards = Leaderboards(store)
-        games = Games(store, clock, dailies, boards, cache_size=cache_size, idle_gap=idle_gap)
+        games = Games(
+            store,
+            clock,
+            dailies,
+            boards,
+            cache_size=cache_size,
+            idle_gap=idle_gap,
+            max_in_play=limits.max_in_play,
+            hint_seconds=limits.hint_seconds,
+            finish_seconds=limits.finish_seconds,
+            finish_nodes=limits.finish_nodes,
+        )
         races = Races(
             store,
             clock,
@@ -66,6 +83,8 @@ class Services:
             countdown=countdown,
             away_after=away_after,
             absent_limit=absent_limit,
+            members=limits.race_members,
+            lobbies=limits.race_lobbies,
         )
         accounts = Accounts(store, clock)
         stats = Stats(store, clock, games)
@@ -79,7 +98,7 @@ class Services:
             races,
             Replays(games),
             stats,
-            Friends(store, games),
+            Friends(store, games, most=limits.max_follows),
         )
 
 

@@ -21,9 +21,6 @@ from protocol import ErrorCode, GameStatus, ProtocolError
 from ..store import Store
 from .games import SUMMARY_FIELDS, Games
 
-#: players one may follow at most (a friends board reads one entry per friend)
-MAX_FOLLOWS = 200
-
 
 def as_followed(summary: dict[str, Any]) -> dict[str, Any]:
     """A player's daily game as those who follow them see it: whole once it is over;
@@ -34,9 +31,12 @@ def as_followed(summary: dict[str, Any]) -> dict[str, Any]:
 
 
 class Friends:
-    def __init__(self, store: Store, games: Games) -> None:
+    def __init__(self, store: Store, games: Games, *, most: int = 200) -> None:
         self.store = store
         self.games = games
+        #: players one may follow at most (``Settings.max_follows``: a friends board
+        #: reads one entry per friend)
+        self.most = most
 
     async def _name(self, name: str) -> str:
         """The registered spelling of ``name`` (names are unique regardless of case)."""
@@ -49,9 +49,9 @@ class Friends:
         friend = await self._name(name)
         if friend.casefold() == player.casefold():
             raise ProtocolError(ErrorCode.BAD_REQUEST, "you cannot follow yourself")
-        if await self.store.follow_count(player) >= MAX_FOLLOWS:
+        if await self.store.follow_count(player) >= self.most:
             raise ProtocolError(
-                ErrorCode.BAD_REQUEST, f"you follow {MAX_FOLLOWS} players already: remove one first"
+                ErrorCode.BAD_REQUEST, f"you follow {self.most} players already: remove one first"
             )
         added = await self.store.follow(player, friend, add=True)
         return {"friend": friend, "added": added}

@@ -103,21 +103,11 @@ def find_game(slug: str) -> AnyGame:
 NO_RACE_FINISH = (ErrorCode.FORBIDDEN, "no auto-complete in a race: everyone plays alone")
 #: marks a key missing from a dict (None is a value)
 _GONE = object()
-#: how long a hint searches, in seconds
-HINT_SECONDS = 2.0
-#: practice and deal games a player may have in play: starting one more ends the
-#: oldest still in play past this many (deleted if it has no move, else resigned), so
-#: a player who starts games in a loop cannot pile them up (docs/operations.md)
-MAX_IN_PLAY = 100
 #: games whose hinted line is kept (a player who follows a hint gets the next move of
 #: the same line at once)
 HINTS_KEPT = 1024
 #: safe moves one ``auto`` plays at most (a bound only: they run out long before)
 AUTO_MAX = 1000
-#: the budget of the search of ``finish``: seconds and positions (a position near its
-#: end is decided in a few hundred; a short budget keeps the check cheap)
-FINISH_SECONDS = 1.0
-FINISH_NODES = 50_000
 
 
 @dataclass(slots=True)
@@ -223,10 +213,23 @@ class Games:
         *,
         cache_size: int = 4096,
         idle_gap: float = 60.0,
+        max_in_play: int = 100,
+        hint_seconds: float = 2.0,
+        finish_seconds: float = 1.0,
+        finish_nodes: int = 50_000,
     ) -> None:
+        """The limits are the settings' (``Settings.max_in_play`` and the others): a
+        player who starts games in a loop cannot pile them up past ``max_in_play``;
+        a hint searches ``hint_seconds``, ``finish`` ``finish_seconds`` and at most
+        ``finish_nodes`` positions (a position near its end is decided in a few
+        hundred: a short budget keeps the check cheap)."""
         self.store = store
         #: the longest pause between two changes that counts in a game's time, in ms
         self.idle_gap_ms = int(idle_gap * 1000)
+        self.max_in_play = max_in_play
+        self.hint_seconds = hint_seconds
+        self.finish_seconds = finish_seconds
+        self.finish_nodes = finish_nodes
         self.clock = clock
         self.dailies = dailies
         self.boards = boards
@@ -517,11 +520,11 @@ class Games:
         return self.wire(rec)
 
     async def _keep_in_play(self, player: str, rec: Record) -> None:
-        """Only the player's newest :data:`MAX_IN_PLAY` practice and deal games may be
+        """Only the player's newest ``max_in_play`` practice and deal games may be
         in play: an older one still in play is deleted if it has no move (nothing to
         keep), else resigned for the player (it stays in their history, lost)."""
         key = self.store.keys.player_in_play(player)
-        old = await self.store.keep_newest(key, rec.gid, rec.created, MAX_IN_PLAY)
+        old = await self.store.keep_newest(key, rec.gid, rec.created, self.max_in_play)
         for gid in old:
             self._cache.pop(gid, None)
             if not await self.store.drop_unplayed_game(player, gid):
@@ -669,7 +672,7 @@ class Games:
             count=False,
         )
 
-    async def hint(self, player: str, gid: str, *, seconds: float = HINT_SECONDS) -> dict[str, Any]:
+    async def hint(self, player: str, gid: str, *, seconds: float | None = None) -> dict[str, Any]:
         """One move of a winning line from the game's position, found off the event
         loop within about ``seconds``, or None. The game becomes *assisted*: it no
         longer ranks on a daily board. Races refuse hints."""
@@ -684,7 +687,8 @@ class Games:
         if kept is not None and kept[0] == (rec.state.piles, rec.state.vars) and kept[1]:
             line = kept[1]  # the player followed the last hint: go on along its line
         else:
-            found = await asyncio.to_thread(solver.solve, rec.game, rec.state, max_seconds=seconds)
+            budget = self.hint_seconds if seconds is None else seconds
+            found = await asyncio.to_thread(solver.solve, rec.game, rec.state, max_seconds=budget)
             line = found.line or ()
         if not line:
             self._hints.pop(gid, None)
@@ -736,7 +740,7 @@ class Games:
         seq: int,
         *,
         assist: bool = False,
-        seconds: float = FINISH_SECONDS,
+        seconds: float | None = None,
     ) -> tuple[Record, Record, list[Move]]:
         """Play the rest of the game along a winning line the solver certifies from
         here (``illegal_move`` when none is found within the budget). The game is
@@ -774,7 +778,7 @@ class Games:
         return first, last, played
 
     async def finish_check(
-        self, player: str, gid: str, seq: int, *, seconds: float = FINISH_SECONDS
+        self, player: str, gid: str, seq: int, *, seconds: float | None = None
     ) -> dict[str, Any]:
         """Whether ``finish`` would play the rest from here: ``certain`` and the line's
         ``moves`` (None when not certain). Changes nothing; the line is kept, so the
@@ -789,10 +793,13 @@ class Games:
             line = await self.finish_line(rec, seconds=seconds)
         return {"certain": line is not None, "moves": None if line is None else len(line)}
 
-    async def finish_line(self, rec: Record, *, seconds: float) -> tuple[Move, ...] | None:
+    async def finish_line(
+        self, rec: Record, *, seconds: float | None = None
+    ) -> tuple[Move, ...] | None:
         """A certified winning line from the game's position: the rest of the line
         last found for this game when it applies here (a hint's, a check's), else one
-        searched off the event loop within ``seconds`` and FINISH_NODES positions."""
+        searched off the event loop within ``seconds`` (default ``finish_seconds``) and
+        ``finish_nodes`` positions."""
         if rec.race:
             raise ProtocolError(NO_RACE_FINISH[0], NO_RACE_FINISH[1])
         here = (rec.state.piles, rec.state.vars)
@@ -800,7 +807,11 @@ class Games:
         if kept is not None and kept[0] == here and kept[1]:
             return kept[1]
         found = await asyncio.to_thread(
-            solver.solve, rec.game, rec.state, max_seconds=seconds, max_nodes=FINISH_NODES
+            solver.solve,
+            rec.game,
+            rec.state,
+            max_seconds=self.finish_seconds if seconds is None else seconds,
+            max_nodes=self.finish_nodes,
         )
         line = found.line
         if not line or not solver.certify(rec.game, rec.state, line):

@@ -57,10 +57,6 @@ log = logging.getLogger(__name__)
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
-MAX_MEMBERS = 10
-#: races a player made that are kept when still in their lobby with nobody else in
-#: them: creating one more deletes the oldest such past this many (docs/operations.md)
-MAX_LOBBIES = 5
 #: ms after ``starts_at`` when a race still in countdown is taken over (see ``join``)
 STALLED_MS = 1000
 #: how long an instance may take to deal a race before another may take over
@@ -81,6 +77,8 @@ class Races:
         countdown: float = 3.0,
         away_after: float = 5.0,
         absent_limit: float = 120.0,
+        members: int = 10,
+        lobbies: int = 5,
     ):
         self.store = store
         self.clock = clock
@@ -90,6 +88,10 @@ class Races:
         self.away_after_ms = int(away_after * 1000)
         #: ms away before a member's game in a running race is given up for them
         self.absent_limit_ms = int(absent_limit * 1000)
+        #: players a race holds at most (``Settings.race_members``)
+        self.members = members
+        #: races a player made kept in an empty lobby (``Settings.race_lobbies``)
+        self.lobbies = lobbies
         self._tasks: set[asyncio.Task[None]] = set()
         #: races known here (from their news) that are not over: id → members
         self._watched: dict[str, list[str]] = {}
@@ -148,11 +150,11 @@ class Races:
         return await self.publish(rid)
 
     async def _keep_lobbies(self, player: str, rid: str, created: int) -> None:
-        """Of the races ``player`` made, only the newest :data:`MAX_LOBBIES` are kept
+        """Of the races ``player`` made, only the newest ``lobbies`` are kept
         when still in their lobby with nobody else in them; older ones are deleted
         (others are left to expire with the day)."""
         key = self.store.keys.player_races(player)
-        old = await self.store.keep_newest(key, rid, created, MAX_LOBBIES)
+        old = await self.store.keep_newest(key, rid, created, self.lobbies)
         for other in old:
             if await self.store.drop_lobby_race(other):
                 self._watched.pop(other, None)
@@ -169,17 +171,15 @@ class Races:
         if (await self.build(rid))["status"] != RaceStatus.FINISHED:
             raise ProtocolError(ErrorCode.FORBIDDEN, "a rematch is offered once the race is over")
         new = new_id()
-        key = self.store.keys.race(rid)
-        if not await self.store.redis.hsetnx(key, "rematch", new):  # someone was first
-            raw = await self.store.redis.hget(key, "rematch")
-            other = raw.decode() if isinstance(raw, bytes) else str(raw or "")
+        other = await self.store.race_claim_field(rid, "rematch", new)
+        if other != new:  # someone was first
             for _ in range(50):  # the first asker may still be creating it
                 if (await self.store.race(other))[0]:
                     return await self.build(other)
                 await asyncio.sleep(0.02)
             raise ProtocolError(ErrorCode.INTERNAL, "the rematch is not ready; try again")
         race = await self.create(player, info["game"].decode(), None, rid=new, members=members)
-        await self.store.redis.hset(key, "rematch_code", race["code"])
+        await self.store.race_set_field(rid, "rematch_code", race["code"])
         await self.publish(rid)
         return race
 
@@ -215,11 +215,11 @@ class Races:
             if _text(info.get("status")) == RaceStatus.COUNTDOWN and overdue:
                 await self._run(rid, 0)  # the instance that counted down is gone: deal here
             return await self.build(rid)
-        joined = await self.store.race_join(rid, player, MAX_MEMBERS)
+        joined = await self.store.race_join(rid, player, self.members)
         if joined == -1:
             raise ProtocolError(ErrorCode.FORBIDDEN, "this race has already started")
         if joined == -2:
-            full = f"this race is full: a race holds at most {MAX_MEMBERS} players"
+            full = f"this race is full: a race holds at most {self.members} players"
             raise ProtocolError(ErrorCode.FORBIDDEN, full)
         await self.store.race_saw(rid, [player], self.clock.now_ms())
         return await self.publish(rid)
@@ -309,8 +309,7 @@ class Races:
         gid = games.get(member)
         if not gid:
             return False
-        key = self.store.keys.race(rid)
-        await self.store.redis.hset(key, f"out:{member}", why)  # before the resign's news
+        await self.store.race_set_field(rid, f"out:{member}", why)  # before the resign's news
         try:
             if why != DAY_OVER and await self.games.leave_race(member, gid):
                 log.info("race %s: %s's daily attempt leaves the race (%s)", rid, member, why)
@@ -319,7 +318,7 @@ class Races:
         except ProtocolError as exc:
             if exc.code is not ErrorCode.GAME_OVER:
                 raise
-            await self.store.redis.hdel(key, f"out:{member}")
+            await self.store.race_set_field(rid, f"out:{member}", None)
             return False
         log.info("race %s: %s's game given up (%s)", rid, member, why)
         return True

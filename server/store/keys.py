@@ -31,12 +31,12 @@ class Keys:
 
     def player_in_play(self, name: str) -> str:
         """zset: the player's newest practice and deal games, by creation time (ms);
-        only these may be in play (``Games.MAX_IN_PLAY``)."""
+        only these may be in play (``Settings.max_in_play``)."""
         return f"{self.prefix}pl:{{{name.casefold()}}}:inplay"
 
     def player_races(self, name: str) -> str:
         """zset: the newest races the player created, by creation time (ms); an older
-        one still in its lobby with nobody else in it is deleted (``MAX_LOBBIES``)."""
+        one still in its lobby with nobody else in it is deleted (``Settings.race_lobbies``)."""
         return f"{self.prefix}pl:{{{name.casefold()}}}:races"
 
     def player_dailies(self, name: str) -> str:

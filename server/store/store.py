@@ -559,6 +559,24 @@ class Store:
         async with self._call("race"):
             return int(await self._race_join(keys=keys, args=[player, most]))
 
+    async def race_claim_field(self, rid: str, field: str, value: str) -> str:
+        """Set a field of the race's hash unless it is set: the value it holds after
+        (``value`` if this call was first)."""
+        key = self.keys.race(rid)
+        async with self._call("race"):
+            if await self.redis.hsetnx(key, field, value):
+                return value
+            return _text(await self.redis.hget(key, field)) or ""
+
+    async def race_set_field(self, rid: str, field: str, value: Value | None) -> None:
+        """Set a field of the race's hash (None: delete it)."""
+        key = self.keys.race(rid)
+        async with self._call("race"):
+            if value is None:
+                await self.redis.hdel(key, field)
+            else:
+                await self.redis.hset(key, field, value)
+
     async def race_status(self, rid: str, old: str, new: str, fields: Mapping[str, Value]) -> bool:
         args: list[Value] = [old, new, *(x for item in fields.items() for x in item)]
         async with self._call("race"):

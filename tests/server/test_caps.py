@@ -1,6 +1,6 @@
 """A player cannot pile up games in play or empty race lobbies: only the newest
-``MAX_IN_PLAY`` practice and deal games stay in play (an older one is deleted if it
-has no move, else resigned) and only the newest ``MAX_LOBBIES`` races one made stay
+``--max-in-play`` practice and deal games stay in play (an older one is deleted if it
+has no move, else resigned) and only the newest ``--race-lobbies`` races one made stay
 while nobody else joined them (older ones are deleted)."""
 
 from __future__ import annotations
@@ -8,8 +8,6 @@ from __future__ import annotations
 import pytest
 
 from server.net import App
-from server.services import games as games_module
-from server.services import race as race_module
 from tests.support import TestClient
 
 CAP = 4
@@ -18,7 +16,8 @@ CAP = 4
 async def test_only_the_newest_practice_and_deal_games_stay_in_play(
     app: App, player: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(games_module, "MAX_IN_PLAY", CAP)
+    assert app.services is not None
+    monkeypatch.setattr(app.services.games, "max_in_play", CAP)
     played = await player.start("crescent", "practice")
     played = await player.move(played, played["legal"][0])
     untouched = await player.start("crescent", "deal", seed=3)
@@ -47,9 +46,10 @@ async def test_only_the_newest_practice_and_deal_games_stay_in_play(
 
 
 async def test_only_the_newest_empty_lobbies_of_a_player_are_kept(
-    player: TestClient, player2: TestClient, monkeypatch: pytest.MonkeyPatch
+    app: App, player: TestClient, player2: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(race_module, "MAX_LOBBIES", CAP)
+    assert app.services is not None
+    monkeypatch.setattr(app.services.races, "lobbies", CAP)
     alone = (await player.call("race_create", game="crescent"))["race"]
     joined = (await player.call("race_create", game="crescent"))["race"]
     await player2.call("race_join", code=joined["code"])
