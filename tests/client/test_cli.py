@@ -46,7 +46,9 @@ def test_register_saves_the_token_0600(
     path = config_dir / config.CREDENTIALS
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert stat.S_IMODE(config_dir.stat().st_mode) == 0o700
-    saved = json.loads(path.read_text())["servers"][config.server_key(server_env)]
+    data = json.loads(path.read_text())
+    deployment = data["deployments"][config.server_key(server_env)]  # accounts by deployment
+    saved = data["servers"][f"deployment:{deployment}"]
     assert saved["current"] == name
     assert saved["accounts"][name] in out  # shown once, to keep
 

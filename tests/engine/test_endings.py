@@ -26,8 +26,8 @@ from server.patience import registry
 from server.patience.engine import AnyGame, AnyState
 
 SLUGS = registry.slugs()
-EMPTY_MOVE_SEEDS = range(100)
-ENDING_SEEDS = range(200)
+EMPTY_MOVE_SEEDS = range(40)
+ENDING_SEEDS = range(60)
 WALK = 400  # random moves per deal at most
 SAMPLE = 9  # try every legal move at one position in SAMPLE
 
