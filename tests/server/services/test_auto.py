@@ -111,7 +111,8 @@ async def test_a_game_with_nothing_safe_plays_nothing(
 
 
 async def test_finish_plays_a_certified_line(player: TestClient) -> None:
-    """On an unranked game ``finish`` searches (a ranked one: tests/server/test_fair_play.py)."""
+    """On an unranked game ``finish`` searches (a ranked one:
+    tests/server/services/test_fair_play.py)."""
     slug, seed = "travellers_classic", 0
     state = await player.start(slug, "deal", seed=seed)
     game = registry.get(slug)

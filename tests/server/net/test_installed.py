@@ -11,7 +11,7 @@ from pathlib import Path
 
 from server.patience import registry
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CHECK = """
 import sys
 from server.net import routes
