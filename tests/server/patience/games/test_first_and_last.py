@@ -11,7 +11,7 @@ from server.patience.engine import IllegalMove, Move, State, as_stock, shuffled
 from server.patience.games.first_and_last import BOTTOM, BUILD, TOP
 from server.patience.games.first_and_last import FirstAndLastVars as Vars
 from server.patience.rng import shuffle
-from tests.games.positions import Pack
+from tests.server.patience.games.positions import Pack
 
 G = registry.get("first_and_last")
 DEAL = Move.act("deal")

@@ -12,7 +12,7 @@ from server.patience.games.squaring_circle import SLOTS
 from server.patience.grid import CELLS, cell_id
 from server.patience.grid import CarpetVars as Vars
 from server.solver import solve
-from tests.games.positions import Pack
+from tests.server.patience.games.positions import Pack
 
 G = registry.get("squaring_circle")
 DEAL = Move.act("deal")

@@ -13,7 +13,7 @@ from server.patience.cards import code
 from server.patience.engine import IllegalMove, InvalidMove, Move, State, shuffled
 from server.patience.games.hand_reserve import HandReserveVars as Vars
 from server.solver import solve
-from tests.games.positions import position, run
+from tests.server.patience.games.positions import position, run
 
 G = registry.get("hand_reserve")
 COLUMNS = [f"C{i}" for i in range(1, 10)]

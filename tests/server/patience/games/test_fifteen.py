@@ -10,7 +10,7 @@ from server.patience.cards import SUITS, card, code, parse, rank
 from server.patience.engine import IllegalMove, InvalidMove, Move, State, shuffled
 from server.patience.games.fifteen import FifteenVars as Vars
 from server.solver import solve
-from tests.games.positions import position, run
+from tests.server.patience.games.positions import position, run
 
 G = registry.get("fifteen")
 COLUMNS = [f"C{i}" for i in range(1, 16)]

@@ -19,7 +19,7 @@ from server.patience.games.hemispheres import Hemispheres
 from server.services.daily import candidate_seed
 from server.solver import Result, certify, certify_daily, cut_line, daily_seeds, solve
 from server.solver.search import Keys, merge_card_moves
-from tests.games.positions import position, run
+from tests.server.patience.games.positions import position, run
 
 CRESCENT = registry.get("crescent")
 

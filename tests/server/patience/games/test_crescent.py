@@ -10,7 +10,7 @@ from server.patience.engine import IllegalMove, Move, State, rows, shuffled
 from server.patience.games.crescent import Crescent
 from server.patience.games.crescent import CrescentVars as Vars
 from server.solver import solve
-from tests.games.positions import Pack
+from tests.server.patience.games.positions import Pack
 
 _game = registry.get("crescent")
 assert isinstance(_game, Crescent)

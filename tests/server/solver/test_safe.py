@@ -22,7 +22,7 @@ from server.patience.games.st_helena import GAME as ST_HELENA
 from server.patience.games.st_helena import StHelena
 from server.solver import certify, solve
 from server.solver.search import _expander
-from tests.games.positions import position, run
+from tests.server.patience.games.positions import position, run
 
 
 class ParadeUnguided(Parade):

@@ -9,7 +9,7 @@ from server.patience import registry
 from server.patience.cards import code
 from server.patience.engine import IllegalMove, InvalidMove, Move, NoVars, State, shuffled
 from server.solver import solve
-from tests.games.positions import position, run
+from tests.server.patience.games.positions import position, run
 
 G = registry.get("hemispheres")
 CIRCLE = [f"P{i}" for i in range(1, 13)]

@@ -11,7 +11,7 @@ from server.patience.engine import IllegalMove, Move, State, as_stock, shuffled
 from server.patience.games.picture_gallery import ACES, KINGS
 from server.patience.games.picture_gallery import PictureGalleryVars as Vars
 from server.solver import solve
-from tests.games.positions import Pack
+from tests.server.patience.games.positions import Pack
 
 G = registry.get("picture_gallery")
 DEAL = Move.act("deal")

@@ -12,7 +12,7 @@ from server.patience.games.cotillion import GAME
 from server.patience.rng import shuffle
 from server.patience.travel import TravelVars
 from server.solver import solve
-from tests.games.test_travel import build, codes, rederive
+from tests.server.patience.test_travel import build, codes, rederive
 
 G = GAME
 assert registry.get("cotillion") is G

@@ -12,7 +12,7 @@ from server.patience.games.carpet import DOWN, UP
 from server.patience.grid import CELLS, INITIALLY_FREE, cell_id
 from server.patience.grid import CarpetVars as Vars
 from server.solver import solve
-from tests.games.positions import Pack
+from tests.server.patience.games.positions import Pack
 
 G = registry.get("carpet")
 DEAL = Move.act("deal")

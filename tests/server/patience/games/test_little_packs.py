@@ -11,7 +11,7 @@ from server.patience.engine import IllegalMove, Move, State, shuffled
 from server.patience.games.little_packs import GAME
 from server.patience.travel import TravelVars, count_deal
 from server.solver import solve
-from tests.games.test_travel import build, cards, codes, rederive
+from tests.server.patience.test_travel import build, cards, codes, rederive
 
 G = GAME
 assert registry.get("little_packs") is G

@@ -10,7 +10,7 @@ from server.patience.engine import IllegalMove, Move, State, shuffled
 from server.patience.games.travellers_aces import GAME
 from server.patience.travel import TravelVars
 from server.solver import solve
-from tests.games.test_travel import build, codes, rederive
+from tests.server.patience.test_travel import build, codes, rederive
 
 G = GAME
 assert registry.get("travellers_aces") is G

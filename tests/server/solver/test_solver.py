@@ -2,7 +2,7 @@
 budget that runs out is "unknown"; the winnability bench runs.
 
 Every game's hand-built near-won position is solved in its own test module
-(tests/games/test_<slug>.py); here the two games without one, and the verdicts."""
+(tests/server/patience/games/test_<slug>.py); here the two games without one, and the verdicts."""
 
 from __future__ import annotations
 
