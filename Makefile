@@ -19,7 +19,7 @@ run: $(VENV)
 test: $(VENV)
 	$(BIN)/python -m pytest -q
 
-LINTED := server client protocol tests bench deploy
+LINTED := server client protocol tests bench deploy tools
 
 lint: $(VENV)
 	$(BIN)/ruff check $(LINTED)

@@ -253,7 +253,7 @@ async def _worker(
                 ws = await _open(url, token)
                 continue
             except Bye as exc:
-                # Closed by policy (1008, "N bad frames in a row"; tests/server checks
+                # Closed by policy (1008, "N bad frames in a row"; tests/server/net checks
                 # the code). The server holds a closing connection until it reads our
                 # close frame, which waits behind the frames still in flight (up to
                 # its close timeout): drop the socket rather than wait.

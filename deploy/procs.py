@@ -32,7 +32,7 @@ QUICK_DAILIES: dict[str, Any] = {
     "solver_workers": 0,
     "prepare_dailies": False,
     # a loaded machine may take seconds for sixteen tiny choices: tests see a daily
-    # "preparing" only when they ask for it (tests/server/test_daily_busy.py)
+    # "preparing" only when they ask for it (tests/server/services/test_daily_busy.py)
     "daily_wait": 60.0,
 }
 

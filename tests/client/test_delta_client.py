@@ -1,7 +1,7 @@
 """The client keeps its board by delta replies (docs/protocol.md, "Delta replies"):
 :func:`protocol.delta.apply_delta` on its own, then ``Connection.play`` and
 ``take_back`` against a real server, falling back to ``resume`` after a refusal or a
-gap in ``seq``. (tests/server/test_delta.py plays every patience with the same
+gap in ``seq``. (tests/server/services/test_delta.py plays every patience with the same
 function.)"""
 
 from __future__ import annotations

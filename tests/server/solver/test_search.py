@@ -1,0 +1,287 @@
+"""The search itself: incremental keys equal the engine's, hand-built near-won and dead
+positions, the par pass's cuts, and the daily scanner (with a fake solver where the
+test needs one outcome)."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+
+from server.patience import registry
+from server.patience.engine import AnyState, Move
+from server.patience.games.crescent import GAME as CRESCENT_GAME
+from server.patience.games.crescent import Crescent
+from server.patience.games.hemispheres import GAME as HEMISPHERES
+from server.patience.games.hemispheres import Hemispheres
+from server.services.daily import candidate_seed
+from server.solver import Result, certify, certify_daily, cut_line, daily_seeds, solve
+from server.solver.search import Keys, merge_card_moves
+from tests.server.patience.games.positions import position, run
+
+CRESCENT = registry.get("crescent")
+
+
+def crescent_end(shifts_left: int) -> AnyState:
+    """Every card founded but the two spades of T1, the queen under the king: only a
+    shift (the bottom card goes on top) frees the queen."""
+    spec = {"FK-S": run("S", 13, 1), "FA-S": run("S", 1, 11), "T1": "QS KS"}
+    for s in "HDC":
+        spec[f"FA-{s}"] = run(s, 1, 13)
+        spec[f"FK-{s}"] = run(s, 13, 1)
+    return position(CRESCENT, spec, vars=CRESCENT.Vars(shifts_left))
+
+
+@pytest.mark.parametrize("slug", registry.slugs())
+def test_child_keys_are_the_engines_position_keys(slug: str) -> None:
+    game = registry.get(slug)
+    keys = Keys(game)
+    rnd = random.Random(7)
+    state = game.deal(3)
+    for _ in range(60):
+        enc = keys.encode(state)
+        parent = keys.key_of(enc, state)
+        assert parent == game.position_key(state)
+        children = list(game.successors(state))
+        if not children:
+            break
+        for _, child in children:
+            assert keys.child(state, enc, parent, child) == game.position_key(child)
+        state = rnd.choice(children)[1]
+
+
+def test_a_hand_built_near_won_crescent_needs_its_shift() -> None:
+    state = crescent_end(shifts_left=1)
+    result = solve(CRESCENT, state, max_nodes=1_000)
+    assert result.outcome == "win" and result.line is not None
+    assert result.line[0] == Move.act("shift") and len(result.line) == 3
+    assert certify(CRESCENT, state, result.line)
+    assert result.best_founded == CRESCENT.total == 104
+    assert result.found_seconds is not None and result.found_seconds <= result.seconds
+
+
+def test_a_game_that_declares_a_heuristic_guides_the_search() -> None:
+    class Guided(Crescent):
+        calls = 0
+
+        def heuristic(self, state: AnyState) -> float:
+            Guided.calls += 1
+            return super().heuristic(state)
+
+    game = Guided()
+    result = solve(game, crescent_end(shifts_left=1), max_nodes=1_000)
+    assert result.outcome == "win" and Guided.calls > 0
+
+
+def test_crescent_counts_a_spent_shift_against_a_position() -> None:
+    """Crescent's estimate charges a shift spent (SHIFT_COST cards' worth): without it
+    the search spends all three shifts early and founded fewer cards on every deal."""
+    state = CRESCENT.deal(0)
+    shifted = CRESCENT.apply(state, Move.act("shift"))
+    assert CRESCENT.heuristic(state) == 104 - 8
+    assert CRESCENT.heuristic(shifted) == 104 - 8 + Crescent.SHIFT_COST > 104 - 8
+
+
+def test_crescent_works_out_each_suits_foundations_once_as_it_did_per_card() -> None:
+    """moves() looks up a suit's foundation targets per rank (_fits) instead of asking
+    _foundation_targets for every top: the two agree on every rank along played games,
+    the waiting cell included."""
+    game = CRESCENT_GAME
+    rnd = random.Random(3)
+    seen_wait = False
+    for seed in range(12):
+        state = game.deal(seed)
+        for _ in range(300):
+            piles = state.piles
+            fits = game._fits(piles)
+            for s in range(4):
+                seen_wait = seen_wait or bool(piles[game.wait[s]])
+                for r in range(1, 14):
+                    assert fits[s].get(r, ()) == game._foundation_targets(piles, s, r)
+            legal = game.legal_moves(state)
+            if not legal:
+                break
+            up = [m for m in legal if m.dst is not None and m.dst[0] in "FW"]
+            state = game.apply(state, rnd.choice(up if up and rnd.random() < 0.9 else legal))
+    assert seen_wait
+
+
+def test_a_game_without_a_dive_gives_the_a_star_the_whole_budget() -> None:
+    """Crescent sets solver_dive = 0: deal 3's win, which its A* finds within 1,740
+    nodes, is found within 2,100; a quarter spent on a dive first would leave too few."""
+
+    class Diving(Crescent):
+        solver_dive = 1 / 4
+
+    start = CRESCENT.deal(3)
+    won = solve(CRESCENT, start, max_nodes=2_100, shorten=False)
+    assert won.outcome == "win" and won.line is not None and certify(CRESCENT, start, won.line)
+    assert solve(Diving(), start, max_nodes=2_100, shorten=False).outcome == "unknown"
+
+
+def test_a_beam_certifies_a_hemispheres_deal_the_dive_does_not() -> None:
+    """Game.solver_beam: layers of positions a deal apart, the best kept by the
+    game's heuristic. Deal 1 of the Hemispheres is won by a beam 20 wide within 7,549
+    nodes; the same budget without the beam (rollout, dive, A*) founds far fewer."""
+
+    class Narrow(Hemispheres):
+        solver_beam = 20
+
+    class NoBeam(Hemispheres):
+        solver_beam = 0
+
+    start = HEMISPHERES.deal(1)
+    won = solve(Narrow(), start, max_nodes=8_000, shorten=False)
+    assert won.outcome == "win" and won.line is not None
+    assert certify(HEMISPHERES, start, won.line)
+    plain = solve(NoBeam(), start, max_nodes=8_000, shorten=False)
+    assert plain.outcome == "unknown" and plain.best_founded < 80
+
+
+def test_the_hemispheres_estimate_charges_a_tenth_for_each_waste_card() -> None:
+    start = HEMISPHERES.deal(0)
+    assert HEMISPHERES.heuristic(start) == 104 - 8  # the eight foundations dealt
+    dealt = start
+    while dealt.piles[HEMISPHERES.waste] == ():
+        dealt = HEMISPHERES.apply(dealt, Move.act("deal"))
+    founded = HEMISPHERES.score(dealt)[0]
+    assert HEMISPHERES.heuristic(dealt) == pytest.approx(104 - founded + 0.1)
+
+
+def test_a_hand_built_dead_crescent_is_none() -> None:
+    result = solve(CRESCENT, crescent_end(shifts_left=0), max_nodes=1_000)
+    assert result.outcome == "none" and result.line is None
+    assert result.best_founded == 102
+
+
+@pytest.mark.parametrize(
+    ("slug", "seed"),
+    [
+        ("fifteen", 0),
+        ("travellers_classic", 1),
+        ("hand_reserve", 0),
+        ("st_helena", 17),
+    ],
+)
+def test_near_the_end_of_a_certified_line_every_game_finishes(slug: str, seed: int) -> None:
+    game = registry.get(slug)
+    start = game.deal(seed)
+    found = solve(game, start, max_nodes=60_000, shorten=False)
+    assert found.outcome == "win" and found.line is not None
+    assert certify(game, start, found.line)
+    state = start
+    for move in found.line[:-6]:
+        state = game.apply(state, move)
+    near = solve(game, state, max_nodes=3_000)
+    assert near.line is not None and len(near.line) <= 6 and certify(game, state, near.line)
+
+
+def test_cut_line_drops_a_cycle_and_keeps_the_win() -> None:
+    game = registry.get("fifteen")
+    start = game.deal(0)
+    line = solve(game, start, max_nodes=60_000, shorten=False).line
+    assert line is not None
+    # wander: the first card move that can be undone at once, and its undo
+    state = start
+    for i, move in enumerate(line):
+        undo = Move.card(move.dst or "", move.src or "") if move.action is None else None
+        after = game.apply(state, move)
+        if undo is not None and undo in game.legal_moves(after):
+            longer = (*line[: i + 1], undo, *line[i:])
+            break
+        state = after
+    else:  # pragma: no cover - the deal has such a move
+        pytest.fail("no reversible move on the line")
+    assert certify(game, start, longer)
+    short = cut_line(game, start, longer)
+    assert len(short) <= len(line) and certify(game, start, short)
+
+
+def test_a_card_moved_by_way_of_another_pile_goes_straight() -> None:
+    """A search's line loses its detours and still wins; a detour put into it (A → D,
+    then D → B where the line had A → B) is taken out again."""
+    game = registry.get("fifteen")
+    start = game.deal(0)
+    found = solve(game, start, max_nodes=60_000, shorten=False).line
+    assert found is not None
+    line = merge_card_moves(game, start, found, time.monotonic() + 60)
+    assert len(line) < len(found) and certify(game, start, line)
+    state = start
+    for i, move in enumerate(line):
+        for via in game.legal_moves(state):
+            if move.action is not None or via.src != move.src or via.dst == move.dst:
+                continue
+            detour = (via, Move.card(via.dst or "", move.dst or ""))
+            longer = (*line[:i], *detour, *line[i + 1 :])
+            if via.action is None and certify(game, start, longer):
+                break
+        else:
+            state = game.apply(state, move)
+            continue
+        break
+    else:  # pragma: no cover - the deal has such a move
+        pytest.fail("no detour on the line")
+    merged = merge_card_moves(game, start, longer, time.monotonic() + 60)
+    assert len(merged) <= len(line) and certify(game, start, merged)
+
+
+def fake(outcomes: dict[int, tuple[str, int, bool]]) -> Any:
+    """A solver answering per seed: (outcome, best_founded, whether its line is real)."""
+
+    def search(game: Any, state: AnyState, **_: Any) -> Result:
+        seed = next(s for s in outcomes if game.deal(s) == state)
+        outcome, best, real = outcomes[seed]
+        line = None
+        if outcome == "win":
+            line = solve(game, state, max_nodes=60_000).line if real else (Move.act("deal"),)
+        return Result(outcome, line, 10, 0.01, best)  # type: ignore[arg-type]
+
+    return search
+
+
+def test_the_daily_scan_skips_a_candidate_whose_line_does_not_replay() -> None:
+    game = registry.get("travellers_classic")
+    seeds = [5, 7, 1]
+    search = fake({5: ("unknown", 80, False), 7: ("win", 104, False), 1: ("win", 104, True)})
+    seen: list[int] = []
+    daily = certify_daily(
+        game,
+        seeds.__getitem__,
+        budget_seconds=60,
+        per_candidate_seconds=5,
+        search=search,
+        progress=lambda k, seed, result: seen.append(k),
+    )
+    assert (daily.k, daily.seed, daily.certified, daily.tried) == (2, 1, True, 3)
+    assert daily.line is not None and daily.par == len(daily.line)
+    assert certify(game, game.deal(1), daily.line) and seen == [0, 1, 2]
+
+
+def test_the_daily_falls_back_to_the_candidate_that_founded_most() -> None:
+    game = registry.get("travellers_classic")
+    seeds = [5, 7, 9]
+    search = fake({5: ("unknown", 60, False), 7: ("none", 90, False), 9: ("unknown", 70, False)})
+    daily = certify_daily(
+        game,
+        seeds.__getitem__,
+        budget_seconds=60,
+        per_candidate_seconds=5,
+        max_candidates=3,
+        search=search,
+    )
+    assert (daily.k, daily.seed, daily.certified) == (1, 7, False)
+    assert daily.par is None and daily.line is None
+    assert daily.best_founded == 90 and daily.tried == 3
+
+
+def test_the_daily_scan_stops_at_its_budget_and_uses_the_services_seeds() -> None:
+    game = registry.get("crescent")
+    seeds = daily_seeds(b"secret", "2026-11-26", "crescent")
+    assert [seeds(k) for k in range(3)] == [
+        candidate_seed(b"secret", "2026-11-26", "crescent", k) for k in range(3)
+    ]
+    daily = certify_daily(game, seeds, budget_seconds=0.3, per_candidate_seconds=0.1)
+    assert not daily.certified and 1 <= daily.tried <= 6 and daily.seconds < 2
+    assert daily.seed == seeds(daily.k)
