@@ -89,12 +89,14 @@ class ReplyForm(StrEnum):
 
 
 class Mode(StrEnum):
-    """How a game was dealt. ``start`` takes the first three; a race deals ``race``."""
+    """How a game was dealt. ``start`` takes the first three; a race deals ``race``,
+    ``challenge_accept`` deals ``challenge``."""
 
     DAILY = "daily"
     PRACTICE = "practice"
     DEAL = "deal"
     RACE = "race"
+    CHALLENGE = "challenge"
 
 
 class Board(StrEnum):
@@ -348,6 +350,11 @@ class StartRequest(Request):
         if self.mode is Mode.RACE:
             raise ProtocolError(
                 ErrorCode.BAD_REQUEST, "race games are dealt by a race: see race_create"
+            )
+        if self.mode is Mode.CHALLENGE:
+            raise ProtocolError(
+                ErrorCode.BAD_REQUEST,
+                "challenge games are dealt by a challenge: see challenge_accept",
             )
         if self.mode is Mode.DEAL and self.seed is None:
             raise ProtocolError(ErrorCode.BAD_REQUEST, "mode 'deal' needs a 'seed'")
