@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ..store import Store
 from .accounts import Accounts
+from .challenges import Challenges
 from .clock import Clock, FakeClock, SystemClock
 from .daily import DEFAULT_BUDGET, Budget, Chooser, Dailies, choose
 from .friends import Friends
@@ -15,6 +16,7 @@ from .leaderboard import Leaderboards
 from .race import Races
 from .replay import Replays
 from .stats import Stats
+from .watch import Watch
 
 
 @dataclass
@@ -29,6 +31,8 @@ class Services:
     replays: Replays
     stats: Stats
     friends: Friends
+    challenges: Challenges
+    watch: Watch
     _deployment: str = ""
 
     async def deployment(self) -> str:
@@ -52,6 +56,10 @@ class Services:
         absent_limit: float = 120.0,
         idle_gap: float = 60.0,
         daily_wait: float = 2.0,
+        challenge_days: float = 30.0,
+        challenge_open: int = 20,
+        race_watchers: int = 20,
+        watch_stale_after: float = 5.0,
     ) -> Services:
         clock = clock or SystemClock()
         dailies = Dailies(
@@ -69,6 +77,10 @@ class Services:
         )
         accounts = Accounts(store, clock)
         stats = Stats(store, clock, games)
+        # After Stats and Races: each wraps the hook set before it (a finished game is
+        # counted, then noted in its challenge; a race's news, then the board).
+        challenges = Challenges(store, clock, games, days=challenge_days, most_open=challenge_open)
+        watch = Watch(store, clock, games, races, most=race_watchers, stale_after=watch_stale_after)
         return cls(
             store,
             clock,
@@ -80,6 +92,8 @@ class Services:
             Replays(games),
             stats,
             Friends(store, games),
+            challenges,
+            watch,
         )
 
 
