@@ -63,11 +63,14 @@ def rules_text(slug: str) -> str | None:
 SPENDS: dict[Op, tuple[tuple[Kind, ...], tuple[Kind, ...]]] = {
     Op.REGISTER: ((Kind.REGISTER,), ()),
     Op.RACE_JOIN: ((Kind.RACE_JOIN,), (Kind.RACE_JOIN_FAILED,)),
+    # a race's code opens it to a spectator as to a member: the same limits
+    Op.RACE_WATCH: ((Kind.RACE_JOIN,), (Kind.RACE_JOIN_FAILED,)),
 }
 #: what an op refused with a code spends afterwards: a join by a code that names no
 #: race is someone guessing codes
 FAILS: dict[tuple[Op, ErrorCode], Kind] = {
     (Op.RACE_JOIN, ErrorCode.NOT_FOUND): Kind.RACE_JOIN_FAILED,
+    (Op.RACE_WATCH, ErrorCode.NOT_FOUND): Kind.RACE_JOIN_FAILED,
 }
 
 
