@@ -123,3 +123,19 @@ def made_text(challenge: Mapping[str, Any]) -> str:
         f"challenge {code} made ({mark}); friends play it with: {play_command(code)}\n"
         f"link: {challenge.get('link') or '#challenge/' + code}"
     )
+
+
+def challenge_news(event: Mapping[str, Any]) -> str:
+    """A ``challenge_result`` event in words, for the creator."""
+    result = event.get("result") or {}
+    return (
+        f"{event.get('player')} finished your challenge {event.get('code')}: "
+        f"{outcome(result)}, {result.get('foundation')}/{result.get('total')} cards, "
+        f"{plural(int(result.get('moves') or 0), 'move')} — rank {result.get('rank')}"
+    )
+
+
+def home_line(result: Mapping[str, Any]) -> str:
+    """The home screen's word on your challenges: ``2 new results on your challenges``."""
+    n = int(result.get("unread") or 0)
+    return f"{plural(n, 'new result')} on your challenges" if n else ""
