@@ -717,9 +717,9 @@ class Store:
     async def race_still_watched(self, rid: str, players: Sequence[str], now_ms: int) -> None:
         """Note that ``players`` still watch the race (connected to this server)."""
         async with self._call("race"):
-            await self.redis.hset(
-                self.keys.race_watchers(rid), mapping={p: now_ms for p in players}
-            )
+            key = self.keys.race_watchers(rid)
+            await self.redis.hset(key, mapping={p: now_ms for p in players})
+            await self.redis.expire(key, 86_400)  # not past the race's day
 
     async def race_unwatch(self, rid: str, players: Sequence[str]) -> int:
         """``players`` no longer watch the race; how many were watching."""
