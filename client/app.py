@@ -18,6 +18,7 @@ from protocol.errors import ErrorCode
 from protocol.messages import Event, Mode, Push
 
 from . import config, launch
+from .challenges import challenge_news
 from .connection import ClientError, Connection, ServerError
 from .host import ConnectionLost, Reconnected
 from .launch import Launch, check_game
@@ -26,7 +27,9 @@ from .screens.dialogs import MessageScreen, NameScreen
 from .screens.home import DailyScreen
 from .screens.race import RaceScreen
 from .screens.replay import ReplayScreen
+from .screens.watch import WatchScreen
 from .status import EXIT_OK, exit_status
+from .watch import Watched
 
 
 class PasyansApp(App[int]):
@@ -193,6 +196,14 @@ class PasyansApp(App[int]):
         if self.launch.replay is not None:
             await self.push_screen(ReplayScreen(self.launch.replay))
             return
+        if self.launch.watch:
+            try:
+                watched = Watched.of(await self.conn.race_watch(self.launch.watch))
+            except ClientError as exc:
+                await self.stop(exc)
+                return
+            await self.push_screen(WatchScreen(watched))
+            return
         if self.launch.race:
             error = await self.open_race(self.launch)
             if error is not None:
@@ -265,8 +276,11 @@ class PasyansApp(App[int]):
             self.notify(reminder, timeout=10)
 
     def server_event(self, push: Push) -> None:
-        if push.name in (Event.RACE, Event.RACE_STARTED) and self.race_listener is not None:
+        races = (Event.RACE, Event.RACE_STARTED, Event.RACE_BOARD)
+        if push.name in races and self.race_listener is not None:
             self.race_listener(push)
+        if push.name == Event.CHALLENGE_RESULT:
+            self.notify(challenge_news(push.fields), timeout=10)
         if push.name == Event.BYE:
             reason = push.fields.get("reason") or "no reason given"
             self.notify(f"the server is closing the connection: {reason}", severity="warning")

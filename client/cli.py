@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING, TextIO
 from protocol.errors import ErrorCode
 from protocol.messages import DATE_RE, ID_RE, MAX_LIMIT, MAX_SEED, RACE_CODE_RE, Board, Mode
 
-from . import cli_records, config
+from . import cli_challenges, cli_records, config
 from .connection import ClientError, Connection, ServerError, UsageError
 from .launch import Launch, check_game, game_slug, open_game, open_race
 from .race_script import RaceScript
 from .script import Script, stdin_reader
 from .status import EXIT_OK, EXIT_REFUSED, EXIT_UNREACHABLE, EXIT_USAGE, exit_status
 from .text import daily_text, games_text, leaderboard_text, preparing, title
+from .watch import watch_text
 
 if TYPE_CHECKING:
     from .app import PasyansApp
@@ -276,7 +277,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     r.add_argument("code", type=code_arg, metavar="CODE", help="the race's code, e.g. K7QX2M")
     r.add_argument("--script", action="store_true", help="read commands from stdin, print text")
+    r = rsub.add_parser(
+        "watch",
+        help="watch a race as a spectator (its members' boards, live)",
+        description="Watch the race of CODE without playing it: every member's board as they\n"
+        "see it (face-down cards stay hidden), side by side or one at a time (Tab), and\n"
+        "the progress panel. A spectator never joins the race. Without a terminal (or\n"
+        "with --script), the race and each member's progress are printed as they change\n"
+        "until the race is over.",
+        parents=[common],
+        formatter_class=_Formatter,
+    )
+    r.add_argument("code", type=code_arg, metavar="CODE", help="the race's code, e.g. K7QX2M")
+    r.add_argument("--script", action="store_true", help="print text instead of the boards")
     cli_records.add_commands(command, date_arg, limit_arg)
+    cli_challenges.add_commands(command)
     return parser
 
 
@@ -358,7 +373,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("no terminal: script mode (moves from stdin)", file=sys.stderr)
         if args.command in ("play", "resume", "race") and not args.script:
             return board(args)
-        launch = cli_records.board_launch(args) if _tty() else None
+        launch = (
+            cli_records.board_launch(args) or cli_challenges.board_launch(args) if _tty() else None
+        )
         if launch is not None:
             from .app import PasyansApp  # Textual loads only for the board
 
@@ -568,6 +585,8 @@ def launch_of(args: argparse.Namespace) -> Launch:
         return Launch(game=args.game, mode=mode, seed=seed)
     if args.command == "resume":
         return Launch(game_id=args.game_id or "", resume=True)
+    if args.race_command == "watch":
+        return Launch(watch=args.code)
     if args.race_command == "new":
         mode = Mode.DAILY if args.daily else Mode.PRACTICE
         return Launch(game=args.game, mode=mode, seed=args.deal, race="new")
@@ -597,6 +616,8 @@ async def cmd_race(args: argparse.Namespace, out: TextIO) -> int:
     async with await connect(args.server, need_auth=True) as conn:
         titles = await conn.titles()
         launch = launch_of(args)
+        if launch.watch:
+            return await watch_text(conn, launch.watch, out, titles)
         if launch.game:
             check_game(launch.game, titles)
         race, state = await open_race(conn, launch)
@@ -616,6 +637,7 @@ COMMANDS = {
     "resume": cmd_script,
     "race": cmd_race,
     **cli_records.commands(connect),
+    **cli_challenges.commands(connect),
 }
 
 

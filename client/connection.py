@@ -620,3 +620,32 @@ class Connection:
     async def race_drop(self, race_id: str, player: str) -> Message:
         """Drop a member of your race who is away."""
         return dict((await self.call(Op.RACE_DROP, race_id=race_id, player=player))["race"])
+
+    async def race_watch(self, code: str) -> Message:
+        """Watch a race as a spectator: ``{"race": …, "boards": […]}``; ``race`` and
+        ``race_board`` events follow."""
+        return await self.call(Op.RACE_WATCH, code=code)
+
+    async def race_unwatch(self, race_id: str) -> None:
+        await self.call(Op.RACE_UNWATCH, race_id=race_id)
+
+    # -- challenges: a deal and a mark to beat, played by each when they like
+
+    async def challenge_create(
+        self, game_id: str | None = None, *, game: str | None = None, seed: int | None = None
+    ) -> Message:
+        """A challenge on your finished game ``game_id`` (its result the mark), or on
+        ``game`` (``seed``, or a fresh deal) with no mark."""
+        reply = await self.call(Op.CHALLENGE_CREATE, game_id=game_id, game=game, seed=seed)
+        return dict(reply["challenge"])
+
+    async def challenge_accept(self, code: str) -> Message:
+        """``{"challenge": …, "state": …}``: your game on the challenge's deal."""
+        return await self.call(Op.CHALLENGE_ACCEPT, code=code)
+
+    async def challenge(self, code: str) -> Message:
+        return dict((await self.call(Op.CHALLENGE, code=code))["challenge"])
+
+    async def challenges(self, limit: int = 20) -> Message:
+        """``{"challenges": […], "unread": int}``: yours, made or accepted."""
+        return await self.call(Op.CHALLENGES, limit=limit)

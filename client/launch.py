@@ -26,6 +26,8 @@ class Launch:
     resume: bool = False
     race: str = ""  # "new" (a race on game, seed) or a race code to join
     replay: ReplayOf | None = None  # a replay to step through (``pasyans replay``)
+    challenge: str = ""  # a challenge's code: your game on its deal
+    watch: str = ""  # a race's code: watch it (``pasyans race watch``)
 
 
 def game_slug(text: str) -> str:
@@ -52,7 +54,11 @@ async def latest_game(conn: Connection) -> str:
 
 async def open_game(conn: Connection, launch: Launch) -> Message:
     """The state of the game ``launch`` names: resumed (``game_id``, else your latest
-    game in play) or started on ``game``, ``mode``, ``seed``."""
+    game in play) or started on ``game``, ``mode``, ``seed``; or your game on the deal
+    of the challenge ``challenge`` (made the first time)."""
+    if launch.challenge:
+        accepted = await conn.challenge_accept(launch.challenge)
+        return dict(accepted["state"])
     if launch.resume:
         return await conn.resume(launch.game_id or await latest_game(conn))
     return await conn.start(launch.game, launch.mode, launch.seed)

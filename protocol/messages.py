@@ -40,6 +40,7 @@ ID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{1,128}")
 CURSOR_RE = re.compile(r"[A-Za-z0-9_:.-]{1,64}")
 RACE_CODE_RE = re.compile(r"[A-Za-z0-9]{4,12}")
+CHALLENGE_CODE_RE = re.compile(r"[A-Za-z0-9]{4,16}")
 DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 MOVE_FIELDS = 8
 MOVE_TEXT = 64
@@ -73,11 +74,21 @@ class Op(StrEnum):
     FRIENDS = "friends"
     AUTO = "auto"
     FINISH = "finish"
+    CHALLENGE_CREATE = "challenge_create"
+    CHALLENGE_ACCEPT = "challenge_accept"
+    CHALLENGE = "challenge"
+    CHALLENGES = "challenges"
+    RACE_WATCH = "race_watch"
+    RACE_UNWATCH = "race_unwatch"
 
 
 class Event(StrEnum):
     RACE = "race"
     RACE_STARTED = "race_started"
+    #: a member's board, to a race's spectators
+    RACE_BOARD = "race_board"
+    #: someone finished a challenge: to its creator
+    CHALLENGE_RESULT = "challenge_result"
     BYE = "bye"
 
 
@@ -89,12 +100,14 @@ class ReplyForm(StrEnum):
 
 
 class Mode(StrEnum):
-    """How a game was dealt. ``start`` takes the first three; a race deals ``race``."""
+    """How a game was dealt. ``start`` takes the first three; a race deals ``race``,
+    ``challenge_accept`` deals ``challenge``."""
 
     DAILY = "daily"
     PRACTICE = "practice"
     DEAL = "deal"
     RACE = "race"
+    CHALLENGE = "challenge"
 
 
 class Board(StrEnum):
@@ -259,6 +272,9 @@ PlayerName = Annotated[str, _player]
 NewPlayerName = Annotated[str, lambda field, value: new_player_name(value)]
 Token = Annotated[str, _text(TOKEN_RE, "a token from register")]
 RaceCode = Annotated[str, _text(RACE_CODE_RE, "a race code (4–12 letters and digits)")]
+ChallengeCode = Annotated[
+    str, _text(CHALLENGE_CODE_RE, "a challenge code (4–16 letters and digits)")
+]
 WireMove = Annotated[dict[str, Any], _move]
 
 
@@ -348,6 +364,11 @@ class StartRequest(Request):
         if self.mode is Mode.RACE:
             raise ProtocolError(
                 ErrorCode.BAD_REQUEST, "race games are dealt by a race: see race_create"
+            )
+        if self.mode is Mode.CHALLENGE:
+            raise ProtocolError(
+                ErrorCode.BAD_REQUEST,
+                "challenge games are dealt by a challenge: see challenge_accept",
             )
         if self.mode is Mode.DEAL and self.seed is None:
             raise ProtocolError(ErrorCode.BAD_REQUEST, "mode 'deal' needs a 'seed'")
@@ -547,6 +568,61 @@ class FinishRequest(_AtSeq):
     check: bool = False
     #: on a ranked game not trivially won: let the solver play it (it stops ranking)
     assist: bool = False
+
+
+@_op(Op.CHALLENGE_CREATE)
+@dataclass(frozen=True, slots=True)
+class ChallengeCreateRequest(Request):
+    """A challenge on the deal of my finished game (``game_id``: its result is the
+    mark to beat), or on a deal of ``game`` with no mark (``seed``, or a fresh one)."""
+
+    game_id: GameId | None = None
+    game: GameSlug | None = None
+    seed: Seed | None = None
+
+    def __post_init__(self) -> None:
+        if (self.game_id is None) == (self.game is None):
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "give a 'game_id' or a 'game', one of them")
+        if self.game_id is not None and self.seed is not None:
+            raise ProtocolError(
+                ErrorCode.BAD_REQUEST, "'seed' goes with 'game': a game_id has its deal"
+            )
+
+
+@_op(Op.CHALLENGE_ACCEPT)
+@dataclass(frozen=True, slots=True)
+class ChallengeAcceptRequest(Request):
+    """Play a challenge's deal (once; again: the same game)."""
+
+    code: ChallengeCode
+
+
+@_op(Op.CHALLENGE)
+@dataclass(frozen=True, slots=True)
+class ChallengeRequest(Request):
+    code: ChallengeCode
+
+
+@_op(Op.CHALLENGES)
+@dataclass(frozen=True, slots=True)
+class ChallengesRequest(Request):
+    """The challenges I created or accepted, newest first."""
+
+    limit: Limit = DEFAULT_LIMIT
+
+
+@_op(Op.RACE_WATCH)
+@dataclass(frozen=True, slots=True)
+class RaceWatchRequest(Request):
+    """Watch a race as a spectator (never a member)."""
+
+    code: RaceCode
+
+
+@_op(Op.RACE_UNWATCH)
+@dataclass(frozen=True, slots=True)
+class RaceUnwatchRequest(Request):
+    race_id: RaceId
 
 
 assert set(REQUESTS) == set(Op), "every op has its request type"

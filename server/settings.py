@@ -171,6 +171,20 @@ class Settings:
         "seconds a race member may stay away before their game is given up for them "
         "(it counts as resigned, so the race can end)",
     )
+    challenge_days: float = _opt(
+        30.0, "days a challenge's code lasts: then it is no longer played nor shown"
+    )
+    challenge_open: int = _opt(
+        20,
+        "challenges one player may have open (made and not expired) at once; one more "
+        "is refused 'forbidden', saying when the oldest expires",
+    )
+    race_watchers: int = _opt(20, "spectators one race takes at once (race_watch)")
+    watch_delay: float = _opt(
+        0.0,
+        "seconds a race's events and boards are held back before its spectators get "
+        "them (0 = live)",
+    )
     idle_gap: float = _opt(
         60.0,
         "seconds between two changes of a game counted at most in its time: a game's "

@@ -25,6 +25,7 @@ from protocol.errors import ErrorCode
 from protocol.messages import Board as BoardKind
 from protocol.messages import Mode
 
+from ..challenges import made_text, share_lines
 from ..connection import ClientError, Connection, ServerError, ServerUnavailable
 from ..drawing import FULL, Marks
 from ..host import ConnectionLost, Reconnected, host
@@ -729,6 +730,7 @@ class EndScreen(ModalScreen[None]):
         Binding("q", "leave", "Leave"),
         Binding("l", "leaderboard", "Leaderboard"),
         Binding("c", "share", "Copy result"),
+        Binding("C", "challenge", "Challenge a friend"),
     ]
 
     def __init__(
@@ -741,6 +743,9 @@ class EndScreen(ModalScreen[None]):
         self.resigned = resigned
         #: the text ``c`` shared (copied and shown)
         self.shared = ""
+        #: the code of the challenge ``C`` made of this game ("" before)
+        self.challenge = ""
+        self.made = ""
 
     def compose(self) -> ComposeResult:
         state = self.state
@@ -756,6 +761,8 @@ class EndScreen(ModalScreen[None]):
             lines.append("auto-completed: the server played out the certain win")
         lines.append("")
         lines.append("Enter: look at the board · l: leaderboard · c: copy the result · q: leave")
+        if self.state.get("game_id"):
+            lines.append("C: challenge friends to beat this result on the same deal")
         with Vertical():
             yield Static("\n".join(lines), id="end", markup=True)
             yield Static(id="shared", markup=False)
@@ -772,6 +779,27 @@ class EndScreen(ModalScreen[None]):
         self.app.copy_to_clipboard(text)
         self.query_one("#shared", Static).update(
             f"\n{text}\n\n(copied to the clipboard if your terminal allows it)"
+        )
+
+    async def action_challenge(self) -> None:
+        """A challenge of this game (its result the mark to beat): its code, and the
+        result to share carrying it, copied like ``c``'s (made once: ``C`` again shows
+        the same code)."""
+        conn = host(self).conn
+        try:
+            if not self.challenge:
+                made = await conn.challenge_create(str(self.state["game_id"]))
+                self.challenge = str(made["code"])
+                self.made = made_text(made)
+            text = await share(conn, self.state, host(self).titles)
+        except ClientError as exc:
+            self.query_one("#shared", Static).update(f"error: {exc}")
+            return
+        self.shared = "\n".join([text, *share_lines(self.challenge)])
+        self.app.copy_to_clipboard(self.shared)
+        self.query_one("#shared", Static).update(
+            f"\n{self.made}\n\n{self.shared}\n\n"
+            "(copied to the clipboard if your terminal allows it)"
         )
 
     def action_leave(self) -> None:

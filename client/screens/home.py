@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Static
 from protocol.errors import ErrorCode
 from protocol.messages import Mode
 
+from ..challenges import home_line
 from ..connection import ClientError, ServerError
 from ..launch import Launch
 from ..records import friends, friends_line
@@ -81,6 +82,8 @@ class DailyScreen(ListScreen):
         self.daily: dict[str, Any] = {}
         #: the ``friends`` reply: how those you follow did today (one line, #friends)
         self.friends: dict[str, Any] = {}
+        #: "2 new results on your challenges" (empty: none), at the friends line's head
+        self.challenges = ""
         #: each game's cells of the wide table (WIDE_COLUMNS), by slug
         self.rows: dict[str, tuple[str, ...]] = {}
         self.columns: tuple[str, ...] = ()
@@ -112,6 +115,10 @@ class DailyScreen(ListScreen):
             self.friends = await friends(self.host.conn)
         except ClientError:
             return  # the friends screen (f) says why
+        try:
+            self.challenges = home_line(await self.host.conn.challenges(limit=100))
+        except ClientError:
+            self.challenges = ""  # an older server: no challenges
         self.show_friends()
 
     def show_friends(self) -> None:
@@ -119,7 +126,11 @@ class DailyScreen(ListScreen):
         line.display = bool(self.friends)
         if self.friends:
             width = max(20, self.size.width - 2)
-            line.update(friends_line(self.friends, self.host.titles, width))
+            # new results on your challenges first, on the same line (the screen
+            # keeps its rows for the games)
+            lead = f"{self.challenges} · " if self.challenges else ""
+            text = lead + friends_line(self.friends, self.host.titles, width - len(lead))
+            line.update(text if len(text) <= width else text[: width - 1] + "…")
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self.show_detail()

@@ -38,6 +38,7 @@ from ..store.durability import Durability
 from .events import RaceEvents
 from .http import Endpoints, Origins
 from .metrics import Metrics
+from .relay import Relay
 from .routes import Routes
 from .session import Hub, Sessions, being_cancelled, bounded, cancel
 from .static import StaticFiles
@@ -86,6 +87,7 @@ class App:
         self.store: Store | None = None
         self.services: Services | None = None
         self.sessions: Sessions | None = None
+        self.relay: Relay | None = None
         self.server: Server | None = None
         self._tasks: list[asyncio.Task[Any]] = []
         #: the web client's files, read once: a server built without them fails here
@@ -129,11 +131,13 @@ class App:
             daily_wait=s.daily_wait,
             idle_gap=s.idle_gap,
             limits=s,
+            watch_stale_after=max(5.0, 3 * s.presence_interval),
         )
         if s.backfill_look_alikes and not await self.backfill_look_alikes():
             later = asyncio.create_task(self.backfill_look_alikes(retry=10), name="look-alikes")
             self._tasks.append(later)
-        routes = Routes(services, self.hub, s, self.metrics)
+        self.relay = relay = Relay(store, self.hub, services.watch, delay=s.watch_delay)
+        routes = Routes(services, self.hub, s, self.metrics, relay=relay)
         self.sessions = sessions = Sessions(s, self.metrics, self.hub, routes.dispatch)
         # The listener first: a port in use stops the start before any background work
         # (the dailies' choices, race events) has begun.
@@ -158,8 +162,10 @@ class App:
             close_timeout=5,
             reuse_port=s.reuse_port or None,
         )
-        events = RaceEvents(store, self.hub, services.games, services.races)
+        events = RaceEvents(store, self.hub, services.games, services.races, relay)
         self._tasks.append(asyncio.create_task(events.listen(), name="race-events"))
+        spectators = relay.keep(s.presence_interval)
+        self._tasks.append(asyncio.create_task(spectators, name="spectators"))
         presence = services.races.keep_presence(self.hub.online, interval=s.presence_interval)
         self._tasks.append(asyncio.create_task(presence, name="race-presence"))
         if s.prepare_dailies:
@@ -183,6 +189,8 @@ class App:
             await bounded("closing connections", self.server.wait_closed(), limit)
         await cancel(self._tasks, 2)
         self._tasks.clear()
+        if self.relay is not None:
+            await self.relay.close()
         if self.services is not None:  # the dailies' choices under way end here
             await bounded("daily choices", self.services.dailies.close(), 2)
         if self.pool is not None:

@@ -30,6 +30,7 @@ from ..services.limits import AddressLimits, Kind
 from ..settings import Settings
 from ..store.errors import OUTAGE
 from .metrics import Metrics
+from .relay import Relay
 from .session import Conn, Hub, Reply
 
 log = logging.getLogger("pasyans.server")
@@ -62,11 +63,14 @@ def rules_text(slug: str) -> str | None:
 SPENDS: dict[Op, tuple[tuple[Kind, ...], tuple[Kind, ...]]] = {
     Op.REGISTER: ((Kind.REGISTER,), ()),
     Op.RACE_JOIN: ((Kind.RACE_JOIN,), (Kind.RACE_JOIN_FAILED,)),
+    # a race's code opens it to a spectator as to a member: the same limits
+    Op.RACE_WATCH: ((Kind.RACE_JOIN,), (Kind.RACE_JOIN_FAILED,)),
 }
 #: what an op refused with a code spends afterwards: a join by a code that names no
 #: race is someone guessing codes
 FAILS: dict[tuple[Op, ErrorCode], Kind] = {
     (Op.RACE_JOIN, ErrorCode.NOT_FOUND): Kind.RACE_JOIN_FAILED,
+    (Op.RACE_WATCH, ErrorCode.NOT_FOUND): Kind.RACE_JOIN_FAILED,
 }
 
 
@@ -88,8 +92,18 @@ def ok_packed(re: int, state: bytes) -> bytes:
 
 
 class Routes:
-    def __init__(self, services: Services, hub: Hub, settings: Settings, metrics: Metrics):
+    def __init__(
+        self,
+        services: Services,
+        hub: Hub,
+        settings: Settings,
+        metrics: Metrics,
+        *,
+        relay: Relay | None = None,
+    ):
         self.sv = services
+        #: who watches which race from here (the app's; a bare one without it)
+        self.relay = relay or Relay(services.store, hub, services.watch)
         self.hub = hub
         self.settings = settings
         self.metrics = metrics
@@ -296,6 +310,7 @@ class Routes:
         return {"race": await self.sv.races.create(player, req.game, req.seed, daily=req.daily)}
 
     async def race_join(self, player: str, req: P.RaceJoinRequest) -> Result:
+        await self.sv.watch.may_join(player, req.code)
         race = await self.sv.races.join(player, req.code)
         state = await self.sv.races.my_game(player, race["race_id"])
         return {"race": race} if state is None else {"race": race, "state": state}
@@ -314,3 +329,28 @@ class Routes:
 
     async def race_drop(self, player: str, req: P.RaceDropRequest) -> Result:
         return {"race": await self.sv.races.drop(player, req.race_id, req.player)}
+
+    async def race_watch(self, player: str, req: P.RaceWatchRequest) -> Result:
+        watched = await self.sv.watch.watch(player, req.code)
+        self.relay.add(watched["race"]["race_id"], player)
+        return watched
+
+    async def race_unwatch(self, player: str, req: P.RaceUnwatchRequest) -> Result:
+        here = self.relay.remove(req.race_id, player)
+        if not await self.sv.watch.unwatch(req.race_id, [player]) and not here:
+            raise ProtocolError(ErrorCode.NOT_FOUND, "you are not watching this race")
+        return {}
+
+    async def challenge_create(self, player: str, req: P.ChallengeCreateRequest) -> Result:
+        return await self.sv.challenges.create(
+            player, game_id=req.game_id, slug=req.game, seed=req.seed
+        )
+
+    async def challenge_accept(self, player: str, req: P.ChallengeAcceptRequest) -> Result:
+        return await self.sv.challenges.accept(player, req.code)
+
+    async def challenge(self, player: str, req: P.ChallengeRequest) -> Result:
+        return await self.sv.challenges.show(player, req.code)
+
+    async def challenges(self, player: str, req: P.ChallengesRequest) -> Result:
+        return await self.sv.challenges.mine(player, req.limit)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from ..settings import Settings
 from ..store import Store
 from .accounts import Accounts
+from .challenges import Challenges
 from .clock import Clock, FakeClock, SystemClock
 from .daily import DEFAULT_BUDGET, Budget, Chooser, Dailies, choose
 from .friends import Friends
@@ -16,6 +17,7 @@ from .leaderboard import Leaderboards
 from .race import Races
 from .replay import Replays
 from .stats import Stats
+from .watch import Watch
 
 
 @dataclass
@@ -30,6 +32,8 @@ class Services:
     replays: Replays
     stats: Stats
     friends: Friends
+    challenges: Challenges
+    watch: Watch
     _deployment: str = ""
 
     async def deployment(self) -> str:
@@ -54,6 +58,7 @@ class Services:
         idle_gap: float = 60.0,
         daily_wait: float = 2.0,
         limits: Settings | None = None,
+        watch_stale_after: float = 5.0,
     ) -> Services:
         """The services on ``store``; ``limits``: the settings whose limits they keep
         (the players' caps, the solver's budgets for hints and finish; default: the
@@ -88,6 +93,14 @@ class Services:
         )
         accounts = Accounts(store, clock)
         stats = Stats(store, clock, games)
+        # After Stats and Races: each wraps the hook set before it (a finished game is
+        # counted, then noted in its challenge; a race's news, then the board).
+        challenges = Challenges(
+            store, clock, games, days=limits.challenge_days, most_open=limits.challenge_open
+        )
+        watch = Watch(
+            store, clock, games, races, most=limits.race_watchers, stale_after=watch_stale_after
+        )
         return cls(
             store,
             clock,
@@ -99,6 +112,8 @@ class Services:
             Replays(games),
             stats,
             Friends(store, games, most=limits.max_follows),
+            challenges,
+            watch,
         )
 
 

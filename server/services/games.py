@@ -378,8 +378,10 @@ class Games:
         """Whether the game's seed is still secret: on a daily deal until the day is
         over, in a race until the race is over for every member (a member who left
         early could otherwise deal the same layout elsewhere and solve it)."""
-        return (bool(rec.date) and not self.dailies.revealed(rec.date)) or (
-            bool(rec.race) and not rec.race_over
+        return (
+            (bool(rec.date) and not self.dailies.revealed(rec.date))
+            or (bool(rec.race) and not rec.race_over)
+            or (rec.mode is Mode.CHALLENGE and rec.status == GameStatus.PLAYING)
         )
 
     @staticmethod
@@ -638,7 +640,8 @@ class Games:
         if compared(rec) and game.reveals(state, rec.state):
             raise ProtocolError(
                 ErrorCode.ILLEGAL_MOVE,
-                f"{'this race' if rec.race else 'a ranked game'} takes back no move that "
+                f"{'this race' if rec.race else 'a ranked game' if rec.ranked else 'a challenge'}"
+                " takes back no move that "
                 "showed a card (a card turned from the stock or uncovered, a redeal): "
                 "what was seen stays seen",
             )
@@ -681,8 +684,7 @@ class Games:
             raise ProtocolError(ErrorCode.GAME_OVER, f"the game is over ({rec.status})")
         if rec.race:
             raise ProtocolError(ErrorCode.FORBIDDEN, "no hints in a race: everyone plays alone")
-        if rec.ranked:
-            rec = await self._assist(rec)
+        rec = await self._assist(rec)  # marked, ranked or not (a challenge shows it)
         kept = self._hints.get(gid)
         if kept is not None and kept[0] == (rec.state.piles, rec.state.vars) and kept[1]:
             line = kept[1]  # the player followed the last hint: go on along its line
@@ -752,8 +754,8 @@ class Games:
         rec = first = await self._playing(player, gid, seq)
         if rec.race:
             raise ProtocolError(NO_RACE_FINISH[0], NO_RACE_FINISH[1])
-        line = rec.game.trivial_line(rec.state) if rec.ranked else None
-        if rec.ranked and line is None:
+        line = rec.game.trivial_line(rec.state) if compared(rec) else None
+        if compared(rec) and line is None:
             if not assist:
                 raise ProtocolError(
                     ErrorCode.ILLEGAL_MOVE,
@@ -787,7 +789,7 @@ class Games:
         rec = await self._playing(player, gid, seq)
         if rec.race:
             raise ProtocolError(NO_RACE_FINISH[0], NO_RACE_FINISH[1])
-        if rec.ranked:
+        if compared(rec):
             line = rec.game.trivial_line(rec.state)
         else:
             line = await self.finish_line(rec, seconds=seconds)
@@ -971,7 +973,7 @@ def compared(rec: Record) -> bool:
     """Whether the game's result is compared with others' (a ranked daily, a race
     game): what it shows may not be taken back, and the server's solver may not play
     it (docs/protocol.md, "Fair play")."""
-    return rec.ranked or bool(rec.race)
+    return rec.ranked or bool(rec.race) or rec.mode is Mode.CHALLENGE
 
 
 def by_the_rules(rec: Record) -> bool:

@@ -42,7 +42,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from protocol import ErrorCode, GameStatus, Mode, ProtocolError, RaceStatus
@@ -98,6 +98,8 @@ class Races:
         #: each watched race's status and who its last news showed away
         self._shown: dict[str, tuple[str, frozenset[str]]] = {}
         games.on_race_change = self._game_changed
+        #: hook: how many spectators watch a race now (set by ``watch.Watch``)
+        self.watchers_of: Callable[[str], Awaitable[int]] | None = None
 
     async def close(self) -> None:
         for task in list(self._tasks):
@@ -518,6 +520,7 @@ class Races:
             "seed_chosen": info.get("chosen") == b"1",
             "away_after_ms": self.away_after_ms,
             "absent_limit_ms": self.absent_limit_ms,
+            "watchers": await self.watchers_of(rid) if self.watchers_of else 0,
         }
 
     async def publish(self, rid: str, *, games: dict[str, str] | None = None) -> dict[str, Any]:

@@ -156,3 +156,52 @@ class Keys:
     def race_channels(self) -> str:
         """pattern matching every race channel (what each instance subscribes to)."""
         return f"{self.prefix}ch:race:*"
+
+    # challenges (all of one challenge in its code's slot)
+    def challenge(self, code: str) -> str:
+        """hash: game, seed, creator, created, expires (ms), chosen, source (the game
+        id the mark comes from, or "")."""
+        return f"{self.prefix}chal:{{{code.upper()}}}"
+
+    def challenge_games(self, code: str) -> str:
+        """hash: player → their game id on the challenge's deal (one each)."""
+        return f"{self.prefix}chal:{{{code.upper()}}}:games"
+
+    def challenge_results(self, code: str) -> str:
+        """hash: player → their result (msgpack), the creator's mark included."""
+        return f"{self.prefix}chal:{{{code.upper()}}}:results"
+
+    def player_challenges(self, name: str) -> str:
+        """zset: codes of the challenges the player created or accepted, by when (ms)."""
+        return f"{self.prefix}pl:{{{name.casefold()}}}:chal"
+
+    def player_open_challenges(self, name: str) -> str:
+        """zset: codes of the challenges the player created, by when they expire (ms):
+        those not expired are the player's open ones (``challenge_open`` at most)."""
+        return f"{self.prefix}pl:{{{name.casefold()}}}:chal:open"
+
+    def player_challenges_seen(self, name: str) -> str:
+        """hash: code → how many others' results the player has seen on it."""
+        return f"{self.prefix}pl:{{{name.casefold()}}}:chal:seen"
+
+    def challenge_channel(self) -> str:
+        """pub/sub channel of finished challenge games (each instance tells the
+        creator, when connected to it)."""
+        return f"{self.prefix}ch:chal"
+
+    # spectators of races
+    def race_spectators(self, rid: str) -> str:
+        """set: everyone who watched the race (never a member of it)."""
+        return f"{self.prefix}race:{{{rid}}}:spectators"
+
+    def race_watchers(self, rid: str) -> str:
+        """hash: spectator → when a server last saw them watching (ms)."""
+        return f"{self.prefix}race:{{{rid}}}:watchers"
+
+    def watch_channel(self, rid: str) -> str:
+        """pub/sub channel of a race's members' boards, for its spectators."""
+        return f"{self.prefix}ch:watch:{rid}"
+
+    def watch_channels(self) -> str:
+        """pattern matching every watch channel."""
+        return f"{self.prefix}ch:watch:*"

@@ -187,3 +187,41 @@ local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return n
 """
+
+#: Count a new open challenge of a player unless they have ``most`` open ones: those
+#: expired are dropped first. KEYS: the player's open challenges zset.
+#: ARGV: now ms, the new one's expiry ms, its code, most.
+#: Returns {1, 0} when counted, {0, when the oldest open one expires} when full.
+CHALLENGE_OPEN = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then
+  local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return {0, tonumber(first[2])}
+end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) - tonumber(ARGV[1]))
+return {1, 0}
+"""
+
+#: Let a player watch a race: not a member, and fewer than ``most`` others watching
+#: now (watchers not seen since ``fresh`` ms are dropped first).
+#: KEYS: race hash, race members set, watchers hash, spectators set.
+#: ARGV: player, now ms, fresh ms, most.
+#: Returns the watchers now, -1 no such race, -2 a member, -3 full.
+RACE_WATCH = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then return -2 end
+local seen = redis.call('HGETALL', KEYS[3])
+for i = 1, #seen, 2 do
+  if tonumber(seen[i + 1]) < tonumber(ARGV[3]) then redis.call('HDEL', KEYS[3], seen[i]) end
+end
+if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 0
+   and redis.call('HLEN', KEYS[3]) >= tonumber(ARGV[4]) then
+  return -3
+end
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
+redis.call('SADD', KEYS[4], ARGV[1])
+redis.call('EXPIRE', KEYS[3], 86400)
+redis.call('EXPIRE', KEYS[4], 86400)
+return redis.call('HLEN', KEYS[3])
+"""

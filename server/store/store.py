@@ -110,6 +110,8 @@ class Store:
         self._race_saw = self.redis.register_script(scripts.RACE_SAW)
         self._delete_if = self.redis.register_script(scripts.DELETE_IF)
         self._count_in_window = self.redis.register_script(scripts.COUNT_IN_WINDOW)
+        self._challenge_open = self.redis.register_script(scripts.CHALLENGE_OPEN)
+        self._race_watch = self.redis.register_script(scripts.RACE_WATCH)
 
     async def close(self) -> None:
         if self._replicated is not None:
@@ -620,6 +622,132 @@ class Store:
         async with self._call("publish"):
             # Not ``publish()``: the asyncio cluster client has it only from redis-py 8.
             await self.redis.execute_command("PUBLISH", channel, data)
+
+    # -- challenges -------------------------------------------------------------------
+
+    async def create_challenge(self, code: str, fields: Mapping[str, Value], ttl_ms: int) -> bool:
+        """Store a new challenge under ``code``; False (nothing written) if taken."""
+        key = self.keys.challenge(code)
+        async with self._call("challenge"):
+            if not await self.redis.hsetnx(key, "code", code):
+                return False
+            await self.redis.hset(key, mapping=dict[Any, Any](fields))
+            await self.redis.pexpire(key, ttl_ms)
+            return True
+
+    async def drop_challenge(self, code: str) -> None:
+        async with self._call("challenge"):
+            await self.redis.delete(self.keys.challenge(code))
+
+    async def challenge(self, code: str) -> tuple[Fields, dict[str, str], dict[str, bytes]]:
+        """``(challenge hash, player → game id, player → packed result)``."""
+        async with self._call("challenge"):
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hgetall(self.keys.challenge(code))
+            pipe.hgetall(self.keys.challenge_games(code))
+            pipe.hgetall(self.keys.challenge_results(code))
+            info, games, results = await pipe.execute()
+        return (
+            _fields(info),
+            {k: _text(v) or "" for k, v in _fields(games).items()},
+            {k: bytes(v) for k, v in _fields(results).items()},
+        )
+
+    async def count_open_challenge(
+        self, player: str, code: str, now_ms: int, expires_ms: int, most: int
+    ) -> int:
+        """Count ``code`` among ``player``'s open challenges: 0 when counted, else when
+        the oldest of their ``most`` open ones expires (ms): none was counted."""
+        key = self.keys.player_open_challenges(player)
+        async with self._call("challenge"):
+            done, first = await self._challenge_open(
+                keys=[key], args=[now_ms, expires_ms, code, most]
+            )
+        return 0 if int(done) else int(first)
+
+    async def claim_challenge_game(self, code: str, player: str, gid: str, ttl_ms: int) -> str:
+        """``player``'s game on the challenge: ``gid`` if they had none (one each)."""
+        key = self.keys.challenge_games(code)
+        async with self._call("challenge"):
+            if await self.redis.hsetnx(key, player, gid):
+                await self.redis.pexpire(key, ttl_ms)
+                return gid
+            return _text(await self.redis.hget(key, player)) or gid
+
+    async def challenge_result(self, code: str, player: str, result: bytes, ttl_ms: int) -> bool:
+        """Note ``player``'s result on the challenge; False if noted already (once)."""
+        key = self.keys.challenge_results(code)
+        async with self._call("challenge"):
+            if not await self.redis.hsetnx(key, player, result):
+                return False
+            await self.redis.pexpire(key, ttl_ms)
+            return True
+
+    async def player_challenge(self, player: str, code: str, when_ms: int, keep: int) -> None:
+        """List ``code`` among ``player``'s challenges (the newest ``keep`` are kept)."""
+        key = self.keys.player_challenges(player)
+        async with self._call("challenge"):
+            await self.redis.zadd(key, {code: when_ms}, nx=True)
+            await self.redis.zremrangebyrank(key, 0, -(keep + 1))
+
+    async def player_challenge_codes(self, player: str, limit: int) -> list[str]:
+        """The codes of ``player``'s challenges, newest first."""
+        async with self._call("challenge"):
+            raw = await self.redis.zrevrange(self.keys.player_challenges(player), 0, limit - 1)
+        return [_text(c) or "" for c in raw]  # type: ignore[arg-type]
+
+    async def challenges(
+        self, codes: Sequence[str]
+    ) -> list[tuple[Fields, dict[str, str], dict[str, bytes]]]:
+        """:meth:`challenge` of each code."""
+        return [await self.challenge(code) for code in codes]
+
+    async def challenges_seen(self, player: str) -> dict[str, int]:
+        """code → how many others' results ``player`` has seen on it."""
+        async with self._call("challenge"):
+            raw = await self.redis.hgetall(self.keys.player_challenges_seen(player))
+        return {k: int(v) for k, v in _fields(raw).items()}
+
+    async def see_challenge(self, player: str, code: str, results: int) -> None:
+        async with self._call("challenge"):
+            await self.redis.hset(self.keys.player_challenges_seen(player), code, results)
+
+    # -- spectators of races ----------------------------------------------------------
+
+    async def race_watch(self, rid: str, player: str, now_ms: int, fresh_ms: int, most: int) -> int:
+        """Let ``player`` watch the race (one atomic step): the watchers now, or -1 no
+        such race, -2 ``player`` is a member, -3 ``most`` others watch it already."""
+        keys = [
+            self.keys.race(rid),
+            self.keys.race_players(rid),
+            self.keys.race_watchers(rid),
+            self.keys.race_spectators(rid),
+        ]
+        async with self._call("race"):
+            return int(await self._race_watch(keys=keys, args=[player, now_ms, fresh_ms, most]))
+
+    async def race_watchers(self, rid: str) -> dict[str, int]:
+        """spectator → when a server last saw them watching (ms)."""
+        async with self._call("race"):
+            raw = await self.redis.hgetall(self.keys.race_watchers(rid))
+        return {k: int(v) for k, v in _fields(raw).items()}
+
+    async def race_still_watched(self, rid: str, players: Sequence[str], now_ms: int) -> None:
+        """Note that ``players`` still watch the race (connected to this server)."""
+        async with self._call("race"):
+            key = self.keys.race_watchers(rid)
+            await self.redis.hset(key, mapping={p: now_ms for p in players})
+            await self.redis.expire(key, 86_400)  # not past the race's day
+
+    async def race_unwatch(self, rid: str, players: Sequence[str]) -> int:
+        """``players`` no longer watch the race; how many were watching."""
+        async with self._call("race"):
+            return int(await self.redis.hdel(self.keys.race_watchers(rid), *players))
+
+    async def race_spectator(self, rid: str, player: str) -> bool:
+        """Whether ``player`` ever watched the race (and so may not join it)."""
+        async with self._call("race"):
+            return bool(await self.redis.sismember(self.keys.race_spectators(rid), player))
 
 
 class _Semaphore:

@@ -1,0 +1,141 @@
+"""Challenges in plain text: a challenge's results, the list of yours, the line the
+home screen shows, and the lines a shared result carries. Pure functions of what the
+server sent (docs/protocol.md, "Challenges")."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .records import when
+from .text import Titles, clock, outcome, plural, table, title
+
+RESULTS_HEADER = ["#", "player", "result", "cards", "moves", "time", "help"]
+LIST_HEADER = ["code", "game", "creator", "results", "new", "leader", "you", "expires (UTC)"]
+
+
+def play_command(code: str) -> str:
+    return f"pasyans challenge play {code}"
+
+
+def share_lines(code: str) -> list[str]:
+    """What a shared result adds for a friend to play the same deal."""
+    return [f"beat me on this deal: {play_command(code)}  (or #challenge/{code})"]
+
+
+def help_words(result: Mapping[str, Any]) -> str:
+    """Whether a result had help: a hint or the solver (``assisted``), or undo."""
+    words = []
+    if result.get("assisted"):
+        words.append("assisted")
+    elif result.get("auto_completed"):
+        words.append("auto-completed")
+    if result.get("clean") is False:
+        words.append("undo")
+    if result.get("mark"):
+        words.append("the mark")
+    return ", ".join(words)
+
+
+def challenge_text(challenge: Mapping[str, Any], titles: Titles | None = None) -> str:
+    """A challenge as ``pasyans challenge show`` prints it: what it is, its results
+    ranked, who is still playing, and how to play it."""
+    code = str(challenge.get("code") or "")
+    head = [
+        f"challenge {code} · {title(str(challenge.get('game') or ''), titles)}",
+        f"by {challenge.get('creator')} · expires {when(challenge.get('expires'))} UTC",
+    ]
+    if challenge.get("seed_chosen"):
+        head[-1] += " · a chosen deal"
+    if challenge.get("seed") is not None:
+        head.append(f"deal {challenge['seed']}")
+    rows = [
+        [
+            r.get("rank"),
+            r.get("player"),
+            outcome(r),
+            f"{r.get('foundation')}/{r.get('total')}",
+            r.get("moves"),
+            clock(r.get("time_ms")),
+            help_words(r),
+        ]
+        for r in challenge.get("results") or []
+    ]
+    lines = [*head, ""]
+    lines.append(table(rows, RESULTS_HEADER) if rows else "no result yet")
+    playing = list(challenge.get("playing") or [])
+    if playing:
+        lines.append(f"playing now: {', '.join(str(p) for p in playing)}")
+    lines.append("")
+    if challenge.get("played"):
+        lines.append("you have played it")
+    elif challenge.get("game_id"):
+        lines.append(f"your game is in play: {play_command(code)} goes on with it")
+    else:
+        lines.append(f"play it: {play_command(code)}")
+    return "\n".join(lines)
+
+
+def challenges_text(result: Mapping[str, Any], titles: Titles | None = None) -> str:
+    """Your challenges (made or accepted), newest first, as ``pasyans challenges``."""
+    rows: list[Sequence[Any]] = []
+    for c in result.get("challenges") or []:
+        you = "played" if c.get("played") else ("playing" if c.get("game_id") else "—")
+        expires = "expired" if c.get("expired") else when(c.get("expires"))
+        name = title(str(c.get("game") or ""), titles).split(" — ")[0]
+        rows.append(
+            [
+                c.get("code"),
+                name,
+                c.get("creator"),
+                c.get("results"),
+                c.get("unread") or "",
+                c.get("leader") or "—",
+                you,
+                expires,
+            ]
+        )
+    if not rows:
+        return (
+            "no challenges yet: `pasyans challenge new GAME_ID` challenges friends on a "
+            "finished game of yours"
+        )
+    lines = [table(rows, LIST_HEADER)]
+    unread = unread_line(result)
+    if unread:
+        lines.append(unread)
+    return "\n".join(lines)
+
+
+def unread_line(result: Mapping[str, Any]) -> str:
+    """``2 new results on your challenges`` (empty when there is none)."""
+    n = int(result.get("unread") or 0)
+    if not n:
+        return ""
+    return f"{plural(n, 'new result')} on your challenges: `pasyans challenges` lists them"
+
+
+def made_text(challenge: Mapping[str, Any]) -> str:
+    """What ``pasyans challenge new`` and the end screen's ``C`` say of a new one."""
+    code = str(challenge.get("code") or "")
+    mark = "your result is the mark to beat" if challenge.get("mark") else "no mark yet"
+    return (
+        f"challenge {code} made ({mark}); friends play it with: {play_command(code)}\n"
+        f"link: {challenge.get('link') or '#challenge/' + code}"
+    )
+
+
+def challenge_news(event: Mapping[str, Any]) -> str:
+    """A ``challenge_result`` event in words, for the creator."""
+    result = event.get("result") or {}
+    return (
+        f"{event.get('player')} finished your challenge {event.get('code')}: "
+        f"{outcome(result)}, {result.get('foundation')}/{result.get('total')} cards, "
+        f"{plural(int(result.get('moves') or 0), 'move')} — rank {result.get('rank')}"
+    )
+
+
+def home_line(result: Mapping[str, Any]) -> str:
+    """The home screen's word on your challenges: ``2 new results on your challenges``."""
+    n = int(result.get("unread") or 0)
+    return f"{plural(n, 'new result')} on your challenges" if n else ""

@@ -1,0 +1,123 @@
+"""Events for players who are not members of a race: spectators (``race_watch``) and
+challenge creators.
+
+Every instance passes on, to the players connected to it:
+
+- to a race's spectators, its ``race`` events and each member's board
+  (``race_board``, from the race's watch channel), after ``watch_delay`` seconds;
+- to a challenge's creator, ``challenge_result`` when someone finishes their
+  challenge (the ``ch:chal`` channel).
+
+Which spectators watch from here is kept here (race → names); each beat
+(``presence_interval``) the instance notes in Redis that they still watch, and that
+those no longer connected stopped (the members then see the new count).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import protocol as P
+
+from ..services.race_news import RaceNews
+from ..services.watch import Watch
+from ..store import Store
+from .session import Hub
+
+log = logging.getLogger("pasyans.server")
+
+
+class Relay:
+    def __init__(self, store: Store, hub: Hub, watch: Watch, *, delay: float = 0.0) -> None:
+        self.store = store
+        self.hub = hub
+        self.watch = watch
+        self.delay = delay
+        #: race id → the spectators connected here
+        self.watching: dict[str, set[str]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # -- who watches from here ------------------------------------------------------------
+
+    def add(self, rid: str, player: str) -> None:
+        self.watching.setdefault(rid, set()).add(player)
+
+    def remove(self, rid: str, player: str) -> bool:
+        names = self.watching.get(rid)
+        if names is None or player not in names:
+            return False
+        names.discard(player)
+        if not names:
+            del self.watching[rid]
+        return True
+
+    async def beat(self) -> None:
+        """Note who still watches from here; those who left stop watching."""
+        for rid, names in list(self.watching.items()):
+            gone = [n for n in names if not self.hub.online(n)]
+            for name in gone:
+                self.remove(rid, name)
+            if gone:
+                await self.watch.unwatch(rid, gone)
+            await self.watch.still_watching(rid, sorted(self.watching.get(rid, ())))
+
+    async def keep(self, interval: float) -> None:
+        """:meth:`beat` every ``interval`` seconds until cancelled."""
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self.beat()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a storage outage: the next beat tries again
+                log.exception("spectators' beat failed")
+
+    # -- what comes in --------------------------------------------------------------------
+
+    def patterns(self) -> list[str]:
+        """The channels (patterns) whose messages this relay takes."""
+        keys = self.store.keys
+        return [keys.watch_channels(), keys.challenge_channel()]
+
+    def takes(self, channel: str) -> bool:
+        keys = self.store.keys
+        return channel == keys.challenge_channel() or channel.startswith(keys.watch_channels()[:-1])
+
+    async def deliver(self, channel: str, data: bytes) -> None:
+        message: dict[str, Any] = P.unpack(data)
+        if channel == self.store.keys.challenge_channel():
+            creator = str(message["creator"])
+            if self.hub.online(creator):
+                ev = P.event(P.Event.CHALLENGE_RESULT, **message["event"])
+                await self.hub.send_to(creator, ev)
+            return
+        await self._to_spectators(str(message["race_id"]), P.event(P.Event.RACE_BOARD, **message))
+
+    async def race_news(self, news: RaceNews) -> None:
+        """A race's news: its spectators here get the ``race`` event too."""
+        if news.race_id in self.watching:
+            await self._to_spectators(news.race_id, P.event(P.Event.RACE, **news.race))
+
+    async def _to_spectators(self, rid: str, ev: dict[str, Any]) -> None:
+        names = sorted(self.watching.get(rid, ()))
+        if not names:
+            return
+        if self.delay <= 0:
+            for name in names:
+                await self.hub.send_to(name, ev)
+            return
+        task = asyncio.create_task(self._later(names, ev), name=f"watch-{rid}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _later(self, names: list[str], ev: dict[str, Any]) -> None:
+        await asyncio.sleep(self.delay)
+        for name in names:
+            await self.hub.send_to(name, ev)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        self._tasks.clear()

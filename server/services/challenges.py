@@ -1,0 +1,360 @@
+"""Challenges: friends who are not online together play the same deal, each when
+they like, and compare results.
+
+A challenge is a deal (a game and its seed) under a short code, and the results of
+those who played it. Made from a finished game of its creator (``challenge_create``
+with ``game_id``: that game's result is the mark to beat) or from a deal alone (a
+``game``, with or without a ``seed``: nobody has a mark yet). Anyone with the code
+plays the deal once (``challenge_accept``): a game of mode ``challenge``, whose seed
+is hidden from its player until it is over, as a race's is, and which follows the
+rules of play of a compared game (``games.compared``: undo takes back no move that
+showed a card, ``finish`` plays only a trivially won rest unless ``assist``); hints
+are allowed but mark the result ``assisted``. When such a game ends its result is
+noted in the challenge (once, ``Games.on_finished``) and the creator is told
+(``challenge_result``, through the ``ch:chal`` channel, by the instance they are
+connected to).
+
+Keys: ``chal:{CODE}`` (the challenge), ``:games`` (player → game id), ``:results``
+(player → result); per player the challenges they made or accepted, their open ones
+(``challenge_open`` at most at once) and how many results of each they have seen
+(what is *unread*). A code lasts ``challenge_days`` (by the service's clock; its keys
+a day longer in Redis).
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import hashlib
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from protocol import ErrorCode, GameStatus, Mode, ProtocolError, pack, unpack
+
+from ..store import Store
+from .clock import Clock
+from .games import Games, Record, compared, find_game
+
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
+CODE_ALPHABET = CODE_LETTERS + "23456789"
+CODE_LENGTH = 8
+#: challenges listed per player (made or accepted); older ones drop off the list
+KEPT = 200
+#: how long a challenge's keys outlive its code in Redis (a result being written
+#: as it expires still finds them), in ms
+GRACE_MS = 86_400_000
+DAY_MS = 86_400_000
+
+
+def new_code() -> str:
+    """A fresh code: a letter, then letters and digits that are not look-alikes."""
+    rest = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH - 1))
+    return secrets.choice(CODE_LETTERS) + rest
+
+
+def challenge_game_id(code: str, player: str) -> str:
+    """The id of ``player``'s game on challenge ``code``: the same on every instance
+    (two accepts at once make one game), of the id alphabet whatever the name's
+    script, starting with the code's letter."""
+    digest = hashlib.sha256(f"{code.upper()}\0{player}".encode()).digest()[:9]
+    return f"{code.upper()}-{base64.urlsafe_b64encode(digest).decode()}"
+
+
+def ranked(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Results in the order races and boards rank them, each with its ``rank``: wins
+    first, by fewer moves, then less time; then losses by more cards founded (losses
+    that founded as many share a rank); ties listed by earlier finish."""
+
+    def key(r: Mapping[str, Any]) -> tuple[int, int, int]:
+        if r["won"]:
+            return (0, int(r["moves"]), int(r["time_ms"]))
+        return (1, -int(r["foundation"]), 0)
+
+    out = sorted(results, key=lambda r: (key(r), int(r.get("finished") or 0)))
+    keys = [key(r) for r in out]
+    return [{**r, "rank": 1 + sum(k < keys[i] for k in keys)} for i, r in enumerate(out)]
+
+
+def _text(value: bytes | None) -> str:
+    return value.decode() if value else ""
+
+
+class Challenges:
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        games: Games,
+        *,
+        days: float = 30.0,
+        most_open: int = 20,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.games = games
+        #: how long a code lasts, in ms
+        self.ttl_ms = int(days * DAY_MS)
+        self.most_open = most_open
+        counted = games.on_finished
+
+        async def finished(rec: Record) -> None:
+            if counted is not None:
+                await counted(rec)
+            if rec.mode is Mode.CHALLENGE:
+                await self.finished(rec)
+
+        games.on_finished = finished
+
+    # -- ops ----------------------------------------------------------------------------
+
+    async def create(
+        self, player: str, *, game_id: str | None, slug: str | None, seed: int | None
+    ) -> dict[str, Any]:
+        """``challenge_create``: ``{"challenge": …}`` (see :meth:`view`)."""
+        now = self.clock.now_ms()
+        mark: dict[str, Any] | None = None
+        if game_id is not None:
+            rec, raw = await self._source(player, game_id)
+            slug, seed = rec.game.slug, rec.seed
+            chosen = await self._chosen(rec, raw)
+            mark = {**self.result(rec, raw), "mark": True}
+        else:
+            assert slug is not None
+            find_game(slug)
+            chosen = seed is not None
+            if seed is None:
+                seed = secrets.randbits(64)
+        fields: dict[str, str | int] = {
+            "game": slug,
+            "seed": seed,
+            "creator": player,
+            "created": now,
+            "expires": now + self.ttl_ms,
+            "chosen": int(chosen),
+            "source": game_id or "",
+        }
+        for _ in range(8):
+            code = new_code()
+            if await self.store.create_challenge(code, fields, self.ttl_ms + GRACE_MS):
+                break
+        else:
+            raise ProtocolError(ErrorCode.INTERNAL, "no free challenge code; try again")
+        first = await self.store.count_open_challenge(
+            player, code, now, now + self.ttl_ms, self.most_open
+        )
+        if first:
+            await self.store.drop_challenge(code)
+            when = dt.datetime.fromtimestamp(first / 1000, dt.UTC).strftime("%Y-%m-%d %H:%M")
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN,
+                f"you have {self.most_open} open challenges, the most a player may have: "
+                f"the oldest expires on {when} UTC",
+            )
+        if mark is not None:
+            await self.store.challenge_result(code, player, pack(mark), self.ttl_ms + GRACE_MS)
+        await self.store.player_challenge(player, code, now, KEPT)
+        return {"challenge": await self.view(player, code)}
+
+    async def accept(self, player: str, code: str) -> dict[str, Any]:
+        """``challenge_accept``: the challenge and ``state``, the player's game on its
+        deal (made once; accepting again gives the same game, in play or over)."""
+        code = code.upper()
+        info, _, _ = await self._live(code)
+        creator = _text(info.get("creator"))
+        if player == creator and info.get("source"):
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN,
+                "your own result is this challenge's mark: share the code with friends",
+            )
+        game = find_game(_text(info.get("game")))
+        gid = await self.store.claim_challenge_game(
+            code, player, challenge_game_id(code, player), self.ttl_ms + GRACE_MS
+        )
+        rec = await self.games.create(player, game, int(info["seed"]), Mode.CHALLENGE, gid=gid)
+        await self.store.set_game_fields(gid, {"challenge": code})
+        if rec.status != GameStatus.PLAYING:  # over at the deal: noted now it is tagged
+            await self.finished(rec)
+        await self.store.player_challenge(player, code, self.clock.now_ms(), KEPT)
+        state = await self.games.resume(player, gid)
+        return {"challenge": await self.view(player, code), "state": state}
+
+    async def show(self, player: str, code: str) -> dict[str, Any]:
+        """``challenge``: the challenge as ``player`` sees it; its results are read."""
+        view = await self.view(player, code.upper())
+        others = sum(1 for r in view["results"] if r["player"] != player)
+        await self.store.see_challenge(player, view["code"], others)
+        return {"challenge": {**view, "unread": 0}}
+
+    async def mine(self, player: str, limit: int) -> dict[str, Any]:
+        """``challenges``: the challenges ``player`` made or accepted, newest first, each
+        with its ``unread`` results (others' results not yet seen with ``challenge``)."""
+        codes = await self.store.player_challenge_codes(player, limit)
+        seen = await self.store.challenges_seen(player)
+        now = self.clock.now_ms()
+        out = []
+        for code, (info, games, results) in zip(
+            codes, await self.store.challenges(codes), strict=True
+        ):
+            if not info:
+                continue  # gone from Redis
+            rows = ranked([unpack(v) for v in results.values()])
+            others = sum(1 for r in rows if r["player"] != player)
+            out.append(
+                {
+                    "code": code,
+                    "link": link(code),
+                    "game": _text(info.get("game")),
+                    "creator": _text(info.get("creator")),
+                    "created": int(info.get("created") or 0),
+                    "expires": int(info.get("expires") or 0),
+                    "expired": now >= int(info.get("expires") or 0),
+                    "results": len(rows),
+                    "leader": rows[0]["player"] if rows else None,
+                    "played": player in results,
+                    "game_id": games.get(player),
+                    "unread": max(0, others - seen.get(code, 0)),
+                }
+            )
+        return {"challenges": out, "unread": sum(c["unread"] for c in out)}
+
+    # -- the challenge object -----------------------------------------------------------
+
+    async def view(self, player: str, code: str) -> dict[str, Any]:
+        """The ``challenge`` object of docs/protocol.md, as ``player`` sees it: the seed
+        only to who may know it (a player once their game is over; the creator who
+        set a mark or chose it)."""
+        info, games, results = await self._live(code)
+        rows = ranked([unpack(v) for v in results.values()])
+        creator = _text(info.get("creator"))
+        knows = player in results or (
+            player == creator and (bool(info.get("source")) or info.get("chosen") == b"1")
+        )
+        playing = sorted(p for p in games if p not in results)
+        others = sum(1 for r in rows if r["player"] != player)
+        seen = (await self.store.challenges_seen(player)).get(code, 0)
+        return {
+            "code": code,
+            "link": link(code),
+            "game": _text(info.get("game")),
+            "creator": creator,
+            "created": int(info.get("created") or 0),
+            "expires": int(info.get("expires") or 0),
+            "seed_chosen": info.get("chosen") == b"1",
+            "seed": int(info["seed"]) if knows else None,
+            "mark": any(r.get("mark") for r in rows),
+            "results": rows,
+            "playing": playing,
+            "played": player in results,
+            "game_id": games.get(player),
+            "unread": max(0, others - seen),
+        }
+
+    def result(self, rec: Record, raw: Mapping[str, bytes]) -> dict[str, Any]:
+        """A finished game's result as a challenge lists it."""
+        won = rec.status == GameStatus.WON
+        # A practice game the solver finished was played by it; a compared game's
+        # finish is a trivially won rest unless assisted (then marked so).
+        assisted = raw.get("assisted") == b"1" or (rec.auto_completed and not compared(rec))
+        return {
+            "player": rec.player,
+            "status": str(rec.status),
+            "won": won,
+            "foundation": rec.foundation,
+            "total": rec.game.total,
+            "moves": rec.moves,
+            "time_ms": self.games.time_ms(rec),
+            "clean": rec.clean,
+            "assisted": assisted,
+            "auto_completed": rec.auto_completed,
+            "out": rec.out or None,
+            "finished": rec.finished or rec.updated,
+        }
+
+    # -- a challenge game ends ------------------------------------------------------------
+
+    async def finished(self, rec: Record) -> None:
+        """Note a finished challenge game's result (once), and tell the creator."""
+        raw = await self.store.game(rec.gid)
+        if raw is None:
+            return
+        code = _text(raw.get("challenge"))
+        if not code:
+            return  # not tagged yet: ``accept`` notes it
+        info, _, _ = await self.store.challenge(code)
+        if not info:
+            return
+        result = self.result(rec, raw)
+        if not await self.store.challenge_result(
+            code, rec.player, pack(result), self.ttl_ms + GRACE_MS
+        ):
+            return
+        creator = _text(info.get("creator"))
+        if creator == rec.player:
+            return
+        _, _, results = await self.store.challenge(code)
+        rows = ranked([unpack(v) for v in results.values()])
+        mine = next(r for r in rows if r["player"] == rec.player)
+        others = sum(1 for r in rows if r["player"] != creator)
+        seen = (await self.store.challenges_seen(creator)).get(code, 0)
+        news = {
+            "creator": creator,
+            "event": {
+                "code": code,
+                "game": _text(info.get("game")),
+                "player": rec.player,
+                "result": mine,
+                "results": len(rows),
+                "unread": max(0, others - seen),
+            },
+        }
+        await self.store.publish(self.store.keys.challenge_channel(), pack(news))
+
+    # -- helpers ------------------------------------------------------------------------
+
+    async def _live(self, code: str) -> tuple[dict[str, bytes], dict[str, str], dict[str, bytes]]:
+        info, games, results = await self.store.challenge(code)
+        if not info:
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"no challenge has the code {code!r}")
+        if self.clock.now_ms() >= int(info.get("expires") or 0):
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"the challenge {code} has expired")
+        return info, games, results
+
+    async def _source(self, player: str, gid: str) -> tuple[Record, dict[str, bytes]]:
+        """The finished game of ``player`` a challenge is made from."""
+        raw = await self.store.game(gid)
+        if raw is None:
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"no game {gid!r}")
+        rec = Record.load(gid, raw)
+        if rec.player != player:
+            raise ProtocolError(ErrorCode.FORBIDDEN, f"game {gid} is not yours")
+        if rec.status == GameStatus.PLAYING:
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, f"game {gid} is still in play: its result is the mark"
+            )
+        if self.games.seed_hidden(rec):
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN,
+                f"the deal of game {gid} is still secret (a daily until its day is over, "
+                "a race until it is over for everyone): challenge it then",
+            )
+        return rec, raw
+
+    async def _chosen(self, rec: Record, raw: Mapping[str, bytes]) -> bool:
+        """Whether the source game's seed was chosen by a player: a ``deal`` game, a
+        race on a chosen seed, a challenge on one."""
+        if rec.mode is Mode.DEAL:
+            return True
+        if rec.race:
+            info, _, _, _ = await self.store.race(rec.race)
+            return info.get("chosen") == b"1"
+        code = _text(raw.get("challenge"))
+        if code:
+            info, _, _ = await self.store.challenge(code)
+            return info.get("chosen") == b"1"
+        return False
+
+
+def link(code: str) -> str:
+    """The link form of a code: the fragment a web client opens."""
+    return f"#challenge/{code}"

@@ -1,0 +1,129 @@
+"""Watching a race: spectators see its events and each member's board, live.
+
+A spectator (``race_watch`` with the race's code) is never a member: a member may not
+watch, and whoever watched a race may not join it later (``race:{rid}:spectators``).
+Who watches now is ``race:{rid}:watchers`` (spectator → when a server last saw them
+watching, refreshed every beat by the server they are connected to; one not seen for
+``stale_after`` seconds no longer counts): its size is the race object's
+``watchers``, shown to the members, and at most ``most`` watch at once.
+
+A spectator gets a member's board as that member sees it — the view of the state
+object, face-down cards null — without the game's id, its legal moves or its seed.
+Each change of a race game is published on the race's watch channel when anybody
+watches (one read of the watchers a change); the server a spectator is connected to
+passes it on (``server.net.relay``), after ``watch_delay`` seconds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from protocol import ErrorCode, ProtocolError, pack
+
+from ..store import Store
+from .clock import Clock
+from .games import Games, Record
+from .race import Races
+
+
+class Watch:
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        games: Games,
+        races: Races,
+        *,
+        most: int = 20,
+        stale_after: float = 5.0,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.games = games
+        self.races = races
+        self.most = most
+        self.stale_ms = int(stale_after * 1000)
+        races.watchers_of = self.count
+        changed = games.on_race_change
+
+        async def race_game_changed(rec: Record) -> None:
+            if changed is not None:
+                await changed(rec)
+            await self.game_changed(rec)
+
+        games.on_race_change = race_game_changed
+
+    async def watch(self, player: str, code: str) -> dict[str, Any]:
+        """``race_watch``: the race (its ``watchers`` counting ``player``) and every
+        member's ``boards`` so far."""
+        rid = await self.store.race_by_code(code)
+        if rid is None:
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"no race has the code {code!r}")
+        now = self.clock.now_ms()
+        n = await self.store.race_watch(rid, player, now, now - self.stale_ms, self.most)
+        if n == -1:
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"no race has the code {code!r}")
+        if n == -2:
+            raise ProtocolError(ErrorCode.FORBIDDEN, "you are in this race: play it, not watch it")
+        if n == -3:
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN,
+                f"{self.most} spectators watch this race already, the most it takes",
+            )
+        race = await self.races.publish(rid)  # the members see one more watching
+        return {"race": race, "boards": await self.boards(rid)}
+
+    async def unwatch(self, rid: str, players: list[str]) -> bool:
+        """``players`` stopped watching (``race_unwatch``, or they disconnected): the
+        members are told the new count. False if none of them was watching."""
+        if not players or not await self.store.race_unwatch(rid, players):
+            return False
+        with contextlib.suppress(ProtocolError):  # the race is gone
+            await self.races.publish(rid)
+        return True
+
+    async def still_watching(self, rid: str, players: list[str]) -> None:
+        """A beat: ``players`` still watch the race from this server."""
+        if players:
+            await self.store.race_still_watched(rid, players, self.clock.now_ms())
+
+    async def count(self, rid: str) -> int:
+        """How many watch the race now."""
+        since = self.clock.now_ms() - self.stale_ms
+        return sum(1 for seen in (await self.store.race_watchers(rid)).values() if seen >= since)
+
+    async def may_join(self, player: str, code: str) -> None:
+        """``forbidden`` when ``player`` watched the race of ``code``: a spectator
+        has seen the members' boards and plays no part in it."""
+        rid = await self.store.race_by_code(code)
+        if rid is not None and await self.store.race_spectator(rid, player):
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, "you watched this race: a spectator does not join it"
+            )
+
+    async def boards(self, rid: str) -> list[dict[str, Any]]:
+        """Each member's board, once the race is dealt."""
+        _, members, games, _ = await self.store.race(rid)
+        out = []
+        for member in members:
+            gid = games.get(member)
+            raw = await self.store.game(gid) if gid else None
+            if raw is not None:
+                out.append(self.board(rid, Record.load(gid or "", raw)))
+        return out
+
+    def board(self, rid: str, rec: Record) -> dict[str, Any]:
+        """A member's board as a spectator sees it: the member's own view (face-down
+        cards null), without the game id, the legal moves or the seed."""
+        state = self.games.wire(rec)
+        for hidden in ("game_id", "legal", "ranked"):
+            state.pop(hidden, None)
+        state["deal"] = {"seed": None, "commitment": state["deal"]["commitment"]}
+        return {"race_id": rid, "player": rec.player, "state": state}
+
+    async def game_changed(self, rec: Record) -> None:
+        """Publish a race game's new board when anybody watches its race."""
+        if await self.count(rec.race):
+            channel = self.store.keys.watch_channel(rec.race)
+            await self.store.publish(channel, pack(self.board(rec.race, rec)))
