@@ -112,19 +112,21 @@ def unreachable(url: str, why: object) -> ServerUnavailable:
     )
 
 
-def http_server(url: str) -> ServerUnavailable:
-    """An HTTP server answered 404 where the WebSocket was asked for: a URL without
-    the ``/ws`` path, most likely."""
+def http_server(url: str, status: int) -> ServerUnavailable:
+    """An HTTP server answered a page (200: a pasyans server's web client at ``/``) or
+    404 where the WebSocket was asked for: a URL without the ``/ws`` path, most
+    likely."""
     parts = urlsplit(url)
     path = parts.path.rstrip("/")
+    said = f"HTTP {status} {http.HTTPStatus(status).phrase}"
     if path.endswith("/ws"):
         return ServerUnavailable(
-            f"{url} answers HTTP 404 Not Found: this is an HTTP server but has no "
+            f"{url} answers {said}: this is an HTTP server but has no "
             "pasyans WebSocket there (a pasyans server's is ws://HOST:PORT/ws)"
         )
     fixed = urlunsplit(parts._replace(path=f"{path}/ws", query="", fragment=""))
     return ServerUnavailable(
-        f"{url} answers HTTP 404 Not Found: this is an HTTP server: use {fixed} "
+        f"{url} answers {said}: this is an HTTP server: use {fixed} "
         "(a pasyans server's WebSocket is at /ws)"
     )
 
@@ -281,8 +283,9 @@ class Connection:
         except InvalidURI:
             raise not_websocket(self.url) from None
         except InvalidStatus as exc:
-            if exc.response.status_code == http.HTTPStatus.NOT_FOUND:
-                raise http_server(self.url) from None
+            status = exc.response.status_code
+            if status in (http.HTTPStatus.OK, http.HTTPStatus.NOT_FOUND):
+                raise http_server(self.url, status) from None
             raise unreachable(self.url, reason(exc)) from None
         except ConnectionRefusedError:
             raise unreachable(self.url, "connection refused") from None
