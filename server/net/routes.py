@@ -280,19 +280,21 @@ class Routes:
         return {"state": await self.sv.games.resign(player, req.game_id)}
 
     async def hint(self, player: str, req: P.HintRequest) -> Result:
-        return await self.sv.games.hint(player, req.game_id)
+        return await self.sv.assist.hint(player, req.game_id)
 
     async def auto(self, player: str, req: P.AutoRequest) -> Result:
-        games = self.sv.games
-        before, after, played = await games.auto(player, req.game_id, req.seq)
-        return games.moved(before, after, played, delta=req.reply is P.ReplyForm.DELTA)
+        assist = self.sv.assist
+        before, after, played = await assist.auto(player, req.game_id, req.seq)
+        delta = req.reply is P.ReplyForm.DELTA
+        return self.sv.games.views.moved(before, after, played, delta=delta)
 
     async def finish(self, player: str, req: P.FinishRequest) -> Result:
-        games = self.sv.games
+        assist = self.sv.assist
         if req.check:
-            return await games.finish_check(player, req.game_id, req.seq)
-        before, after, played = await games.finish(player, req.game_id, req.seq, assist=req.assist)
-        return games.moved(before, after, played, delta=req.reply is P.ReplyForm.DELTA)
+            return await assist.finish_check(player, req.game_id, req.seq)
+        before, after, played = await assist.finish(player, req.game_id, req.seq, assist=req.assist)
+        delta = req.reply is P.ReplyForm.DELTA
+        return self.sv.games.views.moved(before, after, played, delta=delta)
 
     async def my_games(self, player: str, req: P.MyGamesRequest) -> Result:
         return await self.sv.games.my_games(player, req.limit, req.cursor)

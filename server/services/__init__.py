@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from ..settings import Settings
 from ..store import Store
 from .accounts import Accounts
+from .assistance import Assistance
 from .challenges import Challenges
 from .clock import Clock, FakeClock, SystemClock
 from .daily import DEFAULT_BUDGET, Budget, Chooser, Dailies, choose
@@ -28,6 +29,7 @@ class Services:
     dailies: Dailies
     boards: Leaderboards
     games: Games
+    assist: Assistance
     races: Races
     replays: Replays
     stats: Stats
@@ -77,6 +79,9 @@ class Services:
             cache_size=cache_size,
             idle_gap=idle_gap,
             max_in_play=limits.max_in_play,
+        )
+        assist = Assistance(
+            games,
             hint_seconds=limits.hint_seconds,
             finish_seconds=limits.finish_seconds,
             finish_nodes=limits.finish_nodes,
@@ -108,6 +113,7 @@ class Services:
             dailies,
             boards,
             games,
+            assist,
             races,
             Replays(games),
             stats,

@@ -34,7 +34,8 @@ from protocol import ErrorCode, GameStatus, Mode, ProtocolError, pack, unpack
 
 from ..store import Store
 from .clock import Clock
-from .games import Games, Record, compared, find_game
+from .games import Games
+from .records import Record, compared, find_game
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
 CODE_ALPHABET = CODE_LETTERS + "23456789"
@@ -263,7 +264,7 @@ class Challenges:
             "foundation": rec.foundation,
             "total": rec.game.total,
             "moves": rec.moves,
-            "time_ms": self.games.time_ms(rec),
+            "time_ms": self.games.views.time_ms(rec),
             "clean": rec.clean,
             "assisted": assisted,
             "auto_completed": rec.auto_completed,
@@ -332,7 +333,7 @@ class Challenges:
             raise ProtocolError(
                 ErrorCode.FORBIDDEN, f"game {gid} is still in play: its result is the mark"
             )
-        if self.games.seed_hidden(rec):
+        if self.games.views.seed_hidden(rec):
             raise ProtocolError(
                 ErrorCode.FORBIDDEN,
                 f"the deal of game {gid} is still secret (a daily until its day is over, "

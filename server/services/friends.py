@@ -19,7 +19,8 @@ from typing import Any
 from protocol import ErrorCode, GameStatus, ProtocolError
 
 from ..store import Store
-from .games import SUMMARY_FIELDS, Games
+from .games import Games
+from .records import SUMMARY_FIELDS
 
 
 def as_followed(summary: dict[str, Any]) -> dict[str, Any]:
@@ -76,7 +77,7 @@ class Friends:
             games = {
                 slug: as_followed(summary)
                 for slug, row in zip(slugs, rows, strict=True)
-                if (summary := self.games.summary(ids[slug], row)) is not None
+                if (summary := self.games.views.summary(ids[slug], row)) is not None
             }
             out.append({"player": friend, "today": games})
         return {"date": today, "friends": out}

@@ -49,9 +49,10 @@ from protocol import ErrorCode, GameStatus, Mode, ProtocolError, RaceStatus
 
 from ..store import Store
 from .clock import Clock
-from .games import DAY_OVER, SUMMARY_FIELDS, Games, Record, find_game
+from .games import Games
 from .ids import new_id, race_game_id
 from .race_news import RaceNews
+from .records import DAY_OVER, SUMMARY_FIELDS, Record, find_game
 
 log = logging.getLogger(__name__)
 
@@ -455,7 +456,7 @@ class Races:
         status = RaceStatus(_text(info.get("status")) or RaceStatus.LOBBY)
         gids = [games[m] for m in members if m in games]
         rows = await self.store.games(gids, SUMMARY_FIELDS) if gids else []
-        summaries = {g: self.games.summary(g, r) for g, r in zip(gids, rows, strict=True)}
+        summaries = {g: self.games.views.summary(g, r) for g, r in zip(gids, rows, strict=True)}
         total = find_game(info["game"].decode()).total
         now = self.clock.now_ms()
         created = int(info.get("created") or now)

@@ -25,7 +25,8 @@ from protocol import ErrorCode, GameStatus, ProtocolError, RaceStatus
 from ..patience import registry
 from ..patience.engine import AnyGame, AnyState
 from .daily import commitment
-from .games import Games, Record, effective_moves, find_game
+from .games import Games
+from .records import Record, effective_moves, find_game
 
 #: positions kept (a player stepping through a replay asks for neighbours)
 POSITIONS_KEPT = 512
@@ -137,7 +138,7 @@ class Replays:
             "moves": rec.moves,
             "foundation": rec.foundation,
             "total": rec.game.total,
-            "time_ms": self.games.time_ms(rec),
+            "time_ms": self.games.views.time_ms(rec),
             "created": rec.created,
             "finished": rec.finished,
             "clean": rec.clean,

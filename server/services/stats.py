@@ -25,7 +25,8 @@ from protocol import ErrorCode, GameStatus, ProtocolError
 from ..patience import registry
 from ..store import Store
 from .clock import Clock, day_before, utc_date
-from .games import Games, Record, by_the_rules, current_streak, find_game
+from .games import Games, current_streak
+from .records import Record, by_the_rules, find_game
 
 #: days in the chart of results
 DAYS = 30
@@ -92,7 +93,7 @@ class Stats:
             rec.game.slug,
             int(won),
             rec.moves,
-            self.games.time_ms(rec),
+            self.games.views.time_ms(rec),
             rec.foundation,
             int(daily),
             int(by_the_rules(rec)),

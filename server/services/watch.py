@@ -23,8 +23,9 @@ from protocol import ErrorCode, ProtocolError, pack
 
 from ..store import Store
 from .clock import Clock
-from .games import Games, Record
+from .games import Games
 from .race import Races
+from .records import Record
 
 
 class Watch:
@@ -116,7 +117,7 @@ class Watch:
     def board(self, rid: str, rec: Record) -> dict[str, Any]:
         """A member's board as a spectator sees it: the member's own view (face-down
         cards null), without the game id, the legal moves or the seed."""
-        state = self.games.wire(rec)
+        state = self.games.views.wire(rec)
         for hidden in ("game_id", "legal", "ranked"):
             state.pop(hidden, None)
         state["deal"] = {"seed": None, "commitment": state["deal"]["commitment"]}

@@ -31,6 +31,12 @@ SIGNED_IN: dict[P.Op, dict[str, object]] = {
     P.Op.FRIENDS: {},
     P.Op.RACE_END: {"race_id": "abc"},
     P.Op.RACE_DROP: {"race_id": "abc", "player": "somebody"},
+    P.Op.CHALLENGE_CREATE: {"game": "crescent"},
+    P.Op.CHALLENGE_ACCEPT: {"code": "ABCDEF"},
+    P.Op.CHALLENGE: {"code": "ABCDEF"},
+    P.Op.CHALLENGES: {},
+    P.Op.RACE_WATCH: {"code": "ABCDEF"},
+    P.Op.RACE_UNWATCH: {"race_id": "abc"},
 }
 
 

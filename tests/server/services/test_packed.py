@@ -26,10 +26,10 @@ async def test_packed_move_replies_equal_the_plain_encoding(redis_url: str, slug
                 break
             move = state["legal"][(n * 7) % len(state["legal"])]
             packed = await games.move_packed("packer", state["game_id"], state["seq"], move)
-            rec = games._cache[state["game_id"]]
-            assert packed == msgpack.packb(games.wire(rec))
+            rec = games.cache[state["game_id"]]
+            assert packed == msgpack.packb(games.views.wire(rec))
             state = msgpack.unpackb(packed)
-            assert state == games.wire(rec)
+            assert state == games.views.wire(rec)
             assert ok_packed(n, packed) == P.encode(P.ok(n, state=state))
     finally:
         await store.close()

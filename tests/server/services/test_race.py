@@ -160,7 +160,7 @@ async def test_a_deal_left_halfway_by_a_dead_instance_is_finished_once(redis_url
         assert ids == {"ann": first.gid, "bob": race_game_id(rid, "bob")}
         assert await store.player_game_ids("ann", 0, 10) == [first.gid]
         bob = await races.my_game("bob", rid)
-        assert bob is not None and bob["view"] == games.wire(first)["view"]
+        assert bob is not None and bob["view"] == games.views.wire(first)["view"]
         assert not await store.claim_race_dealer(rid, 300)  # the new dealer holds it
     finally:
         await services.races.close()

@@ -1,0 +1,203 @@
+"""A game as the server keeps it: the record stored in Redis (a hash: seed, player,
+mode, seq, status, the state bytes, timestamps, score; and a log of its moves), and
+what is decided from a record alone: its time, whether its result is compared with
+others', whether it ended by the rules, the moves in force after its undos.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from protocol import ErrorCode, GameStatus, Mode, ProtocolError, encode_array, pack, unpack
+
+from ..patience import registry
+from ..patience.engine import AnyGame, AnyState, Move, UnknownGame
+
+UNDO = pack({"undo": 1})
+RESIGN = pack({"resign": 1})
+SUMMARY_FIELDS = [
+    "slug",
+    "mode",
+    "status",
+    "seq",
+    "moves",
+    "foundation",
+    "total",
+    "created",
+    "updated",
+    "date",
+    "ranked",
+    "clean",
+    "auto",
+    "out",
+    "active",
+]
+#: why a game ended other than by its rules (a game ``lost`` with no ``out`` had no
+#: move left): the player resigned, or the server gave it up for them
+RESIGNED, DAY_OVER = "resigned", "day_over"
+
+
+_WIRE_MOVES: dict[Move, bytes] = {}
+_WIRE_MOVES_MAX = 1 << 16
+
+
+def packed_move(move: Move) -> bytes:
+    """``pack(move.to_wire())``, encoded once per process (a game's moves
+    come from its fixed piles and actions, so there are few of them)."""
+    packed = _WIRE_MOVES.get(move)
+    if packed is None:
+        if len(_WIRE_MOVES) >= _WIRE_MOVES_MAX:
+            _WIRE_MOVES.clear()
+        packed = _WIRE_MOVES[move] = pack(move.to_wire())
+    return packed
+
+
+def packed_legal(legal: Sequence[Move]) -> bytes:
+    """``pack([m.to_wire() for m in legal])``."""
+    return encode_array([packed_move(move) for move in legal])
+
+
+def find_game(slug: str) -> AnyGame:
+    try:
+        return registry.get(slug)
+    except UnknownGame:
+        raise ProtocolError(ErrorCode.NOT_FOUND, f"no patience is called {slug!r}") from None
+
+
+@dataclass(slots=True)
+class Record:
+    """One game as stored in Redis, with its state decoded. Treat it as frozen: a
+    change makes a new record (plain slots rather than ``frozen=True`` only because a
+    frozen dataclass is several times slower to build, and one is built per move)."""
+
+    gid: str
+    game: AnyGame
+    seed: int
+    player: str
+    mode: Mode
+    seq: int
+    status: GameStatus
+    state: AnyState
+    created: int
+    updated: int
+    finished: int
+    moves: int
+    foundation: int
+    date: str  # the daily's date for a daily deal, else ""
+    ranked: bool
+    clean: bool
+    commitment: str
+    recorded: bool
+    race: str = ""  # the race id of a race game
+    #: the server played the rest of the game along a certified line (``finish``)
+    auto_completed: bool = False
+    #: why the game ended other than by its rules ("" if it did not): RESIGNED, or why
+    #: the server gave it up (a race's reasons, DAY_OVER)
+    out: str = ""
+    #: a race game whose race is over for every member (its seed may be shown)
+    race_over: bool = False
+    #: the player's active time up to ``updated``, in ms (-1: a game stored before it
+    #: was kept, whose time runs from ``created``)
+    active: int = 0
+    #: the encoded bytes (``pack``) of each pile of ``game.view(state)`` (see ``packed_wire``)
+    packed_piles: tuple[bytes, ...] | None = None
+
+    @classmethod
+    def load(cls, gid: str, raw: dict[str, bytes]) -> Record:
+        def text(name: str) -> str:
+            return raw.get(name, b"").decode()
+
+        game = find_game(text("slug"))
+        return cls(
+            gid=gid,
+            game=game,
+            seed=int(raw["seed"]),
+            player=text("player"),
+            mode=Mode(text("mode")),
+            seq=int(raw["seq"]),
+            status=GameStatus(text("status")),
+            state=game.loads(raw["state"]),
+            created=int(raw["created"]),
+            updated=int(raw.get("updated", raw["created"])),
+            finished=int(raw.get("finished", 0)),
+            moves=int(raw.get("moves", 0)),
+            foundation=int(raw.get("foundation", 0)),
+            date=text("date"),
+            ranked=raw.get("ranked") == b"1",
+            clean=raw.get("clean", b"1") == b"1",
+            commitment=text("commitment"),
+            recorded=raw.get("recorded") == b"1",
+            race=text("race"),
+            auto_completed=raw.get("auto") == b"1",
+            out=text("out"),
+            race_over=raw.get("race_over") == b"1",
+            active=int(raw.get("active", -1)),
+        )
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "slug": self.game.slug,
+            "seed": self.seed,
+            "player": self.player,
+            "mode": str(self.mode),
+            "seq": self.seq,
+            "status": self.status,
+            "state": self.game.dumps(self.state),
+            "created": self.created,
+            "updated": self.updated,
+            "moves": self.moves,
+            "foundation": self.foundation,
+            "total": self.game.total,
+            "date": self.date,
+            "ranked": int(self.ranked),
+            "clean": int(self.clean),
+            "commitment": self.commitment,
+            "race": self.race,
+            "active": self.active,
+        }
+
+
+def active_time(
+    active: int, *, created: int, updated: int, finished: int, now: int, gap: int
+) -> int:
+    """A game's time in ms: ``active`` (its player's time up to ``updated``), and for a
+    game in play (``finished`` 0) the time since, at most ``gap``. A game stored before
+    its active time was kept (``active`` -1) counts from ``created`` to its end, or
+    ``updated`` plus the same allowance."""
+    if active < 0:
+        active = max(0, updated - created)
+        if finished:
+            return max(0, finished - created)
+    if finished:
+        return active
+    return active + min(max(0, now - updated), gap)
+
+
+def compared(rec: Record) -> bool:
+    """Whether the game's result is compared with others' (a ranked daily, a race
+    game): what it shows may not be taken back, and the server's solver may not play
+    it (docs/protocol.md, "Fair play")."""
+    return rec.ranked or bool(rec.race) or rec.mode is Mode.CHALLENGE
+
+
+def by_the_rules(rec: Record) -> bool:
+    """Whether a finished game ended by the rules: won, or lost with no move left. A
+    resigned game (a player's, or an absent race member's timed out) is marked lost
+    while its position still has moves; it ends no streak day (docs/client.md,
+    "Streak")."""
+    return rec.status == GameStatus.WON or rec.game.status(rec.state) != GameStatus.PLAYING
+
+
+def effective_moves(log: list[bytes]) -> list[dict[str, Any]]:
+    """The moves in force after a log's undos: "a game is its seed plus its moves"."""
+    moves: list[dict[str, Any]] = []
+    for raw in log:
+        item = unpack(raw)
+        if item.get("undo"):
+            if moves:
+                moves.pop()
+        elif not item.get("resign"):
+            moves.append(item)
+    return moves

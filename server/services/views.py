@@ -1,0 +1,218 @@
+"""What a player receives of a game: the wire ``state`` object (docs/protocol.md, "The
+state object"), packed once per change of a pile on the hot path; the delta of a
+``"reply": "delta"``; the summary of ``my_games``; the game's time; whether its seed is
+still secret."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from protocol import Encoded, GameStatus, Mode, encode_array, encode_map, pack
+
+from ..patience.engine import AnyGame, AnyState, Game, Move
+from .clock import Clock
+from .daily import Dailies
+from .records import SUMMARY_FIELDS, Record, active_time, packed_legal
+
+#: marks a key missing from a dict (None is a value)
+_GONE = object()
+
+
+class Views:
+    """The views of games, on the server's clock and the dailies' calendar (what
+    time it is decides a game's time and whether a daily's seed may be shown)."""
+
+    def __init__(self, clock: Clock, dailies: Dailies, *, idle_gap: float = 60.0) -> None:
+        self.clock = clock
+        self.dailies = dailies
+        #: the longest pause between two changes that counts in a game's time, in ms
+        self.idle_gap_ms = int(idle_gap * 1000)
+
+    def wire(self, rec: Record) -> dict[str, Any]:
+        """The state object of docs/protocol.md (plus ``clean``, ``ranked`` and ``date``)."""
+        return {
+            **self._head(rec),
+            "view": rec.game.view(rec.state),
+            "legal": [m.to_wire() for m in self._legal_now(rec)],
+            **self._tail(rec),
+        }
+
+    def packed_wire(self, rec: Record) -> bytes:
+        """``pack(self.wire(rec))``, byte for byte, with the view's piles taken from
+        ``rec.packed_piles`` (encoded once per change of a pile) and each legal move's
+        encoding cached."""
+        piles = rec.packed_piles
+        if piles is None:
+            return pack(self.wire(rec))
+        view = encode_map(Encoded("piles", encode_array(piles)), {"info": rec.game.info(rec.state)})
+        return encode_map(
+            self._head(rec),
+            Encoded("view", view),
+            Encoded("legal", packed_legal(self._legal_now(rec))),
+            self._tail(rec),
+        )
+
+    def moved(
+        self, before: Record, after: Record, played: Sequence[Move], *, delta: bool
+    ) -> dict[str, Any]:
+        """The reply of ``auto`` and ``finish``: the moves ``played``, and the new
+        ``state``, or with ``delta`` what changed since ``before`` (``from_seq`` says
+        which state it follows, several moves back)."""
+        moves = [m.to_wire() for m in played]
+        if delta:
+            return {"delta": {**self.delta(before, after), "from_seq": before.seq}, "played": moves}
+        return {"state": self.wire(after), "played": moves}
+
+    def delta(self, before: Record, after: Record) -> dict[str, Any]:
+        """What changed from ``before`` to ``after``, for a ``"reply": "delta"``: the
+        counters, the full legal list, the new cards of each pile whose cards changed,
+        the whole object of a pile whose other fields changed (``pile_meta``), and the
+        ``info`` keys that changed (None for a key that is gone)."""
+        game = after.game
+        old, new = before.state, after.state
+        dynamic = type(game).pile_view is not Game.pile_view
+        piles: dict[str, Any] = {}
+        meta: dict[str, Any] = {}
+        view_pile = game.view_pile
+        for i, cards in enumerate(new.piles):
+            if not dynamic and old.piles[i] == cards:
+                continue  # a pile's view depends on its cards alone here
+            was, now = view_pile(old, i), view_pile(new, i)
+            if was == now:
+                continue
+            cards_was, cards_now = was.pop("cards"), now.pop("cards")
+            if was != now:
+                meta[now["id"]] = {**now, "cards": cards_now}
+            elif cards_was != cards_now:
+                piles[now["id"]] = cards_now
+        info_was, info_now = game.info(old), game.info(new)
+        info = {k: v for k, v in info_now.items() if info_was.get(k, _GONE) != v}
+        info.update({k: None for k in info_was if k not in info_now})
+        head = self._head(after)
+        out: dict[str, Any] = {
+            key: head[key] for key in ("game_id", "seq", "status", "moves", "time_ms", "foundation")
+        }
+        out.update(
+            clean=after.clean,
+            legal=[m.to_wire() for m in self._legal_now(after)],
+            piles=piles,
+            info=info,
+        )
+        if meta:
+            out["pile_meta"] = meta
+        return out
+
+    @staticmethod
+    def packed_piles(game: AnyGame, state: AnyState, prev: Record) -> tuple[bytes, ...] | None:
+        """The encoded piles of ``game.view(state)``, reusing those of ``prev`` whose
+        cards did not change; None for a game whose piles' views depend on more than
+        their cards (it overrides ``pile_view``)."""
+        if type(game).pile_view is not Game.pile_view:
+            return None
+        old = prev.packed_piles
+        before = prev.state.piles
+        view_pile = game.view_pile
+        out = []
+        for i, cards in enumerate(state.piles):
+            # A move rebuilds only the piles it changes: the others are the same tuple.
+            if old is not None and before[i] is cards:
+                out.append(old[i])
+            else:
+                out.append(pack(view_pile(state, i)))
+        return tuple(out)
+
+    @staticmethod
+    def _legal_now(rec: Record) -> list[Move]:
+        """The legal moves of a game still in play (the engine caches them)."""
+        return rec.game.legal_moves(rec.state) if rec.status == GameStatus.PLAYING else []
+
+    def _head(self, rec: Record) -> dict[str, Any]:
+        """The state object's fields before ``view``."""
+        game = rec.game
+        hidden = self.seed_hidden(rec)
+        return {
+            "game_id": rec.gid,
+            "game": game.slug,
+            "mode": rec.mode,
+            "seq": rec.seq,
+            "status": rec.status,
+            "moves": rec.moves,
+            "time_ms": self.time_ms(rec),
+            "foundation": rec.foundation,
+            "total": game.total,
+            "deal": {"seed": None if hidden else rec.seed, "commitment": rec.commitment or None},
+        }
+
+    def time_ms(self, rec: Record) -> int:
+        """The game's time: its player's active time. A pause between two changes
+        counts at most ``idle_gap`` (the player was away, or the server was down); a
+        game in play counts the time since its last change the same way."""
+        return active_time(
+            rec.active,
+            created=rec.created,
+            updated=rec.updated,
+            finished=rec.finished,
+            now=self.clock.now_ms(),
+            gap=self.idle_gap_ms,
+        )
+
+    def seed_hidden(self, rec: Record) -> bool:
+        """Whether the game's seed is still secret: on a daily deal until the day is
+        over, in a race until the race is over for every member (a member who left
+        early could otherwise deal the same layout elsewhere and solve it)."""
+        return (
+            (bool(rec.date) and not self.dailies.revealed(rec.date))
+            or (bool(rec.race) and not rec.race_over)
+            or (rec.mode is Mode.CHALLENGE and rec.status == GameStatus.PLAYING)
+        )
+
+    @staticmethod
+    def _tail(rec: Record) -> dict[str, Any]:
+        """The state object's fields after ``legal`` (``auto_completed`` and ``out``
+        only when set)."""
+        tail: dict[str, Any] = {"clean": rec.clean, "ranked": rec.ranked, "date": rec.date or None}
+        if rec.auto_completed:
+            tail["auto_completed"] = True
+        if rec.out:
+            tail["out"] = rec.out
+        return tail
+
+    def summary(self, gid: str, values: list[bytes | None]) -> dict[str, Any] | None:
+        raw = dict(zip(SUMMARY_FIELDS, values, strict=True))
+        if raw["slug"] is None:
+            return None
+
+        def num(name: str) -> int:
+            value = raw[name]
+            return int(value) if value is not None else 0
+
+        def text(name: str) -> str | None:
+            value = raw[name]
+            return value.decode() if value else None
+
+        return {
+            "game_id": gid,
+            "game": text("slug"),
+            "mode": text("mode"),
+            "status": text("status"),
+            "seq": num("seq"),
+            "moves": num("moves"),
+            "foundation": num("foundation"),
+            "total": num("total"),
+            "created": num("created"),
+            "updated": num("updated"),
+            "date": text("date"),
+            "ranked": raw["ranked"] == b"1",
+            "clean": raw["clean"] != b"0",
+            "auto_completed": raw["auto"] == b"1",
+            "out": text("out"),
+            "time_ms": active_time(
+                int(raw["active"]) if raw["active"] is not None else -1,
+                created=num("created"),
+                updated=num("updated"),
+                finished=num("updated") if raw["status"] != b"playing" else 0,
+                now=self.clock.now_ms(),
+                gap=self.idle_gap_ms,
+            ),
+        }
