@@ -57,3 +57,27 @@ async def test_the_balancer_forwards_the_real_address(
             assert err["code"] == "rate_limited", err
         async with player("127.0.0.3", "198.51.100.2") as c:
             await c.register(unique_name())
+
+
+@pytest.mark.parametrize("kind", ["haproxy", "nginx"])
+async def test_the_web_client_is_served_through_the_balancer(
+    kind: str, redis_url: str, tmp_path: Path
+) -> None:
+    """Issue 26: the page and its files, and the page's WebSocket (same origin, so its
+    Origin header names the balancer's host and port), pass through the balancer."""
+    import urllib.request
+
+    need_balancer(kind)
+    async with behind(kind, redis_url, tmp_path) as url:
+        root = url.removeprefix("ws://").removesuffix("/ws")
+
+        def get(path: str) -> tuple[int, str, bytes]:
+            with urllib.request.urlopen(f"http://{root}{path}", timeout=5) as r:
+                return r.status, r.headers.get("Content-Type", ""), r.read()
+
+        status, kind_, body = await asyncio.to_thread(get, "/")
+        assert status == 200 and kind_.startswith("text/html") and b"<script" in body
+        status, kind_, _ = await asyncio.to_thread(get, "/app.mjs")
+        assert status == 200 and "javascript" in kind_
+        async with connect(url, origin=f"http://{root}") as page:
+            await page.register(unique_name())
