@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .cards import is_red, rank, suit
+from .cards import rank
 
 Cards = tuple[int, ...]
 
@@ -24,31 +24,6 @@ def step(r: int, by: int, wrap: bool = False) -> int:
     return (n - 1) % 13 + 1 if wrap else 0
 
 
-def same_suit_adjacent(a: int, b: int, wrap: bool = False) -> bool:
-    """A "marriage": same suit, ranks one apart (either way)."""
-    if suit(a) != suit(b):
-        return False
-    ra, rb = rank(a), rank(b)
-    return rb in (step(ra, 1, wrap), step(ra, -1, wrap))
-
-
-def builds_on(
-    below: int,
-    card: int,
-    *,
-    by: int = -1,
-    same_suit: bool = True,
-    alt_colour: bool = False,
-    wrap: bool = False,
-) -> bool:
-    """Whether ``card`` may be placed on ``below`` in a build of step ``by``."""
-    if same_suit and suit(card) != suit(below):
-        return False
-    if alt_colour and is_red(card) == is_red(below):
-        return False
-    return rank(card) == step(rank(below), by, wrap)
-
-
 class Foundation(NamedTuple):
     """A foundation rule: started by rank ``first`` (of ``suit``, or of any suit when
     None, after which the pile keeps the suit of its first card), built in suit by
@@ -59,13 +34,6 @@ class Foundation(NamedTuple):
     suit: int | None = None
     wrap: bool = False
     size: int = 13
-
-    def accepts(self, pile: Sequence[int], card: int) -> bool:
-        if not pile:
-            return rank(card) == self.first and (self.suit is None or suit(card) == self.suit)
-        if len(pile) >= self.size or suit(card) != suit(pile[0]):
-            return False
-        return rank(card) == step(rank(pile[-1]), self.by, self.wrap)
 
     def needs(self, pile: Sequence[int]) -> int:
         """The rank this foundation needs next (0 when complete)."""
