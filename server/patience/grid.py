@@ -196,12 +196,12 @@ class CarpetGame(Game[CarpetVars]):
         """Row-major indices of the free carpet cards."""
         return _adjacent(state.piles[self.g0 : self.g0 + SIZE * SIZE])
 
-    def targets(self, state: State[CarpetVars]) -> dict[tuple[int, int], list[str]]:
-        """(suit, rank) → the foundations that take that card now."""
+    def targets(self, state: State[CarpetVars]) -> dict[int, list[str]]:
+        """``card % 52`` → the foundations that take that card now."""
         raise NotImplementedError
 
     def _fits(self, state: State[CarpetVars], c: int) -> list[str]:
-        return self.targets(state).get((suit(c), rank(c)), [])
+        return self.targets(state).get(c % 52, [])
 
     def pending_moves(self, state: State[CarpetVars]) -> list[Move] | None:
         """While a turned card waits to go to a foundation: its moves, and no other."""
@@ -210,12 +210,12 @@ class CarpetGame(Game[CarpetVars]):
         return [Move("X", f) for f in self._fits(state, state.piles[self.waste][-1])]
 
     def waste_and_stock_moves(
-        self, state: State[CarpetVars], targets: Mapping[tuple[int, int], list[str]]
+        self, state: State[CarpetVars], targets: Mapping[int, list[str]]
     ) -> list[Move]:
         """The waste top to each foundation in ``targets`` that takes it, then ``deal``
         or ``redeal``: the end of both games' legal moves."""
         waste = state.piles[self.waste]
-        legal = [Move("X", dst) for dst in targets.get(KEY[waste[-1]], ())] if waste else []
+        legal = [Move("X", dst) for dst in targets.get(waste[-1] % 52, ())] if waste else []
         return legal + self.stock_moves(state)
 
     def stock_moves(self, state: State[CarpetVars]) -> list[Move]:

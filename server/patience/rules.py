@@ -7,10 +7,11 @@ stock") instead of re-implementing them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import Generic, NamedTuple, TypeVar
 
-from .cards import rank
+from .cards import ACE, KING, SUITS, rank, suit
+from .engine import shuffled
 
 Cards = tuple[int, ...]
 
@@ -43,9 +44,81 @@ class Foundation(NamedTuple):
             return 0
         return step(rank(pile[-1]), self.by, self.wrap)
 
+    def takes(self, pile: Sequence[int]) -> int:
+        """The card (``card % 52``) this started foundation takes next; -1 once it
+        is complete."""
+        r = self.needs(pile)
+        return suit(pile[0]) * 13 + r - 1 if r else -1
 
-UP_FROM_ACE = Foundation(1, 1)
-DOWN_FROM_KING = Foundation(13, -1)
+
+# The four foundation directions of the seeds (all in suit, 13 cards each).
+UP_FROM_ACE = Foundation(ACE, 1)
+DOWN_FROM_KING = Foundation(KING, -1)
+DOWN_FROM_ACE = Foundation(ACE, -1, wrap=True)  # A, K, Q, …, 2
+UP_FROM_KING = Foundation(KING, 1, wrap=True)  # K, A, 2, …, Q
+
+#: The foundations of an ace and a king of each suit (crescent, carpet, fifteen):
+#: ``FA-S``… build up from the aces, ``FK-S``… down from the kings.
+FA = tuple(f"FA-{s}" for s in SUITS)
+FK = tuple(f"FK-{s}" for s in SUITS)
+#: an ace and a king of each suit, in the order of ``FA + FK``
+ACES_AND_KINGS = tuple((ACE, s) for s in range(4)) + tuple((KING, s) for s in range(4))
+
+
+def aces_and_kings_aside(seed: int) -> tuple[dict[str, tuple[int, ...]], list[int], int]:
+    """Deal two decks with an ace and a king of each suit set aside, each founding
+    its pile of :data:`FA` and :data:`FK` (crescent, carpet).
+
+    Returns those eight piles by id, the shuffled rest (``pack[0]`` dealt first) and
+    the generator state to continue from."""
+    aside, pack, rng = shuffled(2, seed, set_aside=ACES_AND_KINGS)
+    return {f: (c,) for f, c in zip(FA + FK, aside, strict=True)}, pack, rng
+
+
+#: what a game calls a foundation in its moves: a pile id, a pile index…
+N = TypeVar("N")
+
+
+class Foundations(Generic[N]):
+    """A game's foundations, each a :class:`Foundation` rule on one pile, asked
+    together what they take next (built once per game; :meth:`wants` is on the path
+    of every legal-move generation).
+
+    ``entries``: ``(name, pile index, rule)`` of each foundation, in the order a
+    choice between them is listed; ``name`` is what the game's moves use."""
+
+    def __init__(self, entries: Iterable[tuple[N, int, Foundation]]) -> None:
+        #: per foundation: name, pile index, rule, and the card an empty one takes
+        #: (-1: its first card may be of any suit)
+        self.entries = tuple(
+            (name, i, rule, -1 if rule.suit is None else rule.suit * 13 + rule.first - 1)
+            for name, i, rule in entries
+        )
+
+    def wants(self, piles: Sequence[Cards]) -> tuple[dict[int, list[N]], list[N]]:
+        """``card % 52`` → the foundations that take that card now (in entry order),
+        and the empty foundations a first card of any suit may start (each takes a
+        card of its ``rule.first``)."""
+        needs: dict[int, list[N]] = {}
+        free: list[N] = []
+        for name, i, rule, opening in self.entries:
+            pile = piles[i]
+            if not pile:
+                if opening < 0:
+                    free.append(name)
+                    continue
+                key = opening
+            elif len(pile) >= rule.size:
+                continue
+            elif rule.wrap:
+                key = rule.takes(pile)
+            else:  # short of its last rank: the next card is the top's neighbour
+                key = pile[-1] % 52 + rule.by
+            if key in needs:
+                needs[key].append(name)
+            else:
+                needs[key] = [name]
+        return needs, free
 
 
 class Exposed(NamedTuple):

@@ -26,16 +26,16 @@ from typing import Any, ClassVar, NamedTuple
 from .cards import RANKS, SUIT_SYMBOLS, pretty, rank, suit
 from .engine import Game, Move, Pile, State, as_stock, shuffled
 from .rng import shuffle
+
+# The family's modules take the four foundation directions from here.
+from .rules import DOWN_FROM_ACE as DOWN_FROM_ACE
+from .rules import DOWN_FROM_KING as DOWN_FROM_KING
+from .rules import UP_FROM_ACE as UP_FROM_ACE
+from .rules import UP_FROM_KING as UP_FROM_KING
 from .rules import Foundation
 
 #: A pile's rank as a player reads it on its label.
 RANK_NAMES = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-
-# The four foundation directions (all in suit, 13 cards each).
-UP_FROM_ACE = Foundation(1, 1)
-DOWN_FROM_KING = Foundation(13, -1)
-DOWN_FROM_ACE = Foundation(1, -1, wrap=True)  # A, K, Q, …, 2
-UP_FROM_KING = Foundation(13, 1, wrap=True)  # K, A, 2, …, Q
 
 #: A base's rank in words (the bases of this family are aces or kings).
 BASE_NAMES = {1: "ace", 13: "king"}
@@ -336,9 +336,9 @@ class TravelGame(Game[TravelVars]):
             for f in self.F:
                 pile = piles[f]
                 if pile:
-                    r = rules[f].needs(pile)
-                    if r:
-                        out.setdefault(suit(pile[0]) * 13 + r - 1, []).append(f)
+                    key = rules[f].takes(pile)
+                    if key >= 0:
+                        out.setdefault(key, []).append(f)
                 elif rules[f] not in opened:
                     # A base laid during play goes to the leftmost empty F of the
                     # direction it takes (where directions differ, the player picks).

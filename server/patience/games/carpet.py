@@ -10,13 +10,12 @@ one rank up or down in suit. The waste is turned over once, unshuffled.
 
 from __future__ import annotations
 
-from ..cards import KING, SUIT_SYMBOLS, SUITS, pretty, rank, suit
-from ..engine import Move, Pile, State, as_stock, shuffled
+from ..cards import SUIT_SYMBOLS, SUITS, pretty, rank, suit
+from ..engine import Move, Pile, State, as_stock
 from ..grid import CELLS, KEY, CarpetGame, CarpetVars, cell_piles
-from ..rules import DOWN_FROM_KING, UP_FROM_ACE
-
-UP = tuple(f"FA-{s}" for s in SUITS)
-DOWN = tuple(f"FK-{s}" for s in SUITS)
+from ..rules import DOWN_FROM_KING, UP_FROM_ACE, Foundations, aces_and_kings_aside
+from ..rules import FA as UP
+from ..rules import FK as DOWN
 
 
 class Carpet(CarpetGame):
@@ -49,30 +48,23 @@ class Carpet(CarpetGame):
         super().__init__()
         self.up = tuple(self.at[f] for f in UP)
         self.down = tuple(self.at[f] for f in DOWN)
+        self._found_rules = Foundations(
+            (f, self.at[f], rule)
+            for s in range(4)
+            for f, rule in ((UP[s], UP_FROM_ACE), (DOWN[s], DOWN_FROM_KING))
+        )
 
     def deal(self, seed: int) -> State[CarpetVars]:
-        aside, pack, rng = shuffled(
-            2, seed, set_aside=[(1, s) for s in range(4)] + [(KING, s) for s in range(4)]
-        )
-        piles: dict[str, tuple[int, ...]] = {f: (c,) for f, c in zip(UP + DOWN, aside, strict=True)}
+        piles, pack, rng = aces_and_kings_aside(seed)
         piles.update((g, (c,)) for g, c in zip(CELLS, pack[:64], strict=True))
         piles["S"] = as_stock(pack[64:])
         return self.new_state(piles, CarpetVars(self.redeals), rng)
 
     # -- legal moves ------------------------------------------------------------------
 
-    def targets(self, state: State[CarpetVars]) -> dict[tuple[int, int], list[str]]:
-        """(suit, rank) → the foundations that take that card now."""
-        piles = state.piles
-        out: dict[tuple[int, int], list[str]] = {}
-        for s in range(4):
-            r = UP_FROM_ACE.needs(piles[self.up[s]])
-            if r:
-                out.setdefault((s, r), []).append(UP[s])
-            r = DOWN_FROM_KING.needs(piles[self.down[s]])
-            if r:
-                out.setdefault((s, r), []).append(DOWN[s])
-        return out
+    def targets(self, state: State[CarpetVars]) -> dict[int, list[str]]:
+        """``card % 52`` → the foundations that take that card now."""
+        return self._found_rules.wants(state.piles)[0]
 
     def moves(self, state: State[CarpetVars]) -> list[Move]:
         piles = state.piles
@@ -88,11 +80,11 @@ class Carpet(CarpetGame):
             packs = ((s, r - 1), (s, r + 1))
         legal: list[Move] = []
         for i in self.free(state):
-            key = KEY[piles[g0 + i][-1]]
+            c = piles[g0 + i][-1]
             cell = CELLS[i]
-            for dst in targets.get(key, ()):
+            for dst in targets.get(c % 52, ()):
                 legal.append(Move(cell, dst))
-            if key in packs:
+            if KEY[c] in packs:
                 legal.append(Move(cell, "X"))
         return legal + self.waste_and_stock_moves(state, targets)
 

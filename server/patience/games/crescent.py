@@ -8,15 +8,16 @@ apart. Three times the bottom card of every pile may be shifted to its top.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..cards import KING, SUITS, pretty, rank, suit
-from ..engine import Game, Move, Pile, Piles, State, rows, shuffled
-from ..rules import moved, swaps
+from ..cards import SUITS, pretty, rank, suit
+from ..engine import Game, Move, Pile, Piles, State, rows
+from ..rules import FA as UP
+from ..rules import FK as DOWN
+from ..rules import aces_and_kings_aside, moved, swaps
 
 TABLEAU = tuple(f"T{i}" for i in range(1, 17))
-UP = tuple(f"FA-{s}" for s in SUITS)
-DOWN = tuple(f"FK-{s}" for s in SUITS)
 WAIT = tuple(f"W-{s}" for s in SUITS)
 
 
@@ -48,11 +49,11 @@ class Crescent(Game[CrescentVars]):
         self.wait = tuple(self.at[w] for w in WAIT)
 
     def deal(self, seed: int) -> State[CrescentVars]:
-        aside, cards, rng = shuffled(
-            2, seed, set_aside=[(1, s) for s in range(4)] + [(KING, s) for s in range(4)]
-        )
-        piles: dict[str, list[int]] = {f: [c] for f, c in zip(UP + DOWN, aside, strict=True)}
-        piles.update(zip(TABLEAU, rows(cards, 16), strict=True))
+        founded, cards, rng = aces_and_kings_aside(seed)
+        piles: dict[str, Sequence[int]] = {
+            **founded,
+            **dict(zip(TABLEAU, rows(cards, 16), strict=True)),
+        }
         return self.new_state(piles, CrescentVars(), rng)
 
     def moves(self, state: State[CrescentVars]) -> list[Move]:

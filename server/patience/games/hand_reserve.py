@@ -26,6 +26,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from ..cards import ACE, KING, is_red, pretty, rank
 from ..engine import Game, InvalidMove, Move, Pile, State, shuffled
+from ..rules import UP_FROM_ACE, Foundations
 
 COLUMNS = tuple(f"C{i}" for i in range(1, 10))
 HAND = "H"
@@ -71,7 +72,9 @@ class HandReserve(Game[HandReserveVars]):
         self.hand = self.at[HAND]
         self.foundations = tuple(self.at[f] for f in FOUNDATIONS)
         self._col_ids = tuple(zip(COLUMNS, self.columns, strict=True))
-        self._found_ids = tuple(zip(FOUNDATIONS, self.foundations, strict=True))
+        self._found_rules = Foundations(
+            (f, i, UP_FROM_ACE) for f, i in zip(FOUNDATIONS, self.foundations, strict=True)
+        )
         #: every move from a column, built once: ``self._to[src][dst]``
         self._to = {a: {b: Move(a, b) for b in self.ids if b != a} for a in COLUMNS}
         self._pick_up = {c: Move.act("pick_up", column=c) for c in COLUMNS}
@@ -102,14 +105,7 @@ class HandReserve(Game[HandReserveVars]):
             elif rank(top := pile[-1]) != ACE:
                 # Seed example: Q♦ on K♣, J♣ on Q♦ — down in alternating colours.
                 wanted.setdefault((rank(top) - 1, not is_red(top)), []).append(cid)
-        needs: dict[int, list[str]] = {}
-        free: list[str] = []
-        for fid, i in self._found_ids:
-            pile = piles[i]
-            if not pile:
-                free.append(fid)
-            elif len(pile) < 13:
-                needs.setdefault(pile[-1] + 1, []).append(fid)
+        needs, free = self._found_rules.wants(piles)
         legal: list[Move] = []
         add = legal.append
         for n, c in enumerate(piles[self.hand]):  # a hand card, named by its place

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from ..cards import ACE, CLUBS, DIAMONDS, HEARTS, KING, SPADES, is_red, pretty
 from ..engine import Game, Move, NoVars, Pile, Piles, State, as_stock, shuffled
-from ..rules import moved, swaps
+from ..rules import DOWN_FROM_KING, UP_FROM_ACE, Foundations, moved, swaps
 
 RED = ("FR1", "FR2", "FR3", "FR4")
 BLACK = ("FB1", "FB2", "FB3", "FB4")
@@ -126,7 +126,12 @@ class Hemispheres(Game[NoVars]):
         self.circle = tuple(self.at[p] for p in CIRCLE)
         self.stock = self.at["S"]
         self.waste = self.at["X"]
-        self._found_ids = tuple(zip(RED + BLACK, self.red + self.black, strict=True))
+        self._found_rules = Foundations(
+            (
+                *((f, self.at[f], UP_FROM_ACE) for f in RED),
+                *((f, self.at[f], DOWN_FROM_KING) for f in BLACK),
+            )
+        )
         self._barrier_ids = tuple(zip(BARRIERS, self.barriers, strict=True))
         #: every card move, built once: ``self._to[src][dst]``
         self._to = {a: {b: Move(a, b) for b in self.ids if b != a} for a in self.ids}
@@ -146,20 +151,10 @@ class Hemispheres(Game[NoVars]):
 
     # -- legal moves ------------------------------------------------------------------
 
-    def _needs(self, piles: Piles) -> dict[int, list[str]]:
-        """Card (``card % 52``) each foundation takes next → its ids."""
-        needs: dict[int, list[str]] = {}
-        for fid, i in self._found_ids:
-            pile = piles[i]
-            if len(pile) < 13:
-                top = pile[-1] % 52
-                needs.setdefault(top + 1 if fid[1] == "R" else top - 1, []).append(fid)
-        return needs
-
     def moves(self, state: State[NoVars]) -> list[Move]:
         piles = state.piles
         end = not piles[self.stock]
-        needs = self._needs(piles)
+        needs, _ = self._found_rules.wants(piles)
         # Available (proper-coloured) tops by card % 52 → (pile id, race).
         tops: dict[int, list[tuple[str, int]]] = {}
         sources: list[tuple[str, int, bool, int]] = []  # (pid, card, north, race)

@@ -14,10 +14,12 @@ from typing import NamedTuple
 
 from ..cards import ACE, JACK, KING, QUEEN, SPADES, pretty, rank
 from ..engine import Game, Move, Pile, Piles, State, as_stock, shuffled
-from ..rules import moved
+from ..rules import Foundation, Foundations, moved
 
 KINGS = tuple(f"K{i}" for i in range(1, 9))
 ACES = tuple(f"A{i}" for i in range(1, 9))
+#: the ace foundations, up in suit to the jacks
+UP_TO_JACK = Foundation(ACE, 1, size=JACK)
 DEAL = Move.act("deal")
 REDEAL = Move.act("redeal")
 
@@ -51,6 +53,7 @@ class PictureGallery(Game[PictureGalleryVars]):
         self.queens = self.at["Q"]
         self.kings = tuple(self.at[k] for k in KINGS)
         self.aces = tuple(self.at[a] for a in ACES)
+        self._found_rules = Foundations((a, self.at[a], UP_TO_JACK) for a in ACES)
         self.stock = self.at["S"]
 
     def deal(self, seed: int) -> State[PictureGalleryVars]:
@@ -59,15 +62,6 @@ class PictureGallery(Game[PictureGalleryVars]):
         return self.new_state({"K1": aside, "S": as_stock(pack)}, PictureGalleryVars(), rng)
 
     # -- legal moves ------------------------------------------------------------------
-
-    def _wanted(self, piles: Piles) -> dict[int, list[str]]:
-        """Suit-and-rank (``card % 52``) each ace foundation needs next → its ids."""
-        wanted: dict[int, list[str]] = {}
-        for a, i in zip(ACES, self.aces, strict=True):
-            pile = piles[i]
-            if pile and rank(pile[-1]) < JACK:
-                wanted.setdefault(pile[-1] % 52 + 1, []).append(a)
-        return wanted
 
     def _covers(self, piles: Piles) -> list[Move]:
         """End of pass 1 or 2: a top card from a pile with 2+ cards on its king onto a
@@ -80,7 +74,7 @@ class PictureGallery(Game[PictureGalleryVars]):
 
     def moves(self, state: State[PictureGalleryVars]) -> list[Move]:
         piles = state.piles
-        wanted = self._wanted(piles)
+        wanted, _ = self._found_rules.wants(piles)  # an empty slot waits for a dealt ace
         legal: list[Move] = []
         if wanted:
             for k, i in zip(KINGS, self.kings, strict=True):

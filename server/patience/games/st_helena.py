@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..cards import ACE, KING, pretty
 from ..engine import Game, Move, NoVars, Pile, State, as_stock, rows, shuffled
-from ..rules import exposed, moved, swaps, turned
+from ..rules import UP_FROM_ACE, Foundations, exposed, moved, swaps, turned
 
 COLUMNS = tuple(f"C{i}" for i in range(1, 11))
 FOUNDATIONS = tuple(f"F{i}" for i in range(1, 9))
@@ -48,6 +48,7 @@ class StHelena(Game[NoVars]):
         self.foundations = tuple(self.at[f] for f in FOUNDATIONS)
         self._col_ids = tuple(zip(COLUMNS, self.columns, strict=True))
         self._found_ids = tuple(zip(FOUNDATIONS, self.foundations, strict=True))
+        self._found_rules = Foundations((f, i, UP_FROM_ACE) for f, i in self._found_ids)
         #: every card move, built once: ``self._to[src][dst]``
         self._to = {a: {b: Move(a, b) for b in self.ids if b != a} for a in self.ids}
 
@@ -69,14 +70,7 @@ class StHelena(Game[NoVars]):
         if waste:
             sources.append(("X", waste[-1] % 52))
         # Foundations: what each needs next (card % 52), empty ones take any ace.
-        needs: dict[int, list[str]] = {}
-        free: list[str] = []
-        for fid, i in self._found_ids:
-            pile = piles[i]
-            if not pile:
-                free.append(fid)
-            elif pile[-1] % 13 != KING - 1:
-                needs.setdefault(pile[-1] % 52 + 1, []).append(fid)
+        needs, free = self._found_rules.wants(piles)
         legal: list[Move] = []
         add = legal.append
         at = self.at
