@@ -318,8 +318,27 @@ class Game(Generic[V]):
         return {}
 
     def explain(self, state: State[V], move: Move) -> str:
-        """Why ``move`` is not legal now (called only for illegal moves)."""
-        return self._generic_reason(state, move)
+        """Why ``move`` is not legal now (called only for illegal moves, in play, and
+        only for the game's own actions): an action's reason is
+        :meth:`explain_action`'s, a card move's between two of the game's piles
+        :meth:`explain_card`'s; a move naming a pile the game has not is refused by
+        :meth:`generic_reason`."""
+        if move.action is not None:
+            return self.explain_action(state, move)
+        src, dst = self.at.get(move.src or ""), self.at.get(move.dst or "")
+        if src is None or dst is None:
+            return self.generic_reason(state, move)
+        return self.explain_card(state, move, src, dst)
+
+    def explain_action(self, state: State[V], move: Move) -> str:
+        """Why the action ``move`` (one of :attr:`actions`) is not allowed now."""
+        return self.generic_reason(state, move)
+
+    def explain_card(self, state: State[V], move: Move, src: int, dst: int) -> str:
+        """Why the card move ``move`` from pile ``src`` to pile ``dst`` (their indices)
+        is not legal now. A game says what its rules forbid and leaves the rest to
+        :meth:`generic_reason`."""
+        return self.generic_reason(state, move)
 
     def heuristic(self, state: State[V]) -> float:
         """Optional guidance for the solver: an estimate of the work left to win
@@ -450,7 +469,9 @@ class Game(Generic[V]):
             return f"this game has no action {move.action!r}"
         return self.explain(state, move)
 
-    def _generic_reason(self, state: State[V], move: Move) -> str:
+    def generic_reason(self, state: State[V], move: Move) -> str:
+        """The reason any game gives, from the move's shape alone: an unknown pile,
+        an empty one, a missing index, else "card from A cannot go to B now"."""
         if move.action is not None:
             return f"{move.action!r} is not allowed now"
         for pid in (move.src, move.dst):

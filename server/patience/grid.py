@@ -263,22 +263,8 @@ class CarpetGame(Game[CarpetVars]):
         }
 
     def explain(self, state: State[CarpetVars], move: Move) -> str:
-        reason = self.explain_common(state, move)
-        if reason is not None:
-            return reason
-        return self.explain_card(state, move, state.piles[self.at[move.src or ""]][-1])
-
-    def explain_card(self, state: State[CarpetVars], move: Move, card: int) -> str:
-        """Why the free ``card`` may not make ``move`` to a foundation or the waste
-        (the game's own rule; :meth:`explain_common` has said the rest)."""
-        raise NotImplementedError
-
-    def explain_common(self, state: State[CarpetVars], move: Move) -> str | None:
-        """The reason shared by both games, or None when the game must say more.
-
-        Returns None only for a card move between known piles whose source card is
-        free (a free carpet card or the waste top) and whose target is neither the
-        carpet nor the stock."""
+        # A turned card that fits two foundations waits for the player's choice:
+        # every other move is refused for that first.
         piles = state.piles
         if state.vars.pending:
             c = piles[self.waste][-1]
@@ -288,42 +274,53 @@ class CarpetGame(Game[CarpetVars]):
                     f"the turned {pretty(c)} fits a foundation and goes there first: "
                     f"{' or '.join(fits)}"
                 )
+        return super().explain(state, move)
+
+    def explain_action(self, state: State[CarpetVars], move: Move) -> str:
+        piles = state.piles
         if move.action == "deal":
             if piles[self.waste] and state.vars.redeals_left:
                 return "the stock is empty: turn the waste over with redeal"
             return "the stock is empty"
-        if move.action == "redeal":
-            if piles[self.stock]:
-                return "turn the whole stock before redealing the waste"
-            if not state.vars.redeals_left:
-                times = "once" if self.redeals == 1 else f"{self.redeals} times"
-                return f"the waste may be turned over only {times}"
-            return "the waste is empty: there is nothing to redeal"
-        if move.action is not None or move.src not in self.at or move.dst not in self.at:
-            return self._generic_reason(state, move)
-        src, dst = move.src or "", move.dst or ""
+        if piles[self.stock]:  # redeal
+            return "turn the whole stock before redealing the waste"
+        if not state.vars.redeals_left:
+            times = "once" if self.redeals == 1 else f"{self.redeals} times"
+            return f"the waste may be turned over only {times}"
+        return "the waste is empty: there is nothing to redeal"
+
+    def explain_card(self, state: State[CarpetVars], move: Move, src: int, dst: int) -> str:
+        """The reasons both games share; a free card (a free carpet card or the waste
+        top) going to a foundation or the waste is :meth:`explain_free_card`'s."""
+        piles = state.piles
+        sid, did = move.src or "", move.dst or ""
         if move.index is not None:
             return "only top cards move here: a move names no index"
-        if src == "S":
+        if sid == "S":
             return "turn stock cards with the deal action"
-        if dst in CELLS:
+        if did in CELLS:
             return "nothing may be put onto the carpet: its gaps stay empty"
-        if dst == "S":
+        if did == "S":
             return "nothing may be put onto the stock"
         if src == dst:
             return "a card cannot move onto its own pile"
-        if src in CELLS:
-            i = CELLS.index(src)
-            if not piles[self.g0 + i]:
-                return f"{src} is a gap: its card has gone"
+        if sid in CELLS:
+            i = src - self.g0
+            if not piles[src]:
+                return f"{sid} is a gap: its card has gone"
             if i not in self.free(state):
                 return blocked_reason(i // SIZE, i % SIZE)
-        elif src == "X":
-            if not piles[self.waste]:
+        elif src == self.waste:
+            if not piles[src]:
                 return "the waste is empty"
         else:
             return "cards never leave the foundations"
-        return None
+        return self.explain_free_card(state, move, piles[src][-1])
+
+    def explain_free_card(self, state: State[CarpetVars], move: Move, card: int) -> str:
+        """Why the free ``card`` may not make ``move`` to a foundation or the waste
+        (the game's own rule; :meth:`explain_card` has said the rest)."""
+        raise NotImplementedError
 
 
 DEAL = Move.act("deal")

@@ -504,21 +504,16 @@ class TravelGame(Game[TravelVars]):
 
     # -- reasons ----------------------------------------------------------------------
 
-    def explain(self, state: State[TravelVars], move: Move) -> str:
-        piles, v = state.piles, state.vars
+    def explain_action(self, state: State[TravelVars], move: Move) -> str:
         legal = self.legal_moves(state)
-        if move.action is not None:
-            forced = self.forced_step(state)
-            if legal and legal[0].action is None:
-                if v.drawn:
-                    return self._drawn_reason(state)
-                return (
-                    f"{move.action!r} waits until no card can go to a foundation (e.g. {legal[0]})"
-                )
-            return self._action_reason(state, move.action, forced)
-        if move.src not in self.at or move.dst not in self.at:
-            return super().explain(state, move)
-        src, dst = self.at[move.src or ""], self.at[move.dst or ""]
+        if legal and legal[0].action is None:
+            if state.vars.drawn:
+                return self._drawn_reason(state)
+            return f"{move.action!r} waits until no card can go to a foundation (e.g. {legal[0]})"
+        return self._action_reason(state, move.action or "", self.forced_step(state))
+
+    def explain_card(self, state: State[TravelVars], move: Move, src: int, dst: int) -> str:
+        piles, v = state.piles, state.vars
         if src in self.f_rule:
             return "cards never leave a foundation"
         if dst not in self.f_rule:

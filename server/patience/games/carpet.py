@@ -90,7 +90,7 @@ class Carpet(CarpetGame):
 
     # -- what a player sees -----------------------------------------------------------
 
-    def explain_card(self, state: State[CarpetVars], move: Move, c: int) -> str:
+    def explain_free_card(self, state: State[CarpetVars], move: Move, c: int) -> str:
         piles = state.piles
         src, dst = move.src or "", move.dst or ""
         if dst == "X":

@@ -207,35 +207,37 @@ class Crescent(Game[CrescentVars]):
     def info(self, state: State[CrescentVars]) -> dict[str, int]:
         return {"shifts_left": state.vars.shifts_left}
 
-    def explain(self, state: State[CrescentVars], move: Move) -> str:
-        if move.action == "shift":
-            if not state.vars.shifts_left:
-                return "all three shifts are used"
-            return "a shift would change nothing: no pile has two different cards to turn"
-        if move.src in self.at and move.src not in TABLEAU:
+    def explain_action(self, state: State[CrescentVars], move: Move) -> str:
+        if not state.vars.shifts_left:
+            return "all three shifts are used"
+        return "a shift would change nothing: no pile has two different cards to turn"
+
+    def explain_card(self, state: State[CrescentVars], move: Move, src: int, dst: int) -> str:
+        piles = state.piles
+        if move.src not in TABLEAU:
             return "only the top cards of the sixteen piles move"
-        if move.src in TABLEAU and move.dst in UP + DOWN and state.piles[self.at[move.src]]:
-            c = state.piles[self.at[move.src]][-1]
+        if move.dst in UP + DOWN and piles[src]:
+            c = piles[src][-1]
             s = suit(c)
-            if move.dst[-1] == SUITS[s] and WAIT[s] in self._foundation_targets(
-                state.piles, s, rank(c)
+            if (move.dst or "")[-1] == SUITS[s] and WAIT[s] in self._foundation_targets(
+                piles, s, rank(c)
             ):
                 return f"{pretty(c)} fits both foundations: it must wait in {WAIT[s]}"
-        if move.dst in TABLEAU and not state.piles[self.at[move.dst]]:
-            return "an empty pile stays empty"
-        if move.src in TABLEAU and move.dst in TABLEAU:
-            src, dst = state.piles[self.at[move.src]], state.piles[self.at[move.dst]]
+        if move.dst in TABLEAU:
+            if not piles[dst]:
+                return "an empty pile stays empty"
+            pile, target = piles[src], piles[dst]
             if (
-                src
-                and swaps(src, dst)
-                and suit(src[-1]) == suit(dst[-1])
-                and abs(rank(src[-1]) - rank(dst[-1])) == 1
+                pile
+                and swaps(pile, target)
+                and suit(pile[-1]) == suit(target[-1])
+                and abs(rank(pile[-1]) - rank(target[-1])) == 1
             ):
                 return (
                     f"{move.src} under its top card is just like {move.dst}: the move "
                     "would only swap the two piles"
                 )
-        return super().explain(state, move)
+        return self.generic_reason(state, move)
 
 
 GAME = Crescent()

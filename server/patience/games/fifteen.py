@@ -171,20 +171,15 @@ class Fifteen(Game[FifteenVars]):
     def info(self, state: State[FifteenVars]) -> dict[str, object]:
         return {"grace_used": state.vars.grace_used}
 
-    def explain(self, state: State[FifteenVars], move: Move) -> str:
+    def explain_card(self, state: State[FifteenVars], move: Move, src: int, dst: int) -> str:
         piles = state.piles
-        if move.action == "grace":
-            return self._explain_grace(state, move)
-        if move.action is not None or move.src not in self.at or move.dst not in self.at:
-            return super().explain(state, move)
-        src, dst = self.at[move.src or ""], self.at[move.dst or ""]
         if src in self._found:
             return "cards never leave the foundations"
         if move.index is not None:
             return "only the exposed (lowest) card of a column is usable"
         pile = piles[src]
         if not pile:
-            return super().explain(state, move)
+            return self.generic_reason(state, move)
         c = pile[-1]
         if dst == src:
             return "a card cannot move onto its own column"
@@ -209,7 +204,7 @@ class Fifteen(Game[FifteenVars]):
             nxt = target[-1] + (1 if kind == "A" else -1)
             return f"{move.dst} needs {pretty(nxt)}, not {pretty(c)}"
         if not target:
-            return super().explain(state, move)
+            return self.generic_reason(state, move)
         top = target[-1]
         if suit(top) != s:
             return f"a marriage is in suit: {pretty(c)} cannot go on {pretty(top)}"
@@ -218,7 +213,8 @@ class Fifteen(Game[FifteenVars]):
             f"on {pretty(top)}"
         )
 
-    def _explain_grace(self, state: State[FifteenVars], move: Move) -> str:
+    def explain_action(self, state: State[FifteenVars], move: Move) -> str:
+        """Why this grace (the game's one action) is not allowed now."""
         piles = state.piles
         if state.vars.grace_used:
             return "the grace is granted once a game, and it is used"

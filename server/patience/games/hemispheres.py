@@ -345,16 +345,14 @@ class Hemispheres(Game[NoVars]):
             return {"base": "up in suit to K" if spec.id[1] == "R" else "down in suit to A"}
         return {}
 
-    def explain(self, state: State[NoVars], move: Move) -> str:
-        piles = state.piles
-        end = not piles[self.stock]
+    def explain_action(self, state: State[NoVars], move: Move) -> str:
         if move.action == "deal":
             return "the stock is used up: this patience is not dealt a second time"
-        if move.action == "swap":
-            return self._explain_swap(state, move)
-        if move.action is not None or move.src not in self.at or move.dst not in self.at:
-            return super().explain(state, move)
-        src, dst = self.at[move.src or ""], self.at[move.dst or ""]
+        return self._explain_swap(state, move)
+
+    def explain_card(self, state: State[NoVars], move: Move, src: int, dst: int) -> str:
+        piles = state.piles
+        end = not piles[self.stock]
         sid, did = move.src or "", move.dst or ""
         if src in self.red + self.black:
             return "cards never leave the foundations"
@@ -366,7 +364,7 @@ class Hemispheres(Game[NoVars]):
             return f"nothing is played onto {did}"
         pile = piles[src]
         if not pile:
-            return super().explain(state, move)
+            return self.generic_reason(state, move)
         c = pile[-1]
         if src in self.barriers and not end:
             return "the barriers go to the foundations only when the stock is used up"

@@ -151,26 +151,25 @@ class PictureGallery(Game[PictureGalleryVars]):
             "stock": len(piles[self.stock]),
         }
 
-    def explain(self, state: State[PictureGalleryVars], move: Move) -> str:
-        piles = state.piles
+    def explain_action(self, state: State[PictureGalleryVars], move: Move) -> str:
         left = state.vars.redeals_left
-        stock = piles[self.stock]
         if move.action == "deal":
             if left:
                 return "the stock is empty: cover any bare king, then redeal"
             return "the stock is empty and this was the third and last pass"
-        if move.action == "redeal":
-            if stock:
-                return "deal out the whole stock before gathering the piles"
-            if not left:
-                return "three passes are all: the piles may not be dealt a fourth time"
-            return (
-                "a bare king must be covered first: move a top card onto it from a "
-                "pile holding two or more cards on its king"
-            )
-        if move.action is not None or move.src not in self.at or move.dst not in self.at:
-            return super().explain(state, move)
-        src, dst = self.at[move.src or ""], self.at[move.dst or ""]
+        if state.piles[self.stock]:  # redeal
+            return "deal out the whole stock before gathering the piles"
+        if not left:
+            return "three passes are all: the piles may not be dealt a fourth time"
+        return (
+            "a bare king must be covered first: move a top card onto it from a "
+            "pile holding two or more cards on its king"
+        )
+
+    def explain_card(self, state: State[PictureGalleryVars], move: Move, src: int, dst: int) -> str:
+        piles = state.piles
+        left = state.vars.redeals_left
+        stock = piles[self.stock]
         if src == self.queens:
             return "the queens are only decoration: nothing moves from the queen row"
         if src in self.aces:
@@ -181,7 +180,7 @@ class PictureGallery(Game[PictureGalleryVars]):
         if len(pile) == 1:
             return "kings never move: they head their piles"
         if not pile:
-            return super().explain(state, move)
+            return self.generic_reason(state, move)
         c = pile[-1]
         if dst in self.aces:
             target = piles[dst]

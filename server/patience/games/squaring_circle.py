@@ -124,7 +124,7 @@ class SquaringCircle(CarpetGame):
 
     # -- what a player sees -----------------------------------------------------------
 
-    def explain_card(self, state: State[CarpetVars], move: Move, c: int) -> str:
+    def explain_free_card(self, state: State[CarpetVars], move: Move, c: int) -> str:
         piles = state.piles
         dst = move.dst or ""
         if dst == "X":

@@ -173,13 +173,11 @@ class StHelena(Game[NoVars]):
     def info(self, state: State[NoVars]) -> dict[str, object]:
         return {"stock": len(state.piles[self.stock]), "redeals_left": 0}
 
-    def explain(self, state: State[NoVars], move: Move) -> str:
+    def explain_action(self, state: State[NoVars], move: Move) -> str:
+        return "the stock is used up: this patience is not dealt a second time"
+
+    def explain_card(self, state: State[NoVars], move: Move, src: int, dst: int) -> str:
         piles = state.piles
-        if move.action == "deal":
-            return "the stock is used up: this patience is not dealt a second time"
-        if move.action is not None or move.src not in self.at or move.dst not in self.at:
-            return super().explain(state, move)
-        src, dst = self.at[move.src or ""], self.at[move.dst or ""]
         if src in self.foundations:
             return "cards never leave the foundations"
         if src == self.stock:
@@ -188,7 +186,7 @@ class StHelena(Game[NoVars]):
             return "only the exposed card of a column moves, one card at a time"
         pile = piles[src]
         if not pile:
-            return super().explain(state, move)
+            return self.generic_reason(state, move)
         c = pile[-1]
         if dst in (self.stock, self.waste):
             return "nothing is played onto the stock or the waste"
@@ -210,7 +208,7 @@ class StHelena(Game[NoVars]):
                 "only swap the two columns"
             )
         if not target:
-            return super().explain(state, move)
+            return self.generic_reason(state, move)
         top = target[-1]
         if top % 13 == ACE - 1:
             return f"nothing goes on an ace in a column ({pretty(top)} in {move.dst})"
