@@ -239,17 +239,6 @@ class Game(Generic[V]):
     #: cards can go round without end by the rules (a hand that takes and gives cards at
     #: any time): only the player's resigning, or the move cap, ends a blocked game
     endless: ClassVar[bool] = False
-    #: the share of a solver's budget its greedy dive may use before the weighted A*
-    #: (server/solver/search.py); a game whose wins only the A* finds sets 0
-    solver_dive: ClassVar[float] = 1 / 4
-    #: the width of a beam search the solver runs before its dive (0: none): layers
-    #: of positions one step (a :attr:`forced_actions` move, e.g. a deal) apart, the
-    #: ``solver_beam`` best by :meth:`heuristic` kept at each (server/solver/search.py)
-    solver_beam: ClassVar[int] = 0
-    #: the most solver nodes a daily's scan spends on one candidate deal of this game
-    #: (None: the server's budget): where wins come quickly or not at all, many cheap
-    #: candidates find a certified deal sooner than a few long searches
-    solver_candidate_nodes: ClassVar[int | None] = None
 
     def __init__(self) -> None:
         self.ids: tuple[str, ...] = tuple(p.id for p in self.layout)

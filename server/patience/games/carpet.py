@@ -13,9 +13,10 @@ from __future__ import annotations
 from ..cards import SUIT_SYMBOLS, SUITS, pretty, rank, suit
 from ..engine import Move, Pile, State, as_stock
 from ..grid import CELLS, KEY, CarpetGame, CarpetVars, cell_piles
-from ..rules import DOWN_FROM_KING, UP_FROM_ACE, Foundations, aces_and_kings_aside
-from ..rules import FA as UP
-from ..rules import FK as DOWN
+from ..rules import DOWN_FROM_KING, FA, FK, UP_FROM_ACE, Foundations, aces_and_kings_aside
+
+#: the foundations up from the aces and down from the kings
+UP, DOWN = FA, FK
 
 
 class Carpet(CarpetGame):
@@ -29,9 +30,6 @@ class Carpet(CarpetGame):
     )
     actions = frozenset({"deal", "redeal"})
     forced_actions = frozenset({"deal", "redeal"})
-    #: its wins come within a few thousand nodes or not at all: a daily scan
-    #: certifies sooner with many cheap candidates (measured: docs/solver.md)
-    solver_candidate_nodes = 1_000
     redeals = 1  # seed: turn the packet over once more, then the patience has failed
     layout = (
         *(Pile(f, "foundation", i, 0, label=f"A{SUIT_SYMBOLS[i]}↑") for i, f in enumerate(UP)),

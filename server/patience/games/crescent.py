@@ -13,9 +13,10 @@ from typing import NamedTuple
 
 from ..cards import SUITS, pretty, rank, suit
 from ..engine import Game, Move, Pile, Piles, State, rows
-from ..rules import FA as UP
-from ..rules import FK as DOWN
-from ..rules import aces_and_kings_aside, moved, swaps
+from ..rules import FA, FK, aces_and_kings_aside, moved, swaps
+
+#: the foundations up from the aces and down from the kings
+UP, DOWN = FA, FK
 
 TABLEAU = tuple(f"T{i}" for i in range(1, 17))
 WAIT = tuple(f"W-{s}" for s in SUITS)
@@ -135,19 +136,13 @@ class Crescent(Game[CrescentVars]):
 
     #: what a shift spent costs in the solver's estimate, in cards still to found
     SHIFT_COST = 5
-    #: no greedy dive: on deals 0–39 every win the solver found came from its A*
-    #: within 2,000 nodes, while the dive founded fewer cards (docs/solver.md)
-    solver_dive = 0.0
-    #: and those wins came within 2,000 nodes: a daily scan tries more candidates
-    #: (4 of 5 dates certified within 40 s at 3,000 nodes a candidate)
-    solver_candidate_nodes = 3_000
 
     def heuristic(self, state: State[CrescentVars]) -> float:
         """The cards not yet founded plus :attr:`SHIFT_COST` for every shift spent. A
         shift turns all sixteen piles at once, so it nearly always uncovers a card a
         foundation wants: on cards founded alone the search spends all three early
-        and is left with piles it can no longer turn. Measured (docs/solver.md):
-        costs of 3–7 founded more cards on every deal tried, 12 and more fewer."""
+        and is left with piles it can no longer turn (the cost chosen, measured:
+        docs/solver.md)."""
         piles = state.piles
         founded = sum(len(piles[i]) for i in self._foundations)
         return self.total - founded + self.SHIFT_COST * (3 - state.vars.shifts_left)

@@ -15,9 +15,10 @@ from typing import ClassVar, NamedTuple
 
 from ..cards import ACE, KING, SUITS, pretty, rank, suit
 from ..engine import Game, Move, Pile, State, rows, shuffled
-from ..rules import FA as UP
-from ..rules import FK as DOWN
-from ..rules import Foundation, Foundations, exposed, swaps
+from ..rules import FA, FK, Foundation, Foundations, exposed, swaps
+
+#: the foundations up from the aces and down from the kings
+UP, DOWN = FA, FK
 
 COLUMNS = tuple(f"C{i}" for i in range(1, 16))
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")

@@ -102,11 +102,6 @@ class Hemispheres(Game[NoVars]):
     actions = frozenset({"deal", "swap"})
     action_params: ClassVar[Mapping[str, frozenset[str]]] = {"swap": frozenset({"a", "b"})}
     forced_actions = frozenset({"deal"})  # when it is the only move left
-    #: the solver compares lines side by side, deal after deal (docs/solver.md): a
-    #: card left on the waste shows its cost only when the stock is used up
-    solver_beam = 50
-    #: the beam and its finishing dives take about 25,000 nodes a deal
-    solver_candidate_nodes = 30_000
     #: piles are alike only inside their race; each barrier keeps its place
     alike = (RED, BLACK, *(CIRCLE[i : i + 3] for i in range(0, 12, 3)))
     layout = (

@@ -51,9 +51,6 @@ class Parade(Game[NoVars]):
     )
     actions = frozenset({"deal"})
     forced_actions = frozenset({"deal"})
-    #: its wins come within a few thousand nodes or not at all: a daily scan
-    #: certifies sooner with many cheap candidates (measured: docs/solver.md)
-    solver_candidate_nodes = 1_000
     #: the aces are out of play: 24 piles of four make a won game
     target = ROWS * COLS * FULL
     #: a slot's row is its meaning (the base it wants); the depots are all alike

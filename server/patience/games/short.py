@@ -61,9 +61,6 @@ class Short(Game[ShortVars]):
     )
     actions = frozenset({"deal", "redeal"})
     forced_actions = frozenset({"deal", "redeal"})
-    #: its wins come within a few thousand nodes or not at all: a daily scan
-    #: certifies sooner with many cheap candidates (measured: docs/solver.md)
-    solver_candidate_nodes = 3_000
     Vars = ShortVars
     #: what happened on the way here, not where the cards lie
     history = frozenset({"seen", "passes", "idle"})

@@ -99,8 +99,8 @@ class StHelena(Game[NoVars]):
         """For the solver: the cards not yet founded, less half a card for each card
         married in a column (lying on the card of its suit one rank higher, at the
         foot of the column). Married runs are what a Forty Thieves player builds: each
-        frees a card to go where it is needed. Measured (docs/solver.md): deals 60-179 at
-        10,000 nodes, 19 certified against 3 with the plain count."""
+        frees a card to go where it is needed (measured against the plain count:
+        docs/solver.md)."""
         piles = state.piles
         married = 0
         for i in self.columns:
