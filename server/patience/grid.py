@@ -176,6 +176,8 @@ class CarpetGame(Game[CarpetVars]):
 
     redeals: ClassVar[int]
     Vars = CarpetVars
+    #: both forced when they are the only move: a client may play them for the player
+    actions = forced_actions = frozenset({"deal", "redeal"})
 
     def __init__(self) -> None:
         super().__init__()

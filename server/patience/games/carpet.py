@@ -28,8 +28,6 @@ class Carpet(CarpetGame):
         "Take free cards from an 8×8 carpet up onto the aces and down onto the kings; "
         "pack them on the waste in suit, one rank up or down."
     )
-    actions = frozenset({"deal", "redeal"})
-    forced_actions = frozenset({"deal", "redeal"})
     redeals = 1  # seed: turn the packet over once more, then the patience has failed
     layout = (
         *(Pile(f, "foundation", i, 0, label=f"A{SUIT_SYMBOLS[i]}↑") for i, f in enumerate(UP)),

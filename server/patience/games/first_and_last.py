@@ -14,17 +14,13 @@ from typing import NamedTuple
 from ..cards import RANKS, pretty, rank
 from ..engine import Game, Move, Pile, Piles, State, as_stock, shuffled
 from ..rng import shuffle
+from ..rules import step
 
 TOP = tuple(f"T{i}" for i in range(1, 9))
 BOTTOM = tuple(f"B{i}" for i in range(1, 9))
 BUILD = tuple(f"P{i}" for i in range(1, 9))
 DEAL = Move.act("deal")
 REDEAL = Move.act("redeal")
-
-
-def succ(r: int) -> int:
-    """The next rank, K followed by A."""
-    return r % 13 + 1
 
 
 def name(r: int) -> str:
@@ -88,9 +84,9 @@ class FirstAndLast(Game[FirstAndLastVars]):
             return 0
         pile = piles[self.build[n]]
         if pile:
-            return succ(rank(pile[-1]))
+            return step(rank(pile[-1]), 1, wrap=True)  # suits ignored, K→A wraps
         base = piles[self.top[n]]
-        return succ(rank(base[-1])) if base else 0
+        return step(rank(base[-1]), 1, wrap=True) if base else 0
 
     # -- legal moves ------------------------------------------------------------------
 

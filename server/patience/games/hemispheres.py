@@ -121,11 +121,9 @@ class Hemispheres(Game[NoVars]):
         self.circle = tuple(self.at[p] for p in CIRCLE)
         self.stock = self.at["S"]
         self.waste = self.at["X"]
+        # the red aces build up, the black kings down
         self._found_rules = Foundations(
-            (
-                *((f, self.at[f], UP_FROM_ACE) for f in RED),
-                *((f, self.at[f], DOWN_FROM_KING) for f in BLACK),
-            )
+            (f, self.at[f], UP_FROM_ACE if f in RED else DOWN_FROM_KING) for f in RED + BLACK
         )
         self._barrier_ids = tuple(zip(BARRIERS, self.barriers, strict=True))
         #: every card move, built once: ``self._to[src][dst]``

@@ -45,8 +45,6 @@ class SquaringCircle(CarpetGame):
         "Kings, aces, fives and nines form a circle of 32 bases; build them up in suit "
         "by three from the free cards of an 8×8 carpet and a waste."
     )
-    actions = frozenset({"deal", "redeal"})
-    forced_actions = frozenset({"deal", "redeal"})
     redeals = 2  # seed: turn the packet over, "it may be repeated once more"
     layout = (
         *cell_piles(0, 0),
