@@ -47,7 +47,9 @@ class Foundation(NamedTuple):
     def takes(self, pile: Sequence[int]) -> int:
         """The card (``card % 52``) this started foundation takes next; -1 once it
         is complete."""
-        r = self.needs(pile)
+        if len(pile) >= self.size:
+            return -1
+        r = step(rank(pile[-1]), self.by, self.wrap)
         return suit(pile[0]) * 13 + r - 1 if r else -1
 
 
@@ -88,10 +90,17 @@ class Foundations(Generic[N]):
     choice between them is listed; ``name`` is what the game's moves use."""
 
     def __init__(self, entries: Iterable[tuple[N, int, Foundation]]) -> None:
-        #: per foundation: name, pile index, rule, and the card an empty one takes
-        #: (-1: its first card may be of any suit)
+        #: per foundation: name, pile index, the card an empty one takes (-1: its
+        #: first card may be of any suit), size, step, and the rule when it wraps
         self.entries = tuple(
-            (name, i, rule, -1 if rule.suit is None else rule.suit * 13 + rule.first - 1)
+            (
+                name,
+                i,
+                -1 if rule.suit is None else rule.suit * 13 + rule.first - 1,
+                rule.size,
+                rule.by,
+                rule if rule.wrap else None,
+            )
             for name, i, rule in entries
         )
 
@@ -101,19 +110,19 @@ class Foundations(Generic[N]):
         card of its ``rule.first``)."""
         needs: dict[int, list[N]] = {}
         free: list[N] = []
-        for name, i, rule, opening in self.entries:
+        for name, i, opening, size, by, wrapping in self.entries:
             pile = piles[i]
             if not pile:
                 if opening < 0:
                     free.append(name)
                     continue
                 key = opening
-            elif len(pile) >= rule.size:
+            elif len(pile) >= size:
                 continue
-            elif rule.wrap:
-                key = rule.takes(pile)
-            else:  # short of its last rank: the next card is the top's neighbour
-                key = pile[-1] % 52 + rule.by
+            elif wrapping is None:  # short of its last rank: the top's neighbour is next
+                key = pile[-1] % 52 + by
+            else:
+                key = wrapping.takes(pile)
             if key in needs:
                 needs[key].append(name)
             else:
