@@ -17,7 +17,18 @@ from server.patience.games.crescent import GAME as CRESCENT_GAME
 from server.patience.games.crescent import Crescent
 from server.patience.games.hemispheres import GAME as HEMISPHERES
 from server.services.daily import candidate_seed
-from server.solver import TUNING, Result, certify, certify_daily, cut_line, daily_seeds, solve
+from server.solver import (
+    TUNING,
+    Result,
+    Tuning,
+    candidate_nodes,
+    certify,
+    certify_daily,
+    cut_line,
+    daily_seeds,
+    solve,
+    tuning,
+)
 from server.solver.search import Keys, merge_card_moves
 from tests.games.positions import position, run
 
@@ -106,6 +117,14 @@ def test_crescent_works_out_each_suits_foundations_once_as_it_did_per_card() -> 
             up = [m for m in legal if m.dst is not None and m.dst[0] in "FW"]
             state = game.apply(state, rnd.choice(up if up and rnd.random() < 0.9 else legal))
     assert seen_wait
+
+
+def test_the_tuning_table_names_registered_games_and_defaults_the_rest() -> None:
+    """A slug misspelt in server/solver/tuning.py would silently tune nothing."""
+    assert set(TUNING) <= set(registry.slugs())
+    assert tuning(registry.get("travellers")) == Tuning(dive=1 / 4, beam=0, candidate_nodes=None)
+    assert candidate_nodes(CRESCENT, 30_000) == 3_000 and candidate_nodes(CRESCENT, 500) == 500
+    assert candidate_nodes(registry.get("travellers"), None) is None
 
 
 def test_a_game_without_a_dive_gives_the_a_star_the_whole_budget() -> None:
