@@ -205,6 +205,31 @@ class CarpetGame(Game[CarpetVars]):
     def _fits(self, state: State[CarpetVars], c: int) -> list[str]:
         return self.targets(state).get(c % 52, [])
 
+    def packs(self, state: State[CarpetVars]) -> tuple[tuple[int, int], ...]:
+        """(suit, rank) of the cards a free carpet card may be packed as onto the
+        waste (default: none; nothing is packed on the waste)."""
+        return ()
+
+    def moves(self, state: State[CarpetVars]) -> list[Move]:
+        """While a turned card waits, its moves alone; else each free carpet card to
+        the foundations that take it and onto the waste where :meth:`packs` allows,
+        then the waste top to the foundations, then ``deal`` or ``redeal``."""
+        if (forced := self.pending_moves(state)) is not None:
+            return forced
+        piles = state.piles
+        g0 = self.g0
+        targets = self.targets(state)
+        packs = self.packs(state)
+        legal: list[Move] = []
+        for i in self.free(state):
+            c = piles[g0 + i][-1]
+            cell = CELLS[i]
+            for dst in targets.get(c % 52, ()):
+                legal.append(Move(cell, dst))
+            if packs and KEY[c] in packs:
+                legal.append(Move(cell, "X"))
+        return legal + self.waste_and_stock_moves(state, targets)
+
     def pending_moves(self, state: State[CarpetVars]) -> list[Move] | None:
         """While a turned card waits to go to a foundation: its moves, and no other."""
         if not state.vars.pending:

@@ -62,27 +62,14 @@ class Carpet(CarpetGame):
         """``card % 52`` → the foundations that take that card now."""
         return self._found_rules.wants(state.piles)[0]
 
-    def moves(self, state: State[CarpetVars]) -> list[Move]:
-        piles = state.piles
-        g0 = self.g0
-        if (forced := self.pending_moves(state)) is not None:
-            return forced
-        targets = self.targets(state)
-        waste = piles[self.waste]
-        packs: tuple[tuple[int, int], ...] = ()
-        if waste:
-            # Seed: "one higher or one lower in the same suit" as the waste top; no K↔A.
-            s, r = KEY[waste[-1]]
-            packs = ((s, r - 1), (s, r + 1))
-        legal: list[Move] = []
-        for i in self.free(state):
-            c = piles[g0 + i][-1]
-            cell = CELLS[i]
-            for dst in targets.get(c % 52, ()):
-                legal.append(Move(cell, dst))
-            if KEY[c] in packs:
-                legal.append(Move(cell, "X"))
-        return legal + self.waste_and_stock_moves(state, targets)
+    def packs(self, state: State[CarpetVars]) -> tuple[tuple[int, int], ...]:
+        """(suit, rank) of the cards a free carpet card may be packed as onto the waste."""
+        waste = state.piles[self.waste]
+        if not waste:
+            return ()
+        # Seed: "one higher or one lower in the same suit" as the waste top; no K↔A.
+        s, r = KEY[waste[-1]]
+        return ((s, r - 1), (s, r + 1))
 
     # -- what a player sees -----------------------------------------------------------
 

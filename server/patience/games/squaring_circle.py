@@ -107,19 +107,6 @@ class SquaringCircle(CarpetGame):
                     out.setdefault(pile[-1] % 52 + 1, []).append(b)
         return out
 
-    def moves(self, state: State[CarpetVars]) -> list[Move]:
-        piles = state.piles
-        g0 = self.g0
-        if (forced := self.pending_moves(state)) is not None:
-            return forced
-        targets = self.targets(state)
-        legal: list[Move] = []
-        for i in self.free(state):
-            cell = CELLS[i]
-            for dst in targets.get(piles[g0 + i][-1] % 52, ()):
-                legal.append(Move(cell, dst))
-        return legal + self.waste_and_stock_moves(state, targets)
-
     # -- what a player sees -----------------------------------------------------------
 
     def explain_free_card(self, state: State[CarpetVars], move: Move, c: int) -> str:
