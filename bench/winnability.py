@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from bench.winrate import Greedy, wilson
 from server.patience import registry
-from server.solver import certify, certify_daily, daily_seeds, solve
+from server.solver import candidate_nodes, certify, certify_daily, daily_seeds, solve
 
 #: the secret of the scan mode's candidate seeds (any fixed bytes)
 SCAN_SECRET = b"bench.winnability"
@@ -88,9 +88,7 @@ def run_scan(
     slug: str, date: str, budget: float, per_candidate: float, nodes: int | None = None
 ) -> Scan:
     game = registry.get(slug)
-    cap = game.solver_candidate_nodes  # the game's own, when smaller (as the server does)
-    if cap is not None:
-        nodes = cap if nodes is None else min(nodes, cap)
+    nodes = candidate_nodes(game, nodes)  # the game's own, when smaller (as the server does)
     daily = certify_daily(
         game,
         daily_seeds(SCAN_SECRET, date, slug),

@@ -239,17 +239,6 @@ class Game(Generic[V]):
     #: cards can go round without end by the rules (a hand that takes and gives cards at
     #: any time): only the player's resigning, or the move cap, ends a blocked game
     endless: ClassVar[bool] = False
-    #: the share of a solver's budget its greedy dive may use before the weighted A*
-    #: (server/solver/search.py); a game whose wins only the A* finds sets 0
-    solver_dive: ClassVar[float] = 1 / 4
-    #: the width of a beam search the solver runs before its dive (0: none): layers
-    #: of positions one step (a :attr:`forced_actions` move, e.g. a deal) apart, the
-    #: ``solver_beam`` best by :meth:`heuristic` kept at each (server/solver/search.py)
-    solver_beam: ClassVar[int] = 0
-    #: the most solver nodes a daily's scan spends on one candidate deal of this game
-    #: (None: the server's budget): where wins come quickly or not at all, many cheap
-    #: candidates find a certified deal sooner than a few long searches
-    solver_candidate_nodes: ClassVar[int | None] = None
 
     def __init__(self) -> None:
         self.ids: tuple[str, ...] = tuple(p.id for p in self.layout)
@@ -318,8 +307,27 @@ class Game(Generic[V]):
         return {}
 
     def explain(self, state: State[V], move: Move) -> str:
-        """Why ``move`` is not legal now (called only for illegal moves)."""
-        return self._generic_reason(state, move)
+        """Why ``move`` is not legal now (called only for illegal moves, in play, and
+        only for the game's own actions): an action's reason is
+        :meth:`explain_action`'s, a card move's between two of the game's piles
+        :meth:`explain_card`'s; a move naming a pile the game has not is refused by
+        :meth:`generic_reason`."""
+        if move.action is not None:
+            return self.explain_action(state, move)
+        src, dst = self.at.get(move.src or ""), self.at.get(move.dst or "")
+        if src is None or dst is None:
+            return self.generic_reason(state, move)
+        return self.explain_card(state, move, src, dst)
+
+    def explain_action(self, state: State[V], move: Move) -> str:
+        """Why the action ``move`` (one of :attr:`actions`) is not allowed now."""
+        return self.generic_reason(state, move)
+
+    def explain_card(self, state: State[V], move: Move, src: int, dst: int) -> str:
+        """Why the card move ``move`` from pile ``src`` to pile ``dst`` (their indices)
+        is not legal now. A game says what its rules forbid and leaves the rest to
+        :meth:`generic_reason`."""
+        return self.generic_reason(state, move)
 
     def heuristic(self, state: State[V]) -> float:
         """Optional guidance for the solver: an estimate of the work left to win
@@ -450,7 +458,9 @@ class Game(Generic[V]):
             return f"this game has no action {move.action!r}"
         return self.explain(state, move)
 
-    def _generic_reason(self, state: State[V], move: Move) -> str:
+    def generic_reason(self, state: State[V], move: Move) -> str:
+        """The reason any game gives, from the move's shape alone: an unknown pile,
+        an empty one, a missing index, else "card from A cannot go to B now"."""
         if move.action is not None:
             return f"{move.action!r} is not allowed now"
         for pid in (move.src, move.dst):

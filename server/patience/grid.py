@@ -176,6 +176,8 @@ class CarpetGame(Game[CarpetVars]):
 
     redeals: ClassVar[int]
     Vars = CarpetVars
+    #: both forced when they are the only move: a client may play them for the player
+    actions = forced_actions = frozenset({"deal", "redeal"})
 
     def __init__(self) -> None:
         super().__init__()
@@ -196,12 +198,37 @@ class CarpetGame(Game[CarpetVars]):
         """Row-major indices of the free carpet cards."""
         return _adjacent(state.piles[self.g0 : self.g0 + SIZE * SIZE])
 
-    def targets(self, state: State[CarpetVars]) -> dict[tuple[int, int], list[str]]:
-        """(suit, rank) → the foundations that take that card now."""
+    def targets(self, state: State[CarpetVars]) -> dict[int, list[str]]:
+        """``card % 52`` → the foundations that take that card now."""
         raise NotImplementedError
 
     def _fits(self, state: State[CarpetVars], c: int) -> list[str]:
-        return self.targets(state).get((suit(c), rank(c)), [])
+        return self.targets(state).get(c % 52, [])
+
+    def packs(self, state: State[CarpetVars]) -> tuple[tuple[int, int], ...]:
+        """(suit, rank) of the cards a free carpet card may be packed as onto the
+        waste (default: none; nothing is packed on the waste)."""
+        return ()
+
+    def moves(self, state: State[CarpetVars]) -> list[Move]:
+        """While a turned card waits, its moves alone; else each free carpet card to
+        the foundations that take it and onto the waste where :meth:`packs` allows,
+        then the waste top to the foundations, then ``deal`` or ``redeal``."""
+        if (forced := self.pending_moves(state)) is not None:
+            return forced
+        piles = state.piles
+        g0 = self.g0
+        targets = self.targets(state)
+        packs = self.packs(state)
+        legal: list[Move] = []
+        for i in self.free(state):
+            c = piles[g0 + i][-1]
+            cell = CELLS[i]
+            for dst in targets.get(c % 52, ()):
+                legal.append(Move(cell, dst))
+            if packs and KEY[c] in packs:
+                legal.append(Move(cell, "X"))
+        return legal + self.waste_and_stock_moves(state, targets)
 
     def pending_moves(self, state: State[CarpetVars]) -> list[Move] | None:
         """While a turned card waits to go to a foundation: its moves, and no other."""
@@ -210,12 +237,12 @@ class CarpetGame(Game[CarpetVars]):
         return [Move("X", f) for f in self._fits(state, state.piles[self.waste][-1])]
 
     def waste_and_stock_moves(
-        self, state: State[CarpetVars], targets: Mapping[tuple[int, int], list[str]]
+        self, state: State[CarpetVars], targets: Mapping[int, list[str]]
     ) -> list[Move]:
         """The waste top to each foundation in ``targets`` that takes it, then ``deal``
         or ``redeal``: the end of both games' legal moves."""
         waste = state.piles[self.waste]
-        legal = [Move("X", dst) for dst in targets.get(KEY[waste[-1]], ())] if waste else []
+        legal = [Move("X", dst) for dst in targets.get(waste[-1] % 52, ())] if waste else []
         return legal + self.stock_moves(state)
 
     def stock_moves(self, state: State[CarpetVars]) -> list[Move]:
@@ -263,22 +290,8 @@ class CarpetGame(Game[CarpetVars]):
         }
 
     def explain(self, state: State[CarpetVars], move: Move) -> str:
-        reason = self.explain_common(state, move)
-        if reason is not None:
-            return reason
-        return self.explain_card(state, move, state.piles[self.at[move.src or ""]][-1])
-
-    def explain_card(self, state: State[CarpetVars], move: Move, card: int) -> str:
-        """Why the free ``card`` may not make ``move`` to a foundation or the waste
-        (the game's own rule; :meth:`explain_common` has said the rest)."""
-        raise NotImplementedError
-
-    def explain_common(self, state: State[CarpetVars], move: Move) -> str | None:
-        """The reason shared by both games, or None when the game must say more.
-
-        Returns None only for a card move between known piles whose source card is
-        free (a free carpet card or the waste top) and whose target is neither the
-        carpet nor the stock."""
+        # A turned card that fits two foundations waits for the player's choice:
+        # every other move is refused for that first.
         piles = state.piles
         if state.vars.pending:
             c = piles[self.waste][-1]
@@ -288,42 +301,53 @@ class CarpetGame(Game[CarpetVars]):
                     f"the turned {pretty(c)} fits a foundation and goes there first: "
                     f"{' or '.join(fits)}"
                 )
+        return super().explain(state, move)
+
+    def explain_action(self, state: State[CarpetVars], move: Move) -> str:
+        piles = state.piles
         if move.action == "deal":
             if piles[self.waste] and state.vars.redeals_left:
                 return "the stock is empty: turn the waste over with redeal"
             return "the stock is empty"
-        if move.action == "redeal":
-            if piles[self.stock]:
-                return "turn the whole stock before redealing the waste"
-            if not state.vars.redeals_left:
-                times = "once" if self.redeals == 1 else f"{self.redeals} times"
-                return f"the waste may be turned over only {times}"
-            return "the waste is empty: there is nothing to redeal"
-        if move.action is not None or move.src not in self.at or move.dst not in self.at:
-            return self._generic_reason(state, move)
-        src, dst = move.src or "", move.dst or ""
+        if piles[self.stock]:  # redeal
+            return "turn the whole stock before redealing the waste"
+        if not state.vars.redeals_left:
+            times = "once" if self.redeals == 1 else f"{self.redeals} times"
+            return f"the waste may be turned over only {times}"
+        return "the waste is empty: there is nothing to redeal"
+
+    def explain_card(self, state: State[CarpetVars], move: Move, src: int, dst: int) -> str:
+        """The reasons both games share; a free card (a free carpet card or the waste
+        top) going to a foundation or the waste is :meth:`explain_free_card`'s."""
+        piles = state.piles
+        sid, did = move.src or "", move.dst or ""
         if move.index is not None:
             return "only top cards move here: a move names no index"
-        if src == "S":
+        if sid == "S":
             return "turn stock cards with the deal action"
-        if dst in CELLS:
+        if did in CELLS:
             return "nothing may be put onto the carpet: its gaps stay empty"
-        if dst == "S":
+        if did == "S":
             return "nothing may be put onto the stock"
         if src == dst:
             return "a card cannot move onto its own pile"
-        if src in CELLS:
-            i = CELLS.index(src)
-            if not piles[self.g0 + i]:
-                return f"{src} is a gap: its card has gone"
+        if sid in CELLS:
+            i = src - self.g0
+            if not piles[src]:
+                return f"{sid} is a gap: its card has gone"
             if i not in self.free(state):
                 return blocked_reason(i // SIZE, i % SIZE)
-        elif src == "X":
-            if not piles[self.waste]:
+        elif src == self.waste:
+            if not piles[src]:
                 return "the waste is empty"
         else:
             return "cards never leave the foundations"
-        return None
+        return self.explain_free_card(state, move, piles[src][-1])
+
+    def explain_free_card(self, state: State[CarpetVars], move: Move, card: int) -> str:
+        """Why the free ``card`` may not make ``move`` to a foundation or the waste
+        (the game's own rule; :meth:`explain_card` has said the rest)."""
+        raise NotImplementedError
 
 
 DEAL = Move.act("deal")

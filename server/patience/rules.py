@@ -7,10 +7,11 @@ stock") instead of re-implementing them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import Generic, NamedTuple, TypeVar
 
-from .cards import is_red, rank, suit
+from .cards import ACE, KING, SUITS, rank, suit
+from .engine import shuffled
 
 Cards = tuple[int, ...]
 
@@ -24,31 +25,6 @@ def step(r: int, by: int, wrap: bool = False) -> int:
     return (n - 1) % 13 + 1 if wrap else 0
 
 
-def same_suit_adjacent(a: int, b: int, wrap: bool = False) -> bool:
-    """A "marriage": same suit, ranks one apart (either way)."""
-    if suit(a) != suit(b):
-        return False
-    ra, rb = rank(a), rank(b)
-    return rb in (step(ra, 1, wrap), step(ra, -1, wrap))
-
-
-def builds_on(
-    below: int,
-    card: int,
-    *,
-    by: int = -1,
-    same_suit: bool = True,
-    alt_colour: bool = False,
-    wrap: bool = False,
-) -> bool:
-    """Whether ``card`` may be placed on ``below`` in a build of step ``by``."""
-    if same_suit and suit(card) != suit(below):
-        return False
-    if alt_colour and is_red(card) == is_red(below):
-        return False
-    return rank(card) == step(rank(below), by, wrap)
-
-
 class Foundation(NamedTuple):
     """A foundation rule: started by rank ``first`` (of ``suit``, or of any suit when
     None, after which the pile keeps the suit of its first card), built in suit by
@@ -60,13 +36,6 @@ class Foundation(NamedTuple):
     wrap: bool = False
     size: int = 13
 
-    def accepts(self, pile: Sequence[int], card: int) -> bool:
-        if not pile:
-            return rank(card) == self.first and (self.suit is None or suit(card) == self.suit)
-        if len(pile) >= self.size or suit(card) != suit(pile[0]):
-            return False
-        return rank(card) == step(rank(pile[-1]), self.by, self.wrap)
-
     def needs(self, pile: Sequence[int]) -> int:
         """The rank this foundation needs next (0 when complete)."""
         if not pile:
@@ -75,9 +44,90 @@ class Foundation(NamedTuple):
             return 0
         return step(rank(pile[-1]), self.by, self.wrap)
 
+    def takes(self, pile: Sequence[int]) -> int:
+        """The card (``card % 52``) this started foundation takes next; -1 once it
+        is complete."""
+        if len(pile) >= self.size:
+            return -1
+        r = step(rank(pile[-1]), self.by, self.wrap)
+        return suit(pile[0]) * 13 + r - 1 if r else -1
 
-UP_FROM_ACE = Foundation(1, 1)
-DOWN_FROM_KING = Foundation(13, -1)
+
+# The four foundation directions of the seeds (all in suit, 13 cards each).
+UP_FROM_ACE = Foundation(ACE, 1)
+DOWN_FROM_KING = Foundation(KING, -1)
+DOWN_FROM_ACE = Foundation(ACE, -1, wrap=True)  # A, K, Q, …, 2
+UP_FROM_KING = Foundation(KING, 1, wrap=True)  # K, A, 2, …, Q
+
+#: The foundations of an ace and a king of each suit (crescent, carpet, fifteen):
+#: ``FA-S``… build up from the aces, ``FK-S``… down from the kings.
+FA = tuple(f"FA-{s}" for s in SUITS)
+FK = tuple(f"FK-{s}" for s in SUITS)
+#: an ace and a king of each suit, in the order of ``FA + FK``
+ACES_AND_KINGS = tuple((ACE, s) for s in range(4)) + tuple((KING, s) for s in range(4))
+
+
+def aces_and_kings_aside(seed: int) -> tuple[dict[str, tuple[int, ...]], list[int], int]:
+    """Deal two decks with an ace and a king of each suit set aside, each founding
+    its pile of :data:`FA` and :data:`FK` (crescent, carpet).
+
+    Returns those eight piles by id, the shuffled rest (``pack[0]`` dealt first) and
+    the generator state to continue from."""
+    aside, pack, rng = shuffled(2, seed, set_aside=ACES_AND_KINGS)
+    return {f: (c,) for f, c in zip(FA + FK, aside, strict=True)}, pack, rng
+
+
+#: what a game calls a foundation in its moves: a pile id, a pile index…
+N = TypeVar("N")
+
+
+class Foundations(Generic[N]):
+    """A game's foundations, each a :class:`Foundation` rule on one pile, asked
+    together what they take next (built once per game; :meth:`wants` is on the path
+    of every legal-move generation).
+
+    ``entries``: ``(name, pile index, rule)`` of each foundation, in the order a
+    choice between them is listed; ``name`` is what the game's moves use."""
+
+    def __init__(self, entries: Iterable[tuple[N, int, Foundation]]) -> None:
+        #: per foundation: name, pile index, the card an empty one takes (-1: its
+        #: first card may be of any suit), size, step, and the rule when it wraps
+        self.entries = tuple(
+            (
+                name,
+                i,
+                -1 if rule.suit is None else rule.suit * 13 + rule.first - 1,
+                rule.size,
+                rule.by,
+                rule if rule.wrap else None,
+            )
+            for name, i, rule in entries
+        )
+
+    def wants(self, piles: Sequence[Cards]) -> tuple[dict[int, list[N]], list[N]]:
+        """``card % 52`` → the foundations that take that card now (in entry order),
+        and the empty foundations a first card of any suit may start (each takes a
+        card of its ``rule.first``)."""
+        needs: dict[int, list[N]] = {}
+        free: list[N] = []
+        for name, i, opening, size, by, wrapping in self.entries:
+            pile = piles[i]
+            if not pile:
+                if opening < 0:
+                    free.append(name)
+                    continue
+                key = opening
+            elif len(pile) >= size:
+                continue
+            elif wrapping is None:  # short of its last rank: the top's neighbour is next
+                key = pile[-1] % 52 + by
+            else:
+                key = wrapping.takes(pile)
+            if key in needs:
+                needs[key].append(name)
+            else:
+                needs[key] = [name]
+        return needs, free
 
 
 class Exposed(NamedTuple):

@@ -26,16 +26,16 @@ from typing import Any, ClassVar, NamedTuple
 from .cards import RANKS, SUIT_SYMBOLS, pretty, rank, suit
 from .engine import Game, Move, Pile, State, as_stock, shuffled
 from .rng import shuffle
+
+# The family's modules take the four foundation directions from here.
+from .rules import DOWN_FROM_ACE as DOWN_FROM_ACE
+from .rules import DOWN_FROM_KING as DOWN_FROM_KING
+from .rules import UP_FROM_ACE as UP_FROM_ACE
+from .rules import UP_FROM_KING as UP_FROM_KING
 from .rules import Foundation
 
 #: A pile's rank as a player reads it on its label.
 RANK_NAMES = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-
-# The four foundation directions (all in suit, 13 cards each).
-UP_FROM_ACE = Foundation(1, 1)
-DOWN_FROM_KING = Foundation(13, -1)
-DOWN_FROM_ACE = Foundation(1, -1, wrap=True)  # A, K, Q, …, 2
-UP_FROM_KING = Foundation(13, 1, wrap=True)  # K, A, 2, …, Q
 
 #: A base's rank in words (the bases of this family are aces or kings).
 BASE_NAMES = {1: "ace", 13: "king"}
@@ -336,9 +336,9 @@ class TravelGame(Game[TravelVars]):
             for f in self.F:
                 pile = piles[f]
                 if pile:
-                    r = rules[f].needs(pile)
-                    if r:
-                        out.setdefault(suit(pile[0]) * 13 + r - 1, []).append(f)
+                    key = rules[f].takes(pile)
+                    if key >= 0:
+                        out.setdefault(key, []).append(f)
                 elif rules[f] not in opened:
                     # A base laid during play goes to the leftmost empty F of the
                     # direction it takes (where directions differ, the player picks).
@@ -504,21 +504,16 @@ class TravelGame(Game[TravelVars]):
 
     # -- reasons ----------------------------------------------------------------------
 
-    def explain(self, state: State[TravelVars], move: Move) -> str:
-        piles, v = state.piles, state.vars
+    def explain_action(self, state: State[TravelVars], move: Move) -> str:
         legal = self.legal_moves(state)
-        if move.action is not None:
-            forced = self.forced_step(state)
-            if legal and legal[0].action is None:
-                if v.drawn:
-                    return self._drawn_reason(state)
-                return (
-                    f"{move.action!r} waits until no card can go to a foundation (e.g. {legal[0]})"
-                )
-            return self._action_reason(state, move.action, forced)
-        if move.src not in self.at or move.dst not in self.at:
-            return super().explain(state, move)
-        src, dst = self.at[move.src or ""], self.at[move.dst or ""]
+        if legal and legal[0].action is None:
+            if state.vars.drawn:
+                return self._drawn_reason(state)
+            return f"{move.action!r} waits until no card can go to a foundation (e.g. {legal[0]})"
+        return self._action_reason(state, move.action or "", self.forced_step(state))
+
+    def explain_card(self, state: State[TravelVars], move: Move, src: int, dst: int) -> str:
+        piles, v = state.piles, state.vars
         if src in self.f_rule:
             return "cards never leave a foundation"
         if dst not in self.f_rule:

@@ -32,7 +32,7 @@ from typing import Any
 from protocol import ErrorCode, ProtocolError, pack, unpack
 
 from ..patience import registry
-from ..solver import Result, solve
+from ..solver import Result, candidate_nodes, solve
 from ..store import Store
 from .clock import Clock, utc_date
 
@@ -118,9 +118,7 @@ def choose(
     """Scan candidates k = 0, 1, … within ``budget``: the first certified one, else the
     one whose best line founded most cards. CPU-bound: run it off the event loop."""
     game = registry.get(slug)
-    per = budget.candidate_nodes
-    if game.solver_candidate_nodes is not None:  # the game's own, when smaller
-        per = min(per, game.solver_candidate_nodes)
+    per = candidate_nodes(game, budget.candidate_nodes)  # the game's own, when smaller
     best: Choice | None = None
     spent = 0
     k = 0

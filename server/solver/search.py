@@ -4,8 +4,8 @@ The budget is shared by phases, each cheaper and blinder than the next:
 
 1. a **rollout**: one greedy game (a move onto a foundation first, never back to a
    position already seen) — it alone wins the easy deals of some games;
-2. a **greedy dive** (a quarter of the budget, or the game's ``Game.solver_dive``;
-   none where that is 0): best-first on the fewest cards missing
+2. a **greedy dive** (a quarter of the budget, or the game's ``dive`` in
+   :mod:`.tuning`; none where that is 0): best-first on the fewest cards missing
    from the foundations (or the game's :meth:`Game.heuristic`), the deepest among
    equals, which follows long lines through moves that found nothing (dealing,
    exchanging);
@@ -39,6 +39,7 @@ from operator import is_
 from typing import Generic, Literal
 
 from ..patience.engine import MOVE_CAP, Game, IllegalMove, Move, State, V
+from .tuning import Tuning, tuning
 
 Outcome = Literal["win", "none", "unknown"]
 
@@ -507,9 +508,12 @@ def solve(
     max_nodes: int | None = None,
     max_seconds: float | None = None,
     shorten: bool = True,
+    tuned: Tuning | None = None,
 ) -> Result:
     """Search ``state`` for a win within the budget (see the module docstring);
-    ``shorten``: spend what is left of it on a shorter line (par)."""
+    ``shorten``: spend what is left of it on a shorter line (par); ``tuned``: the
+    phases' settings (default: the game's row of :mod:`.tuning`)."""
+    tuned = tuned if tuned is not None else tuning(game)
     began = time.monotonic()
     deadline = began + (max_seconds if max_seconds is not None else 1e9)
     budget = max_nodes if max_nodes is not None else 1 << 62
@@ -517,13 +521,13 @@ def solve(
     nodes, best = found.nodes, found.best_founded
     if found.line is not None and not certify(game, state, found.line):
         found = _Pass("unknown", None, found.nodes, found.best_founded)
-    if found.outcome == "unknown" and nodes < budget and game.solver_beam > 0:
-        found = _beam(game, state, game.solver_beam, budget - nodes, deadline)
+    if found.outcome == "unknown" and nodes < budget and tuned.beam > 0:
+        found = _beam(game, state, tuned.beam, budget - nodes, deadline)
         nodes += found.nodes
         best = max(best, found.best_founded)
         if found.line is not None and not certify(game, state, found.line):
             found = _Pass("unknown", None, found.nodes, found.best_founded)
-    share = game.solver_dive
+    share = tuned.dive
     if found.outcome == "unknown" and nodes < budget and share > 0:
         dive_deadline = began + (max_seconds * share if max_seconds is not None else 1e9)
         dive_nodes = max(1, min(int(budget * share), budget - nodes))

@@ -10,13 +10,13 @@ one rank up or down in suit. The waste is turned over once, unshuffled.
 
 from __future__ import annotations
 
-from ..cards import KING, SUIT_SYMBOLS, SUITS, pretty, rank, suit
-from ..engine import Move, Pile, State, as_stock, shuffled
+from ..cards import SUIT_SYMBOLS, SUITS, pretty, rank, suit
+from ..engine import Move, Pile, State, as_stock
 from ..grid import CELLS, KEY, CarpetGame, CarpetVars, cell_piles
-from ..rules import DOWN_FROM_KING, UP_FROM_ACE
+from ..rules import DOWN_FROM_KING, FA, FK, UP_FROM_ACE, Foundations, aces_and_kings_aside
 
-UP = tuple(f"FA-{s}" for s in SUITS)
-DOWN = tuple(f"FK-{s}" for s in SUITS)
+#: the foundations up from the aces and down from the kings
+UP, DOWN = FA, FK
 
 
 class Carpet(CarpetGame):
@@ -28,11 +28,6 @@ class Carpet(CarpetGame):
         "Take free cards from an 8×8 carpet up onto the aces and down onto the kings; "
         "pack them on the waste in suit, one rank up or down."
     )
-    actions = frozenset({"deal", "redeal"})
-    forced_actions = frozenset({"deal", "redeal"})
-    #: its wins come within a few thousand nodes or not at all: a daily scan
-    #: certifies sooner with many cheap candidates (measured: docs/solver.md)
-    solver_candidate_nodes = 1_000
     redeals = 1  # seed: turn the packet over once more, then the patience has failed
     layout = (
         *(Pile(f, "foundation", i, 0, label=f"A{SUIT_SYMBOLS[i]}↑") for i, f in enumerate(UP)),
@@ -49,56 +44,36 @@ class Carpet(CarpetGame):
         super().__init__()
         self.up = tuple(self.at[f] for f in UP)
         self.down = tuple(self.at[f] for f in DOWN)
+        self._found_rules = Foundations(
+            (f, self.at[f], rule)
+            for s in range(4)
+            for f, rule in ((UP[s], UP_FROM_ACE), (DOWN[s], DOWN_FROM_KING))
+        )
 
     def deal(self, seed: int) -> State[CarpetVars]:
-        aside, pack, rng = shuffled(
-            2, seed, set_aside=[(1, s) for s in range(4)] + [(KING, s) for s in range(4)]
-        )
-        piles: dict[str, tuple[int, ...]] = {f: (c,) for f, c in zip(UP + DOWN, aside, strict=True)}
+        piles, pack, rng = aces_and_kings_aside(seed)
         piles.update((g, (c,)) for g, c in zip(CELLS, pack[:64], strict=True))
         piles["S"] = as_stock(pack[64:])
         return self.new_state(piles, CarpetVars(self.redeals), rng)
 
     # -- legal moves ------------------------------------------------------------------
 
-    def targets(self, state: State[CarpetVars]) -> dict[tuple[int, int], list[str]]:
-        """(suit, rank) → the foundations that take that card now."""
-        piles = state.piles
-        out: dict[tuple[int, int], list[str]] = {}
-        for s in range(4):
-            r = UP_FROM_ACE.needs(piles[self.up[s]])
-            if r:
-                out.setdefault((s, r), []).append(UP[s])
-            r = DOWN_FROM_KING.needs(piles[self.down[s]])
-            if r:
-                out.setdefault((s, r), []).append(DOWN[s])
-        return out
+    def targets(self, state: State[CarpetVars]) -> dict[int, list[str]]:
+        """``card % 52`` → the foundations that take that card now."""
+        return self._found_rules.wants(state.piles)[0]
 
-    def moves(self, state: State[CarpetVars]) -> list[Move]:
-        piles = state.piles
-        g0 = self.g0
-        if (forced := self.pending_moves(state)) is not None:
-            return forced
-        targets = self.targets(state)
-        waste = piles[self.waste]
-        packs: tuple[tuple[int, int], ...] = ()
-        if waste:
-            # Seed: "one higher or one lower in the same suit" as the waste top; no K↔A.
-            s, r = KEY[waste[-1]]
-            packs = ((s, r - 1), (s, r + 1))
-        legal: list[Move] = []
-        for i in self.free(state):
-            key = KEY[piles[g0 + i][-1]]
-            cell = CELLS[i]
-            for dst in targets.get(key, ()):
-                legal.append(Move(cell, dst))
-            if key in packs:
-                legal.append(Move(cell, "X"))
-        return legal + self.waste_and_stock_moves(state, targets)
+    def packs(self, state: State[CarpetVars]) -> tuple[tuple[int, int], ...]:
+        """(suit, rank) of the cards a free carpet card may be packed as onto the waste."""
+        waste = state.piles[self.waste]
+        if not waste:
+            return ()
+        # Seed: "one higher or one lower in the same suit" as the waste top; no K↔A.
+        s, r = KEY[waste[-1]]
+        return ((s, r - 1), (s, r + 1))
 
     # -- what a player sees -----------------------------------------------------------
 
-    def explain_card(self, state: State[CarpetVars], move: Move, c: int) -> str:
+    def explain_free_card(self, state: State[CarpetVars], move: Move, c: int) -> str:
         piles = state.piles
         src, dst = move.src or "", move.dst or ""
         if dst == "X":

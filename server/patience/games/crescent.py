@@ -8,15 +8,17 @@ apart. Three times the bottom card of every pile may be shifted to its top.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..cards import KING, SUITS, pretty, rank, suit
-from ..engine import Game, Move, Pile, Piles, State, rows, shuffled
-from ..rules import moved, swaps
+from ..cards import SUITS, pretty, rank, suit
+from ..engine import Game, Move, Pile, Piles, State, rows
+from ..rules import FA, FK, aces_and_kings_aside, moved, swaps
+
+#: the foundations up from the aces and down from the kings
+UP, DOWN = FA, FK
 
 TABLEAU = tuple(f"T{i}" for i in range(1, 17))
-UP = tuple(f"FA-{s}" for s in SUITS)
-DOWN = tuple(f"FK-{s}" for s in SUITS)
 WAIT = tuple(f"W-{s}" for s in SUITS)
 
 
@@ -48,11 +50,11 @@ class Crescent(Game[CrescentVars]):
         self.wait = tuple(self.at[w] for w in WAIT)
 
     def deal(self, seed: int) -> State[CrescentVars]:
-        aside, cards, rng = shuffled(
-            2, seed, set_aside=[(1, s) for s in range(4)] + [(KING, s) for s in range(4)]
-        )
-        piles: dict[str, list[int]] = {f: [c] for f, c in zip(UP + DOWN, aside, strict=True)}
-        piles.update(zip(TABLEAU, rows(cards, 16), strict=True))
+        founded, cards, rng = aces_and_kings_aside(seed)
+        piles: dict[str, Sequence[int]] = {
+            **founded,
+            **dict(zip(TABLEAU, rows(cards, 16), strict=True)),
+        }
         return self.new_state(piles, CrescentVars(), rng)
 
     def moves(self, state: State[CrescentVars]) -> list[Move]:
@@ -134,19 +136,13 @@ class Crescent(Game[CrescentVars]):
 
     #: what a shift spent costs in the solver's estimate, in cards still to found
     SHIFT_COST = 5
-    #: no greedy dive: on deals 0–39 every win the solver found came from its A*
-    #: within 2,000 nodes, while the dive founded fewer cards (docs/solver.md)
-    solver_dive = 0.0
-    #: and those wins came within 2,000 nodes: a daily scan tries more candidates
-    #: (4 of 5 dates certified within 40 s at 3,000 nodes a candidate)
-    solver_candidate_nodes = 3_000
 
     def heuristic(self, state: State[CrescentVars]) -> float:
         """The cards not yet founded plus :attr:`SHIFT_COST` for every shift spent. A
         shift turns all sixteen piles at once, so it nearly always uncovers a card a
         foundation wants: on cards founded alone the search spends all three early
-        and is left with piles it can no longer turn. Measured (docs/solver.md):
-        costs of 3–7 founded more cards on every deal tried, 12 and more fewer."""
+        and is left with piles it can no longer turn (the cost chosen, measured:
+        docs/solver.md)."""
         piles = state.piles
         founded = sum(len(piles[i]) for i in self._foundations)
         return self.total - founded + self.SHIFT_COST * (3 - state.vars.shifts_left)
@@ -206,35 +202,37 @@ class Crescent(Game[CrescentVars]):
     def info(self, state: State[CrescentVars]) -> dict[str, int]:
         return {"shifts_left": state.vars.shifts_left}
 
-    def explain(self, state: State[CrescentVars], move: Move) -> str:
-        if move.action == "shift":
-            if not state.vars.shifts_left:
-                return "all three shifts are used"
-            return "a shift would change nothing: no pile has two different cards to turn"
-        if move.src in self.at and move.src not in TABLEAU:
+    def explain_action(self, state: State[CrescentVars], move: Move) -> str:
+        if not state.vars.shifts_left:
+            return "all three shifts are used"
+        return "a shift would change nothing: no pile has two different cards to turn"
+
+    def explain_card(self, state: State[CrescentVars], move: Move, src: int, dst: int) -> str:
+        piles = state.piles
+        if move.src not in TABLEAU:
             return "only the top cards of the sixteen piles move"
-        if move.src in TABLEAU and move.dst in UP + DOWN and state.piles[self.at[move.src]]:
-            c = state.piles[self.at[move.src]][-1]
+        if move.dst in UP + DOWN and piles[src]:
+            c = piles[src][-1]
             s = suit(c)
-            if move.dst[-1] == SUITS[s] and WAIT[s] in self._foundation_targets(
-                state.piles, s, rank(c)
+            if (move.dst or "")[-1] == SUITS[s] and WAIT[s] in self._foundation_targets(
+                piles, s, rank(c)
             ):
                 return f"{pretty(c)} fits both foundations: it must wait in {WAIT[s]}"
-        if move.dst in TABLEAU and not state.piles[self.at[move.dst]]:
-            return "an empty pile stays empty"
-        if move.src in TABLEAU and move.dst in TABLEAU:
-            src, dst = state.piles[self.at[move.src]], state.piles[self.at[move.dst]]
+        if move.dst in TABLEAU:
+            if not piles[dst]:
+                return "an empty pile stays empty"
+            pile, target = piles[src], piles[dst]
             if (
-                src
-                and swaps(src, dst)
-                and suit(src[-1]) == suit(dst[-1])
-                and abs(rank(src[-1]) - rank(dst[-1])) == 1
+                pile
+                and swaps(pile, target)
+                and suit(pile[-1]) == suit(target[-1])
+                and abs(rank(pile[-1]) - rank(target[-1])) == 1
             ):
                 return (
                     f"{move.src} under its top card is just like {move.dst}: the move "
                     "would only swap the two piles"
                 )
-        return super().explain(state, move)
+        return self.generic_reason(state, move)
 
 
 GAME = Crescent()

@@ -14,12 +14,13 @@ from collections.abc import Mapping
 from typing import ClassVar, NamedTuple
 
 from ..cards import ACE, KING, SUITS, pretty, rank, suit
-from ..engine import Game, Move, Pile, Piles, State, rows, shuffled
-from ..rules import exposed, swaps
+from ..engine import Game, Move, Pile, State, rows, shuffled
+from ..rules import FA, FK, Foundation, Foundations, exposed, swaps
+
+#: the foundations up from the aces and down from the kings
+UP, DOWN = FA, FK
 
 COLUMNS = tuple(f"C{i}" for i in range(1, 16))
-UP = tuple(f"FA-{s}" for s in SUITS)
-DOWN = tuple(f"FK-{s}" for s in SUITS)
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 #: the grace takes "the sixth row": the sixth card from the top of a column
 GRACE_ROW = 5
@@ -58,6 +59,13 @@ class Fifteen(Game[FifteenVars]):
         self.down = tuple(self.at[f] for f in DOWN)
         self._col_ids = tuple(zip(COLUMNS, self.columns, strict=True))
         self._found = self.up + self.down
+        # Aces and kings found the piles of their suit during play (an ace may fit an
+        # empty FA and a FK waiting for its last card).
+        self._found_rules = Foundations(
+            (f, self.at[f], Foundation(first, by, suit=s))
+            for s in range(4)
+            for f, first, by in ((UP[s], ACE, 1), (DOWN[s], KING, -1))
+        )
         #: every card move, built once: ``self._to[src][dst]``
         self._to = {a: {b: Move(a, b) for b in self.ids if b != a} for a in self.ids}
 
@@ -71,26 +79,10 @@ class Fifteen(Game[FifteenVars]):
 
     # -- legal moves ------------------------------------------------------------------
 
-    def _needs(self, piles: Piles) -> dict[int, list[str]]:
-        """Card (``card % 52``) each foundation takes next → their ids (an ace may fit
-        an empty FA and a FK waiting for its last card)."""
-        needs: dict[int, list[str]] = {}
-        for s in range(4):
-            up, down = piles[self.up[s]], piles[self.down[s]]
-            if not up:
-                needs.setdefault(s * 13, []).append(UP[s])
-            elif len(up) < 13:
-                needs.setdefault(up[-1] % 52 + 1, []).append(UP[s])
-            if not down:
-                needs.setdefault(s * 13 + 12, []).append(DOWN[s])
-            elif len(down) < 13:
-                needs.setdefault(down[-1] % 52 - 1, []).append(DOWN[s])
-        return needs
-
     def moves(self, state: State[FifteenVars]) -> list[Move]:
         piles = state.piles
         sources, tops, empty = exposed(piles, self._col_ids)
-        needs = self._needs(piles)
+        needs, _ = self._found_rules.wants(piles)
         legal: list[Move] = []
         add = legal.append
         at = self.at
@@ -180,20 +172,15 @@ class Fifteen(Game[FifteenVars]):
     def info(self, state: State[FifteenVars]) -> dict[str, object]:
         return {"grace_used": state.vars.grace_used}
 
-    def explain(self, state: State[FifteenVars], move: Move) -> str:
+    def explain_card(self, state: State[FifteenVars], move: Move, src: int, dst: int) -> str:
         piles = state.piles
-        if move.action == "grace":
-            return self._explain_grace(state, move)
-        if move.action is not None or move.src not in self.at or move.dst not in self.at:
-            return super().explain(state, move)
-        src, dst = self.at[move.src or ""], self.at[move.dst or ""]
         if src in self._found:
             return "cards never leave the foundations"
         if move.index is not None:
             return "only the exposed (lowest) card of a column is usable"
         pile = piles[src]
         if not pile:
-            return super().explain(state, move)
+            return self.generic_reason(state, move)
         c = pile[-1]
         if dst == src:
             return "a card cannot move onto its own column"
@@ -218,7 +205,7 @@ class Fifteen(Game[FifteenVars]):
             nxt = target[-1] + (1 if kind == "A" else -1)
             return f"{move.dst} needs {pretty(nxt)}, not {pretty(c)}"
         if not target:
-            return super().explain(state, move)
+            return self.generic_reason(state, move)
         top = target[-1]
         if suit(top) != s:
             return f"a marriage is in suit: {pretty(c)} cannot go on {pretty(top)}"
@@ -227,7 +214,8 @@ class Fifteen(Game[FifteenVars]):
             f"on {pretty(top)}"
         )
 
-    def _explain_grace(self, state: State[FifteenVars], move: Move) -> str:
+    def explain_action(self, state: State[FifteenVars], move: Move) -> str:
+        """Why this grace (the game's one action) is not allowed now."""
         piles = state.piles
         if state.vars.grace_used:
             return "the grace is granted once a game, and it is used"

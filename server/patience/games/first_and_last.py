@@ -14,17 +14,13 @@ from typing import NamedTuple
 from ..cards import RANKS, pretty, rank
 from ..engine import Game, Move, Pile, Piles, State, as_stock, shuffled
 from ..rng import shuffle
+from ..rules import step
 
 TOP = tuple(f"T{i}" for i in range(1, 9))
 BOTTOM = tuple(f"B{i}" for i in range(1, 9))
 BUILD = tuple(f"P{i}" for i in range(1, 9))
 DEAL = Move.act("deal")
 REDEAL = Move.act("redeal")
-
-
-def succ(r: int) -> int:
-    """The next rank, K followed by A."""
-    return r % 13 + 1
 
 
 def name(r: int) -> str:
@@ -88,9 +84,9 @@ class FirstAndLast(Game[FirstAndLastVars]):
             return 0
         pile = piles[self.build[n]]
         if pile:
-            return succ(rank(pile[-1]))
+            return step(rank(pile[-1]), 1, wrap=True)  # suits ignored, K→A wraps
         base = piles[self.top[n]]
-        return succ(rank(base[-1])) if base else 0
+        return step(rank(base[-1]), 1, wrap=True) if base else 0
 
     # -- legal moves ------------------------------------------------------------------
 
@@ -181,9 +177,8 @@ class FirstAndLast(Game[FirstAndLastVars]):
             "pass": 4 - state.vars.redeals_left,
         }
 
-    def explain(self, state: State[FirstAndLastVars], move: Move) -> str:
+    def explain_action(self, state: State[FirstAndLastVars], move: Move) -> str:
         piles = state.piles
-        n = self.current(piles)
         if move.action == "deal":
             if not piles[self.stock]:
                 if piles[self.waste] and state.vars.redeals_left:
@@ -191,27 +186,28 @@ class FirstAndLast(Game[FirstAndLastVars]):
                 return "the stock is empty"
             fits = self._fitting(piles)
             return f"a fitting card must be placed first ({fits[0]})"
-        if move.action == "redeal":
-            if piles[self.stock]:
-                return "turn the whole stock before redealing the waste"
-            if not state.vars.redeals_left:
-                return "the waste has been redealt three times already"
-            return "the waste is empty: there is nothing to redeal"
-        if move.action is not None or move.src not in self.at or move.dst not in self.at:
-            return super().explain(state, move)
-        src = move.src or ""
-        if src in TOP[:7]:
-            return f"{src} never moves: it waits to close its own pile"
-        if src == "T8" and n >= 7:
+        if piles[self.stock]:  # redeal
+            return "turn the whole stock before redealing the waste"
+        if not state.vars.redeals_left:
+            return "the waste has been redealt three times already"
+        return "the waste is empty: there is nothing to redeal"
+
+    def explain_card(self, state: State[FirstAndLastVars], move: Move, src: int, dst: int) -> str:
+        piles = state.piles
+        n = self.current(piles)
+        sid = move.src or ""
+        if sid in TOP[:7]:
+            return f"{sid} never moves: it waits to close its own pile"
+        if sid == "T8" and n >= 7:
             return "T8 is the base of P8 now: it closes that pile at the end"
-        if src == "X":
+        if sid == "X":
             return "the waste top is not playable: it only refills T8 and the bottom row"
-        if src == "S":
+        if sid == "S":
             return "turn stock cards with the deal action"
-        if src in BUILD:
+        if sid in BUILD:
             return "cards never leave the build piles"
-        if not piles[self.at[src]]:
-            return super().explain(state, move)
+        if not piles[src]:
+            return self.generic_reason(state, move)
         if move.dst not in BUILD:
             return "cards go only onto the pile being built"
         if n > 7:
@@ -219,7 +215,7 @@ class FirstAndLast(Game[FirstAndLastVars]):
         if move.dst != BUILD[n]:
             return f"only {BUILD[n]} is being built now (strictly left to right)"
         need = self.needed(piles, n)
-        c = piles[self.at[src]][-1]
+        c = piles[src][-1]
         if not need:
             return "P8 has no base yet: the next card turned becomes T8"
         return f"{BUILD[n]} needs a {name(need)} (any suit), not {pretty(c)}"

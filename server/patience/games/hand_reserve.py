@@ -26,6 +26,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from ..cards import ACE, KING, is_red, pretty, rank
 from ..engine import Game, InvalidMove, Move, Pile, State, shuffled
+from ..rules import UP_FROM_ACE, Foundations
 
 COLUMNS = tuple(f"C{i}" for i in range(1, 10))
 HAND = "H"
@@ -71,7 +72,9 @@ class HandReserve(Game[HandReserveVars]):
         self.hand = self.at[HAND]
         self.foundations = tuple(self.at[f] for f in FOUNDATIONS)
         self._col_ids = tuple(zip(COLUMNS, self.columns, strict=True))
-        self._found_ids = tuple(zip(FOUNDATIONS, self.foundations, strict=True))
+        self._found_rules = Foundations(
+            (f, i, UP_FROM_ACE) for f, i in zip(FOUNDATIONS, self.foundations, strict=True)
+        )
         #: every move from a column, built once: ``self._to[src][dst]``
         self._to = {a: {b: Move(a, b) for b in self.ids if b != a} for a in COLUMNS}
         self._pick_up = {c: Move.act("pick_up", column=c) for c in COLUMNS}
@@ -102,14 +105,7 @@ class HandReserve(Game[HandReserveVars]):
             elif rank(top := pile[-1]) != ACE:
                 # Seed example: Q♦ on K♣, J♣ on Q♦ — down in alternating colours.
                 wanted.setdefault((rank(top) - 1, not is_red(top)), []).append(cid)
-        needs: dict[int, list[str]] = {}
-        free: list[str] = []
-        for fid, i in self._found_ids:
-            pile = piles[i]
-            if not pile:
-                free.append(fid)
-            elif len(pile) < 13:
-                needs.setdefault(pile[-1] + 1, []).append(fid)
+        needs, free = self._found_rules.wants(piles)
         legal: list[Move] = []
         add = legal.append
         for n, c in enumerate(piles[self.hand]):  # a hand card, named by its place
@@ -191,13 +187,8 @@ class HandReserve(Game[HandReserveVars]):
             "pick_up_left": None if self.pick_up_column else 0,  # no limit
         }
 
-    def explain(self, state: State[HandReserveVars], move: Move) -> str:
+    def explain_card(self, state: State[HandReserveVars], move: Move, src: int, dst: int) -> str:
         piles = state.piles
-        if move.action == "pick_up":
-            return self._explain_pick_up(state, move)
-        if move.action is not None or move.src not in self.at or move.dst not in self.at:
-            return super().explain(state, move)
-        src, dst = self.at[move.src or ""], self.at[move.dst or ""]
         if src in self.foundations:
             return "cards on the foundations never go back to the columns or the hand"
         if src == dst:
@@ -207,12 +198,12 @@ class HandReserve(Game[HandReserveVars]):
             if move.index is None:
                 return "name the hand card by its place (index 0 = first)"
             if not 0 <= move.index < len(pile):
-                return super().explain(state, move)
+                return self.generic_reason(state, move)
             c = pile[move.index]
         elif move.index is not None:
             return "only the exposed card of a column moves, one card at a time"
         elif not pile:
-            return super().explain(state, move)
+            return self.generic_reason(state, move)
         else:
             c = pile[-1]
         target = piles[dst]
@@ -226,13 +217,14 @@ class HandReserve(Game[HandReserveVars]):
         if not target:
             if len(pile) == 1 and src in self.columns:
                 return "moving the only card of a column into an empty column changes nothing"
-            return super().explain(state, move)
+            return self.generic_reason(state, move)
         top = target[-1]
         if is_red(top) == is_red(c):
             return f"columns build in alternating colours: {pretty(c)} cannot go on {pretty(top)}"
         return f"columns build down by one: {pretty(c)} cannot go on {pretty(top)}"
 
-    def _explain_pick_up(self, state: State[HandReserveVars], move: Move) -> str:
+    def explain_action(self, state: State[HandReserveVars], move: Move) -> str:
+        """Why this ``pick_up`` (the game's one action) is not allowed now."""
         if not self.pick_up_column:
             return "this version of the game does not allow taking a column into the hand"
         cid = move.param("column")

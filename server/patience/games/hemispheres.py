@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from ..cards import ACE, CLUBS, DIAMONDS, HEARTS, KING, SPADES, is_red, pretty
 from ..engine import Game, Move, NoVars, Pile, Piles, State, as_stock, shuffled
-from ..rules import moved, swaps
+from ..rules import DOWN_FROM_KING, UP_FROM_ACE, Foundations, moved, swaps
 
 RED = ("FR1", "FR2", "FR3", "FR4")
 BLACK = ("FB1", "FB2", "FB3", "FB4")
@@ -102,11 +102,6 @@ class Hemispheres(Game[NoVars]):
     actions = frozenset({"deal", "swap"})
     action_params: ClassVar[Mapping[str, frozenset[str]]] = {"swap": frozenset({"a", "b"})}
     forced_actions = frozenset({"deal"})  # when it is the only move left
-    #: the solver compares lines side by side, deal after deal (docs/solver.md): a
-    #: card left on the waste shows its cost only when the stock is used up
-    solver_beam = 50
-    #: the beam and its finishing dives take about 25,000 nodes a deal
-    solver_candidate_nodes = 30_000
     #: piles are alike only inside their race; each barrier keeps its place
     alike = (RED, BLACK, *(CIRCLE[i : i + 3] for i in range(0, 12, 3)))
     layout = (
@@ -126,7 +121,10 @@ class Hemispheres(Game[NoVars]):
         self.circle = tuple(self.at[p] for p in CIRCLE)
         self.stock = self.at["S"]
         self.waste = self.at["X"]
-        self._found_ids = tuple(zip(RED + BLACK, self.red + self.black, strict=True))
+        # the red aces build up, the black kings down
+        self._found_rules = Foundations(
+            (f, self.at[f], UP_FROM_ACE if f in RED else DOWN_FROM_KING) for f in RED + BLACK
+        )
         self._barrier_ids = tuple(zip(BARRIERS, self.barriers, strict=True))
         #: every card move, built once: ``self._to[src][dst]``
         self._to = {a: {b: Move(a, b) for b in self.ids if b != a} for a in self.ids}
@@ -146,20 +144,10 @@ class Hemispheres(Game[NoVars]):
 
     # -- legal moves ------------------------------------------------------------------
 
-    def _needs(self, piles: Piles) -> dict[int, list[str]]:
-        """Card (``card % 52``) each foundation takes next → its ids."""
-        needs: dict[int, list[str]] = {}
-        for fid, i in self._found_ids:
-            pile = piles[i]
-            if len(pile) < 13:
-                top = pile[-1] % 52
-                needs.setdefault(top + 1 if fid[1] == "R" else top - 1, []).append(fid)
-        return needs
-
     def moves(self, state: State[NoVars]) -> list[Move]:
         piles = state.piles
         end = not piles[self.stock]
-        needs = self._needs(piles)
+        needs, _ = self._found_rules.wants(piles)
         # Available (proper-coloured) tops by card % 52 → (pile id, race).
         tops: dict[int, list[tuple[str, int]]] = {}
         sources: list[tuple[str, int, bool, int]] = []  # (pid, card, north, race)
@@ -350,16 +338,14 @@ class Hemispheres(Game[NoVars]):
             return {"base": "up in suit to K" if spec.id[1] == "R" else "down in suit to A"}
         return {}
 
-    def explain(self, state: State[NoVars], move: Move) -> str:
-        piles = state.piles
-        end = not piles[self.stock]
+    def explain_action(self, state: State[NoVars], move: Move) -> str:
         if move.action == "deal":
             return "the stock is used up: this patience is not dealt a second time"
-        if move.action == "swap":
-            return self._explain_swap(state, move)
-        if move.action is not None or move.src not in self.at or move.dst not in self.at:
-            return super().explain(state, move)
-        src, dst = self.at[move.src or ""], self.at[move.dst or ""]
+        return self._explain_swap(state, move)
+
+    def explain_card(self, state: State[NoVars], move: Move, src: int, dst: int) -> str:
+        piles = state.piles
+        end = not piles[self.stock]
         sid, did = move.src or "", move.dst or ""
         if src in self.red + self.black:
             return "cards never leave the foundations"
@@ -371,7 +357,7 @@ class Hemispheres(Game[NoVars]):
             return f"nothing is played onto {did}"
         pile = piles[src]
         if not pile:
-            return super().explain(state, move)
+            return self.generic_reason(state, move)
         c = pile[-1]
         if src in self.barriers and not end:
             return "the barriers go to the foundations only when the stock is used up"

@@ -51,9 +51,6 @@ class Parade(Game[NoVars]):
     )
     actions = frozenset({"deal"})
     forced_actions = frozenset({"deal"})
-    #: its wins come within a few thousand nodes or not at all: a daily scan
-    #: certifies sooner with many cheap candidates (measured: docs/solver.md)
-    solver_candidate_nodes = 1_000
     #: the aces are out of play: 24 piles of four make a won game
     target = ROWS * COLS * FULL
     #: a slot's row is its meaning (the base it wants); the depots are all alike
@@ -204,12 +201,11 @@ class Parade(Game[NoVars]):
             "aces_out": len(state.piles[self.discard]),
         }
 
-    def explain(self, state: State[NoVars], move: Move) -> str:
+    def explain_action(self, state: State[NoVars], move: Move) -> str:
+        return "the stock is empty"
+
+    def explain_card(self, state: State[NoVars], move: Move, si: int, di: int) -> str:
         piles = state.piles
-        if move.action == "deal":
-            return "the stock is empty"
-        if move.action is not None or move.src not in self.at or move.dst not in self.at:
-            return super().explain(state, move)
         src, dst = move.src or "", move.dst or ""
         if src == "S":
             return "deal the stock with the deal action"
@@ -221,7 +217,7 @@ class Parade(Game[NoVars]):
             return f"nothing may be put onto {'the stock' if dst == 'S' else 'the aces'}"
         if src == dst:
             return "a card cannot move onto its own pile"
-        source = piles[self.at[src]]
+        source = piles[si]
         if not source:
             return f"{src} is a gap" if src in SLOTS else f"{src} is empty"
         if move.index is not None:
@@ -234,7 +230,7 @@ class Parade(Game[NoVars]):
                     return f"{pretty(c)} is a base in its own row ({row_name(k)}): it stays"
                 return "cards never leave a pile built in the parade"
         k = int(dst[1])
-        pile = piles[self.at[dst]]
+        pile = piles[di]
         if not pile:
             return (
                 f"a gap in the {row_name(k)}' row takes only a {BASE[k]} "

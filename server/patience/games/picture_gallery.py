@@ -14,10 +14,12 @@ from typing import NamedTuple
 
 from ..cards import ACE, JACK, KING, QUEEN, SPADES, pretty, rank
 from ..engine import Game, Move, Pile, Piles, State, as_stock, shuffled
-from ..rules import moved
+from ..rules import Foundation, Foundations, moved
 
 KINGS = tuple(f"K{i}" for i in range(1, 9))
 ACES = tuple(f"A{i}" for i in range(1, 9))
+#: the ace foundations, up in suit to the jacks
+UP_TO_JACK = Foundation(ACE, 1, size=JACK)
 DEAL = Move.act("deal")
 REDEAL = Move.act("redeal")
 
@@ -51,6 +53,7 @@ class PictureGallery(Game[PictureGalleryVars]):
         self.queens = self.at["Q"]
         self.kings = tuple(self.at[k] for k in KINGS)
         self.aces = tuple(self.at[a] for a in ACES)
+        self._found_rules = Foundations((a, self.at[a], UP_TO_JACK) for a in ACES)
         self.stock = self.at["S"]
 
     def deal(self, seed: int) -> State[PictureGalleryVars]:
@@ -59,15 +62,6 @@ class PictureGallery(Game[PictureGalleryVars]):
         return self.new_state({"K1": aside, "S": as_stock(pack)}, PictureGalleryVars(), rng)
 
     # -- legal moves ------------------------------------------------------------------
-
-    def _wanted(self, piles: Piles) -> dict[int, list[str]]:
-        """Suit-and-rank (``card % 52``) each ace foundation needs next → its ids."""
-        wanted: dict[int, list[str]] = {}
-        for a, i in zip(ACES, self.aces, strict=True):
-            pile = piles[i]
-            if pile and rank(pile[-1]) < JACK:
-                wanted.setdefault(pile[-1] % 52 + 1, []).append(a)
-        return wanted
 
     def _covers(self, piles: Piles) -> list[Move]:
         """End of pass 1 or 2: a top card from a pile with 2+ cards on its king onto a
@@ -80,7 +74,7 @@ class PictureGallery(Game[PictureGalleryVars]):
 
     def moves(self, state: State[PictureGalleryVars]) -> list[Move]:
         piles = state.piles
-        wanted = self._wanted(piles)
+        wanted, _ = self._found_rules.wants(piles)  # an empty slot waits for a dealt ace
         legal: list[Move] = []
         if wanted:
             for k, i in zip(KINGS, self.kings, strict=True):
@@ -157,26 +151,25 @@ class PictureGallery(Game[PictureGalleryVars]):
             "stock": len(piles[self.stock]),
         }
 
-    def explain(self, state: State[PictureGalleryVars], move: Move) -> str:
-        piles = state.piles
+    def explain_action(self, state: State[PictureGalleryVars], move: Move) -> str:
         left = state.vars.redeals_left
-        stock = piles[self.stock]
         if move.action == "deal":
             if left:
                 return "the stock is empty: cover any bare king, then redeal"
             return "the stock is empty and this was the third and last pass"
-        if move.action == "redeal":
-            if stock:
-                return "deal out the whole stock before gathering the piles"
-            if not left:
-                return "three passes are all: the piles may not be dealt a fourth time"
-            return (
-                "a bare king must be covered first: move a top card onto it from a "
-                "pile holding two or more cards on its king"
-            )
-        if move.action is not None or move.src not in self.at or move.dst not in self.at:
-            return super().explain(state, move)
-        src, dst = self.at[move.src or ""], self.at[move.dst or ""]
+        if state.piles[self.stock]:  # redeal
+            return "deal out the whole stock before gathering the piles"
+        if not left:
+            return "three passes are all: the piles may not be dealt a fourth time"
+        return (
+            "a bare king must be covered first: move a top card onto it from a "
+            "pile holding two or more cards on its king"
+        )
+
+    def explain_card(self, state: State[PictureGalleryVars], move: Move, src: int, dst: int) -> str:
+        piles = state.piles
+        left = state.vars.redeals_left
+        stock = piles[self.stock]
         if src == self.queens:
             return "the queens are only decoration: nothing moves from the queen row"
         if src in self.aces:
@@ -187,7 +180,7 @@ class PictureGallery(Game[PictureGalleryVars]):
         if len(pile) == 1:
             return "kings never move: they head their piles"
         if not pile:
-            return super().explain(state, move)
+            return self.generic_reason(state, move)
         c = pile[-1]
         if dst in self.aces:
             target = piles[dst]

@@ -61,9 +61,6 @@ class Short(Game[ShortVars]):
     )
     actions = frozenset({"deal", "redeal"})
     forced_actions = frozenset({"deal", "redeal"})
-    #: its wins come within a few thousand nodes or not at all: a daily scan
-    #: certifies sooner with many cheap candidates (measured: docs/solver.md)
-    solver_candidate_nodes = 3_000
     Vars = ShortVars
     #: what happened on the way here, not where the cards lie
     history = frozenset({"seen", "passes", "idle"})
@@ -185,31 +182,30 @@ class Short(Game[ShortVars]):
             return {"base": RANKS[self.base(state.piles) - 1]}
         return {}
 
-    def explain(self, state: State[ShortVars], move: Move) -> str:
-        piles = state.piles
-        b = self.base(piles)
+    def explain_action(self, state: State[ShortVars], move: Move) -> str:
         if move.action == "deal":
             return "the stock is empty: redeal (turn the waste over)"
-        if move.action == "redeal":
-            if piles[self.stock]:
-                return "deal out the stock before turning the waste over"
-            return "the waste is empty: there is nothing to redeal"
-        if move.action is not None or move.src not in self.at or move.dst not in self.at:
-            return super().explain(state, move)
+        if state.piles[self.stock]:  # redeal
+            return "deal out the stock before turning the waste over"
+        return "the waste is empty: there is nothing to redeal"
+
+    def explain_card(self, state: State[ShortVars], move: Move, si: int, di: int) -> str:
+        piles = state.piles
+        b = self.base(piles)
         src, dst = move.src or "", move.dst or ""
         if src in FOUNDATIONS:
             return "cards never leave the foundations"
         if src == "S":
             return "turn stock cards with the deal action"
-        pile = piles[self.at[src]]
+        pile = piles[si]
         if not pile:
-            return super().explain(state, move)
+            return self.generic_reason(state, move)
         c = pile[-1]
         v = (rank(c) - b) % 13
         if src == dst:
             return "a card cannot move onto its own pile"
         if dst in FOUNDATIONS:
-            target = piles[self.at[dst]]
+            target = piles[di]
             if not target:
                 return f"an empty foundation is started only by a {name(b)}, the base rank"
             if len(target) == 13:
@@ -218,7 +214,7 @@ class Short(Game[ShortVars]):
                 return f"{dst} builds in {SUIT_SYMBOLS[suit(target[0])]} only"
             return f"{dst} needs the {name(rank(target[-1]) % 13 + 1)} next, not {pretty(c)}"
         if dst in COLUMNS:
-            target = piles[self.at[dst]]
+            target = piles[di]
             low = name((b + 11) % 13 + 1)
             if not target:
                 if v == 12:

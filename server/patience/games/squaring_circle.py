@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from ..cards import KING, RANKS, SUIT_SYMBOLS, SUITS, pretty, rank, suit
 from ..engine import Move, Pile, State, as_stock, shuffled
-from ..grid import CELLS, KEY, CarpetGame, CarpetVars, cell_piles
+from ..grid import CELLS, CarpetGame, CarpetVars, cell_piles
 
 #: the bases of the circle in the order of the slot ids (``B<base><suit><n>``)
 BASES = (KING, 1, 5, 9)
 SLOTS = tuple(f"B{RANKS[b - 1]}{s}{n}" for s in SUITS for b in BASES for n in (1, 2))
-#: (suit, rank) of every card id, for indexing moves without calls
 
 
 def size(base: int) -> int:
@@ -46,8 +45,6 @@ class SquaringCircle(CarpetGame):
         "Kings, aces, fives and nines form a circle of 32 bases; build them up in suit "
         "by three from the free cards of an 8×8 carpet and a waste."
     )
-    actions = frozenset({"deal", "redeal"})
-    forced_actions = frozenset({"deal", "redeal"})
     redeals = 2  # seed: turn the packet over, "it may be repeated once more"
     layout = (
         *cell_piles(0, 0),
@@ -94,38 +91,25 @@ class SquaringCircle(CarpetGame):
                 counts[base] += 1
         return counts
 
-    def targets(self, state: State[CarpetVars]) -> dict[tuple[int, int], list[str]]:
-        """(suit, rank) → the slots that take that card now."""
+    def targets(self, state: State[CarpetVars]) -> dict[int, list[str]]:
+        """``card % 52`` → the slots that take that card now."""
         piles = state.piles
-        out: dict[tuple[int, int], list[str]] = {}
+        out: dict[int, list[str]] = {}
         for s in range(4):
             placed = self.placed(state, s)
             for b, i, base in self.slots[s]:
                 pile = piles[i]
                 if not pile:
                     # The two slots of a base are alike: a base enters the first empty one.
-                    if self.released(placed, base) and (s, base) not in out:
-                        out[(s, base)] = [b]
+                    if self.released(placed, base) and s * 13 + base - 1 not in out:
+                        out[s * 13 + base - 1] = [b]
                 elif len(pile) < size(base):
-                    out.setdefault((s, rank(pile[-1]) + 1), []).append(b)
+                    out.setdefault(pile[-1] % 52 + 1, []).append(b)
         return out
-
-    def moves(self, state: State[CarpetVars]) -> list[Move]:
-        piles = state.piles
-        g0 = self.g0
-        if (forced := self.pending_moves(state)) is not None:
-            return forced
-        targets = self.targets(state)
-        legal: list[Move] = []
-        for i in self.free(state):
-            cell = CELLS[i]
-            for dst in targets.get(KEY[piles[g0 + i][-1]], ()):
-                legal.append(Move(cell, dst))
-        return legal + self.waste_and_stock_moves(state, targets)
 
     # -- what a player sees -----------------------------------------------------------
 
-    def explain_card(self, state: State[CarpetVars], move: Move, c: int) -> str:
+    def explain_free_card(self, state: State[CarpetVars], move: Move, c: int) -> str:
         piles = state.piles
         dst = move.dst or ""
         if dst == "X":

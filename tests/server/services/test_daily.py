@@ -16,7 +16,7 @@ from server.patience import registry
 from server.services import FakeClock
 from server.services.daily import Budget, Choice, Dailies, candidate_seed, choose, commitment
 from server.services.leaderboard import Entry
-from server.solver import Result, certify
+from server.solver import TUNING, Result, certify
 from tests.support import TestClient, connect
 
 TODAY = "2026-03-14"
@@ -325,7 +325,7 @@ def test_a_game_caps_the_nodes_spent_on_one_candidate() -> None:
 
     for slug in asked:
         choose(slug, b"s" * 32, TODAY, Budget(30_000, 300_000), search=search)
-    crescent = registry.get("crescent").solver_candidate_nodes
+    crescent = TUNING["crescent"].candidate_nodes
     assert crescent is not None and crescent < 30_000
     assert set(asked["crescent"]) == {crescent} and len(asked["crescent"]) == 300_000 // crescent
     assert set(asked["travellers_classic"]) == {30_000} and len(asked["travellers_classic"]) == 10

@@ -6,6 +6,7 @@ the search decides the same with and without them."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -20,7 +21,7 @@ from server.patience.games.parade import BASE, COLS, SLOTS, Parade
 from server.patience.games.parade import GAME as PARADE
 from server.patience.games.st_helena import GAME as ST_HELENA
 from server.patience.games.st_helena import StHelena
-from server.solver import certify, solve
+from server.solver import TUNING, certify, solve
 from server.solver.search import _expander
 from tests.server.patience.games.positions import position, run
 
@@ -154,21 +155,18 @@ def test_crescent_a_card_a_neighbour_may_still_lie_on_is_not_safe() -> None:
     assert CRESCENT.safe_moves(CRESCENT.deal(0)) == []
 
 
-class HemispheresGuided(Hemispheres):
-    """Hemispheres with its safe moves, searched without its beam (endgames are
-    small: the plain search decides them)."""
-
-    solver_beam = 0
+#: Hemispheres searched without its beam (endgames are small: the plain search
+#: decides them)
+NO_BEAM = replace(TUNING["hemispheres"], beam=0)
 
 
-class HemispheresUnguided(HemispheresGuided):
+class HemispheresUnguided(Hemispheres):
     """The same without its safe moves."""
 
     def safe_moves(self, state: State[NoVars]) -> list[Move]:
         return Game.safe_moves(self, state)
 
 
-HEMISPHERES_GUIDED = HemispheresGuided()
 HEMISPHERES_UNGUIDED = HemispheresUnguided()
 #: every black foundation and the diamonds complete, the barriers founded but K♥
 HEMISPHERES_DONE = {
@@ -228,8 +226,8 @@ def test_hemispheres_search_decides_alike_with_and_without_safe_moves() -> None:
     verdicts = []
     for seed in range(12):
         state = hemispheres_endgame(seed)
-        guided = solve(HEMISPHERES_GUIDED, state, max_nodes=20_000, shorten=False)
-        plain = solve(HEMISPHERES_UNGUIDED, state, max_nodes=20_000, shorten=False)
+        guided = solve(HEMISPHERES, state, max_nodes=20_000, shorten=False, tuned=NO_BEAM)
+        plain = solve(HEMISPHERES_UNGUIDED, state, max_nodes=20_000, shorten=False, tuned=NO_BEAM)
         # a budget may run out before a verdict, more often without the safe moves
         # (more to search); two verdicts never disagree
         assert len({guided.outcome, plain.outcome} - {"unknown"}) <= 1, seed

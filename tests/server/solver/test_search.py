@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -15,9 +16,19 @@ from server.patience.engine import AnyState, Move
 from server.patience.games.crescent import GAME as CRESCENT_GAME
 from server.patience.games.crescent import Crescent
 from server.patience.games.hemispheres import GAME as HEMISPHERES
-from server.patience.games.hemispheres import Hemispheres
 from server.services.daily import candidate_seed
-from server.solver import Result, certify, certify_daily, cut_line, daily_seeds, solve
+from server.solver import (
+    TUNING,
+    Result,
+    Tuning,
+    candidate_nodes,
+    certify,
+    certify_daily,
+    cut_line,
+    daily_seeds,
+    solve,
+    tuning,
+)
 from server.solver.search import Keys, merge_card_moves
 from tests.server.patience.games.positions import position, run
 
@@ -108,35 +119,36 @@ def test_crescent_works_out_each_suits_foundations_once_as_it_did_per_card() -> 
     assert seen_wait
 
 
+def test_the_tuning_table_names_registered_games_and_defaults_the_rest() -> None:
+    """A slug misspelt in server/solver/tuning.py would silently tune nothing."""
+    assert set(TUNING) <= set(registry.slugs())
+    assert tuning(registry.get("travellers")) == Tuning(dive=1 / 4, beam=0, candidate_nodes=None)
+    assert candidate_nodes(CRESCENT, 30_000) == 3_000 and candidate_nodes(CRESCENT, 500) == 500
+    assert candidate_nodes(registry.get("travellers"), None) is None
+
+
 def test_a_game_without_a_dive_gives_the_a_star_the_whole_budget() -> None:
-    """Crescent sets solver_dive = 0: deal 3's win, which its A* finds within 1,740
+    """Crescent's tuning has no dive: deal 3's win, which its A* finds within 1,740
     nodes, is found within 2,100; a quarter spent on a dive first would leave too few."""
-
-    class Diving(Crescent):
-        solver_dive = 1 / 4
-
+    assert TUNING["crescent"].dive == 0
+    diving = replace(TUNING["crescent"], dive=1 / 4)
     start = CRESCENT.deal(3)
     won = solve(CRESCENT, start, max_nodes=2_100, shorten=False)
     assert won.outcome == "win" and won.line is not None and certify(CRESCENT, start, won.line)
-    assert solve(Diving(), start, max_nodes=2_100, shorten=False).outcome == "unknown"
+    assert solve(CRESCENT, start, max_nodes=2_100, shorten=False, tuned=diving).outcome == "unknown"
 
 
 def test_a_beam_certifies_a_hemispheres_deal_the_dive_does_not() -> None:
-    """Game.solver_beam: layers of positions a deal apart, the best kept by the
+    """Tuning.beam: layers of positions a deal apart, the best kept by the
     game's heuristic. Deal 1 of the Hemispheres is won by a beam 20 wide within 7,549
     nodes; the same budget without the beam (rollout, dive, A*) founds far fewer."""
-
-    class Narrow(Hemispheres):
-        solver_beam = 20
-
-    class NoBeam(Hemispheres):
-        solver_beam = 0
-
+    narrow = replace(TUNING["hemispheres"], beam=20)
+    no_beam = replace(TUNING["hemispheres"], beam=0)
     start = HEMISPHERES.deal(1)
-    won = solve(Narrow(), start, max_nodes=8_000, shorten=False)
+    won = solve(HEMISPHERES, start, max_nodes=8_000, shorten=False, tuned=narrow)
     assert won.outcome == "win" and won.line is not None
     assert certify(HEMISPHERES, start, won.line)
-    plain = solve(NoBeam(), start, max_nodes=8_000, shorten=False)
+    plain = solve(HEMISPHERES, start, max_nodes=8_000, shorten=False, tuned=no_beam)
     assert plain.outcome == "unknown" and plain.best_founded < 80
 
 

@@ -1,0 +1,61 @@
+"""How the solver spends its budget on each game: settings measured, not rules.
+
+A game's module says what its rules are (and what a position is worth, in
+:meth:`Game.heuristic`, and which moves cannot hurt, in :meth:`Game.safe_moves`);
+how hard the search leans on each phase for that game lives here, one row a game,
+with the measurements behind each figure in docs/solver.md ("Per-game tuning").
+A game not listed searches with the defaults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import overload
+
+from ..patience.engine import AnyGame
+
+
+@dataclass(frozen=True)
+class Tuning:
+    #: the share of a solver's budget its greedy dive may use before the weighted A*
+    #: (search.py); 0 where the game's wins come only from the A*
+    dive: float = 1 / 4
+    #: the width of a beam search run before the dive (0: none): layers of positions
+    #: one step (a ``forced_actions`` move, e.g. a deal) apart, the ``beam`` best by
+    #: :meth:`Game.heuristic` kept at each (search.py)
+    beam: int = 0
+    #: the most nodes a daily's scan spends on one candidate deal (None: the server's
+    #: budget; a smaller budget given wins): where wins come quickly or not at all,
+    #: many cheap candidates find a certified deal sooner than a few long searches
+    candidate_nodes: int | None = None
+
+
+DEFAULT = Tuning()
+
+#: slug → its tuning (docs/solver.md, "Per-game tuning", says why and what was measured)
+TUNING: Mapping[str, Tuning] = {
+    "crescent": Tuning(dive=0.0, candidate_nodes=3_000),
+    "short": Tuning(candidate_nodes=3_000),
+    "carpet": Tuning(candidate_nodes=1_000),
+    "parade": Tuning(candidate_nodes=1_000),
+    "hemispheres": Tuning(beam=50, candidate_nodes=30_000),
+}
+
+
+def tuning(game: AnyGame) -> Tuning:
+    """The tuning of ``game`` (by its slug), or :data:`DEFAULT`."""
+    return TUNING.get(game.slug, DEFAULT)
+
+
+@overload
+def candidate_nodes(game: AnyGame, budget: int) -> int: ...
+@overload
+def candidate_nodes(game: AnyGame, budget: None) -> int | None: ...
+def candidate_nodes(game: AnyGame, budget: int | None) -> int | None:
+    """The nodes a daily scan spends on one candidate of ``game``: the game's own
+    figure when smaller than ``budget`` (None: no budget given)."""
+    own = tuning(game).candidate_nodes
+    if own is None:
+        return budget
+    return own if budget is None else min(budget, own)
