@@ -22,10 +22,9 @@ import time
 import uuid
 from typing import Any
 
+from deploy.procs import RedisProcess, ServerProcess
 from server.patience import registry
-from tests.support import RedisProcess, ServerProcess
-from tests.web.conftest import CHROMIUM
-from tests.web.test_browser import a_card_move, board_at, click_move, held
+from tools.browser import CHROMIUM, a_card_move, board_at, click_move, held
 
 LOAD_BYTES = 150_000
 LOAD_SECONDS = 1.0

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import shutil
 import sys
 import uuid
 from pathlib import Path
@@ -22,8 +21,8 @@ from typing import Any
 from client.connection import Connection
 from deploy.procs import ROOT, RedisProcess, ServerProcess
 from protocol.messages import Mode
+from tools.browser import CHROMIUM
 
-CHROMIUM = "/usr/bin/chromium"
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 SCHEMES = ("light", "dark")
 
@@ -75,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("dir", nargs="?", default=str(ROOT / "docs" / "img"))
     args = parser.parse_args(argv)
-    if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
+    if not Path(CHROMIUM).exists():
         print("needs Debian's chromium: apt-get install chromium", file=sys.stderr)
         return 2
     from playwright.sync_api import sync_playwright

@@ -8,7 +8,6 @@ it the browser tests skip and say how to install it."""
 from __future__ import annotations
 
 import os
-import shutil
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -17,9 +16,8 @@ import pytest
 
 from tests.support import RedisProcess, ServerProcess
 from tests.support.fixtures import *  # noqa: F403
+from tools.browser import CHROMIUM
 
-#: the Chromium the browser tests drive (PASYANS_CHROMIUM overrides)
-CHROMIUM = os.environ.get("PASYANS_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 INSTALL = (
     "the browser tests need Debian's chromium (apt-get install chromium) and the dev "
     "extras' playwright (pip install -e '.[dev]'); .ci/run installs chromium when missing"
