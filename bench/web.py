@@ -52,6 +52,7 @@ def run(moves: int, slugs: list[str]) -> dict[str, Any]:
     ):
         browser = p.chromium.launch(executable_path=CHROMIUM)
         page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.set_default_timeout(10_000)
         transferred = 0
 
         def count(response: Any) -> None:
@@ -70,15 +71,21 @@ def run(moves: int, slugs: list[str]) -> dict[str, Any]:
         page.wait_for_selector("[data-game=crescent]")
         mismatches = 0
         played = 0
+        stuck: list[str] = []
         for slug in slugs:
             page.click(f"[data-game={slug}] [data-do=practice]")
             page.wait_for_selector("section.game[data-status=playing]")
-            for _ in range(moves):
+            for done in range(moves):
                 state = held(page)
                 if state["status"] != "playing" or not state["legal"]:
                     break
-                click_move(page, a_card_move(state["legal"]), state)
-                after = board_at(page, state["seq"] + 1)
+                move = a_card_move(state["legal"])
+                click_move(page, move, state)
+                try:
+                    after = board_at(page, state["seq"] + 1)
+                except Exception:  # the click played nothing: a defect of the page
+                    stuck.append(f"{slug} move {done + 1}: {move}")
+                    break
                 played += 1
                 truth = resumed(page, state["game_id"])
                 if truth["piles"] != after["piles"] or truth["seq"] != after["seq"]:
@@ -94,7 +101,9 @@ def run(moves: int, slugs: list[str]) -> dict[str, Any]:
         "click_to_board_median_ms": round(median, 1),
         "moves": played,
         "mismatches": mismatches,
-        "ok": transferred <= LOAD_BYTES
+        "stuck": stuck,
+        "ok": not stuck
+        and transferred <= LOAD_BYTES
         and interactive <= LOAD_SECONDS
         and median <= CLICK_MS
         and mismatches == 0,
