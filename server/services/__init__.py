@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ..store import Store
 from .accounts import Accounts
 from .clock import Clock, FakeClock, SystemClock
-from .daily import DEFAULT_BUDGET, Budget, Chooser, Dailies, choose
+from .daily import DEFAULT_BUDGET, Budget, Chooser, Dailies
 from .friends import Friends
 from .games import Games, daily_overview
 from .leaderboard import Leaderboards
@@ -36,7 +36,7 @@ class Services:
         store: Store,
         clock: Clock | None = None,
         *,
-        chooser: Chooser = choose,
+        chooser: Chooser | None = None,
         budget: Budget = DEFAULT_BUDGET,
         executor: Executor | None = None,
         cache_size: int = 4096,

@@ -951,17 +951,22 @@ async def daily_overview(games: Games, date: str | None, player: str | None) -> 
     mine = {g: games.summary(g, r) for g, r in zip(ids, rows, strict=True)}
     out: dict[str, Any] = {}
     choices = await dailies.ready(day, slugs)
+    waiting = [slug for slug, choice in choices.items() if choice is None]
+    progress = await dailies.progress(day, waiting) if waiting else {}
     for slug, choice in choices.items():
         gid = mine_ids.get(slug)
         if choice is None:  # still being certified: ask again in a few seconds
             out[slug] = dict.fromkeys(("commitment", "par", "certified", "best_founded", "seed"))
-            out[slug] |= {"preparing": True, "mine": mine.get(gid) if gid else None}
+            out[slug] |= {"preparing": progress.get(slug) or {"tried": 0, "elapsed_ms": 0}}
+            out[slug] |= {"mine": mine.get(gid) if gid else None}
             continue
         out[slug] = {
             "commitment": commitment(choice.seed, day, slug),
             "par": choice.par,
             "certified": choice.certified,
             "best_founded": choice.best_founded,
+            "total": registry.get(slug).total,
+            "label": choice.label(slug),
             "seed": choice.seed if revealed else None,
             "mine": mine.get(gid) if gid else None,
         }
