@@ -376,14 +376,19 @@ class Dailies:
                 break
             await asyncio.sleep(POLL_SECONDS)  # another instance is choosing it
         began = time.monotonic()
-        secret = await self.secret()
-        if self.chooser is not None:
-            loop = asyncio.get_running_loop()
-            choice = await loop.run_in_executor(
-                self.executor, self.chooser, slug, secret, date, budget
-            )
-        else:
-            choice = await self._scan(date, slug, secret, budget)
+        key = (date, slug)
+        self._progress[key] = Progress(0, int(time.time() * 1000))
+        try:
+            secret = await self.secret()
+            if self.chooser is not None:
+                loop = asyncio.get_running_loop()
+                choice = await loop.run_in_executor(
+                    self.executor, self.chooser, slug, secret, date, budget
+                )
+            else:
+                choice = await self._scan(date, slug, secret, budget)
+        finally:
+            self._progress.pop(key, None)
         await self.store.put_daily(date, choice.fields(date, slug))
         stored = await self.store.daily(date)  # the first instance to write wins
         chosen = Choice.from_fields(stored, slug)
@@ -418,23 +423,17 @@ class Dailies:
         loop = asyncio.get_running_loop()
         key = (date, slug)
         scan = Scan(slug, budget)
-        progress = Progress(0, int(time.time() * 1000))
-        self._progress[key] = progress
+        progress = self._progress[key]
         written = time.monotonic()
-        try:
-            while (nodes := scan.next_nodes()) is not None:
-                found = await loop.run_in_executor(
-                    self.executor, search_candidate, slug, secret, date, scan.k, nodes
-                )
-                scan.feed(found)
-                progress = self._progress[key] = Progress(scan.k, progress.started_ms)
-                if time.monotonic() - written >= PROGRESS_EVERY:
-                    written = time.monotonic()
-                    await self.store.daily_progress(
-                        date, slug, self.owner, progress.pack(), LEASE_MS
-                    )
-        finally:
-            self._progress.pop(key, None)
+        while (nodes := scan.next_nodes()) is not None:
+            found = await loop.run_in_executor(
+                self.executor, search_candidate, slug, secret, date, scan.k, nodes
+            )
+            scan.feed(found)
+            progress = self._progress[key] = Progress(scan.k, progress.started_ms)
+            if time.monotonic() - written >= PROGRESS_EVERY:
+                written = time.monotonic()
+                await self.store.daily_progress(date, slug, self.owner, progress.pack(), LEASE_MS)
         assert scan.chosen is not None
         return scan.chosen
 
