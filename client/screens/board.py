@@ -29,7 +29,7 @@ from ..drawing import FULL, Marks
 from ..host import host
 from ..notation import AUTO_LIMIT, WireMove, forced, format_move
 from ..records import share
-from ..text import clock, deal_text, end_words, info_line, outcome, title
+from ..text import clock, deal_text, end_words, info_line, outcome, title, unproven_label
 from ..widgets import BoardView, KeyFooter
 from .base import HostedScreen
 from .dialogs import MODAL_CSS, ConfirmScreen, PickScreen
@@ -88,6 +88,8 @@ class BoardScreen(HostedScreen):
         #: (``f``), or None; and the cards founded when it last found none
         self.finish_offer: int | None = None
         self.no_finish_at: int | None = None
+        #: a daily the server could not prove winnable: what the title and end say
+        self.unproven: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
@@ -103,6 +105,18 @@ class BoardScreen(HostedScreen):
         self.redraw()
         self.query_one(BoardView).focus()
         self.consider_finish()
+        if self.state.get("mode") == Mode.DAILY:
+            self.run_worker(self._check_proof(), group="proof")
+
+    async def _check_proof(self) -> None:
+        """Whether this daily was proven winnable (an unproven one says so on top)."""
+        try:
+            daily = await self.host.conn.daily(self.state.get("date") or None)
+        except ClientError:
+            return
+        self.unproven = unproven_label((daily.get("games") or {}).get(self.state.get("game")))
+        if self.unproven:
+            self.redraw()
 
     # -- what the server says ------------------------------------------------
 
@@ -196,6 +210,8 @@ class BoardScreen(HostedScreen):
         deal = deal_text(state)
         if deal:
             head.append(deal)
+        if self.unproven:
+            head.append(self.unproven)
         if view.density != FULL:  # the terminal is too narrow for the full board
             head.append(f"{view.density.name} layout")
         self.query_one("#title", Static).update(" · ".join(head))
@@ -560,6 +576,8 @@ class BoardScreen(HostedScreen):
             except ClientError:
                 rank = None
         heading = title(str(state["game"]), self.host.titles)
+        if self.unproven:
+            heading += f" · {self.unproven}"
         self.app.push_screen(EndScreen(state, heading, rank, resigned=self.resigned))
 
 
