@@ -118,6 +118,7 @@ class App:
             daily_wait=s.daily_wait,
         )
         services.dailies.observe = self.metrics.daily_chosen
+        services.dailies.workers = max(1, s.solver_workers)
         self.metrics.dailies_preparing.set_function(services.dailies.preparing)
         if s.backfill_look_alikes and not await self.backfill_look_alikes():
             later = asyncio.create_task(self.backfill_look_alikes(retry=10), name="look-alikes")

@@ -27,6 +27,7 @@ seed itself is shown, so anyone can check both.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import hashlib
 import hmac
@@ -275,6 +276,9 @@ class Dailies:
         self.wait = wait
         #: where candidates are scanned (a process pool in production; None: a thread)
         self.executor = executor
+        #: the executor's workers: a scan searches candidates ahead while some are idle
+        self.workers = 1
+        self._in_flight = 0
         #: told of every daily this instance chose (metrics)
         self.observe: Observer | None = None
         self.owner = f"{os.getpid()}:{uuid.uuid4().hex[:8]}"
@@ -418,24 +422,68 @@ class Dailies:
         return chosen
 
     async def _scan(self, date: str, slug: str, secret: bytes, budget: Budget) -> Choice:
-        """Candidates one at a time in the executor; the progress kept here and, every
-        :data:`PROGRESS_EVERY` seconds, in Redis with the lease renewed."""
-        loop = asyncio.get_running_loop()
+        """Candidates in the executor, fed to the scan in the order k = 0, 1, …; the
+        progress kept here and, every :data:`PROGRESS_EVERY` seconds, in Redis with the
+        lease renewed. While a worker would be idle (the last games of a day), the
+        next candidates are searched ahead, side by side: only those whose node budget
+        the scan would give them whatever the earlier ones spend, so the choice is the
+        one :func:`choose` makes."""
         key = (date, slug)
         scan = Scan(slug, budget)
         progress = self._progress[key]
         written = time.monotonic()
-        while (nodes := scan.next_nodes()) is not None:
-            found = await loop.run_in_executor(
-                self.executor, search_candidate, slug, secret, date, scan.k, nodes
-            )
-            scan.feed(found)
-            progress = self._progress[key] = Progress(scan.k, progress.started_ms)
-            if time.monotonic() - written >= PROGRESS_EVERY:
-                written = time.monotonic()
-                await self.store.daily_progress(date, slug, self.owner, progress.pack(), LEASE_MS)
+        ahead: dict[int, tuple[int, asyncio.Future[Candidate]]] = {}
+        try:
+            while (nodes := scan.next_nodes()) is not None:
+                k = scan.k
+                if k in ahead and ahead[k][0] != nodes:  # not what the scan gives it
+                    ahead.pop(k)[1].cancel()
+                if k not in ahead:
+                    ahead[k] = (nodes, self._submit(slug, secret, date, k, nodes))
+                last = max(ahead)
+                while (
+                    self._in_flight < self.workers
+                    and last + 1 < MAX_CANDIDATES
+                    and scan.spent + (last + 2 - k) * 2 * scan.per <= budget.total_nodes
+                ):
+                    last += 1
+                    ahead[last] = (scan.per, self._submit(slug, secret, date, last, scan.per))
+                scan.feed(await ahead.pop(k)[1])
+                progress = self._progress[key] = Progress(scan.k, progress.started_ms)
+                if time.monotonic() - written >= PROGRESS_EVERY:
+                    written = time.monotonic()
+                    await self.store.daily_progress(
+                        date, slug, self.owner, progress.pack(), LEASE_MS
+                    )
+        finally:
+            for _, future in ahead.values():  # searched ahead past the choice
+                future.cancel()
         assert scan.chosen is not None
         return scan.chosen
+
+    def _submit(
+        self, slug: str, secret: bytes, date: str, k: int, nodes: int
+    ) -> asyncio.Future[Candidate]:
+        """Candidate ``k`` to the executor, counted in :attr:`_in_flight` until a worker
+        is done with it (a cancelled one may still be running)."""
+        loop = asyncio.get_running_loop()
+        self._in_flight += 1
+
+        def done() -> None:
+            self._in_flight -= 1
+
+        if self.executor is None:
+            future = loop.run_in_executor(None, search_candidate, slug, secret, date, k, nodes)
+            future.add_done_callback(lambda _: done())
+            return future
+        job = self.executor.submit(search_candidate, slug, secret, date, k, nodes)
+
+        def finished(_: object) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody counts
+                loop.call_soon_threadsafe(done)
+
+        job.add_done_callback(finished)
+        return asyncio.wrap_future(job)
 
     async def prepare(self, dates: list[str], budget: Budget | None = None) -> None:
         """Choose every game's daily of ``dates``, a date at a time, its games side by

@@ -9,6 +9,7 @@ import dataclasses
 import logging
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -16,7 +17,7 @@ from protocol import ErrorCode
 from server.net import App
 from server.patience import registry
 from server.services import FakeClock
-from server.services.daily import Budget, Choice, candidate_seed
+from server.services.daily import Budget, Choice, Dailies, candidate_seed, choose
 from server.settings import Settings
 from tests.support import connect
 from tests.support.server import server_settings
@@ -66,6 +67,25 @@ async def test_a_fresh_server_says_preparing_then_certified_with_par(redis_url: 
             assert state["mode"] == "daily"
     finally:
         await app.stop()
+
+
+@pytest.mark.parametrize(
+    ("slug", "budget"), [("parade", Budget(1_000, 30_000)), ("crescent", Budget(800, 12_000))]
+)
+async def test_searching_ahead_chooses_what_one_scan_chooses(
+    app: App, slug: str, budget: Budget
+) -> None:
+    """Two workers and nobody else's candidates: the scan searches ahead, side by side,
+    and still chooses exactly what :func:`choose` does, one candidate after another."""
+    assert app.store is not None
+    with ThreadPoolExecutor(2) as pool:
+        dailies = Dailies(app.store, FakeClock(), budget=budget, executor=pool)
+        dailies.workers = 2
+        date = f"2031-0{1 + len(slug) % 9}-1{len(slug) % 10}"
+        chosen = await dailies.choice(date, slug)
+    assert chosen == choose(slug, await dailies.secret(), date, budget)
+    await asyncio.sleep(0.05)  # the workers' last "done" reaches the loop
+    assert chosen.tried >= 1 and dailies._in_flight == 0
 
 
 def slow_chooser(slug: str, secret: bytes, date: str, budget: Budget) -> Choice:
