@@ -436,9 +436,24 @@ def merge_card_moves(
     for move in moves:
         states.append(game.apply(states[-1], move))
 
-    def replay(i: int, tail: list[Move]) -> list[State[V]] | None:
-        state, out = states[i], []
-        for move in tail:
+    def replay(i: int, tail: list[Move], join: int, to: int) -> list[State[V]] | None:
+        """The positions along ``tail`` from ``states[i]`` if it wins, else None. After
+        ``join`` moves the tail goes on as the old line from ``states[to]``: once it is
+        in that very position (piles, variables, generator), the old positions are
+        taken as they are (the same moves from the same position), their move counts
+        corrected, instead of replaying the rest of the line for every edit tried
+        (a Fifteen daily spent 2 of its 3 CPU minutes there)."""
+        state = states[i]
+        out: list[State[V]] = []
+        for n, move in enumerate(tail):
+            if n == join:
+                old = states[to]
+                if state.piles == old.piles and state.vars == old.vars and state.rng == old.rng:
+                    shift = old.moves - state.moves
+                    out.extend(
+                        State(s.piles, s.vars, s.rng, s.moves - shift) for s in states[to + 1 :]
+                    )
+                    return out
             try:
                 state = game.apply(state, move)
             except IllegalMove:
@@ -462,7 +477,7 @@ def merge_card_moves(
         else:
             tails = [[direct, *rest, *tail_after], [*rest, direct, *tail_after]]
         for tail in tails:
-            new = replay(i, tail)
+            new = replay(i, tail, len(tail) - len(tail_after), then + 1)
             if new is not None:
                 moves[i:] = tail
                 del states[i + 1 :]
