@@ -389,21 +389,26 @@ def cut_line(game: Game[V], start: State[V], line: Sequence[Move]) -> tuple[Move
     twice), and shortcuts taken (a position one of whose successors is a later
     position of the line), until neither applies. Positions are compared exactly
     (piles by name, variables, generator), not by :meth:`Game.position_key`: after
-    a renaming the rest of the line would name the wrong piles."""
+    a renaming the rest of the line would name the wrong piles. Each pass after a cut
+    at ``i`` looks from ``i`` on: the same line as looking from the start again."""
 
     def key(state: State[V]) -> Hashable:
         return (state.piles, state.vars, state.rng)
 
     moves = list(line)
+    states = [start]
+    keys = [key(start)]
+    begin = 0  # no cycle nor shortcut starts before it (nor will after a cut there)
     while True:
-        states = [start]
-        for move in moves:
+        del states[begin + 1 :], keys[begin + 1 :]
+        for move in moves[begin:]:
             after = game.play(states[-1], move)
             states.append(State(after.piles, after.vars, after.rng, states[-1].moves + 1))
-        keys = [key(s) for s in states]
+            keys.append(key(states[-1]))
         last = {k: i for i, k in enumerate(keys)}
         jump: tuple[int, int, Move | None] | None = None
-        for i, k in enumerate(keys):
+        for i in range(begin, len(keys)):
+            k = keys[i]
             j = last[k]
             if j > i:  # a cycle: drop the moves from i to j
                 jump = (i, j, None)
@@ -419,6 +424,10 @@ def cut_line(game: Game[V], start: State[V], line: Sequence[Move]) -> tuple[Move
             return tuple(moves)
         i, j, step = jump
         moves = moves[:i] + ([step] if step is not None else []) + moves[j:]
+        # The positions before i are those of the new line too, and every later
+        # position of the new line was a later one of the old: none of them starts a
+        # cycle or a shortcut now either, so the next pass begins at i.
+        begin = i
 
 
 def merge_card_moves(
