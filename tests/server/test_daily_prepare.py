@@ -139,3 +139,29 @@ async def test_an_unproven_daily_is_labelled_counted_and_logged(
         assert "pasyans_dailies_preparing 0.0" in metrics
     finally:
         await app.stop()
+
+
+async def test_today_first_then_the_next_two_days_kept_prepared(redis_url: str) -> None:
+    """A server prepares today's dailies first, then the next two days' (one budget,
+    in the background: nobody asked for any of them)."""
+    chosen: list[tuple[str, str]] = []
+
+    def chooser(slug: str, secret: bytes, date: str, budget: Budget) -> Choice:
+        chosen.append((date, slug))
+        return Choice(candidate_seed(secret, date, slug, 0), 0, True, 5, 104)
+
+    clock = FakeClock("2030-05-30T23:00:00")
+    settings = server_settings(redis_url, prepare_dailies=True, prepare_days=2)
+    app = App(settings, clock=clock, chooser=chooser)
+    await app.start()
+    try:
+        games = len(registry.slugs())
+        for _ in range(200):
+            if len(chosen) >= 3 * games:
+                break
+            await asyncio.sleep(0.05)
+        dates = [date for date, _ in chosen]
+        assert dates == ["2030-05-30"] * games + ["2030-05-31"] * games + ["2030-06-01"] * games
+        assert app.services is not None and app.services.dailies.preparing() == 0
+    finally:
+        await app.stop()
