@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import os
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -65,6 +66,9 @@ async def test_a_fresh_server_says_preparing_then_certified_with_par(redis_url: 
             assert entry["label"] is None and entry["commitment"]
             state = await client.start(GAME, "daily")  # decided: dealt at once
             assert state["mode"] == "daily"
+        # the solver's workers run below the event loop's priority
+        worker = await asyncio.get_running_loop().run_in_executor(app.pool, os.nice, 0)
+        assert worker == min(19, os.nice(0) + settings.solver_nice)
     finally:
         await app.stop()
 
