@@ -159,13 +159,15 @@ async def test_today_first_then_the_next_two_days_kept_prepared(redis_url: str) 
     app = App(settings, clock=clock, chooser=chooser)
     await app.start()
     try:
+        assert app.services is not None
+        dailies = app.services.dailies
         games = len(registry.slugs())
-        for _ in range(200):
-            if len(chosen) >= 3 * games:
+        for _ in range(400):  # chosen, and stored
+            if len(chosen) >= 3 * games and not dailies.preparing():
                 break
             await asyncio.sleep(0.05)
         dates = [date for date, _ in chosen]
         assert dates == ["2030-05-30"] * games + ["2030-05-31"] * games + ["2030-06-01"] * games
-        assert app.services is not None and app.services.dailies.preparing() == 0
+        assert dailies.preparing() == 0
     finally:
         await app.stop()
