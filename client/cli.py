@@ -23,15 +23,43 @@ from .launch import Launch, check_game, game_slug, open_game, open_race
 from .race_script import RaceScript
 from .script import Script, stdin_reader
 from .status import EXIT_OK, EXIT_REFUSED, EXIT_UNREACHABLE, EXIT_USAGE, exit_status
-from .text import daily_text, games_text, leaderboard_text, preparing, title
+from .text import daily_text, games_text, leaderboard_text, preparing, preparing_text, title
 from .watch import watch_text
 
 if TYPE_CHECKING:
     from .app import PasyansApp
 
-#: while the server certifies some daily: how often and how many times to ask again
+#: while the server certifies some daily: seconds between asks (until all are decided)
 PREPARING_PAUSE = 2.0
-PREPARING_ASKS = 60
+
+
+class ProgressLine:
+    """One line of progress that updates in place on a terminal (carriage return and
+    erase to the end of the line); elsewhere (a file, a pipe) a line only when ``key``
+    changes, so a log gets no repeated lines."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.tty = stream.isatty()
+        self.last = ""
+        self.key: object = None
+
+    def show(self, text: str, key: object = None) -> None:
+        if self.tty:
+            if text != self.last:
+                self.stream.write(f"\r\x1b[K{text}")
+        elif self.key is None or key != self.key:
+            self.stream.write(f"{text}\n")
+        else:
+            return
+        self.stream.flush()
+        self.last, self.key = text, key
+
+    def done(self) -> None:
+        if self.tty and self.last:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
 
 __all__ = ["EXIT_OK", "EXIT_REFUSED", "EXIT_UNREACHABLE", "EXIT_USAGE", "main"]
 
@@ -535,13 +563,12 @@ async def cmd_rules(args: argparse.Namespace, out: TextIO) -> int:
 async def cmd_daily(args: argparse.Namespace, out: TextIO) -> int:
     async with await connect(args.server, need_auth=False) as conn:
         daily = await conn.daily(args.date)
-        for _ in range(PREPARING_ASKS):  # a fresh server is still certifying some
-            waiting = preparing(daily)
-            if not waiting:
-                break
-            print(f"certifying a winnable deal for {len(waiting)} game(s)…", file=sys.stderr)
+        progress = ProgressLine(sys.stderr)
+        while preparing(daily):  # a fresh server is still certifying some: wait for all
+            progress.show(preparing_text(daily), key=len(preparing(daily)))
             await asyncio.sleep(PREPARING_PAUSE)
             daily = await conn.daily(args.date)
+        progress.done()
         out.write(daily_text(daily, await conn.titles()) + "\n")
     return EXIT_OK
 

@@ -191,6 +191,46 @@ def preparing(daily: Mapping[str, Any]) -> list[str]:
     return [slug for slug, entry in (daily.get("games") or {}).items() if entry.get("preparing")]
 
 
+def preparing_text(daily: Mapping[str, Any]) -> str:
+    """One line on the dailies still being certified: how many, and how far each got
+    (``preparing: {tried, elapsed_ms}``; an older server sends ``true``)."""
+    games = daily.get("games") or {}
+    waiting = preparing(daily)
+    parts = []
+    longest = 0
+    for slug in waiting:
+        progress = games[slug].get("preparing")
+        if isinstance(progress, Mapping):
+            parts.append(f"{slug} {progress.get('tried', 0)} tried")
+            longest = max(longest, int(progress.get("elapsed_ms") or 0))
+    line = f"certifying a winnable deal for {len(waiting)} of {len(games)} game(s)…"
+    if parts:
+        line += f" {', '.join(parts)} · {longest // 1000} s"
+    return line
+
+
+def unproven_label(entry: Mapping[str, Any] | None) -> str | None:
+    """What to say of a daily the server could not prove winnable (None if it did, or
+    is still trying): the server's ``label``, else made from ``best_founded``."""
+    if not entry or entry.get("certified") is not False or entry.get("best_founded") is None:
+        return None
+    label = entry.get("label")
+    if label:
+        return str(label)
+    of = f" of {entry['total']}" if entry.get("total") else ""
+    return f"not proven winnable (best line founds {entry['best_founded']}{of})"
+
+
+def unproven_lines(daily: Mapping[str, Any]) -> list[str]:
+    """``slug: not proven winnable (…)`` for every such daily of a ``daily`` reply."""
+    out = []
+    for slug, entry in (daily.get("games") or {}).items():
+        label = unproven_label(entry)
+        if label:
+            out.append(f"{slug}: {label}")
+    return out
+
+
 #: what the ``streak`` number counts, said where it is shown (docs/client.md, "Streak")
 STREAK_MEANING = "UTC days in a row with a daily won or lost by the rules, not resigned"
 
@@ -240,6 +280,9 @@ def daily_text(daily: Mapping[str, Any], titles: Titles | None = None) -> str:
     lines = [f"Daily deals of {daily.get('date', '?')} (UTC) · streak {daily.get('streak', 0)}"]
     lines.append(f"streak: {STREAK_MEANING}")
     lines.append(table(rows, ["game", "title", "par", "commitment", "seed", "yours"]))
+    unproven = unproven_lines(daily)
+    if unproven:  # an incident: said in words under the table
+        lines += ["", *unproven]
     return "\n".join(lines)
 
 

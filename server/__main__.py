@@ -52,9 +52,10 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Choose every game's daily of --days days from --date (default: today, UTC) "
             "and store them, as the server would on first use: the first candidate the "
-            "solver certifies within --candidate-nodes / --daily-nodes. Run it a day "
-            "ahead with a larger budget than the server's to certify more dailies; a "
-            "daily already chosen is kept. Takes the same storage flags as serve."
+            "solver certifies within --candidate-nodes / --daily-nodes (the server's one "
+            "budget by default). A running server keeps today's and the next days' "
+            "prepared by itself; a daily already chosen is kept. Takes the same storage "
+            "flags as serve."
         ),
     )
     prepare.add_argument("--date", default=None, help="first day, YYYY-MM-DD [today]")

@@ -195,36 +195,40 @@ class Settings:
         1.0, "seconds between the beats that note which race members are connected"
     )
     candidate_nodes: int = _opt(
-        1_500,
-        "solver nodes spent on one candidate deal of a daily chosen while a player waits "
-        "(a reproducible budget)",
+        30_000,
+        "solver nodes spent on one candidate deal of a daily (the game's own cap when "
+        "smaller; a reproducible budget): one budget for every daily, chosen ahead or "
+        "on start-up",
     )
     daily_nodes: int = _opt(
-        12_000,
-        "solver nodes spent choosing one game's daily in all while a player waits: the "
-        "first certified candidate within it, else the best uncertified one",
-    )
-    ahead_candidate_nodes: int = _opt(
-        30_000, "solver nodes per candidate when tomorrow's dailies are chosen a day ahead"
-    )
-    ahead_daily_nodes: int = _opt(
         2_500_000,
-        "solver nodes per game when tomorrow's dailies are chosen a day ahead (a day's "
-        "sixteen took about 4 CPU minutes on one worker: python -m bench.dailies)",
+        "solver nodes spent choosing one game's daily in all: the first certified "
+        "candidate within it, else the best uncertified one, which is an incident (a "
+        "warning, pasyans_dailies_unproven, 'not proven winnable' on every surface); a "
+        "day's sixteen take about 2 CPU minutes (python -m bench.dailies)",
     )
     solver_workers: int = _opt(
         2,
         "processes that scan daily candidates off the event loop, games side by side "
         "(0 = a thread)",
     )
+    solver_nice: int = _opt(
+        10,
+        "niceness added to the solver's worker processes, so they never starve the "
+        "event loop (0 = the server's own priority)",
+    )
     daily_wait: float = _opt(
         2.0,
-        "seconds the 'daily' op waits for a daily still being certified before it "
-        "answers 'preparing' for that game (the client asks again)",
+        "seconds the 'daily' op (and 'start' of a daily) waits for a daily still being "
+        "certified before it answers 'preparing' for that game with its progress (a "
+        "start: 'unavailable' with retry_after); the client asks again",
     )
     prepare_dailies: bool = _opt(
-        True, "choose today's and tomorrow's dailies in the background at start-up"
+        True,
+        "keep the dailies prepared in the background: today's first at start-up, then "
+        "those of the next --prepare-days days, checked every minute",
     )
+    prepare_days: int = _opt(2, "days after today whose dailies are kept prepared")
     backfill_look_alikes: bool = _opt(
         True,
         "at start-up, give every player registered before look-alike names were refused "

@@ -31,7 +31,7 @@ from ..drawing import FULL, Marks
 from ..host import ConnectionLost, Reconnected, host
 from ..notation import AUTO_LIMIT, WireMove, forced, format_move
 from ..records import share
-from ..text import Titles, clock, deal_text, end_words, info_line, outcome, title
+from ..text import Titles, clock, deal_text, end_words, info_line, outcome, title, unproven_label
 from ..widgets import BoardView, KeyFooter
 from .base import HostedScreen
 from .dialogs import MODAL_CSS, ConfirmScreen, PickScreen
@@ -99,6 +99,8 @@ class BoardScreen(HostedScreen):
         self.synced: Connection | None = None
         #: the failed reconnecting a request of this board reported already
         self.reported: BaseException | None = None
+        #: a daily the server could not prove winnable: what the title and end say
+        self.unproven: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
@@ -115,6 +117,18 @@ class BoardScreen(HostedScreen):
         self.redraw()
         self.query_one(BoardView).focus()
         self.consider_finish()
+        if self.state.get("mode") == Mode.DAILY:
+            self.run_worker(self._check_proof(), group="proof")
+
+    async def _check_proof(self) -> None:
+        """Whether this daily was proven winnable (an unproven one says so on top)."""
+        try:
+            daily = await self.host.conn.daily(self.state.get("date") or None)
+        except ClientError:
+            return
+        self.unproven = unproven_label((daily.get("games") or {}).get(self.state.get("game")))
+        if self.unproven:
+            self.redraw()
 
     # -- what the server says ------------------------------------------------
 
@@ -211,6 +225,8 @@ class BoardScreen(HostedScreen):
         deal = deal_text(state)
         if deal:
             rest.append(deal)
+        if self.unproven:
+            rest.append(self.unproven)
         layout = "" if view.density == FULL else view.density.name  # a narrow terminal
         slug = str(state.get("game"))
         self.query_one("#title", Static).update(
@@ -675,6 +691,8 @@ class BoardScreen(HostedScreen):
             except ClientError:
                 rank = None
         heading = title(str(state["game"]), self.host.titles)
+        if self.unproven:
+            heading += f" · {self.unproven}"
         self.app.push_screen(EndScreen(state, heading, rank, resigned=self.resigned))
 
 

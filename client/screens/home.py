@@ -18,7 +18,16 @@ from ..challenges import home_line
 from ..connection import ClientError, ServerError
 from ..launch import Launch
 from ..records import friends, friends_line
-from ..text import STREAK_MEANING, par_text, preparing, result_short, result_text, title
+from ..text import (
+    STREAK_MEANING,
+    par_text,
+    preparing,
+    preparing_text,
+    result_short,
+    result_text,
+    title,
+    unproven_label,
+)
 from ..widgets import KeyFooter
 from .base import LIST_CSS, ListScreen
 from .friends import FriendsScreen
@@ -80,6 +89,8 @@ class DailyScreen(ListScreen):
         self.date = date
         self.today: str | None = None
         self.daily: dict[str, Any] = {}
+        #: the status line says that the chosen daily is not proven winnable
+        self.unproven_said = False
         #: the ``friends`` reply: how those you follow did today (one line, #friends)
         self.friends: dict[str, Any] = {}
         #: "2 new results on your challenges" (empty: none), at the friends line's head
@@ -174,6 +185,20 @@ class DailyScreen(ListScreen):
         _, english, _, deal, result = cells
         deal = deal if deal.startswith("seed") else f"commitment {deal}"
         self.query_one("#detail", Static).update(f"{english} · {deal} · yours: {result}")
+        if not preparing(self.daily):
+            self.say_unproven()
+
+    def say_unproven(self) -> None:
+        """A chosen daily the server could not prove winnable says so on the status
+        line (in place of the keys' hint, and the hint again once another is chosen)."""
+        slug = self.selected() or ""
+        label = unproven_label((self.daily.get("games") or {}).get(slug))
+        if label:
+            name = (self.host.titles.get(slug) or {}).get("title_en") or slug
+            self.say(f"{name}: {label}")
+        elif self.unproven_said:
+            self.say(HOME_HINT if self.wide else HOME_HINT_SHORT)
+        self.unproven_said = bool(label)
 
     async def on_screen_resume(self) -> None:
         if self.daily:
@@ -206,10 +231,11 @@ class DailyScreen(ListScreen):
         self.query_one("#head", Static).update(f"{self.heading(date)}\nstreak: {STREAK_MEANING}")
         waiting = preparing(self.daily)
         if waiting:  # the server is still proving them winnable: ask again shortly
-            self.say(f"certifying a winnable deal for {len(waiting)} game(s)… {HOME_HINT}")
+            self.say(f"{preparing_text(self.daily)} {HOME_HINT}")
             self.set_timer(REFRESH_PREPARING, self.load)
         else:
             self.say(HOME_HINT if self.wide else HOME_HINT_SHORT)
+            self.say_unproven()
 
     def heading(self, date: str) -> str:
         """The first line: who, which day, the streak; one line in any terminal of 80

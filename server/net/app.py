@@ -30,8 +30,7 @@ import protocol as P
 
 from ..patience.engine import keep_legal_moves
 from ..services import Clock, Services
-from ..services.clock import day_after
-from ..services.daily import Budget, Chooser, choose
+from ..services.daily import Budget, Chooser, lower_priority
 from ..settings import Settings
 from ..store import EmbeddedRedis, Store
 from ..store.durability import Durability
@@ -59,10 +58,12 @@ GC_THRESHOLDS = (50_000, 20, 100)
 LEGAL_POSITIONS = 2048
 
 
-def _ignore_ctrl_c() -> None:
-    """A solver process leaves Ctrl-C (SIGINT, sent to the whole process group) to
-    the server, which stops it."""
+def _solver_process(niceness: int) -> None:
+    """A solver process's initializer: it leaves Ctrl-C (SIGINT, sent to the whole
+    process group) to the server, which stops it, and runs ``niceness`` below the event
+    loop (``--solver-nice``) so that a day's preparation never starves the players."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    lower_priority(niceness)
 
 
 class App:
@@ -73,13 +74,12 @@ class App:
         settings: Settings,
         *,
         clock: Clock | None = None,
-        chooser: Chooser = choose,
+        chooser: Chooser | None = None,
     ) -> None:
         self.settings = settings
         self.clock = clock
+        #: None: the solver's scan, candidate by candidate (a test may pass its own)
         self.chooser = chooser
-        #: the budget of tomorrow's dailies, chosen a day ahead in the background
-        self.ahead = Budget(settings.ahead_candidate_nodes, settings.ahead_daily_nodes)
         self.metrics = Metrics()
         self.hub = Hub()
         self.pool: ProcessPoolExecutor | None = None
@@ -117,7 +117,9 @@ class App:
             replica_timeout=s.replica_timeout,
         )
         if s.solver_workers > 0:
-            self.pool = ProcessPoolExecutor(s.solver_workers, initializer=_ignore_ctrl_c)
+            self.pool = ProcessPoolExecutor(
+                s.solver_workers, initializer=_solver_process, initargs=(s.solver_nice,)
+            )
         self.services = services = Services.build(
             store,
             self.clock,
@@ -133,6 +135,9 @@ class App:
             limits=s,
             watch_stale_after=max(5.0, 3 * s.presence_interval),
         )
+        services.dailies.observe = self.metrics.daily_chosen
+        services.dailies.workers = max(1, s.solver_workers)
+        self.metrics.dailies_preparing.set_function(services.dailies.preparing)
         if s.backfill_look_alikes and not await self.backfill_look_alikes():
             later = asyncio.create_task(self.backfill_look_alikes(retry=10), name="look-alikes")
             self._tasks.append(later)
@@ -239,19 +244,6 @@ class App:
             process.join(2)
 
     async def prepare_dailies(self) -> None:
-        """Choose today's and tomorrow's dailies in the background (a day ahead), and
-        each next day's as the days go by."""
+        """Keep the dailies prepared: today's first, then the next days' (one budget)."""
         assert self.services is not None
-        dailies = self.services.dailies
-        while True:
-            today = dailies.today()
-            try:
-                # Today's (if nobody asked yet) with the budget of a player who waits;
-                # tomorrow's a day ahead, with the larger one.
-                await dailies.prepare([today])
-                await dailies.prepare([day_after(today)], self.ahead)
-            except Exception:  # a storage outage: try again later
-                if being_cancelled():
-                    raise asyncio.CancelledError from None
-                log.exception("preparing the dailies failed")
-            await asyncio.sleep(600)
+        await self.services.dailies.keep_prepared(self.settings.prepare_days)

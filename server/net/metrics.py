@@ -12,10 +12,14 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
 from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
+
+if TYPE_CHECKING:
+    from ..services.daily import Choice
 
 LATENCY_BUCKETS = (
     0.0005,
@@ -100,6 +104,28 @@ class Metrics:
         self.policy_closes = Counter(
             "pasyans_policy_closes", "Connections closed with 1008 for abuse", registry=r
         )
+        self.dailies_certified = Counter(
+            "pasyans_dailies_certified",
+            "Dailies this process chose and proved winnable",
+            ["game"],
+            registry=r,
+        )
+        self.dailies_unproven = Counter(
+            "pasyans_dailies_unproven",
+            "Dailies this process chose NOT proven winnable: the whole budget found no "
+            "win (an incident; the server logs a warning)",
+            ["game"],
+            registry=r,
+        )
+        self.daily_seconds = Gauge(
+            "pasyans_daily_choose_seconds",
+            "Seconds this process took to choose the last daily of a game",
+            ["game"],
+            registry=r,
+        )
+        self.dailies_preparing = Gauge(
+            "pasyans_dailies_preparing", "Dailies this process is choosing now", registry=r
+        )
         #: requests by (op, result)
         self.ops: dict[tuple[str, str], int] = {}
         self.move_seconds = Timings()
@@ -111,6 +137,11 @@ class Metrics:
         if timings is None:
             timings = self.redis_seconds[call] = Timings()
         timings.observe(seconds)
+
+    def daily_chosen(self, date: str, slug: str, choice: Choice, seconds: float) -> None:
+        counter = self.dailies_certified if choice.certified else self.dailies_unproven
+        counter.labels(slug).inc()
+        self.daily_seconds.labels(slug).set(seconds)
 
     def count_op(self, op: str, result: str) -> None:
         key = (op, result)

@@ -11,7 +11,7 @@ from .accounts import Accounts
 from .assistance import Assistance
 from .challenges import Challenges
 from .clock import Clock, FakeClock, SystemClock
-from .daily import DEFAULT_BUDGET, Budget, Chooser, Dailies, choose
+from .daily import DEFAULT_BUDGET, Budget, Chooser, Dailies
 from .friends import Friends
 from .games import Games, daily_overview
 from .leaderboard import Leaderboards
@@ -50,7 +50,7 @@ class Services:
         store: Store,
         clock: Clock | None = None,
         *,
-        chooser: Chooser = choose,
+        chooser: Chooser | None = None,
         budget: Budget = DEFAULT_BUDGET,
         executor: Executor | None = None,
         cache_size: int = 4096,

@@ -475,12 +475,14 @@ async def daily_overview(games: Games, date: str | None, player: str | None) -> 
     mine = {g: games.views.summary(g, r) for g, r in zip(ids, rows, strict=True)}
     out: dict[str, Any] = {}
     choices = await dailies.ready(day, slugs)
+    waiting = [slug for slug, choice in choices.items() if choice is None]
+    progress = await dailies.progress(day, waiting) if waiting else {}
     for slug, choice in choices.items():
         gid = mine_ids.get(slug)
         if choice is None:  # still being certified: ask again in a few seconds
             out[slug] = dict.fromkeys(("commitment", "par", "certified", "best_founded", "seed"))
             out[slug] |= {
-                "preparing": True,
+                "preparing": progress.get(slug) or {"tried": 0, "elapsed_ms": 0},
                 "total": registry.get(slug).total,
                 "mine": mine.get(gid) if gid else None,
             }
@@ -491,6 +493,7 @@ async def daily_overview(games: Games, date: str | None, player: str | None) -> 
             "certified": choice.certified,
             "best_founded": choice.best_founded,
             "total": registry.get(slug).total,
+            "label": choice.label(slug),
             "seed": choice.seed if revealed else None,
             "mine": mine.get(gid) if gid else None,
         }

@@ -98,7 +98,9 @@ class Keys:
 
     def daily(self, date: str) -> str:
         """hash, per slug: ``seed:``, ``commitment:``, ``k:``, ``certified:``, ``par:``,
-        ``best_founded:``, ``line:`` (the par line, msgpack) — each ``{field}:{slug}``."""
+        ``best_founded:``, ``line:`` (the par line, msgpack), ``tried:``, ``nodes:``, and
+        while it is chosen ``progress:`` (``{tried}:{started epoch ms}``) — each
+        ``{field}:{slug}``."""
         return f"{self.prefix}daily:{{{date}}}"
 
     def daily_lease(self, date: str, slug: str) -> str:

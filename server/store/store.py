@@ -433,6 +433,17 @@ class Store:
                 await self.redis.set(self.keys.daily_lease(date, slug), owner, nx=True, px=ms)
             )
 
+    async def daily_progress(
+        self, date: str, slug: str, owner: str, progress: str, lease_ms: int
+    ) -> None:
+        """Note how far the choice of a daily got (``progress:{slug}``, for the other
+        instances) and renew the chooser's lease on it (if it still holds one)."""
+        async with self._call("daily"):
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hset(self.keys.daily(date), f"progress:{slug}", progress)
+            pipe.set(self.keys.daily_lease(date, slug), owner, xx=True, px=lease_ms)
+            await pipe.execute()
+
     async def put_daily(self, date: str, fields: Mapping[str, Value]) -> None:
         """Set fields not set yet (so every instance agrees on the first choice)."""
         async with self._call("daily"):

@@ -4,10 +4,20 @@ gives no par (yet)."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
-from client.cli import EXIT_OK, main
-from client.text import NO_PAR, PREPARING, daily_text, par_text, preparing
+from client.cli import EXIT_OK, ProgressLine, main
+from client.text import (
+    NO_PAR,
+    PREPARING,
+    daily_text,
+    par_text,
+    preparing,
+    preparing_text,
+    unproven_label,
+)
 
 
 @pytest.mark.parametrize(
@@ -44,7 +54,8 @@ def test_every_daily_of_the_server_has_a_par_cell(
     lines = out.splitlines()
     header = next(line for line in lines if line.startswith("game"))
     at, after = header.index("par"), header.index("commitment")
-    rows = [line for line in lines[lines.index(header) + 1 :] if line.strip()]
+    below = lines[lines.index(header) + 1 :]
+    rows = below[: below.index("")] if "" in below else below  # then unproven dailies
     assert rows
     for row in rows:
         assert row[at:after].strip(), row  # par, unproven (N) or —
@@ -53,3 +64,37 @@ def test_every_daily_of_the_server_has_a_par_cell(
 def test_the_games_still_being_certified_are_named() -> None:
     daily = {"games": {"crescent": {"preparing": True}, "short": {"par": 80}}}
     assert preparing(daily) == ["crescent"]
+
+
+def test_the_progress_of_the_dailies_still_being_certified() -> None:
+    daily = {
+        "games": {
+            "crescent": {"preparing": {"tried": 12, "elapsed_ms": 45_300}},
+            "hemispheres": {"preparing": {"tried": 3, "elapsed_ms": 44_000}},
+            "short": {"par": 80, "certified": True},
+        }
+    }
+    assert preparing_text(daily) == (
+        "certifying a winnable deal for 2 of 3 game(s)… crescent 12 tried, "
+        "hemispheres 3 tried · 45 s"
+    )
+
+
+def test_an_unproven_daily_is_said_in_words() -> None:
+    entry = {"par": None, "certified": False, "best_founded": 96, "total": 104}
+    label = "not proven winnable (best line founds 96 of 104)"
+    assert unproven_label(entry) == label
+    assert unproven_label({**entry, "label": "as the server says"}) == "as the server says"
+    assert unproven_label({"par": 80, "certified": True, "best_founded": 104}) is None
+    assert unproven_label({"preparing": {"tried": 1, "elapsed_ms": 0}}) is None
+    daily = {"date": "2026-03-01", "games": {"crescent": entry}}
+    assert daily_text(daily).splitlines()[-1] == f"crescent: {label}"
+
+
+def test_pasyans_daily_shows_one_progress_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """Not a terminal: a line only when the number of games left changes."""
+    line = ProgressLine(sys.stderr)
+    for text, left in [("a 1 s", 2), ("a 3 s", 2), ("b 5 s", 1), ("b 7 s", 1)]:
+        line.show(text, key=left)
+    line.done()
+    assert capsys.readouterr().err.splitlines() == ["a 1 s", "b 5 s"]

@@ -1,0 +1,173 @@
+"""Issue 24: a fresh server certifies its dailies in the background with one budget
+(``preparing`` with progress meanwhile); ``start daily`` of one still being certified
+is refused with a retry hint; an unproven daily is an incident, labelled everywhere."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import os
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from protocol import ErrorCode
+from server.net import App
+from server.patience import registry
+from server.services import FakeClock
+from server.services.daily import Budget, Choice, Dailies, candidate_seed, choose
+from server.settings import Settings
+from tests.support import connect
+from tests.support.server import server_settings
+
+GAME = "travellers_classic"  # certified within a few hundred nodes nearly always
+
+
+def test_one_large_budget_by_default() -> None:
+    """No separate 'a player is waiting' budget: the server's default is the large one."""
+    defaults = Settings()
+    assert (defaults.candidate_nodes, defaults.daily_nodes) == (30_000, 2_500_000)
+    assert Budget() == Budget(defaults.candidate_nodes, defaults.daily_nodes)
+    assert defaults.prepare_days == 2 and defaults.solver_nice > 0
+
+
+async def test_a_fresh_server_says_preparing_then_certified_with_par(redis_url: str) -> None:
+    # A small budget (test settings), the real scan in one niced worker process.
+    settings = server_settings(
+        redis_url,
+        candidate_nodes=2_000,
+        daily_nodes=6_000,
+        solver_workers=1,
+        prepare_dailies=True,
+        prepare_days=0,
+        daily_wait=0.05,
+    )
+    app = App(settings)
+    await app.start()
+    try:
+        async with connect(f"ws://127.0.0.1:{app.port}/ws") as client:
+            await client.register(f"f{uuid.uuid4().hex[:8]}")
+            first = (await client.call("daily"))["games"][GAME]
+            assert first["commitment"] is None and first["par"] is None
+            progress = first["preparing"]
+            assert set(progress) == {"tried", "elapsed_ms"}
+            assert progress["tried"] >= 0 and progress["elapsed_ms"] >= 0
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                entry = (await client.call("daily"))["games"][GAME]
+                if not entry.get("preparing"):
+                    break
+                await asyncio.sleep(0.2)
+            assert not entry.get("preparing"), entry
+            assert entry["certified"] is True and isinstance(entry["par"], int)
+            assert entry["label"] is None and entry["commitment"]
+            state = await client.start(GAME, "daily")  # decided: dealt at once
+            assert state["mode"] == "daily"
+        # the solver's workers run below the event loop's priority
+        worker = await asyncio.get_running_loop().run_in_executor(app.pool, os.nice, 0)
+        assert worker == min(19, os.nice(0) + settings.solver_nice)
+    finally:
+        await app.stop()
+
+
+@pytest.mark.parametrize(
+    ("slug", "budget"), [("parade", Budget(1_000, 30_000)), ("crescent", Budget(800, 12_000))]
+)
+async def test_searching_ahead_chooses_what_one_scan_chooses(
+    app: App, slug: str, budget: Budget
+) -> None:
+    """Two workers and nobody else's candidates: the scan searches ahead, side by side,
+    and still chooses exactly what :func:`choose` does, one candidate after another."""
+    assert app.store is not None
+    with ThreadPoolExecutor(2) as pool:
+        dailies = Dailies(app.store, FakeClock(), budget=budget, executor=pool)
+        dailies.workers = 2
+        date = f"2031-0{1 + len(slug) % 9}-1{len(slug) % 10}"
+        chosen = await dailies.choice(date, slug)
+    assert chosen == choose(slug, await dailies.secret(), date, budget)
+    await asyncio.sleep(0.05)  # the workers' last "done" reaches the loop
+    assert chosen.tried >= 1 and dailies._in_flight == 0
+
+
+def slow_chooser(slug: str, secret: bytes, date: str, budget: Budget) -> Choice:
+    time.sleep(1.0)
+    return Choice(candidate_seed(secret, date, slug, 0), 0, False, None, 10)
+
+
+async def test_start_daily_while_preparing_says_when_to_try_again(redis_url: str) -> None:
+    settings = dataclasses.replace(server_settings(redis_url), daily_wait=0.1)
+    app = App(settings, clock=FakeClock(), chooser=slow_chooser)
+    await app.start()
+    try:
+        async with connect(f"ws://127.0.0.1:{app.port}/ws") as client:
+            await client.register(f"s{uuid.uuid4().hex[:8]}")
+            error = await client.error("start", game="short", mode="daily")
+            assert error["code"] == ErrorCode.UNAVAILABLE
+            assert error["retry_after"] > 0 and "try again in" in error["message"]
+            assert set(error["preparing"]) == {"tried", "elapsed_ms"}
+            practice = await client.start("short", "practice")  # playable at once
+            assert practice["mode"] == "practice"
+            await asyncio.sleep(1.2)  # the choice went on meanwhile
+            state = await client.start("short", "daily")
+            assert state["mode"] == "daily" and state["ranked"] is True
+    finally:
+        await app.stop()
+
+
+def unproven_chooser(slug: str, secret: bytes, date: str, budget: Budget) -> Choice:
+    return Choice(candidate_seed(secret, date, slug, 3), 3, False, None, 61, tried=9)
+
+
+async def test_an_unproven_daily_is_labelled_counted_and_logged(
+    redis_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    app = App(server_settings(redis_url), clock=FakeClock(), chooser=unproven_chooser)
+    await app.start()
+    try:
+        with caplog.at_level(logging.WARNING, logger="pasyans.daily"):
+            async with connect(f"ws://127.0.0.1:{app.port}/ws") as client:
+                games = (await client.call("daily"))["games"]
+        for slug, entry in games.items():
+            total = registry.get(slug).total
+            assert entry["certified"] is False and entry["par"] is None
+            assert entry["total"] == total
+            assert entry["label"] == f"not proven winnable (best line founds 61 of {total})"
+        warned = [r for r in caplog.records if r.levelno == logging.WARNING]
+        assert {r.args[0] for r in warned if isinstance(r.args, tuple)} == set(games)
+        assert all("not proven winnable" in r.getMessage() for r in warned)
+        metrics = app.metrics.render().decode()
+        assert 'pasyans_dailies_unproven_total{game="crescent"} 1.0' in metrics
+        assert "pasyans_dailies_preparing 0.0" in metrics
+    finally:
+        await app.stop()
+
+
+async def test_today_first_then_the_next_two_days_kept_prepared(redis_url: str) -> None:
+    """A server prepares today's dailies first, then the next two days' (one budget,
+    in the background: nobody asked for any of them)."""
+    chosen: list[tuple[str, str]] = []
+
+    def chooser(slug: str, secret: bytes, date: str, budget: Budget) -> Choice:
+        chosen.append((date, slug))
+        return Choice(candidate_seed(secret, date, slug, 0), 0, True, 5, 104)
+
+    clock = FakeClock("2030-05-30T23:00:00")
+    settings = server_settings(redis_url, prepare_dailies=True, prepare_days=2)
+    app = App(settings, clock=clock, chooser=chooser)
+    await app.start()
+    try:
+        assert app.services is not None
+        dailies = app.services.dailies
+        games = len(registry.slugs())
+        for _ in range(400):  # chosen, and stored
+            if len(chosen) >= 3 * games and not dailies.preparing():
+                break
+            await asyncio.sleep(0.05)
+        dates = [date for date, _ in chosen]
+        assert dates == ["2030-05-30"] * games + ["2030-05-31"] * games + ["2030-06-01"] * games
+        assert dailies.preparing() == 0
+    finally:
+        await app.stop()
