@@ -1,7 +1,7 @@
 """Days' dailies as the server chooses them, with CPU seconds per game and day.
 
 For each of ``--dates`` days from ``--date``, every game's daily is chosen exactly as
-the server does (``server.services.daily.choose``: candidates k = 0, 1, … under the
+the server does (``server.solver.daily.choose``, the one scan: candidates k = 0, 1, … under the
 server's one budget, each game's own cap per candidate), in ``--jobs`` processes (one
 game-date at a time each). The budget is in solver nodes, so the choice is the same on
 any machine; the CPU seconds depend on the machine and its load. Issue 24's target:
@@ -28,8 +28,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from server.patience import registry
-from server.services.daily import Budget, choose
 from server.settings import Settings
+from server.solver.daily import Budget, choose
 
 #: the secret of the candidate seeds (any fixed bytes: a server has its own)
 SECRET = b"bench.dailies"

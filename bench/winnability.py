@@ -11,12 +11,8 @@ player over the same deals, for comparison.
     python -m bench.winnability --deals 100 --seconds 5 --jobs 2
     python -m bench.winnability --games crescent,short --deals 20 --json
 
-With ``--scan SECONDS`` it measures the daily target instead: for every game and each
-of ``--deals`` dates (a test secret), ``server.solver.certify_daily`` scans candidate
-deals within SECONDS (``--seconds``, and ``--nodes`` if given, per candidate) for the
-first certified one.
-
-    python -m bench.winnability --scan 40 --seconds 10 --deals 1 --jobs 2
+The daily target (the server's own scan of candidate deals, ``server.solver.daily``)
+is measured by ``python -m bench.dailies``.
 
 Progress goes to stderr; the table (or ``--json``) to stdout.
 """
@@ -34,10 +30,7 @@ from dataclasses import dataclass, field
 
 from bench.winrate import Greedy, wilson
 from server.patience import registry
-from server.solver import candidate_nodes, certify, certify_daily, daily_seeds, solve
-
-#: the secret of the scan mode's candidate seeds (any fixed bytes)
-SCAN_SECRET = b"bench.winnability"
+from server.solver import certify, solve
 
 
 @dataclass(frozen=True)
@@ -70,98 +63,6 @@ def run_deal(slug: str, seed: int, seconds: float, nodes: int | None) -> Deal:
         result.found_seconds,
         greedy.end == "won",
     )
-
-
-@dataclass(frozen=True)
-class Scan:
-    slug: str
-    date: str
-    certified: bool
-    k: int
-    tried: int
-    par: int | None
-    best_founded: int
-    seconds: float
-
-
-def run_scan(
-    slug: str, date: str, budget: float, per_candidate: float, nodes: int | None = None
-) -> Scan:
-    game = registry.get(slug)
-    nodes = candidate_nodes(game, nodes)  # the game's own, when smaller (as the server does)
-    daily = certify_daily(
-        game,
-        daily_seeds(SCAN_SECRET, date, slug),
-        budget_seconds=budget,
-        per_candidate_seconds=per_candidate,
-        candidate_nodes=nodes,
-    )
-    return Scan(
-        slug,
-        date,
-        daily.certified,
-        daily.k,
-        daily.tried,
-        daily.par,
-        daily.best_founded,
-        round(daily.seconds, 2),
-    )
-
-
-def scan_table(scans: list[Scan]) -> str:
-    out = [
-        "| game | date | certified | k | tried | par | best founded | seconds |",
-        "|---|---|---|---:|---:|---:|---:|---:|",
-    ]
-    for s in scans:
-        out.append(
-            f"| {s.slug} | {s.date} | {'yes' if s.certified else 'no'} | {s.k} "
-            f"| {s.tried} | {s.par if s.par is not None else '–'} | {s.best_founded} "
-            f"| {s.seconds} |"
-        )
-    return "\n".join(out)
-
-
-def scan(
-    slugs: list[str],
-    dates: list[str],
-    budget: float,
-    per_candidate: float,
-    jobs: int,
-    as_json: bool,
-    nodes: int | None = None,
-) -> None:
-    work = [(slug, date) for slug in slugs for date in dates]
-    scans: list[Scan] = []
-    with ProcessPoolExecutor(max(1, jobs)) as pool:
-        futures = [
-            pool.submit(run_scan, slug, date, budget, per_candidate, nodes) for slug, date in work
-        ]
-        for done, future in enumerate(futures, 1):
-            s = future.result()
-            scans.append(s)
-            print(
-                f"\r{done}/{len(work)} scans · {s.slug} {s.date}: "
-                f"{'certified k=' + str(s.k) if s.certified else 'not certified'} "
-                f"in {s.seconds} s",
-                end="",
-                file=sys.stderr,
-                flush=True,
-            )
-    print(file=sys.stderr)
-    if as_json:
-        print(
-            json.dumps(
-                {
-                    "scan_seconds": budget,
-                    "candidate_seconds": per_candidate,
-                    "scans": [vars(s) for s in scans],
-                },
-                indent=1,
-            )
-        )
-    else:
-        print(scan_table(scans))
 
 
 @dataclass
@@ -230,29 +131,16 @@ def main(argv: list[str] | None = None) -> int:
         "--nodes",
         type=int,
         default=None,
-        help="solver nodes per deal (reproducible; with --seconds as a guard); in a scan, "
-        "per candidate, or the game's own cap when smaller, as the server does",
+        help="solver nodes per deal (reproducible; with --seconds as a guard)",
     )
     parser.add_argument("--games", default="", help="comma-separated slugs [all]")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes [1]")
     parser.add_argument("--json", action="store_true", help="print JSON, not a table")
-    parser.add_argument(
-        "--scan",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="scan daily candidates for SECONDS per game and date "
-        "(--deals dates from 2026-12-01, --seconds per candidate)",
-    )
     args = parser.parse_args(argv)
     slugs = [s for s in args.games.split(",") if s] or registry.slugs()
     unknown = set(slugs) - set(registry.slugs())
     if unknown:
         parser.error(f"unknown games: {', '.join(sorted(unknown))} (see pasyans games)")
-    if args.scan is not None:
-        dates = [f"2026-12-{d:02d}" for d in range(1, args.deals + 1)]
-        scan(slugs, dates, args.scan, args.seconds, args.jobs, args.json, args.nodes)
-        return 0
     rows = {slug: Row(slug) for slug in slugs}
     work = [(slug, args.seed + i) for slug in slugs for i in range(args.deals)]
     began = time.monotonic()

@@ -100,7 +100,8 @@ def solve_command(args: argparse.Namespace) -> int:
 async def prepare_dailies(settings: Settings, first: str | None, days: int) -> None:
     from .services import SystemClock
     from .services.clock import day_after
-    from .services.daily import Budget, Dailies
+    from .services.daily import Dailies
+    from .solver.daily import Budget
     from .store import EmbeddedRedis, Store
 
     embedded = None

@@ -30,8 +30,9 @@ import protocol as P
 
 from ..patience.engine import keep_legal_moves
 from ..services import Clock, Services
-from ..services.daily import Budget, Chooser, lower_priority
+from ..services.daily import lower_priority
 from ..settings import Settings
+from ..solver.daily import Budget, Chooser
 from ..store import EmbeddedRedis, Store
 from ..store.durability import Durability
 from .events import RaceEvents

@@ -19,7 +19,7 @@ from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, M
 from prometheus_client.registry import Collector
 
 if TYPE_CHECKING:
-    from ..services.daily import Choice
+    from ..solver.daily import Choice
 
 LATENCY_BUCKETS = (
     0.0005,

@@ -6,12 +6,13 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 
 from ..settings import Settings
+from ..solver.daily import DEFAULT_BUDGET, Budget, Chooser
 from ..store import Store
 from .accounts import Accounts
 from .assistance import Assistance
 from .challenges import Challenges
 from .clock import Clock, FakeClock, SystemClock
-from .daily import DEFAULT_BUDGET, Budget, Chooser, Dailies
+from .daily import Dailies
 from .friends import Friends
 from .games import Games, daily_overview
 from .leaderboard import Leaderboards

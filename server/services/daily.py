@@ -1,7 +1,8 @@
 """Fair daily challenges: one seeded deal per patience per UTC day, proven winnable.
 
-The seed of candidate ``k`` is ``uint64(HMAC-SHA256(secret, f"{date}:{slug}:{k}")[:8])``
-(big-endian). The daily is the first candidate the solver **certifies**: it found a
+The choice itself — candidate seeds, the scan, the certificate, the commitment — is
+the solver's (``server/solver/daily.py``); this service runs it for the server.
+The daily is the first candidate the solver **certifies**: it found a
 winning line and the line replays through the rules to ``won``. Candidates are scanned
 within a budget counted in solver nodes (the same choice on any machine), off the
 event loop, once per day and game: an instance takes a Redis lease on the choice, the
@@ -28,9 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
-import hashlib
-import hmac
 import logging
 import os
 import time
@@ -38,19 +36,26 @@ import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any
 
-from protocol import ErrorCode, ProtocolError, pack, unpack
+from protocol import ErrorCode, ProtocolError
 
 from ..patience import registry
-from ..solver import Result, candidate_nodes, solve
+from ..solver.daily import (
+    DEFAULT_BUDGET,
+    MAX_CANDIDATES,
+    Budget,
+    Candidate,
+    Choice,
+    Chooser,
+    Scan,
+    commitment,
+    search_candidate,
+)
 from ..store import Store
 from .clock import Clock, day_after, utc_date
 
 log = logging.getLogger("pasyans.daily")
 
-#: candidates looked at most, whatever the budget (a bound on a day's work)
-MAX_CANDIDATES = 10_000
 #: how long a lease on choosing a daily lasts unless renewed (the instance choosing it
 #: renews it after every candidate); another instance takes over once it lapses
 LEASE_MS = 300_000
@@ -59,78 +64,6 @@ POLL_SECONDS = 0.2
 RETRY_SECONDS = 5.0
 #: seconds between two writes of a scan's progress to Redis (for the other instances)
 PROGRESS_EVERY = 1.0
-
-
-@dataclass(frozen=True)
-class Budget:
-    """Solver nodes per candidate (the game's own cap when smaller) and per daily in
-    all (reproducible budgets: the same choice on any machine). The default is the one
-    budget of every daily, whether chosen a day ahead or while players wait."""
-
-    candidate_nodes: int = 30_000
-    total_nodes: int = 2_500_000
-
-
-DEFAULT_BUDGET = Budget()
-
-
-@dataclass(frozen=True)
-class Choice:
-    """A daily as chosen: the candidate, whether it is certified, its par line."""
-
-    seed: int
-    k: int
-    certified: bool
-    par: int | None
-    best_founded: int
-    #: the par line as wire moves (empty when not certified)
-    line: tuple[dict[str, Any], ...] = ()
-    #: candidates looked at
-    tried: int = 1
-    #: solver nodes spent on the scan in all
-    nodes: int = 0
-
-    def fields(self, date: str, slug: str) -> dict[str, int | str | bytes]:
-        return {
-            f"seed:{slug}": self.seed,
-            f"k:{slug}": self.k,
-            f"commitment:{slug}": commitment(self.seed, date, slug),
-            f"certified:{slug}": int(self.certified),
-            f"par:{slug}": -1 if self.par is None else self.par,
-            f"best_founded:{slug}": self.best_founded,
-            f"line:{slug}": pack(list(self.line)),
-            f"tried:{slug}": self.tried,
-            f"nodes:{slug}": self.nodes,
-        }
-
-    @classmethod
-    def from_fields(cls, stored: dict[str, bytes], slug: str) -> Choice:
-        def num(name: str, default: int) -> int:
-            raw = stored.get(f"{name}:{slug}")
-            return default if raw is None else int(raw)
-
-        par = num("par", -1)
-        line = stored.get(f"line:{slug}")
-        return cls(
-            seed=num("seed", 0),
-            k=num("k", 0),
-            certified=bool(num("certified", 0)),
-            par=None if par < 0 else par,
-            best_founded=num("best_founded", 0),
-            line=tuple(unpack(line)) if line else (),
-            tried=num("tried", 1),
-            nodes=num("nodes", 0),
-        )
-
-    def label(self, slug: str) -> str | None:
-        """What every surface says of a daily not proven winnable (None if it is)."""
-        if self.certified:
-            return None
-        return unproven_label(self.best_founded, registry.get(slug).total)
-
-
-def unproven_label(best_founded: int, total: int) -> str:
-    return f"not proven winnable (best line founds {best_founded} of {total})"
 
 
 @dataclass(frozen=True)
@@ -159,91 +92,8 @@ class Progress:
             return None
 
 
-@dataclass(frozen=True)
-class Candidate:
-    """One candidate searched: what a scan keeps of the solver's result."""
-
-    k: int
-    seed: int
-    nodes: int
-    best_founded: int
-    par: int | None
-    #: the winning line as wire moves, None if none was found
-    line: tuple[dict[str, Any], ...] | None
-
-
-class Scan:
-    """The bookkeeping of a scan of candidates k = 0, 1, … within a budget: the same
-    whether the candidates are searched in this process (:func:`choose`) or one at a
-    time in the solver's workers (:class:`Dailies`), so both choose the same daily."""
-
-    def __init__(self, slug: str, budget: Budget) -> None:
-        game = registry.get(slug)
-        self.per = candidate_nodes(game, budget.candidate_nodes)  # the game's own, when smaller
-        self.total = game.total
-        self.budget = budget
-        self.k = 0
-        self.spent = 0
-        self.best: Choice | None = None
-        self.chosen: Choice | None = None
-
-    def next_nodes(self) -> int | None:
-        """The nodes for candidate :attr:`k`, or None when the scan is over."""
-        if self.chosen is not None:
-            return None
-        if self.k >= MAX_CANDIDATES or (self.k > 0 and self.spent >= self.budget.total_nodes):
-            assert self.best is not None
-            self.chosen = dataclasses.replace(self.best, tried=self.k, nodes=self.spent)
-            return None
-        return max(1, min(self.per, self.budget.total_nodes - self.spent))
-
-    def feed(self, c: Candidate) -> None:
-        self.spent += max(c.nodes, 1)
-        self.k += 1
-        if c.line is not None:
-            self.chosen = Choice(
-                c.seed, c.k, True, c.par, self.total, c.line, self.k, nodes=self.spent
-            )
-        elif self.best is None or c.best_founded > self.best.best_founded:
-            self.best = Choice(c.seed, c.k, False, None, c.best_founded)
-
-
-Chooser = Callable[[str, bytes, str, Budget], Choice]
-Search = Callable[..., Result]
 #: called with (date, slug, choice, seconds) when this instance chose a daily
 Observer = Callable[[str, str, Choice, float], None]
-
-
-def candidate_seed(secret: bytes, date: str, slug: str, k: int) -> int:
-    mac = hmac.new(secret, f"{date}:{slug}:{k}".encode(), hashlib.sha256).digest()
-    return int.from_bytes(mac[:8], "big")
-
-
-def commitment(seed: int, date: str, slug: str) -> str:
-    return hashlib.sha256(seed.to_bytes(8, "big") + f"{date}:{slug}".encode()).hexdigest()
-
-
-def search_candidate(
-    slug: str, secret: bytes, date: str, k: int, nodes: int, search: Search = solve
-) -> Candidate:
-    """Search candidate ``k`` within ``nodes`` (CPU-bound: a worker process runs it)."""
-    game = registry.get(slug)
-    seed = candidate_seed(secret, date, slug, k)
-    result = search(game, game.deal(seed), max_nodes=nodes)
-    line = None if result.line is None else tuple(m.to_wire() for m in result.line)
-    return Candidate(k, seed, max(result.nodes, 1), result.best_founded, result.par, line)
-
-
-def choose(
-    slug: str, secret: bytes, date: str, budget: Budget, *, search: Search = solve
-) -> Choice:
-    """Scan candidates k = 0, 1, … within ``budget``: the first certified one, else the
-    one whose best line founded most cards. CPU-bound: run it off the event loop."""
-    scan = Scan(slug, budget)
-    while (nodes := scan.next_nodes()) is not None:
-        scan.feed(search_candidate(slug, secret, date, scan.k, nodes, search))
-    assert scan.chosen is not None
-    return scan.chosen
 
 
 def lower_priority(niceness: int) -> None:

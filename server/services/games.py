@@ -23,9 +23,10 @@ from protocol import ErrorCode, GameStatus, Mode, ProtocolError
 
 from ..patience import registry
 from ..patience.engine import AnyGame, AnyState, IllegalMove, InvalidMove
+from ..solver.daily import commitment
 from ..store import Store
 from .clock import Clock, day_before, day_end_ms
-from .daily import Dailies, commitment
+from .daily import Dailies
 from .ids import new_id
 from .leaderboard import Entry, Leaderboards
 from .records import (

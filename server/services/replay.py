@@ -24,7 +24,7 @@ from protocol import ErrorCode, GameStatus, ProtocolError, RaceStatus
 
 from ..patience import registry
 from ..patience.engine import AnyGame, AnyState
-from .daily import commitment
+from ..solver.daily import commitment
 from .games import Games
 from .records import Record, effective_moves, find_game
 

@@ -14,9 +14,10 @@ from protocol import ErrorCode, ProtocolError
 from server.net import App
 from server.patience import registry
 from server.services import FakeClock
-from server.services.daily import Budget, Choice, Dailies, candidate_seed, choose, commitment
+from server.services.daily import Dailies
 from server.services.leaderboard import Entry
-from server.solver import TUNING, Result, certify
+from server.solver import TUNING, Result, certify, solve
+from server.solver.daily import Budget, Choice, candidate_seed, choose, commitment
 from tests.support import TestClient, connect
 
 TODAY = "2026-03-14"
@@ -282,10 +283,12 @@ async def test_losses_rank_by_cards_founded_and_ties_share_a_rank(ws_url: str) -
 
 def test_the_daily_is_the_first_certified_candidate() -> None:
     secret = b"s" * 32
-    seeds = [candidate_seed(secret, TODAY, "crescent", k) for k in range(4)]
-    game = registry.get("crescent")
+    slug = "travellers_classic"
+    seeds = [candidate_seed(secret, TODAY, slug, k) for k in range(4)]
+    game = registry.get(slug)
     by_deal = {game.deal(s).piles: s for s in seeds}
-    line = (game.legal_moves(game.deal(seeds[2]))[0],)
+    line = solve(game, game.deal(seeds[2]), max_nodes=200_000).line  # a real win
+    assert line is not None
 
     def search(g: Any, state: Any, *, max_nodes: int) -> Result:
         seed = by_deal[state.piles]
@@ -293,9 +296,9 @@ def test_the_daily_is_the_first_certified_candidate() -> None:
             return Result("win", line, 10, 0.0, 104)
         return Result("unknown", None, max_nodes, 0.0, 40 + seeds.index(seed))
 
-    choice = choose("crescent", secret, TODAY, Budget(100, 1000), search=search)
-    assert (choice.k, choice.seed, choice.certified, choice.par) == (2, seeds[2], True, 1)
-    assert choice.line == (line[0].to_wire(),) and choice.tried == 3
+    choice = choose(slug, secret, TODAY, Budget(100, 1000), search=search)
+    assert (choice.k, choice.seed, choice.certified, choice.par) == (2, seeds[2], True, len(line))
+    assert choice.line == tuple(m.to_wire() for m in line) and choice.tried == 3
 
 
 def test_with_no_certified_candidate_the_best_line_is_chosen_and_marked() -> None:

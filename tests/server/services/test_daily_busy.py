@@ -10,7 +10,7 @@ import uuid
 from server.net import App
 from server.patience import registry
 from server.services import FakeClock
-from server.services.daily import Budget, Choice, candidate_seed
+from server.solver.daily import Budget, Choice, candidate_seed
 from tests.support import connect
 from tests.support.server import server_settings
 

@@ -18,8 +18,9 @@ from protocol import ErrorCode
 from server.net import App
 from server.patience import registry
 from server.services import FakeClock
-from server.services.daily import Budget, Choice, Dailies, candidate_seed, choose
+from server.services.daily import Dailies
 from server.settings import Settings
+from server.solver.daily import Budget, Choice, candidate_seed, choose
 from tests.support import connect
 from tests.support.server import server_settings
 

@@ -16,16 +16,14 @@ from server.patience.engine import AnyState, Move
 from server.patience.games.crescent import GAME as CRESCENT_GAME
 from server.patience.games.crescent import Crescent
 from server.patience.games.hemispheres import GAME as HEMISPHERES
-from server.services.daily import candidate_seed
 from server.solver import (
     TUNING,
     Result,
     Tuning,
     candidate_nodes,
     certify,
-    certify_daily,
     cut_line,
-    daily_seeds,
+    daily,
     solve,
     tuning,
 )
@@ -253,47 +251,38 @@ def fake(outcomes: dict[int, tuple[str, int, bool]]) -> Any:
     return search
 
 
-def test_the_daily_scan_skips_a_candidate_whose_line_does_not_replay() -> None:
+def fake_seeds(monkeypatch: pytest.MonkeyPatch, seeds: list[int]) -> None:
+    """Candidate ``k`` of any day is ``seeds[k]`` (the scan, not the derivation, under test)."""
+    monkeypatch.setattr(daily, "candidate_seed", lambda secret, date, slug, k: seeds[k])
+
+
+def test_the_daily_scan_skips_a_candidate_whose_line_does_not_replay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The one scan (server.solver.daily, run by the server and bench.dailies): a line
+    that does not replay to won certifies nothing."""
     game = registry.get("travellers_classic")
-    seeds = [5, 7, 1]
+    fake_seeds(monkeypatch, [5, 7, 1])
     search = fake({5: ("unknown", 80, False), 7: ("win", 104, False), 1: ("win", 104, True)})
-    seen: list[int] = []
-    daily = certify_daily(
-        game,
-        seeds.__getitem__,
-        budget_seconds=60,
-        per_candidate_seconds=5,
-        search=search,
-        progress=lambda k, seed, result: seen.append(k),
-    )
-    assert (daily.k, daily.seed, daily.certified, daily.tried) == (2, 1, True, 3)
-    assert daily.line is not None and daily.par == len(daily.line)
-    assert certify(game, game.deal(1), daily.line) and seen == [0, 1, 2]
+    chosen = daily.choose(game.slug, b"s", "2026-11-26", daily.Budget(100, 10_000), search=search)
+    assert (chosen.k, chosen.seed, chosen.certified, chosen.tried) == (2, 1, True, 3)
+    line = [game.parse_move(m) for m in chosen.line]
+    assert chosen.par is not None and certify(game, game.deal(1), line)
 
 
-def test_the_daily_falls_back_to_the_candidate_that_founded_most() -> None:
+def test_the_daily_falls_back_to_the_candidate_that_founded_most(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     game = registry.get("travellers_classic")
-    seeds = [5, 7, 9]
+    fake_seeds(monkeypatch, [5, 7, 9])
     search = fake({5: ("unknown", 60, False), 7: ("none", 90, False), 9: ("unknown", 70, False)})
-    daily = certify_daily(
-        game,
-        seeds.__getitem__,
-        budget_seconds=60,
-        per_candidate_seconds=5,
-        max_candidates=3,
-        search=search,
-    )
-    assert (daily.k, daily.seed, daily.certified) == (1, 7, False)
-    assert daily.par is None and daily.line is None
-    assert daily.best_founded == 90 and daily.tried == 3
+    chosen = daily.choose(game.slug, b"s", "2026-11-26", daily.Budget(10, 30), search=search)
+    assert (chosen.k, chosen.seed, chosen.certified) == (1, 7, False)
+    assert chosen.par is None and chosen.line == ()
+    assert chosen.best_founded == 90 and chosen.tried == 3
 
 
-def test_the_daily_scan_stops_at_its_budget_and_uses_the_services_seeds() -> None:
-    game = registry.get("crescent")
-    seeds = daily_seeds(b"secret", "2026-11-26", "crescent")
-    assert [seeds(k) for k in range(3)] == [
-        candidate_seed(b"secret", "2026-11-26", "crescent", k) for k in range(3)
-    ]
-    daily = certify_daily(game, seeds, budget_seconds=0.3, per_candidate_seconds=0.1)
-    assert not daily.certified and 1 <= daily.tried <= 6 and daily.seconds < 2
-    assert daily.seed == seeds(daily.k)
+def test_the_daily_scan_stops_at_its_node_budget() -> None:
+    chosen = daily.choose("crescent", b"secret", "2026-11-26", daily.Budget(30, 100))
+    assert not chosen.certified and 1 <= chosen.tried <= 4 and chosen.nodes >= 100
+    assert chosen.seed == daily.candidate_seed(b"secret", "2026-11-26", "crescent", chosen.k)

@@ -82,24 +82,12 @@ def test_the_winnability_bench_prints_json(capsys: pytest.CaptureFixture[str]) -
     assert row["certified"] + row["unwinnable"] + row["unknown"] == 2
 
 
-def test_the_winnability_bench_scans_dailies(capsys: pytest.CaptureFixture[str]) -> None:
-    assert (
-        winnability.main(
-            [
-                "--games",
-                "travellers_classic",
-                "--deals",
-                "1",
-                "--scan",
-                "5",
-                "--seconds",
-                "1",
-                "--json",
-            ]
-        )
-        == 0
-    )
+def test_the_dailies_bench_runs_the_servers_scan(capsys: pytest.CaptureFixture[str]) -> None:
+    """bench.dailies measures the one scan the server runs (server.solver.daily)."""
+    from bench import dailies
+
+    assert dailies.main(["--games", "travellers_classic", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    (scan,) = out["scans"]
-    assert scan["slug"] == "travellers_classic"
-    assert scan["certified"] and scan["par"] > 0 and scan["tried"] == scan["k"] + 1
+    assert out["summary"]["certified"] == out["summary"]["of"] == 1
+    (row,) = out["rows"]
+    assert row["game"] == "travellers_classic"

@@ -1,0 +1,87 @@
+"""The whole tree imports one way: no import cycle among the modules of ``server``,
+``protocol``, ``client``, ``bench``, ``deploy`` and ``tools``, counting the imports
+inside functions and under ``TYPE_CHECKING`` (a cycle dodged by a late import is still
+a cycle), and the layers keep their direction: ``protocol`` imports nothing of ours,
+``server/patience`` and ``server/solver`` stay sans-I/O (no services, store or net),
+and ``bench``/``deploy``/``tools`` never import the tests."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Set
+from pathlib import Path
+
+from tests.client.test_structure import cycle
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("server", "protocol", "client", "bench", "deploy", "tools")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            found[module_name(path)] = path
+    return found
+
+
+def imported(name: str, path: Path, known: Set[str]) -> Iterator[str]:
+    """The modules of ``known`` that ``name`` imports, wherever the import stands: for
+    each import the most specific module it names (``from .x import y``: ``x.y`` when
+    that is a module, else ``x``)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        targets: list[list[str]] = []
+        if isinstance(node, ast.Import):
+            targets = [[alias.name] for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            parts = package.split(".")  # ``from .x``: x in the package, ``..x`` above it
+            base = parts[: len(parts) - node.level + 1] if node.level else []
+            stem = ".".join([*base, *([node.module] if node.module else [])])
+            targets = [[f"{stem}.{alias.name}", stem] for alias in node.names]
+        for choices in targets:
+            for target in choices:
+                module = next((p for p in _prefixes(target) if p in known), None)
+                if module is not None:
+                    if module != name:
+                        yield module
+                    break
+
+
+def _prefixes(target: str) -> list[str]:
+    """``a.b.c``, ``a.b``, ``a``: the most specific first."""
+    parts = target.split(".")
+    return [".".join(parts[:i]) for i in range(len(parts), 0, -1)]
+
+
+def import_graph() -> dict[str, set[str]]:
+    found = modules()
+    return {name: set(imported(name, path, found.keys())) for name, path in found.items()}
+
+
+def test_the_tree_has_no_import_cycle() -> None:
+    graph = import_graph()
+    assert {"server.services.games", "protocol.messages", "bench.winrate"} <= graph.keys()
+    assert "server.services.records" in graph["server.services.games"]  # edges are seen
+    assert cycle(graph) is None, " → ".join(cycle(graph) or [])
+
+
+def test_the_layers_keep_their_direction() -> None:
+    graph = import_graph()
+    for name, deps in graph.items():
+        top = name.split(".")[0]
+        if top == "protocol":
+            assert all(d.startswith("protocol") for d in deps), (name, deps)
+        if name.startswith(("server.patience", "server.solver")):
+            io = ("server.services", "server.store", "server.net")
+            bad = {d for d in deps if d.startswith(io)}
+            assert not bad, (name, bad)
+        if top in ("bench", "deploy", "tools", "server", "protocol", "client"):
+            assert not any(d.startswith("tests") for d in deps), (name, deps)
