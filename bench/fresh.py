@@ -29,13 +29,10 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-_HERE = Path(__file__).resolve().parent
-if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
-    sys.path[0] = str(_HERE.parent)  # see bench/winrate.py
-
-from client.connection import Connection  # noqa: E402
-from server.patience import registry  # noqa: E402
-from tests.support.redis import free_port  # noqa: E402
+from client.connection import Connection
+from deploy.procs import ROOT
+from server.patience import registry
+from tests.support.redis import free_port
 
 #: every daily certified within this many seconds of the server's start (issue 24)
 TARGET_SECONDS = 180.0
@@ -43,12 +40,12 @@ TARGET_SECONDS = 180.0
 
 def start_server(port: int, data_dir: str, extra: list[str]) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PASYANS_")}
-    env["PYTHONPATH"] = str(_HERE.parent)
+    env["PYTHONPATH"] = str(ROOT)
     cmd = [sys.executable, "-m", "server", "serve", "--port", str(port)]
     cmd += ["--data-dir", data_dir, *extra]
     return subprocess.Popen(
         cmd,
-        cwd=_HERE.parent,
+        cwd=ROOT,
         env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
