@@ -6,7 +6,7 @@
 import { html, render, useEffect, useState } from "./vendor/preact-htm.mjs";
 import { Connection, parseSeed, ServerError } from "./net.mjs";
 import { Board, Game } from "./board.mjs";
-import { Friends, History, Leaderboard, Race, Replay, Stats } from "./screens.mjs";
+import { Challenge, Friends, History, Leaderboard, Race, Replay, Stats } from "./screens.mjs";
 import { commitment, outcome, plural, utcDate } from "./words.mjs";
 
 const ACCOUNT_KEY = "pasyans.account";
@@ -397,6 +397,7 @@ function Screen() {
   const { name, args } = app.route;
   if (name === "game" && args[0]) return html`<${GameScreen} key=${args[0]} id=${args[0]} />`;
   if (name === "race" && args[0]) return html`<${Race} code=${args[0]} />`;
+  if (name === "challenge" && args[0]) return html`<${Challenge} code=${args[0]} />`;
   if (name === "leaderboard") return html`<${Leaderboard} slug=${args[0] || (app.games[0] || {}).slug} date=${args[1]} />`;
   if (name === "replay") return html`<${Replay} args=${args} />`;
   if (name === "stats") return html`<${Stats} player=${args[0]} />`;

@@ -320,3 +320,47 @@ async function rematch(race) {
     window.alert(err.message);
   }
 }
+
+// -- challenges ---------------------------------------------------------------
+
+export function Challenge({ code }) {
+  const [answer, error, reload] = useAsk(() => conn.call("challenge", { code }), [code]);
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState("");
+  if (error) return html`<p class="error">${error}</p>`;
+  if (!answer) return html`<p class="loading">challenge ${code}…</p>`;
+  const c = answer.challenge;
+  const play = async () => {
+    setBusy(true);
+    setFailed("");
+    try {
+      const reply = await conn.call("challenge_accept", { code: c.code });
+      openGame(reply.state);
+    } catch (err) {
+      setFailed(err.message);
+      setBusy(false);
+      reload();
+    }
+  };
+  const mine = c.creator === (app.account && app.account.player) && c.mark;
+  return html`<section class="challenge" data-challenge=${c.code}>
+    <h2>Challenge ${c.code} · ${title(c.game)}</h2>
+    <p>by ${c.creator}${c.seed_chosen ? " · the deal's seed was chosen by a player" : ""}
+      · expires ${new Date(Number(c.expires)).toISOString().slice(0, 10)}</p>
+    <p>Share: <code>${location.origin}/#challenge/${c.code}</code></p>
+    ${c.results.length
+      ? html`<table class="results"><tr><th>#</th><th>player</th><th>result</th><th>cards</th><th>moves</th><th>time</th></tr>
+          ${c.results.map(
+            (r) => html`<tr data-player=${r.player}><td>${r.rank}</td><td>${r.player}${r.mark ? " (mark)" : ""}</td>
+              <td>${outcome(r)}${r.assisted ? " · assisted" : ""}</td><td>${r.foundation}/${r.total}</td>
+              <td>${r.moves}</td><td>${clock(r.time_ms)}</td></tr>`,
+          )}</table>`
+      : html`<p>No result yet.</p>`}
+    ${c.playing.length ? html`<p>Playing now: ${c.playing.join(", ")}</p>` : ""}
+    ${mine
+      ? html`<p>Your result is the mark to beat.</p>`
+      : html`<button class="primary" data-do="challenge-play" disabled=${busy} onClick=${play}>
+          ${c.game_id ? "Back to your game" : "Play this deal"}</button>`}
+    ${failed ? html`<p class="error">${failed}</p>` : ""}
+  </section>`;
+}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import datetime
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -210,3 +211,31 @@ def test_the_page_reconnects_after_a_server_restart_and_plays_on(
     assert held(page)["seq"] == state["seq"]
     click_move(page, a_card_move(state["legal"]), state)
     board_at(page, state["seq"] + 1)
+
+
+def test_a_challenge_link_opens_and_plays_the_same_deal(
+    page: Any, web_server: ServerProcess
+) -> None:
+    """Issue 27: `#challenge/CODE` shows the challenge and plays its deal (the seed
+    hidden while the game is in play), its result then on the challenge's page."""
+
+    async def make() -> str:
+        async with connect(web_server.url) as creator:
+            await creator.register(f"Вера{uuid.uuid4().int % 100_000}")
+            made = await creator.call("challenge_create", game="crescent")
+            return str(made["challenge"]["code"])
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # the page's loop runs here
+        code = pool.submit(asyncio.run, make()).result()
+    sign_in(page, "Гена")
+    page.goto(f"{base(web_server)}#challenge/{code}")
+    page.wait_for_selector(f"[data-challenge='{code}']")
+    page.click("[data-do=challenge-play]")
+    page.wait_for_selector("section.game[data-status=playing]")
+    state = page.evaluate("() => window.pasyans.app.game.state")
+    assert state["mode"] == "challenge" and state["deal"]["seed"] is None
+    page.on("dialog", lambda d: d.accept())
+    page.click("[data-do=resign]")
+    page.wait_for_selector("section.game[data-status=lost]")
+    page.goto(f"{base(web_server)}#challenge/{code}")
+    page.wait_for_selector(f"[data-challenge='{code}'] tr[data-player]")
