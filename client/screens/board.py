@@ -696,10 +696,16 @@ class BoardScreen(HostedScreen):
         self.app.push_screen(EndScreen(state, heading, rank, resigned=self.resigned))
 
 
+#: the start of an unproven daily's label ("unproven" in a narrow title; the end screen
+#: and the home screen say it whole)
+UNPROVEN_WORD = "not proven winnable"
+
+
 def fit_heading(slug: str, titles: Titles, rest: Sequence[str], layout: str, width: int) -> str:
     """``Title · rest… · LAYOUT layout`` in ``width`` cells if it can be: the game's
     two titles, else its Russian one alone, else the layout's name without the word
-    ``layout``, else the shorter title (the mode, the deal and its commitment are
+    ``layout``, else no layout's name, else the shorter title; at each step an unproven
+    daily's label may shrink to "unproven" (the mode, the deal and its commitment are
     never the part cut)."""
     names = titles.get(slug) or {}
     ru = str(names.get("title_ru") or slug)
@@ -715,10 +721,15 @@ def fit_heading(slug: str, titles: Titles, rest: Sequence[str], layout: str, wid
         (shorter, short),
         (slug, []),
     ]
+    # A daily not proven winnable says so in a word when its label does not fit, and
+    # then the board's layout (a narrow terminal shows it) gives way before the title.
+    compact = ["unproven" if r.startswith(UNPROVEN_WORD) else r for r in rest]
+    tries[3:3] = [(ru, [])]
     for name, end in tries:
-        line = " · ".join([name, *rest, *end])
-        if cell_len(line) <= width:
-            break
+        for parts in (rest, compact):
+            line = " · ".join([name, *parts, *end])
+            if cell_len(line) <= width:
+                return line
     return line
 
 
