@@ -16,8 +16,10 @@ $(VENV): $(BIN)/activate
 run: $(VENV)
 	$(BIN)/pasyans-server serve
 
+# Two worker processes, a test file each at a time (its module fixtures stay whole):
+# most tests wait on servers, sockets and subprocesses, so two halve the wall time.
 test: $(VENV)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 LINTED := server client protocol tests bench deploy tools
 
