@@ -6,7 +6,7 @@
 import { html, render, useEffect, useState } from "./vendor/preact-htm.mjs";
 import { Connection, parseSeed, ServerError } from "./net.mjs";
 import { Board, Game } from "./board.mjs";
-import { Challenge, Friends, History, Leaderboard, Race, Replay, Stats } from "./screens.mjs";
+import { Challenge, Friends, History, Leaderboard, Race, Replay, Stats, Watch } from "./screens.mjs";
 import { commitment, outcome, plural, utcDate } from "./words.mjs";
 
 const ACCOUNT_KEY = "pasyans.account";
@@ -77,7 +77,13 @@ export const conn = new Connection({
     if (app.opens > 1) setTimeout(reconnected, 0);
   },
   onEvent: (event) => {
-    if (event.ev === "race" && app.race && event.race_id === app.race.race_id) {
+    if (event.ev === "race" && app.watching && event.race_id === app.watching.race.race_id) {
+      const { ev, ...race } = event;
+      update({ watching: { ...app.watching, race } });
+    } else if (event.ev === "race_board" && app.watching && event.race_id === app.watching.race.race_id) {
+      const boards = { ...app.watching.boards, [event.player]: event.state };
+      update({ watching: { ...app.watching, boards } });
+    } else if (event.ev === "race" && app.race && event.race_id === app.race.race_id) {
       const { ev, ...race } = event;
       update({ race });
     } else if (event.ev === "race_started" && app.race && event.race_id === app.race.race_id) {
@@ -398,6 +404,7 @@ function Screen() {
   if (name === "game" && args[0]) return html`<${GameScreen} key=${args[0]} id=${args[0]} />`;
   if (name === "race" && args[0]) return html`<${Race} code=${args[0]} />`;
   if (name === "challenge" && args[0]) return html`<${Challenge} code=${args[0]} />`;
+  if (name === "watch" && args[0]) return html`<${Watch} code=${args[0]} />`;
   if (name === "leaderboard") return html`<${Leaderboard} slug=${args[0] || (app.games[0] || {}).slug} date=${args[1]} />`;
   if (name === "replay") return html`<${Replay} args=${args} />`;
   if (name === "stats") return html`<${Stats} player=${args[0]} />`;

@@ -364,3 +364,42 @@ export function Challenge({ code }) {
     ${failed ? html`<p class="error">${failed}</p>` : ""}
   </section>`;
 }
+
+// -- watching a race ----------------------------------------------------------
+
+export function Watch({ code }) {
+  const [error, setError] = useState("");
+  useEffect(() => {
+    let alive = true;
+    conn
+      .call("race_watch", { code })
+      .then((reply) => {
+        if (!alive) return;
+        const boards = {};
+        for (const b of reply.boards || []) boards[b.player] = b.state;
+        update({ watching: { race: reply.race, boards } });
+      })
+      .catch((err) => alive && setError(err.message));
+    return () => {
+      alive = false;
+      const w = app.watching;
+      if (w) conn.call("race_unwatch", { race_id: w.race.race_id }).catch(() => {});
+      update({ watching: null });
+    };
+  }, [code]);
+  if (error) return html`<p class="error">${error}</p>`;
+  const w = app.watching;
+  if (!w) return html`<p class="loading">watching race ${code}…</p>`;
+  const race = w.race;
+  return html`<section class="watch" data-watch=${race.code} data-race-status=${race.status}>
+    <h2>Watching race ${race.code} · ${title(race.game)}</h2>
+    <${RacePanel} race=${race} />
+    ${race.players.map((p) => {
+      const state = w.boards[p.player];
+      return html`<div class="watched" data-member-board=${p.player}>
+        <h3>${p.player} · ${p.status} · ${p.foundation}/${p.total} · ${plural(p.moves, "move")}</h3>
+        ${state ? html`<${StaticBoard} view=${state.view} />` : html`<p>not dealt yet</p>`}
+      </div>`;
+    })}
+  </section>`;
+}

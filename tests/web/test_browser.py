@@ -239,3 +239,39 @@ def test_a_challenge_link_opens_and_plays_the_same_deal(
     page.wait_for_selector("section.game[data-status=lost]")
     page.goto(f"{base(web_server)}#challenge/{code}")
     page.wait_for_selector(f"[data-challenge='{code}'] tr[data-player]")
+
+
+def test_a_race_is_watched_by_link(page: Any, web_server: ServerProcess) -> None:
+    """Issue 27: `#watch/CODE` shows each member's board, live, with no hidden card
+    shown and no seed."""
+
+    async def race() -> tuple[str, str, str]:
+        async with connect(web_server.url) as a, connect(web_server.url) as b:
+            token = await a.register(f"Аня{uuid.uuid4().int % 100_000}")
+            await b.register(f"Боря{uuid.uuid4().int % 100_000}")
+            made = (await a.call("race_create", game="crescent"))["race"]
+            await b.call("race_join", code=made["code"])
+            await a.call("race_start", race_id=made["race_id"])
+            state = (await a.next_event("race_started"))["state"]
+            return str(made["code"]), token, str(state["game_id"])
+
+    async def move(token: str, gid: str) -> None:
+        async with connect(web_server.url) as a:
+            await a.call("auth", token=token)
+            state = (await a.call("resume", game_id=gid))["state"]
+            await a.move(state, state["legal"][0])
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # the page's loop runs here
+        code, token, gid = pool.submit(asyncio.run, race()).result()
+        sign_in(page, "Зритель")
+        page.goto(f"{base(web_server)}#watch/{code}")
+        page.wait_for_selector(f"[data-watch='{code}'] [data-member-board] [data-pile='T1']")
+        assert page.locator("[data-member-board]").count() == 2
+        pool.submit(asyncio.run, move(token, gid)).result()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-member-board] h3')]"
+        ".some(e => /1 move/.test(e.textContent))"
+    )
+    watching = page.evaluate("() => window.pasyans.app.watching")
+    for state in watching["boards"].values():
+        assert state["deal"]["seed"] is None
