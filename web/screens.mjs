@@ -235,16 +235,30 @@ export function Friends() {
 // -- races --------------------------------------------------------------------
 
 function RacePanel({ race }) {
+  // The race's creator may end a running race, and drop a member who is away
+  // (the server refuses anyone else, and a member who is here).
+  const me = app.account && app.account.player;
+  const creator = race.creator === me && race.status !== "finished";
+  const act = (op, params, ask) => {
+    if (window.confirm(ask)) conn.call(op, { race_id: race.race_id, ...params }).catch((e) => window.alert(e.message));
+  };
   return html`<aside class="race-panel" data-race-status=${race.status}>
-    <h3>Race ${race.code} · ${race.status}</h3>
+    <h3>Race ${race.code} · ${race.status}${race.watchers ? ` · ${plural(race.watchers, "spectator")}` : ""}</h3>
+    ${race.seed_chosen ? html`<p class="note">the deal's seed was chosen by ${race.creator}</p>` : ""}
     <ol>
       ${race.players.map(
         (p) => html`<li data-member=${p.player} class=${p.away ? "away" : ""}>
           <strong>${p.player}</strong> ${p.status}${p.place ? ` · place ${p.place}` : ""} · ${p.foundation}/${p.total} · ${plural(p.moves, "move")}
           ${p.out ? ` (${p.out.replace(/_/g, " ")})` : ""}${p.away ? " · away" : ""}
+          ${creator && p.away && p.player !== me
+            ? html` <button data-do="race-drop" onClick=${() => act("race_drop", { player: p.player }, `Drop ${p.player}? Their game is given up (a daily attempt plays on outside the race).`)}>Drop</button>`
+            : ""}
         </li>`,
       )}
     </ol>
+    ${creator && race.status === "running"
+      ? html`<button data-do="race-end" onClick=${() => act("race_end", {}, "End the race now? Every game still in play is given up (a member's daily attempt plays on outside the race).")}>End race</button>`
+      : ""}
   </aside>`;
 }
 

@@ -275,3 +275,27 @@ def test_a_race_is_watched_by_link(page: Any, web_server: ServerProcess) -> None
     watching = page.evaluate("() => window.pasyans.app.watching")
     for state in watching["boards"].values():
         assert state["deal"]["seed"] is None
+
+
+def test_the_creator_ends_a_race_from_the_page(page: Any, web_server: ServerProcess) -> None:
+    """Issue 26: the race panel gives its creator End race (and Drop for a member
+    away); the others' games are given up, `out: ended`."""
+
+    async def join(code: str) -> None:
+        async with connect(web_server.url) as b:
+            await b.register(f"Боря{uuid.uuid4().int % 100_000}")
+            await b.call("race_join", code=code)
+
+    sign_in(page, "Аня")
+    page.on("dialog", lambda d: d.accept())
+    page.click("[data-game=crescent] [data-do=race]")
+    link = page.get_attribute("[data-race-link]", "data-race-link")
+    assert link
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # the page's loop runs here
+        pool.submit(asyncio.run, join(link.rsplit("/", 1)[1])).result()
+    page.wait_for_function("() => document.querySelectorAll('[data-member]').length === 2")
+    page.click("[data-do=race-start]")
+    page.wait_for_selector("section.game[data-status=playing]")
+    page.click("[data-do=race-end]")
+    page.wait_for_selector(".race-panel[data-race-status=finished]")
+    assert any("ended" in t for t in page.locator("[data-member]").all_inner_texts())
