@@ -183,8 +183,15 @@ async def supervise(settings: Settings) -> None:
     procs: list[asyncio.subprocess.Process] = []
 
     async def spawn() -> asyncio.subprocess.Process:
+        # Its own session: a terminal's Ctrl-C (SIGINT to the foreground group) reaches
+        # the supervisor alone, which passes SIGTERM on; a worker still starting up
+        # would otherwise die of it mid-import, with a traceback, and be restarted.
         return await asyncio.create_subprocess_exec(
-            *cmd, env=env, stdin=asyncio.subprocess.DEVNULL, preexec_fn=die_with_parent
+            *cmd,
+            env=env,
+            stdin=asyncio.subprocess.DEVNULL,
+            preexec_fn=die_with_parent,
+            start_new_session=True,
         )
 
     async def keep(i: int) -> None:
