@@ -61,6 +61,15 @@ class Watch:
         rid = await self.store.race_by_code(code)
         if rid is None:
             raise ProtocolError(ErrorCode.NOT_FOUND, f"no race has the code {code!r}")
+        info, _, _, _ = await self.store.race(rid)
+        date = (info.get("date") or b"").decode()
+        if date and not self.games.dailies.revealed(date):
+            # Its members' moves are a line of the day's daily deal, which counts.
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN,
+                "a race on today's daily deal is not watched while the day counts: its "
+                "moves would show the deal and a line of it",
+            )
         now = self.clock.now_ms()
         n = await self.store.race_watch(rid, player, now, now - self.stale_ms, self.most)
         if n == -1:

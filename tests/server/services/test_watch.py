@@ -149,3 +149,13 @@ async def test_guessing_codes_to_watch_counts_as_guessing_race_codes(redis_url: 
                 assert (await guesser.error("race_watch", code=guess))["code"] == "not_found"
             refused = await guesser.error("race_watch", code="XXXXXX")
             assert refused["code"] == "rate_limited" and "names no race" in refused["message"]
+
+
+async def test_a_race_on_todays_daily_deal_is_not_watched(
+    player: TestClient, player2: TestClient
+) -> None:
+    """Watching a daily race would show the day's deal and a line of it to a player
+    whose own ranked attempt is still to come (issue 22: no second look at the daily)."""
+    race = (await player.call("race_create", game="short", daily=True))["race"]
+    err = await player2.error("race_watch", code=race["code"])
+    assert err["code"] == "forbidden" and "daily" in err["message"]
