@@ -177,8 +177,8 @@ def active_time(
 
 def compared(rec: Record) -> bool:
     """Whether the game's result is compared with others' (a ranked daily, a race
-    game): what it shows may not be taken back, and the server's solver may not play
-    it (docs/protocol.md, "Fair play")."""
+    game, a challenge game): what it shows may not be taken back, and the server's
+    solver may not play it (docs/protocol.md, "Fair play")."""
     return rec.ranked or bool(rec.race) or rec.mode is Mode.CHALLENGE
 
 

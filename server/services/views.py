@@ -160,7 +160,8 @@ class Views:
     def seed_hidden(self, rec: Record) -> bool:
         """Whether the game's seed is still secret: on a daily deal until the day is
         over, in a race until the race is over for every member (a member who left
-        early could otherwise deal the same layout elsewhere and solve it)."""
+        early could otherwise deal the same layout elsewhere and solve it), in a
+        challenge until its player's game is over."""
         return (
             (bool(rec.date) and not self.dailies.revealed(rec.date))
             or (bool(rec.race) and not rec.race_over)
