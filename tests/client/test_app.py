@@ -56,6 +56,16 @@ async def on_board(pilot: Pilot[int]) -> BoardScreen:
     return screen
 
 
+async def resigned_end(pilot: Pilot[int]) -> EndScreen:
+    """Resign the game on the board (``r``, ``y``): its end screen."""
+    await on_board(pilot)
+    await pilot.press("r", "y")
+    await until(pilot, lambda: isinstance(pilot.app.screen, EndScreen))
+    end = pilot.app.screen
+    assert isinstance(end, EndScreen)
+    return end
+
+
 def moves(app: PasyansApp) -> int:
     return int(board_of(app).state["moves"])
 

@@ -12,14 +12,13 @@ from client import config
 from client.app import PasyansApp
 from client.connection import Connection
 from client.launch import Launch
-from client.screens.board import EndScreen
 from client.screens.home import DailyScreen
 from client.screens.watch import WatchScreen
 from protocol.messages import Mode, Push
 
 from .conftest import fresh_name
 from .test_80x24 import SMALL, all_keys_shown, screen_text
-from .test_app import SIZE, on_board, until
+from .test_app import SIZE, resigned_end, until
 
 
 async def test_c_on_the_end_screen_makes_a_challenge(
@@ -27,11 +26,7 @@ async def test_c_on_the_end_screen_makes_a_challenge(
 ) -> None:
     app = PasyansApp(server_url, launch=Launch(game="crescent", mode=Mode.DEAL, seed=4))
     async with app.run_test(size=SIZE) as pilot:
-        await on_board(pilot)
-        await pilot.press("r", "y")
-        await until(pilot, lambda: isinstance(app.screen, EndScreen))
-        end = app.screen
-        assert isinstance(end, EndScreen)
+        end = await resigned_end(pilot)
         await pilot.press("C")
         await until(pilot, lambda: bool(end.shared))
         code = end.challenge

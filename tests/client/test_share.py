@@ -13,11 +13,10 @@ from client.app import PasyansApp
 from client.cli import EXIT_OK, EXIT_REFUSED, main
 from client.connection import Connection
 from client.launch import Launch
-from client.screens.board import EndScreen
 from client.text import share_text
 from protocol.messages import Mode
 
-from .test_app import SIZE, on_board, until
+from .test_app import SIZE, resigned_end, until
 
 TITLES = {"crescent": {"slug": "crescent", "title_ru": "Полумесяц", "title_en": "Crescent"}}
 
@@ -122,11 +121,7 @@ async def test_c_on_the_end_screen_copies_the_result(
 ) -> None:
     app = PasyansApp(server_url, launch=Launch(game="crescent", mode=Mode.DEAL, seed=4))
     async with app.run_test(size=SIZE) as pilot:
-        await on_board(pilot)
-        await pilot.press("r", "y")
-        await until(pilot, lambda: isinstance(app.screen, EndScreen))
-        end = app.screen
-        assert isinstance(end, EndScreen)
+        end = await resigned_end(pilot)
         await pilot.press("c")
         await until(pilot, lambda: bool(end.shared))
         assert end.shared.startswith("pasyans · Полумесяц (Crescent) · deal ")
