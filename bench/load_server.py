@@ -604,8 +604,9 @@ def print_tables(
     )
     print("|---:|---|" + "---:|" * 10)
     for t in targets:
+        kind = ", preparing dailies" if t.get("preparing") else ""
         print(
-            f"| {t['players']:,} | {t.get('store', 'redis')} | {t['pasyans_moves_s']:,} "
+            f"| {t['players']:,} | {t.get('store', 'redis')}{kind} | {t['pasyans_moves_s']:,} "
             f"| {t['floor_moves_s']:,} | {t['pasyans_cpu_us']:.0f} | {t['floor_cpu_us']:.0f} "
             f"| {t['engine_us']:.0f} | {t['cpu_ratio']} | {t['pasyans_p99_ms']:.2f} "
             f"| {t['floor_p99_ms']:.2f} | {t['p99_ratio']} "
