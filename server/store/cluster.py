@@ -31,7 +31,7 @@ from urllib.parse import quote, unquote, urlsplit
 import redis.asyncio as aioredis
 from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import ClusterNode, RedisCluster
-from redis.exceptions import AskError, MovedError
+from redis.exceptions import AskError, MovedError, SlotNotCoveredError
 
 from .pipe import NotConnected, ScriptPipe, sha1
 
@@ -170,7 +170,12 @@ class NodePipes:
         self._pipes: dict[str, ScriptPipe] = {}
 
     def _pipe(self, key: str) -> ScriptPipe | None:
-        node = self.cluster.get_node_from_key(key)
+        """The pipe of the primary serving ``key``; None when the map has no node for
+        it (redis-py's call then refreshes the map, or fails as an outage)."""
+        try:
+            node = self.cluster.get_node_from_key(key)
+        except SlotNotCoveredError:
+            return None
         if node is None:
             return None
         pipe = self._pipes.get(node.name)
@@ -186,8 +191,7 @@ class NodePipes:
     async def evalsha(
         self, keys: list[str], args: list[Any], fallback: Callable[[], Awaitable[Any]]
     ) -> Any:
-        if self.cluster._initialize:
-            await self.cluster.initialize()
+        await self.cluster.initialize()  # once; a no-op afterwards
         pipe = self._pipe(keys[0])
         if pipe is None:
             return await fallback()
