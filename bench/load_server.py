@@ -814,7 +814,7 @@ def main() -> None:
     parser.add_argument(
         "--json",
         action="store_true",
-        help='print {"rows": [...]} (the targets of issue 15) instead of the tables',
+        help='print {"rows": [...]} (the targets of issues 15 and 28) instead of the tables',
     )
     parser.add_argument("--save", action="store_true", help="save this run as the baseline")
     parser.add_argument("--echo-server", type=int, default=0, help=argparse.SUPPRESS)
