@@ -9,7 +9,8 @@ replies (``"reply": "delta"``, applied with :func:`protocol.delta.apply_delta`),
 the terminal client does.
 
     python -m bench.load_server [--seconds 4] [--players 1,100,1000] [--idle 10000]
-                           [--cluster-players 100] [--json] [--save]
+                           [--cluster-players 100,1000] [--preparing-players 100]
+                           [--prepare-args '--solver-idle'] [--json] [--save]
 
 The *floor* does per move only what any server of this design must: read the frame,
 persist a real state with one Lua script call on the same pipelined Redis connection,
@@ -21,9 +22,14 @@ Targets (issue 15): pasyans's server CPU per move ≤ 1.2 × (the floor's + the
 engine's), and p99 ≤ 1.5 × the floor's, at 1, 100 and 1,000 players; ``--json``
 prints those rows (``{"rows": [{"players", "pasyans_moves_s", "floor_moves_s",
 "pasyans_cpu_us", "floor_cpu_us", "engine_us", "pasyans_p99_ms", "floor_p99_ms",
-"cpu_ratio", "p99_ratio", …}]}``). A last row runs pasyans on a local Redis Cluster
-of three masters (deploy/local.py) at ``--cluster-players`` (``"store": "cluster"``;
-its floor figures are the single Redis's at that count).
+"cpu_ratio", "p99_ratio", …}]}``). Then rows of pasyans on a local Redis Cluster of
+three primaries with a replica each (deploy/local) at each of ``--cluster-players``
+(``"store": "cluster"``, ``"vs_redis"``: its CPU per move over the single-Redis row's
+at that count, issue 28's target ≤ 1.3; its floor figures are the single Redis's),
+and rows at ``--preparing-players`` on a server certifying dailies meanwhile
+(``"preparing": true``, ``"p99_vs_idle"``: its p99 over the single-Redis row's, issue
+28's target ≤ 1.5; ``"dailies_before"``/``"dailies_after"``: dailies chosen and being
+chosen, candidates tried, solver CPU seconds, which show the solver was at work).
 Older targets (DESIGN.md): throughput ≥ 0.5 × the echo's, p99 ≤ 2 × the echo's;
 10,000 idle connections at ≤ 20 KiB each.
 
@@ -40,7 +46,7 @@ count or the latencies.
 
 The server gets ``--rate``/``--burst`` high enough that the per-connection rate limit
 never bites (the bench measures the server, not the limiter), and does not prepare
-dailies (no solver at work meanwhile).
+dailies (no solver at work meanwhile), except in the preparing rows.
 """
 
 from __future__ import annotations
@@ -52,6 +58,7 @@ import gc
 import json
 import os
 import resource
+import shlex
 import statistics
 import subprocess
 import sys
@@ -296,12 +303,15 @@ class Echoer:
 Step = Callable[[], Awaitable[bool]]
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process and its children still running (workers)."""
+def cpu_seconds(pid: int, *, children: bool = True) -> float:
+    """User + system CPU time of a process and (``children``) of its children still
+    running (server workers; not wanted when the children are solver processes)."""
     total = 0.0
     pids = [pid]
     with contextlib.suppress(OSError):
-        pids += [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        if children:
+            text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+            pids += [int(c) for c in text.split()]
     for p in pids:
         with contextlib.suppress(OSError):
             fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
@@ -315,10 +325,10 @@ Row = tuple[float, float, float, float, float, float]
 
 
 async def drive(
-    steppers: list[Step], seconds: float, pid: int
+    steppers: list[Step], seconds: float, pid: int, *, children: bool = True
 ) -> tuple[int, list[float], float, float]:
     """Run the steppers for ``seconds``: (messages, latencies + [elapsed], CPU seconds
-    of the server process ``pid`` and of this load client meanwhile)."""
+    of the server process ``pid`` (and its children) and of this load client meanwhile)."""
     latencies: list[float] = []
     stop = time.perf_counter() + seconds
 
@@ -331,9 +341,10 @@ async def drive(
                 latencies.append(time.perf_counter() - t0)
 
     t0 = time.perf_counter()
-    server0, client0 = cpu_seconds(pid), time.process_time()
+    server0, client0 = cpu_seconds(pid, children=children), time.process_time()
     await asyncio.gather(*(loop(s) for s in steppers))
-    server, client = cpu_seconds(pid) - server0, time.process_time() - client0
+    server = cpu_seconds(pid, children=children) - server0
+    client = time.process_time() - client0
     return len(latencies), [x for x in latencies] + [time.perf_counter() - t0], server, client
 
 
@@ -350,7 +361,9 @@ def summarise(
     return count / elapsed, p50, p99, server * per, client * per, size
 
 
-async def run_pasyans(port: int, pid: int, players: int, seconds: float) -> Row:
+async def run_pasyans(
+    port: int, pid: int, players: int, seconds: float, *, children: bool = True
+) -> Row:
     url = f"ws://127.0.0.1:{port}/ws"
     conns = await open_many(url, players)
     try:
@@ -361,7 +374,8 @@ async def run_pasyans(port: int, pid: int, players: int, seconds: float) -> Row:
         stamp = int(time.time() * 1000) % 10**9
         await asyncio.gather(*(p.call("register", name=f"b{stamp}x{i}") for i, p in enumerate(ps)))
         await asyncio.gather(*(p.new_game() for p in ps))
-        return summarise(*await drive([p.step for p in ps], seconds, pid), sizes)
+        steps: list[Step] = [p.step for p in ps]
+        return summarise(*await drive(steps, seconds, pid, children=children), sizes)
     finally:
         await close_all(conns)
 
@@ -438,32 +452,7 @@ async def main_async(args: argparse.Namespace) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="pasyans-bench-"))
     redis = RedisProcess(appendonly=True, directory=tmp / "redis", unix=True).start()
     sport, eport = free_port(), free_port()
-    server = spawn(
-        [
-            sys.executable,
-            "-m",
-            "server",
-            "serve",
-            "--port",
-            str(sport),
-            "--redis-url",
-            redis.url,
-            "--rate",
-            "1000000000",
-            "--burst",
-            "1000000000",
-            "--ping-interval",
-            "0",
-            "--log-level",
-            "warning",
-            "--no-prepare-dailies",
-            "--no-address-limits",  # every player registers from 127.0.0.1
-            "--loop",
-            args.loop,
-            "--workers",
-            str(args.workers),
-        ]
-    )
+    server = spawn(server_command(sport, redis.url, args))
     echo = spawn([sys.executable, __file__, "--echo-server", str(eport), "--loop", args.loop])
     fport = free_port()
     floor = spawn(
@@ -518,15 +507,25 @@ async def main_async(args: argparse.Namespace) -> None:
                 proc.wait(15)
         redis.cleanup()
 
-    cluster_row = await run_cluster(args) if args.cluster_players else None
+    cluster_rows = await run_cluster(args) if args.cluster_players else []
+    preparing = [await run_preparing(args, n) for n in args.preparing_players]
 
     baseline = json.loads(BASELINE.read_text()) if BASELINE.exists() else {}
     targets = [target_row(n, s, f, eng) for n, s, e, f in rows]
-    if cluster_row is not None:
-        n, s = cluster_row
-        same = next((f for m, _, _, f in rows if m == n), None)  # the floor, one node
+    for n, s in cluster_rows:
+        same = next(((r, f) for m, r, _, f in rows if m == n), None)  # one Redis, same n
         if same is not None:
-            targets.append({**target_row(n, s, same, eng), "store": "cluster"})
+            one, base = same
+            ratio = round(s[3] / one[3], 3) if one[3] else None
+            targets.append({**target_row(n, s, base, eng), "store": "cluster", "vs_redis": ratio})
+    for n, (s, dailies) in zip(args.preparing_players, preparing, strict=True):
+        same = next(((r, f) for m, r, _, f in rows if m == n), None)
+        if same is not None:
+            one, base = same
+            p99 = round(s[2] / one[2], 3) if one[2] else None
+            targets.append(
+                {**target_row(n, s, base, eng), "preparing": True, "p99_vs_idle": p99, **dailies}
+            )
     if args.json:
         print(json.dumps({"game": GAME, "rows": targets}, indent=1))
     else:
@@ -605,8 +604,9 @@ def print_tables(
     )
     print("|---:|---|" + "---:|" * 10)
     for t in targets:
+        kind = ", preparing dailies" if t.get("preparing") else ""
         print(
-            f"| {t['players']:,} | {t.get('store', 'redis')} | {t['pasyans_moves_s']:,} "
+            f"| {t['players']:,} | {t.get('store', 'redis')}{kind} | {t['pasyans_moves_s']:,} "
             f"| {t['floor_moves_s']:,} | {t['pasyans_cpu_us']:.0f} | {t['floor_cpu_us']:.0f} "
             f"| {t['engine_us']:.0f} | {t['cpu_ratio']} | {t['pasyans_p99_ms']:.2f} "
             f"| {t['floor_p99_ms']:.2f} | {t['p99_ratio']} "
@@ -632,12 +632,114 @@ def print_tables(
         )
 
 
-async def run_cluster(args: argparse.Namespace) -> tuple[int, Row] | None:
-    """The pasyans row at ``--cluster-players`` on a local Redis Cluster of three
-    masters (deploy/local.py), one server process; None if the cluster cannot start."""
+#: days after today whose dailies the preparation row's server prepares: more work
+#: than the row lasts, so that the solver is busy throughout (checked before and after)
+PREPARE_DAYS = 30
+
+
+async def daily_progress(redis_url: str, port: int, pid: int) -> dict[str, float]:
+    """How far the preparation row's server got: dailies chosen (of every day) and
+    candidates tried by the scans under way, read from its Redis; dailies it is
+    choosing now (``pasyans_dailies_preparing``); CPU seconds its solver processes
+    spent so far."""
+    from server.services.clock import day_after, utc_date
+    from server.store import Store
+
+    store = Store(redis_url)
+    try:
+        chosen = tried = 0
+        date = utc_date(int(time.time() * 1000))
+        for _ in range(PREPARE_DAYS + 1):
+            fields = await store.daily(date)
+            chosen += sum(1 for k in fields if k.startswith("seed:"))
+            for k, v in fields.items():
+                if k.startswith("progress:"):
+                    tried += int(bytes(v).split(b":")[0])
+            date = day_after(date)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as reply:
+            metrics = reply.read().decode()
+        preparing = next(
+            float(line.split()[-1])
+            for line in metrics.splitlines()
+            if line.startswith("pasyans_dailies_preparing ")
+        )
+        solver = cpu_seconds(pid) - cpu_seconds(pid, children=False)
+        return {"chosen": chosen, "tried": tried, "preparing": preparing, "solver_cpu_s": solver}
+    finally:
+        await store.close()
+
+
+async def run_preparing(args: argparse.Namespace, n: int) -> tuple[Row, dict[str, Any]]:
+    """The pasyans row at ``n`` players on a server preparing dailies meanwhile: a fresh
+    Redis (no daily stored), so the server starts choosing today's at once, then the
+    next :data:`PREPARE_DAYS` days'; its solver workers as the server's settings (or
+    ``--prepare-args``) put them. The CPU figure is the server process's own, without
+    the solver's."""
+    tmp = Path(tempfile.mkdtemp(prefix="pasyans-bench-prep-"))
+    redis = RedisProcess(appendonly=True, directory=tmp / "redis", unix=True).start()
+    port = free_port()
+    solver = ["--prepare-days", str(PREPARE_DAYS)]
+    solver += shlex.split(args.prepare_args)
+    server = spawn(server_command(port, redis.url, args, prepare=True) + solver)
+    try:
+        wait_http(port)
+        await run_pasyans(port, server.pid, n, 0.5, children=False)  # warm-up
+        before = await daily_progress(redis.url, port, server.pid)
+        row = await run_pasyans(port, server.pid, n, args.seconds, children=False)
+        after = await daily_progress(redis.url, port, server.pid)
+        print(
+            f"  {n} players, preparing dailies: pasyans {row[0]:,.0f}/s p50 {row[1]:.2f} "
+            f"p99 {row[2]:.2f} ms; CPU µs per move {row[3]:.0f}; dailies chosen "
+            f"{before['chosen']:.0f} -> {after['chosen']:.0f}, being chosen "
+            f"{before['preparing']:.0f} -> {after['preparing']:.0f}, candidates of the "
+            f"scans under way {before['tried']:.0f} -> {after['tried']:.0f}, solver CPU "
+            f"{after['solver_cpu_s'] - before['solver_cpu_s']:.1f} s in the row",
+            file=sys.stderr,
+        )
+        return row, {"dailies_before": before, "dailies_after": after}
+    finally:
+        server.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            server.wait(15)
+        redis.cleanup()
+
+
+def server_command(
+    port: int, redis_url: str, args: argparse.Namespace, *, prepare: bool = False
+) -> list[str]:
+    """The pasyans server of the single-Redis rows (``prepare``: preparing dailies)."""
+    return [
+        sys.executable,
+        "-m",
+        "server",
+        "serve",
+        "--port",
+        str(port),
+        "--redis-url",
+        redis_url,
+        "--rate",
+        "1000000000",
+        "--burst",
+        "1000000000",
+        "--ping-interval",
+        "0",
+        "--log-level",
+        "warning",
+        "--prepare-dailies" if prepare else "--no-prepare-dailies",
+        "--no-address-limits",  # every player registers from 127.0.0.1
+        "--loop",
+        args.loop,
+        "--workers",
+        "1" if prepare else str(args.workers),
+    ]
+
+
+async def run_cluster(args: argparse.Namespace) -> list[tuple[int, Row]]:
+    """The pasyans rows at each of ``--cluster-players`` on a local Redis Cluster of
+    three primaries, each with a replica (deploy/local.py), one server process; none if
+    the cluster cannot start."""
     from deploy.local import LaunchError, LocalDeployment
 
-    n = args.cluster_players
     server_args = [
         *("--rate", "1000000000", "--burst", "1000000000", "--ping-interval", "0"),
         *("--log-level", "warning", "--loop", args.loop, "--no-prepare-dailies"),
@@ -645,21 +747,24 @@ async def run_cluster(args: argparse.Namespace) -> tuple[int, Row] | None:
     ]
     try:
         deployment = await asyncio.to_thread(
-            LocalDeployment(instances=1, masters=3, server_args=server_args).start
+            LocalDeployment(instances=1, masters=3, replicas=1, server_args=server_args).start
         )
     except (LaunchError, OSError) as exc:
         print(f"  no Redis Cluster row: {exc}", file=sys.stderr)
-        return None
+        return []
+    rows = []
     try:
         server = deployment.servers[0]
-        await run_pasyans(server.port, server.child.pid, n, 0.5)  # warm-up
-        row = await run_pasyans(server.port, server.child.pid, n, args.seconds)
-        print(
-            f"  {n} players, Redis Cluster: pasyans {row[0]:,.0f}/s p50 {row[1]:.2f} "
-            f"p99 {row[2]:.2f} ms; CPU µs per move {row[3]:.0f}",
-            file=sys.stderr,
-        )
-        return n, row
+        for n in args.cluster_players:
+            await run_pasyans(server.port, server.child.pid, n, 0.5)  # warm-up
+            row = await run_pasyans(server.port, server.child.pid, n, args.seconds)
+            print(
+                f"  {n} players, Redis Cluster: pasyans {row[0]:,.0f}/s p50 {row[1]:.2f} "
+                f"p99 {row[2]:.2f} ms; CPU µs per move {row[3]:.0f}",
+                file=sys.stderr,
+            )
+            rows.append((n, row))
+        return rows
     finally:
         await asyncio.to_thread(deployment.stop)
 
@@ -690,14 +795,26 @@ def main() -> None:
     )
     parser.add_argument(
         "--cluster-players",
-        type=int,
-        default=100,
-        help="players of the Redis Cluster row (3 masters, deploy/local.py); 0 = skip",
+        default="100,1000",
+        help="comma-separated players of the Redis Cluster rows (3 primaries with a "
+        "replica each, deploy/local.py); 0 = skip",
+    )
+    parser.add_argument(
+        "--preparing-players",
+        default="100",
+        help="comma-separated players of the rows on a server preparing dailies "
+        "meanwhile (a fresh Redis); 0 = skip",
+    )
+    parser.add_argument(
+        "--prepare-args",
+        default="",
+        help="more options of the preparing server, e.g. '--solver-nice 19' [none: "
+        "the server's defaults]",
     )
     parser.add_argument(
         "--json",
         action="store_true",
-        help='print {"rows": [...]} (the targets of issue 15) instead of the tables',
+        help='print {"rows": [...]} (the targets of issues 15 and 28) instead of the tables',
     )
     parser.add_argument("--save", action="store_true", help="save this run as the baseline")
     parser.add_argument("--echo-server", type=int, default=0, help=argparse.SUPPRESS)
@@ -715,6 +832,8 @@ def main() -> None:
             run(floor_server(args.floor_server, args.redis_url), args.loop)
         return
     args.players = [int(x) for x in args.players.split(",") if x]
+    args.cluster_players = [int(x) for x in args.cluster_players.split(",") if int(x or 0)]
+    args.preparing_players = [int(x) for x in args.preparing_players.split(",") if int(x or 0)]
     run(main_async(args), args.loop)
 
 

@@ -213,9 +213,15 @@ class Settings:
         "(0 = a thread)",
     )
     solver_nice: int = _opt(
-        10,
+        19,
         "niceness added to the solver's worker processes, so they never starve the "
-        "event loop (0 = the server's own priority)",
+        "event loop (0 = the server's own priority; 19, the lowest, by default: a "
+        "nice-19 worker weighs 15 against the event loop's 1024, a nice-10 one 110)",
+    )
+    solver_idle: bool = _opt(
+        False,
+        "run the solver's worker processes under SCHED_IDLE (Linux): they get a core "
+        "only when nothing else of normal priority wants it",
     )
     daily_wait: float = _opt(
         2.0,

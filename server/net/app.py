@@ -59,12 +59,12 @@ GC_THRESHOLDS = (50_000, 20, 100)
 LEGAL_POSITIONS = 2048
 
 
-def _solver_process(niceness: int) -> None:
+def _solver_process(niceness: int, idle: bool = False) -> None:
     """A solver process's initializer: it leaves Ctrl-C (SIGINT, sent to the whole
     process group) to the server, which stops it, and runs ``niceness`` below the event
     loop (``--solver-nice``) so that a day's preparation never starves the players."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    lower_priority(niceness)
+    lower_priority(niceness, idle)
 
 
 class App:
@@ -119,7 +119,9 @@ class App:
         )
         if s.solver_workers > 0:
             self.pool = ProcessPoolExecutor(
-                s.solver_workers, initializer=_solver_process, initargs=(s.solver_nice,)
+                s.solver_workers,
+                initializer=_solver_process,
+                initargs=(s.solver_nice, s.solver_idle),
             )
         self.services = services = Services.build(
             store,

@@ -96,10 +96,17 @@ class Progress:
 Observer = Callable[[str, str, Choice, float], None]
 
 
-def lower_priority(niceness: int) -> None:
-    """A solver worker's initializer: run at a lower CPU priority than the event loop."""
+def lower_priority(niceness: int, idle: bool = False) -> None:
+    """A solver worker's initializer: run at a lower CPU priority than the event loop,
+    ``niceness`` lower, and (``idle``, where the system has it) under ``SCHED_IDLE``,
+    which runs only when no process of normal priority wants the core."""
     if niceness > 0:
         os.nice(niceness)
+    if idle and hasattr(os, "SCHED_IDLE"):
+        try:
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        except OSError as exc:  # not allowed here: the niceness alone
+            log.warning("the solver cannot run under SCHED_IDLE: %s", exc)
 
 
 class Dailies:

@@ -11,7 +11,9 @@ How the server's Redis work maps onto slots:
   (:mod:`.keys`), so each Lua script's ``KEYS`` lie in one slot and run on one node.
 - Pipelines are not transactions (``transaction=False``); redis-py's cluster pipeline
   sends each command to the node of its key. No command names keys of two slots.
-- Moves go through redis-py, not the single-connection :class:`~.pipe.ScriptPipe`.
+- Moves go through a :class:`~.pipe.ScriptPipe` per primary (:class:`NodePipes`), the
+  single Redis's pipelined connection, to the node redis-py's slot map names; what
+  that map got wrong (``MOVED``, ``ASK``, a node gone) is left to redis-py's own call.
 - Pub/sub: in Redis Cluster a classic ``PUBLISH`` reaches the subscribers of every
   node (the cluster bus broadcasts it), so the race listener subscribes on a plain
   connection to any one node (:class:`Subscribers`). The asyncio cluster client has
@@ -21,13 +23,17 @@ How the server's Redis work maps onto slots:
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 import redis.asyncio as aioredis
 from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.exceptions import AskError, MovedError, SlotNotCoveredError
+
+from .pipe import NotConnected, ScriptPipe, sha1
 
 
 @dataclass(frozen=True)
@@ -142,3 +148,59 @@ class Subscribers:
         clients, self._clients = list(self._clients.values()), {}
         for client in clients:
             await client.aclose()
+
+
+class NodePipes:
+    """Moves on a cluster through the single Redis's pipelined connection
+    (:class:`~.pipe.ScriptPipe`), one per primary: redis-py's slot map names the node
+    of the game's slot; whatever that map got wrong goes to redis-py's own call
+    (``fallback``), which follows ``MOVED``/``ASK``, retries and refreshes the map.
+
+    Handed to redis-py: a redirection (the script did not run there) and a node that
+    cannot be reached (nothing was sent). A connection lost with the script in flight
+    is raised (the move may or may not be written, as on one Redis: the caller answers
+    'unavailable' and the client's retry finds out which).
+    """
+
+    def __init__(self, cluster: RedisCluster, spec: ClusterSpec, script: str) -> None:
+        self.cluster = cluster
+        self.spec = spec
+        self.script = script.encode()
+        self.sha = sha1(script)
+        self._pipes: dict[str, ScriptPipe] = {}
+
+    def _pipe(self, key: str) -> ScriptPipe | None:
+        """The pipe of the primary serving ``key``; None when the map has no node for
+        it (redis-py's call then refreshes the map, or fails as an outage)."""
+        try:
+            node = self.cluster.get_node_from_key(key)
+        except SlotNotCoveredError:
+            return None
+        if node is None:
+            return None
+        pipe = self._pipes.get(node.name)
+        if pipe is None:
+            auth = ""
+            if self.spec.password:
+                user = quote(self.spec.username or "", safe="")
+                auth = f"{user}:{quote(self.spec.password, safe='')}@"
+            host = f"[{node.host}]" if ":" in node.host else node.host
+            pipe = self._pipes[node.name] = ScriptPipe(f"redis://{auth}{host}:{node.port}")
+        return pipe
+
+    async def evalsha(
+        self, keys: list[str], args: list[Any], fallback: Callable[[], Awaitable[Any]]
+    ) -> Any:
+        await self.cluster.initialize()  # once; a no-op afterwards
+        pipe = self._pipe(keys[0])
+        if pipe is None:
+            return await fallback()
+        try:
+            return await pipe.evalsha(self.script, self.sha, keys, args)
+        except (MovedError, AskError, NotConnected):
+            return await fallback()
+
+    async def aclose(self) -> None:
+        pipes, self._pipes = list(self._pipes.values()), {}
+        for pipe in pipes:
+            await pipe.close()

@@ -38,6 +38,18 @@ OUTAGE_REPLIES: dict[str, type[redis.exceptions.RedisError]] = {
 }
 
 
+#: the cluster's redirections (the script did not run: the slot is served elsewhere),
+#: raised as redis-py raises them (the text after the word, ``"<slot> <host>:<port>"``)
+REDIRECTS: dict[str, type[redis.exceptions.ResponseError]] = {
+    "MOVED": redis.exceptions.MovedError,
+    "ASK": redis.exceptions.AskError,
+}
+
+
+class NotConnected(redis.exceptions.ConnectionError):
+    """No connection could be made: the command was not sent."""
+
+
 def supports(url: str) -> bool:
     return url.startswith(("redis://", "unix://"))
 
@@ -114,14 +126,12 @@ class ScriptPipe:
                 await self._connect()
             except BaseException as exc:
                 self._drop()
-                self._connecting.set_exception(
-                    redis.exceptions.ConnectionError(f"cannot connect to redis: {exc!r}")
-                )
+                self._connecting.set_exception(NotConnected(f"cannot connect to redis: {exc!r}"))
                 self._connecting.exception()  # retrieved: waiters re-raise it themselves
                 self._connecting = None
                 if isinstance(exc, asyncio.CancelledError):
                     raise  # the caller was cancelled: never turn that into an error
-                raise redis.exceptions.ConnectionError(f"cannot connect to redis: {exc!r}") from exc
+                raise NotConnected(f"cannot connect to redis: {exc!r}") from exc
             connecting, self._connecting = self._connecting, None
             connecting.set_result(None)
         else:
@@ -156,7 +166,7 @@ class ScriptPipe:
     def _send(self, packed: bytes) -> asyncio.Future[Any]:
         proto = self._proto
         if proto is None:
-            raise redis.exceptions.ConnectionError("connection to redis lost")
+            raise NotConnected("connection to redis lost")
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[Any] = loop.create_future()
         proto.waiting.append(fut)
@@ -184,7 +194,11 @@ class ScriptPipe:
     def _check(reply: Any) -> Any:
         if isinstance(reply, hiredis.ReplyError):
             text = str(reply)
-            outage = OUTAGE_REPLIES.get(text.split(" ", 1)[0])
+            word, _, rest = text.partition(" ")
+            redirect = REDIRECTS.get(word)
+            if redirect is not None:
+                raise redirect(rest)
+            outage = OUTAGE_REPLIES.get(word)
             raise outage(text) if outage else redis.exceptions.ResponseError(text)
         return reply
 

@@ -20,7 +20,7 @@ from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import RedisCluster
 
 from . import scripts
-from .cluster import ClusterSpec, Subscribers, check_prefix
+from .cluster import ClusterSpec, NodePipes, Subscribers, check_prefix
 from .durability import Durability, Replicated
 from .keys import Keys
 from .pipe import ScriptPipe, sha1, supports
@@ -93,8 +93,14 @@ class Store:
                 max_connections=max_connections,
             )
         # Moves go through one lean pipelined connection (see ``pipe``) when it can
-        # reach the URL (one Redis, not a cluster); redis-py otherwise.
+        # reach the URL (one Redis, not a cluster); on a cluster without TLS, through
+        # one such connection per primary (``NodePipes``); redis-py otherwise.
         self._pipe = ScriptPipe(url) if not cluster and supports(url) else None
+        self._nodes = (
+            NodePipes(self.redis, spec, scripts.MOVE)
+            if isinstance(self.redis, RedisCluster) and spec is not None and not spec.ssl
+            else None
+        )
         self._move_sha = sha1(scripts.MOVE)
         self._move_script = scripts.MOVE.encode()
         self._board_put = self.redis.register_script(scripts.BOARD_PUT)
@@ -118,6 +124,8 @@ class Store:
             await self._replicated.close()
         if self._pipe is not None:
             await self._pipe.close()
+        if self._nodes is not None:
+            await self._nodes.aclose()
         if self._subscribers is not None:
             await self._subscribers.aclose()
         await self.redis.aclose()
@@ -353,15 +361,29 @@ class Store:
                 if self._observe is not None:
                     self._observe("move", time.perf_counter() - start)
             return int(done), int(current)
-        sem = self._sem.get()
-        await sem.acquire()
+        nodes = self._nodes
+        if nodes is not None:
+            try:
+                done, current = await nodes.evalsha(keys, args, lambda: self._library(keys, args))
+            finally:
+                if self._observe is not None:
+                    self._observe("move", time.perf_counter() - start)
+            return int(done), int(current)
         try:
-            done, current = await self._move(keys=keys, args=args)
+            done, current = await self._library(keys, args)
         finally:
-            sem.release()
             if self._observe is not None:
                 self._observe("move", time.perf_counter() - start)
         return int(done), int(current)
+
+    async def _library(self, keys: list[str], args: list[Value]) -> Any:
+        """The move script through redis-py (which follows a cluster's redirections)."""
+        sem = self._sem.get()
+        await sem.acquire()
+        try:
+            return await self._move(keys=keys, args=args)
+        finally:
+            sem.release()
 
     async def game_log(self, gid: str) -> list[bytes]:
         async with self._call("log"):

@@ -5,10 +5,13 @@ race events published on any node reach the listener's node."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
+import redis
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 
@@ -204,3 +207,87 @@ async def test_the_listener_moves_to_another_node_on_each_reconnect(store: Store
         finally:
             await pubsub.aclose()  # type: ignore[no-untyped-call]
     assert len(seen) == 3
+
+
+def _cmd(client: redis.Redis, *args: str | int) -> Any:
+    return client.execute_command(*args)  # type: ignore[no-untyped-call]
+
+
+async def _move_game(store: Store, seq: int) -> tuple[int, int]:
+    return await store.cas_game(
+        "gmig",
+        seq=seq,
+        state=f"s{seq + 1}".encode(),
+        entry=f"m{seq + 1}".encode(),
+        status="playing",
+        moves=seq + 1,
+        foundation=0,
+        now_ms=1,
+        finished=False,
+        clean=True,
+    )
+
+
+async def test_moves_follow_a_slot_that_migrates(store: Store, deployment: LocalDeployment) -> None:
+    """Moves go on a pipelined connection to the node redis-py's slot map names; while
+    the game's slot migrates (``ASK``) and once it has moved (``MOVED``) that node
+    refuses the script, and redis-py's own call follows the redirection."""
+    cluster = deployment.cluster
+    assert cluster is not None
+    # A game alone in its slot (keys of other tests are not carried along).
+    gid_keys = [store.keys.game("gmig"), store.keys.game_log("gmig")]
+    assert await store.create_game("gmig", {"seq": 0, "created": 1}, "Mig")
+    assert await _move_game(store, 0) == (1, 1)
+    assert store._nodes is not None and store._nodes._pipes  # the pipelined path
+    source = cluster.client(cluster.ports[cluster.primary_of(gid_keys[0])])
+    target_index = next(
+        i
+        for i in range(cluster.masters)
+        if cluster.ports[i] != source.connection_pool.connection_kwargs["port"]
+    )
+    target = cluster.client(cluster.ports[target_index])
+    slot = int(_cmd(source, "CLUSTER", "KEYSLOT", gid_keys[0]))
+    assert int(_cmd(source, "CLUSTER", "COUNTKEYSINSLOT", slot)) == len(gid_keys)
+    source_id = _cmd(source, "CLUSTER", "MYID")
+    target_id = _cmd(target, "CLUSTER", "MYID")
+    port = cluster.ports[target_index]
+    try:
+        # Migrating: the keys are on the target already, the source answers ASK.
+        _cmd(target, "CLUSTER", "SETSLOT", slot, "IMPORTING", source_id)
+        _cmd(source, "CLUSTER", "SETSLOT", slot, "MIGRATING", target_id)
+        _cmd(source, "MIGRATE", "127.0.0.1", port, "", 0, 5000, "KEYS", *gid_keys)
+        assert await _move_game(store, 1) == (1, 2)
+        assert _cmd(target, "ASKING") and target.hget(gid_keys[0], "seq") == "2"
+        # Moved: every primary says the slot is the target's; the source answers MOVED.
+        for i in range(cluster.masters):
+            node = cluster.client(cluster.ports[i])
+            _cmd(node, "CLUSTER", "SETSLOT", slot, "NODE", target_id)
+            node.close()
+        assert await _move_game(store, 2) == (1, 3)
+        assert await _move_game(store, 3) == (1, 4)  # the map was refreshed
+        assert target.hget(gid_keys[0], "seq") == "4"
+        assert [bytes(x) for x in await store.game_log("gmig")] == [b"m1", b"m2", b"m3", b"m4"]
+        # A stale seq is still refused, whichever node answers.
+        assert await _move_game(store, 1) == (0, 4)
+    finally:
+        # Back where it was, for the other tests of the package.
+        with contextlib.suppress(redis.RedisError):
+            _cmd(source, "CLUSTER", "SETSLOT", slot, "IMPORTING", target_id)
+            _cmd(target, "CLUSTER", "SETSLOT", slot, "MIGRATING", source_id)
+            _cmd(
+                target,
+                "MIGRATE",
+                "127.0.0.1",
+                source.connection_pool.connection_kwargs["port"],
+                "",
+                0,
+                5000,
+                "KEYS",
+                *gid_keys,
+            )
+            for i in range(cluster.masters):
+                node = cluster.client(cluster.ports[i])
+                _cmd(node, "CLUSTER", "SETSLOT", slot, "NODE", source_id)
+                node.close()
+        source.close()
+        target.close()

@@ -10,7 +10,7 @@ import logging
 import os
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
 
@@ -18,7 +18,7 @@ from protocol import ErrorCode
 from server.net import App
 from server.patience import registry
 from server.services import FakeClock
-from server.services.daily import Dailies
+from server.services.daily import Dailies, lower_priority
 from server.settings import Settings
 from server.solver.daily import Budget, Choice, candidate_seed, choose
 from tests.support import connect
@@ -33,6 +33,19 @@ def test_one_large_budget_by_default() -> None:
     assert (defaults.candidate_nodes, defaults.daily_nodes) == (30_000, 2_500_000)
     assert Budget() == Budget(defaults.candidate_nodes, defaults.daily_nodes)
     assert defaults.prepare_days == 2 and defaults.solver_nice > 0
+
+
+def _priority() -> tuple[int, int]:
+    return os.nice(0), os.sched_getscheduler(0)
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="SCHED_IDLE is Linux's")
+@pytest.mark.parametrize("idle", [False, True])
+def test_solver_workers_run_niced_and_with_solver_idle_under_sched_idle(idle: bool) -> None:
+    with ProcessPoolExecutor(1, initializer=lower_priority, initargs=(3, idle)) as pool:
+        niceness, policy = pool.submit(_priority).result()
+    assert niceness == min(19, os.nice(0) + 3)
+    assert policy == (os.SCHED_IDLE if idle else os.sched_getscheduler(0))
 
 
 async def test_a_fresh_server_says_preparing_then_certified_with_par(redis_url: str) -> None:
