@@ -77,9 +77,15 @@ class Views:
         view_pile = game.view_pile
         old_piles = old.piles
         for i, cards in enumerate(new.piles):
-            # A pile's view depends on its cards alone here; a move rebuilds only the
-            # piles it changes (the others are the same tuple: no comparison needed).
-            if not dynamic and (old_piles[i] is cards or old_piles[i] == cards):
+            if not dynamic:
+                # A pile's view depends on its cards alone here, and only its cards
+                # change; a move rebuilds only the piles it changes (the others are the
+                # same tuple: no comparison needed).
+                if old_piles[i] is cards or old_piles[i] == cards:
+                    continue
+                shown = game.shown_cards(new, i)
+                if game.shown_cards(old, i) != shown:
+                    piles[game.ids[i]] = shown
                 continue
             was, now = view_pile(old, i), view_pile(new, i)
             if was == now:
