@@ -30,7 +30,8 @@ import uuid
 import protocol as P
 from deploy.procs import RedisProcess
 from protocol.messages import Mode
-from server.net.app import GC_THRESHOLDS
+from server.net.app import GC_THRESHOLDS, LEGAL_POSITIONS
+from server.patience.engine import keep_legal_moves
 from server.services import Services
 from server.store import Store
 
@@ -72,6 +73,7 @@ async def start_cpu(sv: Services, players: list[str], game: str, each: int) -> f
 
 async def run(args: argparse.Namespace) -> None:
     gc.set_threshold(*GC_THRESHOLDS)  # as the server does
+    keep_legal_moves(LEGAL_POSITIONS)  # as the server does (else 1,000 players miss it)
     redis = RedisProcess(appendonly=True, unix=True).start()
     store = Store(redis.url, prefix=f"h{uuid.uuid4().hex[:8]}:")
     try:
