@@ -143,20 +143,6 @@ class Move(NamedTuple):
         return f"{self.src}{at}>{self.dst}"
 
 
-class Advance(NamedTuple):
-    """A move played by :meth:`Game.advance`, with what a server asks of the position
-    after it."""
-
-    #: the move as parsed (its canonical spelling)
-    move: Move
-    state: State[Any]
-    status: Status
-    #: the cards on the foundations (``score(state)[0]``)
-    foundation: int
-    #: the legal moves of the new position (empty once the game is over)
-    legal: tuple[Move, ...]
-
-
 class Pile(NamedTuple):
     """How a pile looks: its id, kind and place, and how much of it a player sees.
 
@@ -463,22 +449,6 @@ class Game(Generic[V]):
             raise IllegalMove(move, self._reason(state, move))
         after = self.play(state, move)
         return State(after.piles, after.vars, after.rng, state.moves + 1)
-
-    def advance(self, state: State[V], wire: Any) -> Advance:
-        """Parse the wire move ``wire`` and play it: the new position with its status,
-        cards on the foundations and legal moves, in one call (the server's move: the
-        same as :meth:`parse_move`, :meth:`apply`, :meth:`score` and :meth:`status`
-        called in turn, each computed once). Raises :class:`InvalidMove` and
-        :class:`IllegalMove` as those do."""
-        move = self.parse_move(wire)
-        new = self.apply(state, move)
-        foundation = self.score(new)[0]
-        if foundation == self.total:
-            return Advance(move, new, GameStatus.WON, foundation, ())
-        legal = self._legal_entry(new)[1]
-        return Advance(
-            move, new, GameStatus.PLAYING if legal else GameStatus.LOST, foundation, legal
-        )
 
     def _reason(self, state: State[V], move: Move) -> str:
         status = self.status(state)

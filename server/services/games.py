@@ -265,21 +265,16 @@ class Games:
         rec: Record | None = None,
     ) -> Record:
         rec = rec or await self.playing(player, gid, seq)
+        game = rec.game
         try:
-            step = rec.game.advance(rec.state, wire)  # raises IllegalMove with the reason
+            move = game.parse_move(wire)
+            state = game.apply(rec.state, move)  # raises IllegalMove with the reason
         except InvalidMove as exc:
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"malformed move: {exc}") from None
         except IllegalMove as exc:
             raise ProtocolError(ErrorCode.ILLEGAL_MOVE, exc.reason) from None
-        return await self.commit(
-            rec,
-            step.state,
-            packed_move(step.move),
-            clean=rec.clean,
-            status=step.status,
-            foundation=step.foundation,
-            pack=pack,
-        )
+        entry = packed_move(move)
+        return await self.commit(rec, state, entry, clean=rec.clean, pack=pack)
 
     async def undo(self, player: str, gid: str, seq: int, *, delta: bool = False) -> dict[str, Any]:
         """Take back the last move (replayed from the deal: "a game is its seed plus its
@@ -368,16 +363,13 @@ class Games:
         *,
         clean: bool,
         status: GameStatus | None = None,
-        foundation: int | None = None,
         count: bool = True,
         pack: bool = False,
     ) -> Record:
         """Write the new position with the compare-and-set on ``seq``; the new record
-        (with its view's piles encoded when ``pack``). ``status`` and ``foundation``
-        are the position's, when the caller knows them already."""
+        (with its view's piles encoded when ``pack``)."""
         game = rec.game
-        if foundation is None:
-            foundation = game.score(state)[0]
+        foundation = game.score(state)[0]
         if status is None:
             status = game.status(state)
         now = self.clock.now_ms()
