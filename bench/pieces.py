@@ -106,10 +106,13 @@ def main(argv: list[str] | None = None) -> int:
                 legal = game.legal_moves(state)
                 if not legal:
                     break
-                step = game.advance(state, legal[seq % len(legal)].to_wire())
-                game.dumps(step.state)
-                packed_move(step.move)
-                state = step.state
+                move = game.parse_move(legal[seq % len(legal)].to_wire())
+                after = game.apply(state, move)
+                game.score(after)
+                game.status(after)
+                game.dumps(after)
+                packed_move(move)
+                state = after
 
     def changed() -> None:
         for b, a in pairs:
@@ -131,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     pieces: list[tuple[str, Callable[[], object]]] = [
         ("decode the frame", lambda: [P.decode(f) for f in frames]),
         ("parse_request", lambda: [P.parse_request(m) for m in msgs]),
-        ("engine: advance, dumps (+ the replay's legal_moves)", engine),
+        ("engine: parse_move, apply, score, status, dumps", engine),
         ("the new record (clock, active time, Record.changed)", changed),
         ("Views.delta", lambda: [views.delta(b, a) for b, a in pairs]),
         ("encode the reply", lambda: [P.encode(P.ok(i, delta=d)) for i, d in enumerate(deltas)]),
