@@ -16,6 +16,7 @@ the machine; one run alone moves by 10-30 % with what else runs.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gc
 import time
 from collections.abc import Callable
@@ -114,11 +115,15 @@ def main(argv: list[str] | None = None) -> int:
                 packed_move(move)
                 state = after
 
+    # a tree before Record.changed (issue 28) made the record with dataclasses.replace
+    change: Callable[..., Record] = getattr(Record, "changed", dataclasses.replace)
+
     def changed() -> None:
         for b, a in pairs:
             now = clock.now_ms()
             active = active_time(b.active, created=1, updated=1, finished=0, now=now, gap=60_000)
-            b.changed(
+            change(
+                b,
                 seq=a.seq,
                 status=a.status,
                 state=a.state,
