@@ -8,7 +8,9 @@ AOF ``everysec`` over a unix socket, the delta) and its reply encoded, as
                             [--profile 25]
 
 Prints CPU µs per move of this process (the players' own share is building a request
-and reading ``legal`` and ``seq`` off the delta: a few µs), and with ``--profile N``
+and reading ``legal`` and ``seq`` off the delta: a few µs), the same less the games
+started when one ended (at the CPU of a start, measured after the run: a start is not a
+move, and costs several moves' CPU), and with ``--profile N``
 the N functions of most own time under cProfile, where the time goes when the
 WebSocket layer and the other processes are out of the picture. The players play
 ``legal[seq % len(legal)]`` as bench/load_server.py's do, a new game when one ends.
@@ -28,19 +30,23 @@ import uuid
 import protocol as P
 from deploy.procs import RedisProcess
 from protocol.messages import Mode
-from server.net.app import GC_THRESHOLDS
+from server.net.app import GC_THRESHOLDS, LEGAL_POSITIONS
+from server.patience.engine import keep_legal_moves
 from server.services import Services
 from server.store import Store
 
 
-async def play(sv: Services, player: str, game: str, moves: int) -> int:
+async def play(sv: Services, player: str, game: str, moves: int) -> tuple[int, int]:
     """``moves`` moves (fewer never: games are restarted) of one player, each through
-    the request/reply path of the server; the number played."""
+    the request/reply path of the server; the numbers of moves played and of games
+    started after the first (a game that ends is followed by a new one)."""
     games = sv.games
     state = await games.start(player, game, Mode.PRACTICE, None)
     gid, seq, legal = state["game_id"], state["seq"], state["legal"]
+    starts = 0
     for rid in range(1, moves + 1):
         if not legal:
+            starts += 1
             state = await games.start(player, game, Mode.PRACTICE, None)
             gid, seq, legal = state["game_id"], state["seq"], state["legal"]
         move = legal[seq % len(legal)]
@@ -52,35 +58,57 @@ async def play(sv: Services, player: str, game: str, moves: int) -> int:
         P.encode(P.ok(req.id, delta=delta))
         # -- the player reads the new seq and legal moves
         seq, legal = delta["seq"], delta["legal"]
-    return moves
+    return moves, starts
+
+
+async def start_cpu(sv: Services, players: list[str], game: str, each: int) -> float:
+    """CPU µs of one ``start`` of a practice game, ``each`` by every player at once:
+    what the run's restarts add to its CPU per move."""
+    cpu = time.process_time()
+    await asyncio.gather(
+        *(sv.games.start(p, game, Mode.PRACTICE, None) for p in players for _ in range(each))
+    )
+    return (time.process_time() - cpu) / (len(players) * each) * 1e6
 
 
 async def run(args: argparse.Namespace) -> None:
     gc.set_threshold(*GC_THRESHOLDS)  # as the server does
+    keep_legal_moves(LEGAL_POSITIONS)  # as the server does (else 1,000 players miss it)
     redis = RedisProcess(appendonly=True, unix=True).start()
     store = Store(redis.url, prefix=f"h{uuid.uuid4().hex[:8]}:")
     try:
         sv = Services.build(store)
-        player = f"h{uuid.uuid4().hex[:10]}"
-        await sv.accounts.register(player)
+        # An account per player, as bench/load_server.py's: an account keeps only its
+        # newest 100 practice games in play (``max_in_play``), so players sharing one
+        # would resign each other's games on every start.
+        stamp = uuid.uuid4().hex[:8]
+        players = [f"h{stamp}x{i}" for i in range(args.players)]
+        for player in players:
+            await sv.accounts.register(player)
         per = max(1, args.moves // args.players)
-        await asyncio.gather(*(play(sv, player, args.game, 20) for _ in range(args.players)))
+        await asyncio.gather(*(play(sv, p, args.game, 20) for p in players))
         profile = cProfile.Profile() if args.profile else None
         cpu, wall = time.process_time(), time.perf_counter()
         if profile is not None:
             profile.enable()
-        done = await asyncio.gather(
-            *(play(sv, player, args.game, per) for _ in range(args.players))
-        )
+        done = await asyncio.gather(*(play(sv, p, args.game, per) for p in players))
         if profile is not None:
             profile.disable()
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-        count = sum(done)
+        count = sum(m for m, _ in done)
+        starts = sum(s for _, s in done)
         note = " (under cProfile: inflated)" if profile else ""
+        per_start = 0.0 if profile else await start_cpu(sv, players, args.game, 2)
         print(
             f"{args.game}, {args.players} players, {count} moves: "
             f"{cpu / count * 1e6:.1f} µs CPU per move{note}, {count / wall:,.0f} moves/s"
         )
+        if per_start:
+            net = (cpu * 1e6 - starts * per_start) / count
+            print(
+                f"  {starts} games started on the way, {per_start:.0f} µs CPU each: "
+                f"{net:.1f} µs CPU per move without them"
+            )
         if profile is not None:
             out = io.StringIO()
             stats = pstats.Stats(profile, stream=out)

@@ -538,21 +538,19 @@ class Game(Generic[V]):
     def view_pile(self, state: State[V], i: int) -> dict[str, Any]:
         """Pile ``i`` of :meth:`view`. Unless a game overrides :meth:`pile_view`, it
         depends on the pile's cards alone (the server reuses its encoding)."""
-        spec = self.layout[i]
-        cards = state.piles[i]
         extra = self.pile_view(state, i)
-        show = extra.pop("show", spec.show) if extra else spec.show
-        if show == "up":
-            shown: list[str | None] = [CODES[c] for c in cards]
-        elif show == "top" and cards:
-            shown = [None] * (len(cards) - 1) + [CODES[cards[-1]]]
-        else:
-            shown = [None] * len(cards)
+        show = extra.pop("show", self.layout[i].show) if extra else self.layout[i].show
         before, after = self._view_parts[i]
-        pile: dict[str, Any] = {**before, "cards": shown, **after}
+        pile: dict[str, Any] = {**before, "cards": _shown(state.piles[i], show), **after}
         if extra:
             pile.update(extra)
         return pile
+
+    def shown_cards(self, state: State[V], i: int) -> list[str | None]:
+        """The ``cards`` of :meth:`view_pile` alone, for a game that does not override
+        :meth:`pile_view` (its piles' other fields never change: a move's delta
+        compares only these)."""
+        return _shown(state.piles[i], self.layout[i].show)
 
     # -- wire and persistence -----------------------------------------------------
 
@@ -615,6 +613,15 @@ class Game(Generic[V]):
 #: the services): its variables are the game's own, of a type unknown there
 AnyGame: TypeAlias = "Game[Any]"
 AnyState: TypeAlias = "State[Any]"
+
+
+def _shown(cards: tuple[int, ...], show: Show) -> list[str | None]:
+    """A pile's cards as a player sees them: codes, None for a face-down card."""
+    if show == "up":
+        return [CODES[c] for c in cards]
+    if show == "top" and cards:
+        return [None] * (len(cards) - 1) + [CODES[cards[-1]]]
+    return [None] * len(cards)
 
 
 def _fields(vars_type: type[tuple[Hashable, ...]]) -> tuple[str, ...]:

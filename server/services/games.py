@@ -406,8 +406,7 @@ class Games:
                     state=self.views.wire(fresh),
                 )
             raise ProtocolError(ErrorCode.NOT_FOUND, f"no game {rec.gid!r}")
-        new = replace(
-            rec,
+        new = rec.changed(
             seq=current,
             status=status,
             state=state,

@@ -75,9 +75,18 @@ class Views:
         piles: dict[str, Any] = {}
         meta: dict[str, Any] = {}
         view_pile = game.view_pile
+        old_piles = old.piles
         for i, cards in enumerate(new.piles):
-            if not dynamic and old.piles[i] == cards:
-                continue  # a pile's view depends on its cards alone here
+            if not dynamic:
+                # A pile's view depends on its cards alone here, and only its cards
+                # change; a move rebuilds only the piles it changes (the others are the
+                # same tuple: no comparison needed).
+                if old_piles[i] is cards or old_piles[i] == cards:
+                    continue
+                shown = game.shown_cards(new, i)
+                if game.shown_cards(old, i) != shown:
+                    piles[game.ids[i]] = shown
+                continue
             was, now = view_pile(old, i), view_pile(new, i)
             if was == now:
                 continue
@@ -89,16 +98,20 @@ class Views:
         info_was, info_now = game.info(old), game.info(new)
         info = {k: v for k, v in info_now.items() if info_was.get(k, _GONE) != v}
         info.update({k: None for k in info_was if k not in info_now})
-        head = self._head(after)
+        # The counters of the state object's head (:meth:`_head`), built alone: the rest
+        # of the head (the deal, whether its seed is hidden) is no part of a delta.
         out: dict[str, Any] = {
-            key: head[key] for key in ("game_id", "seq", "status", "moves", "time_ms", "foundation")
+            "game_id": after.gid,
+            "seq": after.seq,
+            "status": after.status,
+            "moves": after.moves,
+            "time_ms": self.time_ms(after),
+            "foundation": after.foundation,
+            "clean": after.clean,
+            "legal": [m.to_wire() for m in self._legal_now(after)],
+            "piles": piles,
+            "info": info,
         }
-        out.update(
-            clean=after.clean,
-            legal=[m.to_wire() for m in self._legal_now(after)],
-            piles=piles,
-            info=info,
-        )
         if meta:
             out["pile_meta"] = meta
         return out
