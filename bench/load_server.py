@@ -17,7 +17,8 @@ persist a real state with one Lua script call on the same pipelined Redis connec
 answer with a real delta of the benchmarked game the size of pasyans's (the median
 of the deltas of whole games played as the load client plays: ~180 bytes for
 Crescent); no validation and no engine. The *engine* figure is the game's own work
-per move (:func:`engine_us`), measured in this process before the servers start.
+per move (:func:`engine_cost`), measured in this process before the servers start,
+in CPU time, each row's figure at the moves its players made (by index in the game).
 Targets (issue 15): pasyans's server CPU per move ≤ 1.2 × (the floor's + the
 engine's), and p99 ≤ 1.5 × the floor's, at 1, 100 and 1,000 players; ``--json``
 prints those rows (``{"rows": [{"players", "pasyans_moves_s", "floor_moves_s",
@@ -65,7 +66,9 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections import Counter
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -239,12 +242,16 @@ class Player:
     """One connection playing random-ish legal moves as fast as replies come, keeping
     its state by delta replies as the terminal client does."""
 
-    def __init__(self, ws: ClientConnection, sizes: list[int] | None = None) -> None:
+    def __init__(
+        self, ws: ClientConnection, sizes: list[int] | None = None, seqs: Counter[int] | None = None
+    ) -> None:
         self.ws = ws
         self.ids = 0
         self.state: dict[str, Any] = {}
         #: bytes of each move reply, when given a list to fill
         self.sizes = sizes
+        #: how many moves were made at each index of a game (seq), when given a counter
+        self.seqs = seqs
 
     async def call(self, op: str, **params: Any) -> dict[str, Any]:
         self.ids += 1
@@ -267,6 +274,8 @@ class Player:
             await self.new_game()
             return False
         move = legal[self.state["seq"] % len(legal)]
+        if self.seqs is not None:
+            self.seqs[self.state["seq"]] += 1
         reply = await self.call(
             "move", game_id=self.state["game_id"], seq=self.state["seq"], move=move, reply="delta"
         )
@@ -320,8 +329,8 @@ def cpu_seconds(pid: int, *, children: bool = True) -> float:
 
 
 #: (messages/s, p50 ms, p99 ms, server CPU µs per message, client CPU µs per message,
-#: median reply bytes)
-Row = tuple[float, float, float, float, float, float]
+#: median reply bytes, the engine's CPU µs per move at the moves played: 0 for the echo)
+Row = tuple[float, float, float, float, float, float, float]
 
 
 async def drive(
@@ -349,33 +358,41 @@ async def drive(
 
 
 def summarise(
-    count: int, latencies: list[float], server: float, client: float, sizes: list[int]
+    count: int,
+    latencies: list[float],
+    server: float,
+    client: float,
+    sizes: list[int],
+    engine: float = 0.0,
 ) -> Row:
-    """A :data:`Row` from what :func:`drive` measured and the reply sizes seen."""
+    """A :data:`Row` from what :func:`drive` measured, the reply sizes seen and the
+    engine's µs per move at the moves played."""
     elapsed = latencies.pop()
     lat = sorted(latencies)
     p50 = statistics.median(lat) * 1000 if lat else 0.0
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000 if lat else 0.0
     per = 1e6 / count if count else 0.0
     size = float(statistics.median(sizes)) if sizes else 0.0
-    return count / elapsed, p50, p99, server * per, client * per, size
+    return count / elapsed, p50, p99, server * per, client * per, size, engine
 
 
 async def run_pasyans(
-    port: int, pid: int, players: int, seconds: float, *, children: bool = True
+    port: int, pid: int, players: int, seconds: float, engine: EngineCost, *, children: bool = True
 ) -> Row:
     url = f"ws://127.0.0.1:{port}/ws"
     conns = await open_many(url, players)
     try:
         sizes: list[int] = []
-        ps = [Player(c, sizes) for c in conns]
+        seqs: Counter[int] = Counter()
+        ps = [Player(c, sizes, seqs) for c in conns]
         # An account per player: one account keeps only its newest 100 practice games
         # in play (--max-in-play), so players sharing one would resign each other's.
         stamp = int(time.time() * 1000) % 10**9
         await asyncio.gather(*(p.call("register", name=f"b{stamp}x{i}") for i, p in enumerate(ps)))
         await asyncio.gather(*(p.new_game() for p in ps))
         steps: list[Step] = [p.step for p in ps]
-        return summarise(*await drive(steps, seconds, pid, children=children), sizes)
+        measured = await drive(steps, seconds, pid, children=children)
+        return summarise(*measured, sizes, engine.at(seqs))
     finally:
         await close_all(conns)
 
@@ -389,17 +406,44 @@ async def run_echo(port: int, pid: int, players: int, seconds: float) -> Row:
         await close_all(conns)
 
 
-def engine_us(seconds: float) -> float:
-    """The engine's own work per move of the benchmarked game, in µs: what the server
-    asks of the game for each move (parse the move, play it, status and score, dump
-    the state for Redis, the new legal moves in wire form, the view of the piles that
-    changed and the info), on the moves the load client plays (``legal[seq % n]``),
-    in this process, nothing else running in it."""
+@dataclass(frozen=True)
+class EngineCost:
+    """The engine's own CPU µs per move of the benchmarked game, by the move's index in
+    its game (seq): a row's figure is weighted by the indices its players reached. A
+    short row of 1,000 players plays mostly the first moves of fresh games, whose
+    positions have about twice the legal moves of a whole game's average."""
+
+    #: µs per move at each index (seq), over whole games played as the load client plays
+    by_seq: tuple[float, ...]
+    #: µs per move over every move measured
+    mean: float
+
+    def at(self, seqs: Counter[int]) -> float:
+        """µs per move over the moves counted in ``seqs`` (index → moves)."""
+        total = sum(seqs.values())
+        if not total or not self.by_seq:
+            return self.mean
+        last = len(self.by_seq) - 1
+        return sum(self.by_seq[min(i, last)] * k for i, k in seqs.items()) / total
+
+
+def engine_cost(seconds: float) -> EngineCost:
+    """The engine's own work per move of the benchmarked game: what the server asks of
+    the game for each move (parse the move, play it, status and score, dump the state
+    for Redis, the new legal moves in wire form, the view of the piles that changed
+    and the info), on the moves the load client plays (``legal[seq % n]``), in this
+    process, nothing else running in it. CPU time, as the servers' figures: the
+    timed sections' wall time is split by move index and scaled by the process's CPU
+    over wall time of the whole measurement (a CPU clock read twice a move would cost
+    more than a tenth of what it measures)."""
     from server.patience import registry
 
     game = registry.get(GAME)
     count, seed, spent = 0, 0, 0.0
-    deadline = time.perf_counter() + seconds
+    walls: list[float] = []
+    moves: list[int] = []
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    deadline = wall0 + seconds
     while time.perf_counter() < deadline:
         seed += 1
         state = game.deal(seed)
@@ -417,9 +461,25 @@ def engine_us(seconds: float) -> float:
                 if cards is not state.piles[i]:
                     game.view_pile(new, i)
             game.info(new)
-            spent += time.perf_counter() - t0
+            took = time.perf_counter() - t0
+            if seq == len(walls):
+                walls.append(0.0)
+                moves.append(0)
+            walls[seq] += took
+            moves[seq] += 1
+            spent += took
             state, seq, count = new, seq + 1, count + 1
-    return spent / count * 1e6 if count else 0.0
+    scale = (time.process_time() - cpu0) / (time.perf_counter() - wall0)
+    # an index reached by few games is too noisy alone: it takes the mean of the
+    # indices from it on (the tail of long games)
+    by_seq, tail_wall, tail_moves = [], 0.0, 0
+    for wall, k in zip(reversed(walls), reversed(moves), strict=True):
+        tail_wall, tail_moves = tail_wall + wall, tail_moves + k
+        mean_here = wall / k if k >= 20 else tail_wall / tail_moves
+        by_seq.append(mean_here * scale * 1e6)
+    by_seq.reverse()
+    mean = spent / count * scale * 1e6 if count else 0.0
+    return EngineCost(tuple(by_seq), mean)
 
 
 async def idle(port: int, pid: int, n: int) -> tuple[int, float]:
@@ -444,8 +504,11 @@ async def main_async(args: argparse.Namespace) -> None:
     # every few replies, CPU taken from the servers on the same cores. The server
     # raises its thresholds the same way (server.net.app.GC_THRESHOLDS).
     gc.set_threshold(*GC_THRESHOLDS)
-    eng = engine_us(args.engine_seconds)  # first, with nothing else of ours running
-    print(f"  {GAME}: the engine's own work {eng:.1f} µs per move", file=sys.stderr)
+    eng = engine_cost(args.engine_seconds)  # first, with nothing else of ours running
+    print(
+        f"  {GAME}: the engine's own work {eng.mean:.1f} µs per move over whole games",
+        file=sys.stderr,
+    )
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = min(hard, max(soft, args.idle * 2 + 1000))
     resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
@@ -485,10 +548,10 @@ async def main_async(args: argparse.Namespace) -> None:
         for n in args.players:
             await run_echo(eport, echo.pid, n, 0.5)  # warm-up
             await run_echo(fport, floor.pid, n, 0.5)
-            await run_pasyans(sport, server.pid, n, 0.5)
+            await run_pasyans(sport, server.pid, n, 0.5, eng)
             e = await run_echo(eport, echo.pid, n, args.seconds)
             f = await run_echo(fport, floor.pid, n, args.seconds)
-            s = await run_pasyans(sport, server.pid, n, args.seconds)
+            s = await run_pasyans(sport, server.pid, n, args.seconds, eng)
             rows.append((n, s, e, f))
             print(
                 f"  {n} players: pasyans {s[0]:,.0f}/s p50 {s[1]:.2f} p99 {s[2]:.2f} ms; "
@@ -507,24 +570,24 @@ async def main_async(args: argparse.Namespace) -> None:
                 proc.wait(15)
         redis.cleanup()
 
-    cluster_rows = await run_cluster(args) if args.cluster_players else []
-    preparing = [await run_preparing(args, n) for n in args.preparing_players]
+    cluster_rows = await run_cluster(args, eng) if args.cluster_players else []
+    preparing = [await run_preparing(args, n, eng) for n in args.preparing_players]
 
     baseline = json.loads(BASELINE.read_text()) if BASELINE.exists() else {}
-    targets = [target_row(n, s, f, eng) for n, s, e, f in rows]
+    targets = [target_row(n, s, f) for n, s, e, f in rows]
     for n, s in cluster_rows:
         same = next(((r, f) for m, r, _, f in rows if m == n), None)  # one Redis, same n
         if same is not None:
             one, base = same
             ratio = round(s[3] / one[3], 3) if one[3] else None
-            targets.append({**target_row(n, s, base, eng), "store": "cluster", "vs_redis": ratio})
+            targets.append({**target_row(n, s, base), "store": "cluster", "vs_redis": ratio})
     for n, (s, dailies) in zip(args.preparing_players, preparing, strict=True):
         same = next(((r, f) for m, r, _, f in rows if m == n), None)
         if same is not None:
             one, base = same
             p99 = round(s[2] / one[2], 3) if one[2] else None
             targets.append(
-                {**target_row(n, s, base, eng), "preparing": True, "p99_vs_idle": p99, **dailies}
+                {**target_row(n, s, base), "preparing": True, "p99_vs_idle": p99, **dailies}
             )
     if args.json:
         print(json.dumps({"game": GAME, "rows": targets}, indent=1))
@@ -550,7 +613,7 @@ async def main_async(args: argparse.Namespace) -> None:
             "floor_ratio": round(f[0] / e[0] if e[0] else 0, 3),
             "floor_p99_ratio": round(f[2] / e[2] if e[2] else 0, 3),
             "floor_us": round(f[3], 1),
-            "engine_us": round(eng, 1),
+            "engine_us": round(s[6], 1),
         }
     if args.save:
         BASELINE.write_text(json.dumps(saved, indent=2) + "\n")
@@ -569,8 +632,10 @@ async def main_async(args: argparse.Namespace) -> None:
 CPU_TARGET, P99_TARGET = 1.2, 1.5
 
 
-def target_row(n: int, s: Row, f: Row, eng: float) -> dict[str, Any]:
-    """One row of ``--json``: pasyans against the floor plus the engine."""
+def target_row(n: int, s: Row, f: Row) -> dict[str, Any]:
+    """One row of ``--json``: pasyans against the floor plus the engine (at the moves
+    this row's players made)."""
+    eng = s[6]
     return {
         "players": n,
         "pasyans_moves_s": round(s[0]),
@@ -591,10 +656,13 @@ def print_tables(
     rows: list[tuple[int, Row, Row, Row]],
     targets: list[dict[str, Any]],
     baseline: dict[str, Any],
-    eng: float,
+    eng: EngineCost,
 ) -> None:
     print()
-    print(f"{GAME}: the engine's own work {eng:.1f} µs per move")
+    print(
+        f"{GAME}: the engine's own work {eng.mean:.1f} µs per move over whole games "
+        "(each row: at the moves its players made)"
+    )
     print()
     print(
         f"| players | store | pasyans moves/s | floor moves/s | pasyans CPU µs/move "
@@ -669,7 +737,9 @@ async def daily_progress(redis_url: str, port: int, pid: int) -> dict[str, float
         await store.close()
 
 
-async def run_preparing(args: argparse.Namespace, n: int) -> tuple[Row, dict[str, Any]]:
+async def run_preparing(
+    args: argparse.Namespace, n: int, eng: EngineCost
+) -> tuple[Row, dict[str, Any]]:
     """The pasyans row at ``n`` players on a server preparing dailies meanwhile: a fresh
     Redis (no daily stored), so the server starts choosing today's at once, then the
     next :data:`PREPARE_DAYS` days'; its solver workers as the server's settings (or
@@ -683,9 +753,9 @@ async def run_preparing(args: argparse.Namespace, n: int) -> tuple[Row, dict[str
     server = spawn(server_command(port, redis.url, args, prepare=True) + solver)
     try:
         wait_http(port)
-        await run_pasyans(port, server.pid, n, 0.5, children=False)  # warm-up
+        await run_pasyans(port, server.pid, n, 0.5, eng, children=False)  # warm-up
         before = await daily_progress(redis.url, port, server.pid)
-        row = await run_pasyans(port, server.pid, n, args.seconds, children=False)
+        row = await run_pasyans(port, server.pid, n, args.seconds, eng, children=False)
         after = await daily_progress(redis.url, port, server.pid)
         print(
             f"  {n} players, preparing dailies: pasyans {row[0]:,.0f}/s p50 {row[1]:.2f} "
@@ -734,7 +804,7 @@ def server_command(
     ]
 
 
-async def run_cluster(args: argparse.Namespace) -> list[tuple[int, Row]]:
+async def run_cluster(args: argparse.Namespace, eng: EngineCost) -> list[tuple[int, Row]]:
     """The pasyans rows at each of ``--cluster-players`` on a local Redis Cluster of
     three primaries, each with a replica (deploy/local.py), one server process; none if
     the cluster cannot start."""
@@ -756,8 +826,8 @@ async def run_cluster(args: argparse.Namespace) -> list[tuple[int, Row]]:
     try:
         server = deployment.servers[0]
         for n in args.cluster_players:
-            await run_pasyans(server.port, server.child.pid, n, 0.5)  # warm-up
-            row = await run_pasyans(server.port, server.child.pid, n, args.seconds)
+            await run_pasyans(server.port, server.child.pid, n, 0.5, eng)  # warm-up
+            row = await run_pasyans(server.port, server.child.pid, n, args.seconds, eng)
             print(
                 f"  {n} players, Redis Cluster: pasyans {row[0]:,.0f}/s p50 {row[1]:.2f} "
                 f"p99 {row[2]:.2f} ms; CPU µs per move {row[3]:.0f}",
