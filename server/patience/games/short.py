@@ -135,6 +135,53 @@ class Short(Game[ShortVars]):
             legal.append(REDEAL)
         return legal
 
+    def safe_moves(self, state: State[ShortVars]) -> list[Move]:
+        """A column's exposed card onto its foundation, when it is an ace or every card
+        of the rank just below it is founded already.
+
+        Why it cannot spoil a win. Seed: columns build «по одной карте в нисходящей
+        последовательности без соблюдения масти» (and, as this module reads it, never
+        turn the corner: nothing goes on an ace), so the only cards that can ever be
+        laid on a card of rank r are the four of rank r − 1: none for an ace, none left
+        once those four are founded. Such a card's only use left is its foundation
+        (there is one foundation per suit). Take any winning line from here and play
+        it with that card founded now: its moves of the card are dropped, every other
+        move is as legal as before (it could only ever have been uncovering what lies
+        under it, which is uncovered already; a column it leaves empty is filled only by
+        choice), and the stock and the waste are untouched (the waste's card is *not*
+        offered: taking it would shift the stock's threes). Where the line's path
+        history differs (a pass now without a card move repeating an earlier redeal's
+        position), the same positions recur, so the line's cycle can be cut: fewer
+        positions seen, no repeat the old line did not have."""
+        piles = state.piles
+        founded = [0] * 14  # founded cards of each rank
+        wants: dict[int, str] = {}  # card id → the foundation that takes it now
+        empty: str | None = None
+        b = self.base(piles)
+        for f, i in zip(FOUNDATIONS, self.foundations, strict=True):
+            pile = piles[i]
+            if not pile:
+                empty = empty or f
+                continue
+            for c in pile:
+                founded[rank(c)] += 1
+            if len(pile) < 13:
+                top = pile[-1]
+                wants[top - 12 if rank(top) == 13 else top + 1] = f
+        out: list[Move] = []
+        for cid, i in zip(COLUMNS, self.columns, strict=True):
+            pile = piles[i]
+            if not pile:
+                continue
+            c = pile[-1]
+            r = rank(c)
+            if r != 1 and founded[r - 1] != 4:
+                continue
+            to = wants.get(c) if r != b else empty
+            if to is not None:
+                out.append(Move(cid, to))
+        return out
+
     def is_lost(self, state: State[ShortVars]) -> bool:
         # Seed: «расположение карт в колоде не начнет повторяться»: a redeal repeats an
         # earlier redeal's position after a pass that offered no card move at all.
