@@ -78,6 +78,10 @@ class Short(Game[ShortVars]):
         self.stock = self.at["S"]
         self.waste = self.at["X"]
         self.sources = (*zip(COLUMNS, self.columns, strict=True), ("X", self.waste))
+        first = self.foundations[0]
+        assert self.foundations == tuple(range(first, first + len(FOUNDATIONS)))
+        self._found_slice = slice(first, first + len(FOUNDATIONS))
+        self._safe_cache: dict[tuple[tuple[int, ...], ...], dict[int, str]] = {}
 
     def deal(self, seed: int) -> State[ShortVars]:
         _, pack, rng = shuffled(1, seed)
@@ -154,12 +158,26 @@ class Short(Game[ShortVars]):
         position), the same positions recur, so the line's cycle can be cut: fewer
         positions seen, no repeat the old line did not have."""
         piles = state.piles
-        founded = [0] * 14  # founded cards of each rank
-        wants: dict[int, str] = {}  # card id → the foundation that takes it now
-        empty: str | None = None
-        b = self.base(piles)
-        for f, i in zip(FOUNDATIONS, self.foundations, strict=True):
+        founds = piles[self._found_slice]
+        wanted = self._safe_cache.get(founds)
+        if wanted is None:
+            wanted = self._safe_targets(founds)
+        out: list[Move] = []
+        for cid, i in zip(COLUMNS, self.columns, strict=True):
             pile = piles[i]
+            if pile:
+                to = wanted.get(pile[-1])
+                if to is not None:
+                    out.append(Move(cid, to))
+        return out
+
+    def _safe_targets(self, founds: tuple[tuple[int, ...], ...]) -> dict[int, str]:
+        """Card → the foundation it goes to safely, for these foundations (remembered:
+        they change far less often than the columns)."""
+        founded = [0] * 14  # founded cards of each rank
+        wants: dict[int, str] = {}  # card → the foundation that takes it now
+        empty: str | None = None
+        for f, pile in zip(FOUNDATIONS, founds, strict=True):
             if not pile:
                 empty = empty or f
                 continue
@@ -168,19 +186,14 @@ class Short(Game[ShortVars]):
             if len(pile) < 13:
                 top = pile[-1]
                 wants[top - 12 if rank(top) == 13 else top + 1] = f
-        out: list[Move] = []
-        for cid, i in zip(COLUMNS, self.columns, strict=True):
-            pile = piles[i]
-            if not pile:
-                continue
-            c = pile[-1]
-            r = rank(c)
-            if r != 1 and founded[r - 1] != 4:
-                continue
-            to = wants.get(c) if r != b else empty
-            if to is not None:
-                out.append(Move(cid, to))
-        return out
+        b = rank(founds[0][0])
+        if empty is not None:  # a base card starts an empty foundation
+            wants.update((s * 13 + b - 1, empty) for s in range(4))
+        wanted = {c: f for c, f in wants.items() if rank(c) == 1 or founded[rank(c) - 1] == 4}
+        if len(self._safe_cache) >= 4096:
+            self._safe_cache.clear()
+        self._safe_cache[founds] = wanted
+        return wanted
 
     def is_lost(self, state: State[ShortVars]) -> bool:
         # Seed: «расположение карт в колоде не начнет повторяться»: a redeal repeats an
