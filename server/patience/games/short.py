@@ -78,6 +78,10 @@ class Short(Game[ShortVars]):
         self.stock = self.at["S"]
         self.waste = self.at["X"]
         self.sources = (*zip(COLUMNS, self.columns, strict=True), ("X", self.waste))
+        first = self.foundations[0]
+        assert self.foundations == tuple(range(first, first + len(FOUNDATIONS)))
+        self._found_slice = slice(first, first + len(FOUNDATIONS))
+        self._safe_cache: dict[tuple[tuple[int, ...], ...], dict[int, str]] = {}
 
     def deal(self, seed: int) -> State[ShortVars]:
         _, pack, rng = shuffled(1, seed)
@@ -134,6 +138,88 @@ class Short(Game[ShortVars]):
         elif piles[self.waste]:
             legal.append(REDEAL)
         return legal
+
+    def heuristic(self, state: State[ShortVars]) -> float:
+        """For the solver: the cards not yet founded, plus one for each column card
+        lying above a card of its own suit that its foundation needs earlier (lower
+        from the base). Such a card must leave its column, onto another column or an
+        empty one, before the card under it can be founded: a move a position still
+        owes (measured against the plain count: docs/solver.md)."""
+        piles = state.piles
+        b = self.base(piles)
+        owed = 0
+        for i in self.columns:
+            pile = piles[i]
+            if len(pile) < 2:
+                continue
+            low = [13, 13, 13, 13]  # the lowest value of each suit further up the column
+            for c in pile:
+                s = c // 13
+                v = (c - b + 1) % 13  # (rank - base) mod 13, rank = c % 13 + 1
+                if low[s] < v:
+                    owed += 1
+                elif v < low[s]:
+                    low[s] = v
+        founded = 0
+        for i in self.foundations:
+            founded += len(piles[i])
+        return self.total - founded + owed
+
+    def safe_moves(self, state: State[ShortVars]) -> list[Move]:
+        """A column's exposed card onto its foundation, when it is an ace or every card
+        of the rank just below it is founded already.
+
+        Why it cannot spoil a win. Seed: columns build «по одной карте в нисходящей
+        последовательности без соблюдения масти» (and, as this module reads it, never
+        turn the corner: nothing goes on an ace), so the only cards that can ever be
+        laid on a card of rank r are the four of rank r − 1: none for an ace, none left
+        once those four are founded. Such a card's only use left is its foundation
+        (there is one foundation per suit). Take any winning line from here and play
+        it with that card founded now: its moves of the card are dropped, every other
+        move is as legal as before (it could only ever have been uncovering what lies
+        under it, which is uncovered already; a column it leaves empty is filled only by
+        choice), and the stock and the waste are untouched (the waste's card is *not*
+        offered: taking it would shift the stock's threes). Where the line's path
+        history differs (a pass now without a card move repeating an earlier redeal's
+        position), the same positions recur, so the line's cycle can be cut: fewer
+        positions seen, no repeat the old line did not have."""
+        piles = state.piles
+        founds = piles[self._found_slice]
+        wanted = self._safe_cache.get(founds)
+        if wanted is None:
+            wanted = self._safe_targets(founds)
+        out: list[Move] = []
+        for cid, i in zip(COLUMNS, self.columns, strict=True):
+            pile = piles[i]
+            if pile:
+                to = wanted.get(pile[-1])
+                if to is not None:
+                    out.append(Move(cid, to))
+        return out
+
+    def _safe_targets(self, founds: tuple[tuple[int, ...], ...]) -> dict[int, str]:
+        """Card → the foundation it goes to safely, for these foundations (remembered:
+        they change far less often than the columns)."""
+        founded = [0] * 14  # founded cards of each rank
+        wants: dict[int, str] = {}  # card → the foundation that takes it now
+        empty: str | None = None
+        for f, pile in zip(FOUNDATIONS, founds, strict=True):
+            if not pile:
+                empty = empty or f
+                continue
+            for c in pile:
+                founded[rank(c)] += 1
+            if len(pile) < 13:
+                top = pile[-1]
+                wants[top - 12 if rank(top) == 13 else top + 1] = f
+        b = rank(founds[0][0])
+        if empty is not None:  # a base card starts an empty foundation
+            wants.update((s * 13 + b - 1, empty) for s in range(4))
+        wanted = {c: f for c, f in wants.items() if rank(c) == 1 or founded[rank(c) - 1] == 4}
+        if len(self._safe_cache) >= 4096:
+            self._safe_cache.clear()
+        self._safe_cache[founds] = wanted
+        return wanted
 
     def is_lost(self, state: State[ShortVars]) -> bool:
         # Seed: «расположение карт в колоде не начнет повторяться»: a redeal repeats an

@@ -19,6 +19,8 @@ from ..rules import UP_FROM_ACE, Foundations, exposed, moved, swaps, turned
 COLUMNS = tuple(f"C{i}" for i in range(1, 11))
 FOUNDATIONS = tuple(f"F{i}" for i in range(1, 9))
 DEAL = Move.act("deal")
+#: card id → the card (``% 52``) it is married onto: its suit's next rank up (-1: a king)
+_UP = tuple(-1 if c % 13 == KING - 1 else c % 52 + 1 for c in range(104))
 
 
 class StHelena(Game[NoVars]):
@@ -49,6 +51,11 @@ class StHelena(Game[NoVars]):
         self._col_ids = tuple(zip(COLUMNS, self.columns, strict=True))
         self._found_ids = tuple(zip(FOUNDATIONS, self.foundations, strict=True))
         self._found_rules = Foundations((f, i, UP_FROM_ACE) for f, i in self._found_ids)
+        self._sources = (*self._col_ids, ("X", self.waste))
+        first = self.foundations[0]
+        assert self.foundations == tuple(range(first, first + len(FOUNDATIONS)))
+        self._found_slice = slice(first, first + len(FOUNDATIONS))
+        self._safe_cache: dict[tuple[tuple[int, ...], ...], dict[int, str]] = {}
         #: every card move, built once: ``self._to[src][dst]``
         self._to = {a: {b: Move(a, b) for b in self.ids if b != a} for a in self.ids}
 
@@ -102,17 +109,18 @@ class StHelena(Game[NoVars]):
         frees a card to go where it is needed (measured against the plain count:
         docs/solver.md)."""
         piles = state.piles
+        founded = 0
+        for i in self.foundations:
+            founded += len(piles[i])
         married = 0
+        up = _UP
         for i in self.columns:
             pile = piles[i]
             n = len(pile) - 1
-            while n > 0:
-                key = pile[n] % 52
-                if key % 13 == KING - 1 or pile[n - 1] % 52 != key + 1:
-                    break
+            while n > 0 and up[pile[n]] == pile[n - 1] % 52:
                 married += 1
                 n -= 1
-        return super().heuristic(state) - married / 2
+        return self.total - founded - married / 2
 
     def safe_moves(self, state: State[NoVars]) -> list[Move]:
         """An exposed card or the waste top onto a foundation, when both copies of
@@ -124,13 +132,28 @@ class StHelena(Game[NoVars]):
         takes the other pile). Taking it now only uncovers what lies under it, or
         leaves an empty column, which is only ever filled by choice."""
         piles = state.piles
-        # the card (``card % 52``) each suit's foundations make safe, and where it goes:
-        # the rank above the lower top once both of the suit's foundations are started
+        founds = piles[self._found_slice]
+        wanted = self._safe_cache.get(founds)
+        if wanted is None:
+            wanted = self._safe_targets(founds)
+        out: list[Move] = []
+        for src, i in self._sources:
+            pile = piles[i]
+            if pile:
+                to = wanted.get(pile[-1] % 52)
+                if to is not None:
+                    out.append(self._to[src][to])
+        return out
+
+    def _safe_targets(self, founds: tuple[tuple[int, ...], ...]) -> dict[int, str]:
+        """``card % 52`` → the foundation it goes to safely, for these foundations
+        (remembered: the foundations change far less often than the columns)."""
+        # the card each suit's foundations make safe, and where it goes: the rank above
+        # the lower top once both of the suit's foundations are started
         tops: dict[int, tuple[int, str]] = {}
         wanted: dict[int, str] = {}
         free: str | None = None
-        for fid, i in self._found_ids:
-            pile = piles[i]
+        for fid, pile in zip(FOUNDATIONS, founds, strict=True):
             if not pile:
                 free = free or fid
                 continue
@@ -141,17 +164,13 @@ class StHelena(Game[NoVars]):
             elif key % 13 != KING - 1 or other[0] % 13 != KING - 1:
                 low, at = min(other, (key, fid))
                 wanted[low + 1] = at
-        out: list[Move] = []
-        for src, i in (*self._col_ids, ("X", self.waste)):
-            pile = piles[i]
-            if pile:
-                key = pile[-1] % 52
-                if key % 13 == ACE - 1:
-                    if free is not None:
-                        out.append(self._to[src][free])
-                elif key in wanted:
-                    out.append(self._to[src][wanted[key]])
-        return out
+        if free is not None:
+            for suit in range(4):
+                wanted[suit * 13 + ACE - 1] = free
+        if len(self._safe_cache) >= 4096:
+            self._safe_cache.clear()
+        self._safe_cache[founds] = wanted
+        return wanted
 
     # -- playing ----------------------------------------------------------------------
 

@@ -19,6 +19,8 @@ from server.patience.games.hemispheres import GAME as HEMISPHERES
 from server.patience.games.hemispheres import Hemispheres
 from server.patience.games.parade import BASE, COLS, SLOTS, Parade
 from server.patience.games.parade import GAME as PARADE
+from server.patience.games.short import GAME as SHORT
+from server.patience.games.short import Short, ShortVars
 from server.patience.games.st_helena import GAME as ST_HELENA
 from server.patience.games.st_helena import StHelena
 from server.solver import TUNING, certify, solve
@@ -287,3 +289,79 @@ def test_st_helena_search_decides_alike_with_and_without_safe_moves() -> None:
             assert certify(ST_HELENA, state, guided.line)
     # the failure a safe move could cause is a lost verdict on a winnable position
     assert verdicts.count("win") >= 5, verdicts
+
+
+class ShortUnguided(Short):
+    """Short Patience without its safe moves."""
+
+    def safe_moves(self, state: State[ShortVars]) -> list[Move]:
+        return Game.safe_moves(self, state)
+
+
+SHORT_UNGUIDED = ShortUnguided()
+
+
+def test_short_a_card_nothing_can_be_laid_on_is_safe_from_a_column_only() -> None:
+    """Seed 001: columns build down one card regardless of suit, never onto an ace
+    (the module's reading). Base 5. All four sixes founded: nothing can be laid on
+    the 7♥ again, founding it is safe; an ace takes nothing, so A♣ is safe too — but
+    not from the waste (taking a waste card shifts the stock's threes). 7♥ is not
+    founded, so the 8♦ could still take it: legal, not safe."""
+    spec = {
+        "F1": "5S 6S 7S",
+        "F2": "5H 6H",
+        "F3": "5D 6D 7D",
+        "F4": "5C 6C 7C 8C 9C TC JC QC KC",
+        "C1": "2S 7H",
+        "C2": "8D",
+        "X": "AC",
+    }
+    state = position(SHORT, spec, rest="S")
+    assert SHORT.safe_moves(state) == [Move("C1", "F2")]
+    legal = SHORT.legal_moves(state)
+    assert Move("C2", "F3") in legal and Move("X", "F4") in legal
+    # the same ace in a column is safe
+    state = position(SHORT, spec | {"X": "2H", "C3": "AC"}, rest="S")
+    assert SHORT.safe_moves(state) == [Move("C1", "F2"), Move("C3", "F4")]
+
+
+def short_endgame(seed: int) -> State[ShortVars]:
+    """Base 5; each suit founded to a seeded height, the rest shuffled over the six
+    columns (one or two cards each), the stock and the waste."""
+    rnd = random.Random(seed)
+    order = [RANKS[(4 + v) % 13] for v in range(13)]  # 5 6 … K A 2 3 4
+    spec: dict[str, str] = {}
+    rest: list[str] = []
+    for f, s in enumerate(SUITS):
+        height = rnd.randint(6, 10)
+        spec[f"F{f + 1}"] = " ".join(r + s for r in order[:height])
+        rest += [r + s for r in order[height:]]
+    rnd.shuffle(rest)
+    piles: dict[str, list[str]] = {p: [] for p in ("S", "X", *(f"C{i}" for i in range(1, 7)))}
+    for i, c in enumerate(rest):
+        piles[f"C{i % 6 + 1}" if i < 9 else rnd.choice(("S", "S", "X"))].append(c)
+    return position(SHORT, spec | {p: " ".join(v) for p, v in piles.items() if v})
+
+
+def test_short_search_decides_alike_with_and_without_safe_moves() -> None:
+    """Endgames the plain search wins are won with the safe moves too; a dead one
+    (10♥ over the 9♥ wants a jack, the J♥ lies under the K♥, which only its
+    foundation takes) is proven lost by both."""
+    verdicts = []
+    for seed in range(12):
+        state = short_endgame(seed)
+        guided = solve(SHORT, state, max_nodes=20_000, shorten=False)
+        plain = solve(SHORT_UNGUIDED, state, max_nodes=20_000, shorten=False)
+        assert len({guided.outcome, plain.outcome} - {"unknown"}) <= 1, seed
+        if "unknown" not in (guided.outcome, plain.outcome):
+            verdicts.append(guided.outcome)
+        if guided.line is not None:
+            assert certify(SHORT, state, guided.line)
+    assert verdicts.count("win") >= 8, verdicts
+    order = [RANKS[(4 + v) % 13] for v in range(13)]
+    dead = {f"F{i}": " ".join(r + s for r in order) for i, s in ((1, "S"), (2, "D"), (3, "C"))}
+    dead |= {"F4": "5H 6H 7H 8H", "C1": "9H TH", "C2": "JH KH", "C3": "QH", "S": "AH 2H"}
+    state = position(SHORT, dead | {"X": "3H 4H"})
+    assert SHORT.safe_moves(state) == []
+    assert solve(SHORT, state, max_nodes=20_000, shorten=False).outcome == "none"
+    assert solve(SHORT_UNGUIDED, state, max_nodes=20_000, shorten=False).outcome == "none"

@@ -160,6 +160,16 @@ def test_the_hemispheres_estimate_charges_a_tenth_for_each_waste_card() -> None:
     assert HEMISPHERES.heuristic(dealt) == pytest.approx(104 - founded + 0.1)
 
 
+def test_the_short_estimate_owes_a_move_for_a_card_above_an_earlier_one_of_its_suit() -> None:
+    """Base 5 (F1 5♠): 9♥ lies on 5♥ (its foundation needs the 5♥ first), K♥ above
+    both: two cards owe a move; none is owed by a card above one of another suit
+    (7♣ on 6♥), nor by one above a later card of its suit (6♦ on 8♦)."""
+    short = registry.get("short")
+    spec = {"F1": "5S", "C1": "5H 9H KH", "C2": "6H 7C", "C3": "8D 6D", "X": "5D"}
+    state = position(short, spec, rest="S")
+    assert short.heuristic(state) == 52 - 1 + 2
+
+
 def test_a_hand_built_dead_crescent_is_none() -> None:
     result = solve(CRESCENT, crescent_end(shifts_left=0), max_nodes=1_000)
     assert result.outcome == "none" and result.line is None
