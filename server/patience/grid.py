@@ -184,6 +184,7 @@ class CarpetGame(Game[CarpetVars]):
         self.g0 = self.at[CELLS[0]]
         self.stock = self.at["S"]
         self.waste = self.at["X"]
+        self._free: tuple[tuple[tuple[int, ...], ...], list[int]] | None = None
 
     def new_state(
         self,
@@ -195,8 +196,16 @@ class CarpetGame(Game[CarpetVars]):
         return super().new_state(piles, CarpetVars(self.redeals) if vars is None else vars, rng)
 
     def free(self, state: State[CarpetVars]) -> list[int]:
-        """Row-major indices of the free carpet cards."""
-        return _adjacent(state.piles[self.g0 : self.g0 + SIZE * SIZE])
+        """Row-major indices of the free carpet cards (do not change the list: the
+        last position's answer is kept, by identity of its piles, since a solver asks
+        for the moves and the safe moves of each position it expands)."""
+        piles = state.piles
+        cached = self._free
+        if cached is not None and cached[0] is piles:
+            return cached[1]
+        free = _adjacent(piles[self.g0 : self.g0 + SIZE * SIZE])
+        self._free = (piles, free)
+        return free
 
     def targets(self, state: State[CarpetVars]) -> dict[int, list[str]]:
         """``card % 52`` → the foundations that take that card now."""

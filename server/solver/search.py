@@ -561,7 +561,8 @@ def solve(
         if found.line is not None and not certify(game, state, found.line):
             found = _Pass("unknown", None, found.nodes, found.best_founded)
     if found.outcome == "unknown" and nodes < budget:
-        found = _search(game, state, FIND_WEIGHT, budget - nodes, deadline)
+        weight = FIND_WEIGHT if tuned.weight is None else tuned.weight
+        found = _search(game, state, weight, budget - nodes, deadline)
         nodes += found.nodes
         best = max(best, found.best_founded)
     line = found.line

@@ -29,6 +29,9 @@ class Tuning:
     #: budget; a smaller budget given wins): where wins come quickly or not at all,
     #: many cheap candidates find a certified deal sooner than a few long searches
     candidate_nodes: int | None = None
+    #: the weight of the heuristic in the weighted A* that finds a win (search.py's
+    #: ``FIND_WEIGHT``, 5, where None): higher is greedier
+    weight: float | None = None
 
 
 DEFAULT = Tuning()
@@ -37,7 +40,7 @@ DEFAULT = Tuning()
 TUNING: Mapping[str, Tuning] = {
     "crescent": Tuning(dive=0.0, candidate_nodes=3_000),
     "short": Tuning(candidate_nodes=3_000),
-    "carpet": Tuning(candidate_nodes=1_000),
+    "carpet": Tuning(candidate_nodes=1_000, weight=3.0),
     "parade": Tuning(candidate_nodes=1_000),
     "hemispheres": Tuning(beam=50, candidate_nodes=30_000),
 }

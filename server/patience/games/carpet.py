@@ -71,6 +71,69 @@ class Carpet(CarpetGame):
         s, r = KEY[waste[-1]]
         return ((s, r - 1), (s, r + 1))
 
+    def safe_moves(self, state: State[CarpetVars]) -> list[Move]:
+        """A free carpet card or the waste top onto the one foundation of its suit
+        that wants it, once the other foundation of its suit has gone past both its
+        rank and the rank next to it on the far side: a card of rank ``r`` goes up on
+        the aces safely once the kings' pile of its suit lies at ``r - 1`` or below, and
+        down on the kings once the aces' pile lies at ``r + 1`` or above.
+
+        Why this never hurts (rules of seed 003: a card goes to "the up or down
+        foundation of its suit that needs exactly that rank"; a free carpet card may be
+        packed onto the waste top "one rank up or down in suit"; the carpet never takes
+        a card back). Call the card ``x`` (up case; down is the mirror) and compare any
+        winning line ``O`` from the position before with the line ``M`` that founds
+        ``x`` at once and then plays ``O``'s moves. Let ``E`` be the cards ``M`` has
+        founded that ``O`` has not; each of them has its twin on the kings' pile (so its
+        foundation is its only home) and both copies of the rank below it are founded
+        elsewhere in ``M``. Then, move by move, ``M``'s foundations are ``O``'s with
+        ``E`` on top, the carpet of ``M`` has ``O``'s gaps and more (so every card free
+        in ``O`` is free in ``M``: freedom only grows with gaps), and ``M``'s waste and
+        stock are ``O``'s without ``E``, in the same order:
+
+        - a move of a card of ``E`` in ``O`` is skipped by ``M`` (it is founded there);
+        - any other card ``O`` founds is not the twin of a card of ``E`` (that twin is
+          on the kings), so its foundation has nothing of ``E`` on it and wants it in
+          ``M`` too; the waste top of ``O``, when not in ``E``, is ``M``'s waste top;
+        - ``O`` packs a card ``z`` onto a card ``w`` of ``E`` on the waste: ``z`` is one
+          rank from ``w`` in suit; the rank below is founded twice in ``M`` (so not
+          ``z``), hence ``z`` is the rank above, which ``w``'s foundation wants in
+          ``M`` (nothing of ``E`` lies above ``w``: that would be ``z``'s twin, but the
+          twin is on the kings): ``M`` founds ``z`` and it joins ``E`` (its twin is on
+          the kings, its lower neighbour is ``w``'s rank, founded twice);
+        - a card ``O`` deals fits the same foundations in ``M``, or, where ``M`` is
+          ahead, fits only that one pile (its other pile is past it): it goes there at
+          once and joins ``E`` (never a pending choice ``O`` would not have);
+        - ``O``'s redeal is ``M``'s redeal, or nothing when all the waste is ``E`` (a
+          redeal left over in ``M`` only adds moves).
+
+        So ``M`` wins when ``O`` does, never later; what may be played before still can
+        be. Listed while no turned card waits (then only its moves are legal)."""
+        if state.vars.pending:
+            return []
+        piles = state.piles
+        up_top = [KEY[piles[i][-1]][1] if piles[i] else 0 for i in self.up]
+        down_top = [KEY[piles[i][-1]][1] if piles[i] else 14 for i in self.down]
+        safe: list[Move] = []
+        g0 = self.g0
+
+        def home(c: int) -> str | None:
+            s, r = KEY[c]
+            if up_top[s] == r - 1 and down_top[s] < r:
+                return UP[s]
+            if down_top[s] == r + 1 and up_top[s] > r:
+                return DOWN[s]
+            return None
+
+        for i in self.free(state):
+            dst = home(piles[g0 + i][-1])
+            if dst is not None:
+                safe.append(Move(CELLS[i], dst))
+        waste = piles[self.waste]
+        if waste and (dst := home(waste[-1])) is not None:
+            safe.append(Move("X", dst))
+        return safe
+
     # -- what a player sees -----------------------------------------------------------
 
     def explain_free_card(self, state: State[CarpetVars], move: Move, c: int) -> str:

@@ -1,0 +1,67 @@
+"""Parade for the solver: what its position key merges (the slots of a row, never the
+depots) and what its estimate sees (depot cards lying on their own build)."""
+
+from __future__ import annotations
+
+import random
+
+from server.patience.engine import NoVars, State
+from server.patience.games.parade import DEAL, DEPOTS, ROWS, SLOTS
+from server.patience.games.parade import GAME as PARADE
+from tests.server.patience.games.positions import position
+
+
+def test_depots_keep_their_place_in_the_key() -> None:
+    """A deal gives its k-th card to the k-th depot: a 5♠ on D1 and the other 5♠ on
+    D2 are different positions (the next card dealt lands on the 5♠ in one only), so
+    their keys differ although the depots hold the same cards."""
+    stock = "9H 8S 7D 6C TH JS QD KC 9D"  # dealt top first: the top card goes to D1
+    one = position(PARADE, {"D1": "5S", "S": stock}, rest="X")
+    two = position(PARADE, {"D2": "5S", "S": stock}, rest="X")
+    assert PARADE.position_key(one) != PARADE.position_key(two)
+    dealt = PARADE.apply(one, DEAL), PARADE.apply(two, DEAL)
+    assert [len(PARADE.pile(s, "D1")) for s in dealt] == [2, 1]
+
+
+def renamed(state: State[NoVars], rnd: random.Random) -> State[NoVars]:
+    """The same position with the slots of each row shuffled among themselves."""
+    piles = list(state.piles)
+    for k in range(ROWS):
+        ix = [PARADE.at[p] for p in SLOTS[k * 8 : (k + 1) * 8]]
+        cards = [piles[i] for i in ix]
+        rnd.shuffle(cards)
+        for i, c in zip(ix, cards, strict=True):
+            piles[i] = c
+    return State(tuple(piles), state.vars, state.rng, state.moves)
+
+
+def test_slots_of_a_row_are_alike_in_the_key_and_in_play() -> None:
+    """Renaming the slots of a row changes neither the key nor what can follow: the
+    positions after every legal move have the same keys."""
+    rnd = random.Random(3)
+    for seed in range(6):
+        state = PARADE.deal(seed)
+        for _ in range(60):
+            legal = PARADE.legal_moves(state)
+            if not legal:
+                break
+            other = renamed(state, rnd)
+            assert PARADE.position_key(other) == PARADE.position_key(state)
+            after = {PARADE.position_key(s) for _, s in PARADE.successors(state)}
+            assert after == {PARADE.position_key(s) for _, s in PARADE.successors(other)}
+            state = PARADE.apply(state, rnd.choice(legal))
+
+
+def test_a_depot_card_on_its_own_build_is_stuck_and_on_both_copies_dead() -> None:
+    """Seed 003: the twos build 2 5 8 J in suit, a card leaves a depot only onto the
+    pile it continues. An 8♠ on a 5♠ waits for the other 5♠ (stuck, not dead); on
+    both 5♠ it never moves; on one 5♠ while the other 8♠ is built, neither."""
+    assert PARADE.stuck(position(PARADE, {"D1": "5S 8S"}, rest="S")) == (1, False)
+    assert PARADE.stuck(position(PARADE, {"D1": "5S 9H 5S 8S"}, rest="S")) == (1, True)
+    built = position(PARADE, {"P00": "2S 5S 8S", "D1": "5S 8S"}, rest="S")
+    assert PARADE.stuck(built) == (1, True)
+    assert PARADE.heuristic(built) > PARADE.total
+    free = position(PARADE, {"D1": "8S 5S", "D2": "JH 2H"}, rest="S")  # nothing under its build
+    assert PARADE.stuck(free) == (0, False)
+    assert PARADE.heuristic(free) == PARADE.total - PARADE.score(free)[0]
+    assert all(d in PARADE.ids for d in DEPOTS)
