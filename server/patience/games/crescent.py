@@ -136,48 +136,122 @@ class Crescent(Game[CrescentVars]):
 
     #: what a shift spent costs in the solver's estimate, in cards still to found
     SHIFT_COST = 5
+    #: what a card of a crossed suit lying above one its foundation needs first costs
+    BLOCK_COST = 1
 
     def heuristic(self, state: State[CrescentVars]) -> float:
-        """The cards not yet founded plus :attr:`SHIFT_COST` for every shift spent. A
-        shift turns all sixteen piles at once, so it nearly always uncovers a card a
-        foundation wants: on cards founded alone the search spends all three early
-        and is left with piles it can no longer turn (the cost chosen, measured:
-        docs/solver.md)."""
+        """The cards not yet founded, plus :attr:`SHIFT_COST` for every shift spent,
+        plus :attr:`BLOCK_COST` for every blocker. A shift turns all sixteen piles at
+        once, so it nearly always uncovers a card a foundation wants: on cards founded
+        alone the search spends all three early and is left with piles it can no
+        longer turn. A blocker is a card of a suit whose foundations have crossed
+        (see :meth:`safe_moves`: each card still out has one way left, up or down in
+        order) lying anywhere above a card of its suit that must go the same way
+        before it (the 10♣ above the 7♣ with both going up): it must be packed away
+        or turned by a shift, else the game is lost there (measured: docs/solver.md)."""
         piles = state.piles
         founded = sum(len(piles[i]) for i in self._foundations)
-        return self.total - founded + self.SHIFT_COST * (3 - state.vars.shifts_left)
+        estimate = self.total - founded + self.SHIFT_COST * (3 - state.vars.shifts_left)
+        return estimate + self.BLOCK_COST * self._blockers(piles)
+
+    def _blockers(self, piles: Piles) -> int:
+        """How many tableau cards of crossed suits lie above a card of their suit
+        that must go the same way before them (each card counted once)."""
+        crossed: dict[int, tuple[int, int]] = {}
+        for s in range(4):
+            if not piles[self.wait[s]]:
+                a = piles[self.up[s]][-1] % 13 + 1
+                d = piles[self.down[s]][-1] % 13 + 1
+                if d <= a + 1:
+                    crossed[s] = (a, d)
+        if not crossed:
+            return 0
+        n = 0
+        for i in self.tableau:
+            pile = piles[i]
+            for j in range(1, len(pile)):
+                y = pile[j] % 52
+                ad = crossed.get(y // 13)
+                if ad is None:
+                    continue
+                a, d = ad
+                ry = y % 13
+                for x in pile[:j]:
+                    x %= 52
+                    # ranks are 1 + x % 13; same suit, both up with x first, or both
+                    # down with x first
+                    if x // 13 == y // 13 and (a <= x % 13 < ry or ry < x % 13 < d - 1):
+                        n += 1
+                        break
+        return n
 
     def safe_moves(self, state: State[CrescentVars]) -> list[Move]:
-        """A pile top ``X`` onto the one foundation it fits (never into the wait
-        cell, and not while a card of its suit waits) once every copy of both cards
-        of its suit one rank away lies on the foundations: nothing can ever be packed
-        on ``X`` again, so its only use left is the foundation, and taking it there
-        now uncovers the pile at once. Rare before the end: ``X`` going up needs both
-        copies of the rank above founded, which only the king's foundation can hold."""
+        """Pile tops that can only go to the one foundation they fit (never into the
+        wait cell: no card of their suit waits), in two cases.
+
+        **Nothing can be packed on it.** Every copy of both cards of its suit one rank
+        away (``X ± 1``) lies on the foundations, and ``X`` lies on at least as many
+        cards as shifts are left. Seed 000: a top goes onto its foundation or "onto
+        another pile top of the same suit one rank apart"; with no such card left,
+        ``X`` neither hosts nor moves again, so its only use is the foundation, and
+        founding it now uncovers its pile at once. A shift takes the bottom card of
+        "every pile of two or more" to its top: the pile below ``X`` turns exactly as
+        it would with ``X`` in it until ``X`` itself reached the bottom, which takes
+        more shifts than cards lie below it (a lone ``X`` never turns). Rare before
+        the end: going up needs both copies of the rank above founded, which only the
+        king's foundation can hold.
+
+        **Its suit has crossed, and no shift is left.** Once the ace's foundation (at
+        ``a``) and the king's (at ``d``) have met, ``d <= a + 1``, every rank of the
+        suit still out has one copy left, and its way is fixed: above ``a`` up in
+        order, below ``d`` down in order (no card fits both, so nothing waits). ``X``
+        of rank ``a + 1`` (or ``d - 1``) is the next card up (down). Any winning line
+        ``L`` is followed as well after founding ``X`` now: play ``L``'s moves, with
+        each pile ``L``'s pile less the cards of the suit founded early. A move of a
+        card founded early is skipped; a card ``L`` packs onto a card founded early is
+        one rank from it, so it is founded already or is the next card of that
+        foundation, and is founded instead; a move that would now only swap two piles
+        is skipped with the piles' names swapped; every other move is played as it
+        is. With no shift left nothing reorders a pile, so ``L``'s last position, every
+        card founded, is reached too."""
         piles = state.piles
-        # Only a king going up (its ace's pile at the queen) or an ace going down (its
-        # king's pile at the two) can qualify: the rank beyond must be off the cards.
-        if not any(
-            piles[u][-1] % 13 == 11 or piles[d][-1] % 13 == 1
-            for u, d in zip(self.up, self.down, strict=True)
-        ):
-            return []
+        shifts = state.vars.shifts_left
+        # per suit: card % 52 of the next card up and down when that card is safe by
+        # the second case, or (a, d) to test the first
+        wanted: dict[int, str] = {}
+        ends: list[tuple[int, int] | None] = []
+        for s in range(4):
+            if piles[self.wait[s]]:
+                ends.append(None)
+                continue
+            a = piles[self.up[s]][-1] % 13 + 1
+            d = piles[self.down[s]][-1] % 13 + 1
+            ends.append((a, d))
+            if not shifts and d <= a + 1:
+                if a < 13:
+                    wanted[s * 13 + a] = UP[s]  # rank a + 1
+                if d > 1:
+                    wanted[s * 13 + d - 2] = DOWN[s]  # rank d - 1
         out: list[Move] = []
         for t, i in zip(TABLEAU, self.tableau, strict=True):
             pile = piles[i]
             if not pile:
                 continue
-            s, r = suit(pile[-1]), rank(pile[-1])
-            if piles[self.wait[s]]:
+            c = pile[-1] % 52
+            if target := wanted.get(c):
+                out.append(Move(t, target))
                 continue
-            targets = self._foundation_targets(piles, s, r)
-            if len(targets) != 1 or targets[0] not in UP + DOWN:
+            s, r = c // 13, c % 13 + 1
+            ad = ends[s]
+            if ad is None or 1 < len(pile) <= shifts:  # a lone card never turns
                 continue
-            a, d = rank(piles[self.up[s]][-1]), rank(piles[self.down[s]][-1])
+            a, d = ad
+            if r == a + 1 == d - 1 or (r != a + 1 and r != d - 1):
+                continue  # into the wait cell, or no foundation
             # both copies of rank q are founded when the ace's pile reached q (one
             # copy) and the king's pile came down to q (the other)
-            if all(not 1 <= q <= 13 or (q <= a and q >= d) for q in (r - 1, r + 1)):
-                out.append(Move(t, targets[0]))
+            if all(not 1 <= q <= 13 or d <= q <= a for q in (r - 1, r + 1)):
+                out.append(Move(t, UP[s] if r == a + 1 else DOWN[s]))
         return out
 
     def play(self, state: State[CrescentVars], move: Move) -> State[CrescentVars]:

@@ -95,6 +95,22 @@ def test_crescent_counts_a_spent_shift_against_a_position() -> None:
     assert CRESCENT.heuristic(shifted) == 104 - 8 + Crescent.SHIFT_COST > 104 - 8
 
 
+def test_crescent_charges_a_card_of_a_crossed_suit_above_one_needed_first() -> None:
+    """Clubs: the ace's pile at 6, the king's come down to the ace (crossed: each club
+    still out goes up in order). 8♣ 9♣ 10♣ J♣ lie above the 7♣ up wants first: four
+    blockers; the Q♣ above the K♣ is not one (it goes up first). Spades not crossed
+    (ace's pile at 5, king's at 10): the 9♠ above the 6♠ costs nothing."""
+    spec = {"FA-C": run("C", 1, 6), "FK-C": run("C", 13, 1), "T12": "7C 8C 9C TC JC"}
+    spec |= {"T6": "KC QC", "FA-S": run("S", 1, 5), "FK-S": run("S", 13, 10), "T1": "6S 9S"}
+    for s in "HD":
+        spec[f"FA-{s}"] = run(s, 1, 13)
+        spec[f"FK-{s}"] = run(s, 13, 1)
+    state = position(CRESCENT_GAME, spec, rest="T2", vars=CRESCENT_GAME.Vars(3))
+    assert CRESCENT_GAME._blockers(state.piles) == 4
+    founded = CRESCENT_GAME.score(state)[0]
+    assert CRESCENT_GAME.heuristic(state) == 104 - founded + 4 * Crescent.BLOCK_COST
+
+
 def test_crescent_works_out_each_suits_foundations_once_as_it_did_per_card() -> None:
     """moves() looks up a suit's foundation targets per rank (_fits) instead of asking
     _foundation_targets for every top: the two agree on every rank along played games,
