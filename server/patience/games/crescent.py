@@ -168,21 +168,25 @@ class Crescent(Game[CrescentVars]):
             return 0
         n = 0
         for i in self.tableau:
-            pile = piles[i]
-            for j in range(1, len(pile)):
-                y = pile[j] % 52
-                ad = crossed.get(y // 13)
+            # per crossed suit, the lowest rank going up and the highest going down
+            # among the cards below (ranks 0-based: a card of rank r + 1)
+            low: dict[int, int] = {}
+            high: dict[int, int] = {}
+            for c in piles[i]:
+                c %= 52
+                s = c // 13
+                ad = crossed.get(s)
                 if ad is None:
                     continue
-                a, d = ad
-                ry = y % 13
-                for x in pile[:j]:
-                    x %= 52
-                    # ranks are 1 + x % 13; same suit, both up with x first, or both
-                    # down with x first
-                    if x // 13 == y // 13 and (a <= x % 13 < ry or ry < x % 13 < d - 1):
+                r = c % 13
+                if r >= ad[0]:  # goes up (rank above a): after every lower one
+                    if low.get(s, 13) < r:
                         n += 1
-                        break
+                    low[s] = min(low.get(s, 13), r)
+                else:  # goes down (rank below d): after every higher one
+                    if high.get(s, -1) > r:
+                        n += 1
+                    high[s] = max(high.get(s, -1), r)
         return n
 
     def safe_moves(self, state: State[CrescentVars]) -> list[Move]:
