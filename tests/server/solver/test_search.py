@@ -111,6 +111,45 @@ def test_crescent_charges_a_card_of_a_crossed_suit_above_one_needed_first() -> N
     assert CRESCENT_GAME.heuristic(state) == 104 - founded + 4 * Crescent.BLOCK_COST
 
 
+def test_crescent_counts_blockers_in_one_pass_as_pair_by_pair() -> None:
+    """``_blockers`` scans each pile once; the same count, card pair by card pair."""
+
+    def pairs(state: AnyState) -> int:
+        piles, n = state.piles, 0
+        ends = {}
+        for s in range(4):
+            a = piles[CRESCENT_GAME.up[s]][-1] % 13 + 1
+            d = piles[CRESCENT_GAME.down[s]][-1] % 13 + 1
+            if d <= a + 1 and not piles[CRESCENT_GAME.wait[s]]:
+                ends[s] = (a, d)
+        for i in CRESCENT_GAME.tableau:
+            pile = [c % 52 for c in piles[i]]
+            for j, y in enumerate(pile):
+                if y // 13 not in ends:
+                    continue
+                a, d = ends[y // 13]
+                ry = y % 13 + 1
+                below = [x % 13 + 1 for x in pile[:j] if x // 13 == y // 13]
+                n += any((a < rx < ry) or (ry < rx < d) for rx in below)
+        return n
+
+    rnd = random.Random(5)
+    counted = 0
+    for seed in range(20):
+        state = CRESCENT_GAME.deal(seed)
+        for _ in range(400):
+            assert CRESCENT_GAME._blockers(state.piles) == pairs(state)
+            counted += CRESCENT_GAME._blockers(state.piles) > 0
+            legal = CRESCENT_GAME.legal_moves(state)
+            if not legal:
+                break
+            up = [m for m in legal if m.dst is not None and m.dst[0] in "FW"]
+            state = CRESCENT_GAME.apply(
+                state, rnd.choice(up if up and rnd.random() < 0.8 else legal)
+            )
+    assert counted > 20
+
+
 def test_crescent_works_out_each_suits_foundations_once_as_it_did_per_card() -> None:
     """moves() looks up a suit's foundation targets per rank (_fits) instead of asking
     _foundation_targets for every top: the two agree on every rank along played games,
