@@ -136,58 +136,16 @@ class Crescent(Game[CrescentVars]):
 
     #: what a shift spent costs in the solver's estimate, in cards still to found
     SHIFT_COST = 5
-    #: what a card of a crossed suit lying above one its foundation needs first costs
-    BLOCK_COST = 1
 
     def heuristic(self, state: State[CrescentVars]) -> float:
-        """The cards not yet founded, plus :attr:`SHIFT_COST` for every shift spent,
-        plus :attr:`BLOCK_COST` for every blocker. A shift turns all sixteen piles at
-        once, so it nearly always uncovers a card a foundation wants: on cards founded
-        alone the search spends all three early and is left with piles it can no
-        longer turn. A blocker is a card of a suit whose foundations have crossed
-        (see :meth:`safe_moves`: each card still out has one way left, up or down in
-        order) lying anywhere above a card of its suit that must go the same way
-        before it (the 10♣ above the 7♣ with both going up): it must be packed away
-        or turned by a shift, else the game is lost there (measured: docs/solver.md)."""
+        """The cards not yet founded plus :attr:`SHIFT_COST` for every shift spent. A
+        shift turns all sixteen piles at once, so it nearly always uncovers a card a
+        foundation wants: on cards founded alone the search spends all three early
+        and is left with piles it can no longer turn (the cost chosen, measured:
+        docs/solver.md)."""
         piles = state.piles
         founded = sum(len(piles[i]) for i in self._foundations)
-        estimate = self.total - founded + self.SHIFT_COST * (3 - state.vars.shifts_left)
-        return estimate + self.BLOCK_COST * self._blockers(piles)
-
-    def _blockers(self, piles: Piles) -> int:
-        """How many tableau cards of crossed suits lie above a card of their suit
-        that must go the same way before them (each card counted once)."""
-        crossed: dict[int, tuple[int, int]] = {}
-        for s in range(4):
-            if not piles[self.wait[s]]:
-                a = piles[self.up[s]][-1] % 13 + 1
-                d = piles[self.down[s]][-1] % 13 + 1
-                if d <= a + 1:
-                    crossed[s] = (a, d)
-        if not crossed:
-            return 0
-        n = 0
-        for i in self.tableau:
-            # per crossed suit, the lowest rank going up and the highest going down
-            # among the cards below (ranks 0-based: a card of rank r + 1)
-            low: dict[int, int] = {}
-            high: dict[int, int] = {}
-            for c in piles[i]:
-                c %= 52
-                s = c // 13
-                ad = crossed.get(s)
-                if ad is None:
-                    continue
-                r = c % 13
-                if r >= ad[0]:  # goes up (rank above a): after every lower one
-                    if low.get(s, 13) < r:
-                        n += 1
-                    low[s] = min(low.get(s, 13), r)
-                else:  # goes down (rank below d): after every higher one
-                    if high.get(s, -1) > r:
-                        n += 1
-                    high[s] = max(high.get(s, -1), r)
-        return n
+        return self.total - founded + self.SHIFT_COST * (3 - state.vars.shifts_left)
 
     def safe_moves(self, state: State[CrescentVars]) -> list[Move]:
         """Pile tops that can only go to the one foundation they fit (never into the

@@ -95,61 +95,6 @@ def test_crescent_counts_a_spent_shift_against_a_position() -> None:
     assert CRESCENT.heuristic(shifted) == 104 - 8 + Crescent.SHIFT_COST > 104 - 8
 
 
-def test_crescent_charges_a_card_of_a_crossed_suit_above_one_needed_first() -> None:
-    """Clubs: the ace's pile at 6, the king's come down to the ace (crossed: each club
-    still out goes up in order). 8♣ 9♣ 10♣ J♣ lie above the 7♣ up wants first: four
-    blockers; the Q♣ above the K♣ is not one (it goes up first). Spades not crossed
-    (ace's pile at 5, king's at 10): the 9♠ above the 6♠ costs nothing."""
-    spec = {"FA-C": run("C", 1, 6), "FK-C": run("C", 13, 1), "T12": "7C 8C 9C TC JC"}
-    spec |= {"T6": "KC QC", "FA-S": run("S", 1, 5), "FK-S": run("S", 13, 10), "T1": "6S 9S"}
-    for s in "HD":
-        spec[f"FA-{s}"] = run(s, 1, 13)
-        spec[f"FK-{s}"] = run(s, 13, 1)
-    state = position(CRESCENT_GAME, spec, rest="T2", vars=CRESCENT_GAME.Vars(3))
-    assert CRESCENT_GAME._blockers(state.piles) == 4
-    founded = CRESCENT_GAME.score(state)[0]
-    assert CRESCENT_GAME.heuristic(state) == 104 - founded + 4 * Crescent.BLOCK_COST
-
-
-def test_crescent_counts_blockers_in_one_pass_as_pair_by_pair() -> None:
-    """``_blockers`` scans each pile once; the same count, card pair by card pair."""
-
-    def pairs(state: AnyState) -> int:
-        piles, n = state.piles, 0
-        ends = {}
-        for s in range(4):
-            a = piles[CRESCENT_GAME.up[s]][-1] % 13 + 1
-            d = piles[CRESCENT_GAME.down[s]][-1] % 13 + 1
-            if d <= a + 1 and not piles[CRESCENT_GAME.wait[s]]:
-                ends[s] = (a, d)
-        for i in CRESCENT_GAME.tableau:
-            pile = [c % 52 for c in piles[i]]
-            for j, y in enumerate(pile):
-                if y // 13 not in ends:
-                    continue
-                a, d = ends[y // 13]
-                ry = y % 13 + 1
-                below = [x % 13 + 1 for x in pile[:j] if x // 13 == y // 13]
-                n += any((a < rx < ry) or (ry < rx < d) for rx in below)
-        return n
-
-    rnd = random.Random(5)
-    counted = 0
-    for seed in range(20):
-        state = CRESCENT_GAME.deal(seed)
-        for _ in range(400):
-            assert CRESCENT_GAME._blockers(state.piles) == pairs(state)
-            counted += CRESCENT_GAME._blockers(state.piles) > 0
-            legal = CRESCENT_GAME.legal_moves(state)
-            if not legal:
-                break
-            up = [m for m in legal if m.dst is not None and m.dst[0] in "FW"]
-            state = CRESCENT_GAME.apply(
-                state, rnd.choice(up if up and rnd.random() < 0.8 else legal)
-            )
-    assert counted > 20
-
-
 def test_crescent_works_out_each_suits_foundations_once_as_it_did_per_card() -> None:
     """moves() looks up a suit's foundation targets per rank (_fits) instead of asking
     _foundation_targets for every top: the two agree on every rank along played games,
