@@ -25,6 +25,9 @@ class Tuning:
     #: one step (a ``forced_actions`` move, e.g. a deal) apart, the ``beam`` best by
     #: :meth:`Game.heuristic` kept at each (search.py)
     beam: int = 0
+    #: further beams, of these widths, each run in turn with the budget left when the
+    #: one before found nothing (only with ``beam``): another width keeps other lines
+    rebeam: tuple[int, ...] = ()
     #: the most nodes a daily's scan spends on one candidate deal (None: the server's
     #: budget; a smaller budget given wins): where wins come quickly or not at all,
     #: many cheap candidates find a certified deal sooner than a few long searches
@@ -42,7 +45,7 @@ TUNING: Mapping[str, Tuning] = {
     "short": Tuning(candidate_nodes=3_000),
     "carpet": Tuning(candidate_nodes=1_000, weight=3.0),
     "parade": Tuning(candidate_nodes=1_000),
-    "hemispheres": Tuning(beam=50, candidate_nodes=30_000),
+    "hemispheres": Tuning(beam=50, rebeam=(20,), candidate_nodes=30_000),
 }
 
 

@@ -148,36 +148,72 @@ class Crescent(Game[CrescentVars]):
         return self.total - founded + self.SHIFT_COST * (3 - state.vars.shifts_left)
 
     def safe_moves(self, state: State[CrescentVars]) -> list[Move]:
-        """A pile top ``X`` onto the one foundation it fits (never into the wait
-        cell, and not while a card of its suit waits) once every copy of both cards
-        of its suit one rank away lies on the foundations: nothing can ever be packed
-        on ``X`` again, so its only use left is the foundation, and taking it there
-        now uncovers the pile at once. Rare before the end: ``X`` going up needs both
-        copies of the rank above founded, which only the king's foundation can hold."""
+        """Pile tops that can only go to the one foundation they fit (never into the
+        wait cell: no card of their suit waits), in two cases.
+
+        **Nothing can be packed on it.** Every copy of both cards of its suit one rank
+        away (``X ± 1``) lies on the foundations, and ``X`` lies on at least as many
+        cards as shifts are left. Seed 000: a top goes onto its foundation or "onto
+        another pile top of the same suit one rank apart"; with no such card left,
+        ``X`` neither hosts nor moves again, so its only use is the foundation, and
+        founding it now uncovers its pile at once. A shift takes the bottom card of
+        "every pile of two or more" to its top: the pile below ``X`` turns exactly as
+        it would with ``X`` in it until ``X`` itself reached the bottom, which takes
+        more shifts than cards lie below it (a lone ``X`` never turns). Rare before
+        the end: going up needs both copies of the rank above founded, which only the
+        king's foundation can hold.
+
+        **Its suit has crossed, and no shift is left.** Once the ace's foundation (at
+        ``a``) and the king's (at ``d``) have met, ``d <= a + 1``, every rank of the
+        suit still out has one copy left, and its way is fixed: above ``a`` up in
+        order, below ``d`` down in order (no card fits both, so nothing waits). ``X``
+        of rank ``a + 1`` (or ``d - 1``) is the next card up (down). Any winning line
+        ``L`` is followed as well after founding ``X`` now: play ``L``'s moves, with
+        each pile ``L``'s pile less the cards of the suit founded early. A move of a
+        card founded early is skipped; a card ``L`` packs onto a card founded early is
+        one rank from it, so it is founded already or is the next card of that
+        foundation, and is founded instead; a move that would now only swap two piles
+        is skipped with the piles' names swapped; every other move is played as it
+        is. With no shift left nothing reorders a pile, so ``L``'s last position, every
+        card founded, is reached too."""
         piles = state.piles
-        # Only a king going up (its ace's pile at the queen) or an ace going down (its
-        # king's pile at the two) can qualify: the rank beyond must be off the cards.
-        if not any(
-            piles[u][-1] % 13 == 11 or piles[d][-1] % 13 == 1
-            for u, d in zip(self.up, self.down, strict=True)
-        ):
-            return []
+        shifts = state.vars.shifts_left
+        # per suit: card % 52 of the next card up and down when that card is safe by
+        # the second case, or (a, d) to test the first
+        wanted: dict[int, str] = {}
+        ends: list[tuple[int, int] | None] = []
+        for s in range(4):
+            if piles[self.wait[s]]:
+                ends.append(None)
+                continue
+            a = piles[self.up[s]][-1] % 13 + 1
+            d = piles[self.down[s]][-1] % 13 + 1
+            ends.append((a, d))
+            if not shifts and d <= a + 1:
+                if a < 13:
+                    wanted[s * 13 + a] = UP[s]  # rank a + 1
+                if d > 1:
+                    wanted[s * 13 + d - 2] = DOWN[s]  # rank d - 1
         out: list[Move] = []
         for t, i in zip(TABLEAU, self.tableau, strict=True):
             pile = piles[i]
             if not pile:
                 continue
-            s, r = suit(pile[-1]), rank(pile[-1])
-            if piles[self.wait[s]]:
+            c = pile[-1] % 52
+            if target := wanted.get(c):
+                out.append(Move(t, target))
                 continue
-            targets = self._foundation_targets(piles, s, r)
-            if len(targets) != 1 or targets[0] not in UP + DOWN:
+            s, r = c // 13, c % 13 + 1
+            ad = ends[s]
+            if ad is None or 1 < len(pile) <= shifts:  # a lone card never turns
                 continue
-            a, d = rank(piles[self.up[s]][-1]), rank(piles[self.down[s]][-1])
+            a, d = ad
+            if r == a + 1 == d - 1 or (r != a + 1 and r != d - 1):
+                continue  # into the wait cell, or no foundation
             # both copies of rank q are founded when the ace's pile reached q (one
             # copy) and the king's pile came down to q (the other)
-            if all(not 1 <= q <= 13 or (q <= a and q >= d) for q in (r - 1, r + 1)):
-                out.append(Move(t, targets[0]))
+            if all(not 1 <= q <= 13 or d <= q <= a for q in (r - 1, r + 1)):
+                out.append(Move(t, UP[s] if r == a + 1 else DOWN[s]))
         return out
 
     def play(self, state: State[CrescentVars], move: Move) -> State[CrescentVars]:

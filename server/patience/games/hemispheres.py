@@ -83,6 +83,8 @@ RING = (
     "P12",
 )
 CELL = dict(zip(RING, RIM, strict=True))
+#: ``is_red`` of every card id, looked up on the search's hot path (moves, safe moves)
+RED_CARD = tuple(is_red(c) for c in range(104))
 
 
 def _race(pid: str) -> str:
@@ -160,7 +162,7 @@ class Hemispheres(Game[NoVars]):
                 (empty_north if north else empty_south).append(pid)
                 continue
             c = pile[-1]
-            if is_red(c) == north:
+            if RED_CARD[c] == north:
                 tops.setdefault(c % 52, []).append((pid, race))
                 sources.append((pid, c, north, race))
             elif len(pile) == 1:
@@ -188,7 +190,7 @@ class Hemispheres(Game[NoVars]):
             for f in needs.get(key, ()):
                 add(to[f])
             # The waste top may marry into any race of its own hemisphere.
-            if is_red(c):
+            if RED_CARD[c]:
                 if key % 13 != KING - 1:
                     for d, _ in tops.get(key + 1, ()):
                         add(to[d])
@@ -269,7 +271,7 @@ class Hemispheres(Game[NoVars]):
 
         def fit(src: str, c: int) -> None:
             s, r = (c % 52) // 13, c % 13 + 1
-            if is_red(c):
+            if RED_CARD[c]:
                 if r == low[s] + 1:
                     out.extend(self._to[src][f] for f in self._wants(piles, self.red, c - 1)[:1])
             elif r == high[s] - 1:
@@ -280,7 +282,7 @@ class Hemispheres(Game[NoVars]):
             fit("X", waste[-1])
         for pid, i, north, _ in self._circle:
             pile = piles[i]
-            if pile and (end or len(pile) > 1) and is_red(pile[-1]) == north:
+            if pile and (end or len(pile) > 1) and RED_CARD[pile[-1]] == north:
                 fit(pid, pile[-1])
         return out
 

@@ -149,12 +149,49 @@ def test_crescent_a_card_nothing_can_be_packed_on_is_safe() -> None:
 
 
 def test_crescent_a_card_a_neighbour_may_still_lie_on_is_not_safe() -> None:
-    """The J♠ going up while a Q♠ is still out: a queen could be packed on it, so it
-    is legal but not listed; nothing is listed at the deal either."""
-    state = crescent_spades(10, 1, "KS QS JS")
+    """The J♠ going up while a Q♠ is still out, a shift left: a queen could be packed
+    on it (and a shift turns the pile), so it is legal but not listed; nothing is
+    listed at the deal either."""
+    state = crescent_spades(10, 1, "KS QS JS")._replace(vars=CRESCENT.Vars(1))
     assert Move("T1", "FA-S") in CRESCENT.legal_moves(state)
     assert CRESCENT.safe_moves(state) == []
     assert CRESCENT.safe_moves(CRESCENT.deal(0)) == []
+
+
+def test_crescent_the_next_card_of_a_crossed_suit_is_safe_with_no_shift_left() -> None:
+    """The spades' king foundation has come down to the ace: every spade still out
+    has one copy left, and each goes up in order. With no shift left the J♠ on top
+    is safe (a queen packed on it would only wait for it); the 6♠ up, the 9♠ down
+    of an uncrossed suit (ace's pile at 5, king's at 10: two copies of each rank
+    between) are not."""
+    state = crescent_spades(10, 1, "KS QS JS")
+    assert state.vars.shifts_left == 0
+    assert CRESCENT.safe_moves(state) == [Move("T1", "FA-S")]
+    spec = {"FA-S": run("S", 1, 5), "FK-S": run("S", 13, 10), "T1": "9S 6S", "T2": "6S 9S"}
+    for s in "HDC":
+        spec[f"FA-{s}"] = run(s, 1, 13)
+        spec[f"FK-{s}"] = run(s, 13, 1)
+    apart = position(CRESCENT, spec, rest="T3", vars=CRESCENT.Vars(0))
+    assert {Move("T1", "FA-S"), Move("T2", "FK-S")} <= set(CRESCENT.legal_moves(apart))
+    assert CRESCENT.safe_moves(apart) == []
+
+
+def test_crescent_a_card_is_safe_only_above_as_many_cards_as_shifts_left() -> None:
+    """The K♠ with both queens of spades founded lies on the K♥: with one shift left
+    it is safe (one shift turns the K♥ above it and nothing after), with two it is
+    not listed (the second shift would turn the K♠ itself); alone it never turns."""
+    spec = {"FA-S": run("S", 1, 12), "FK-S": run("S", 13, 1), "T1": "KH KS"}
+    spec |= {"FA-H": run("H", 1, 12), "FK-H": run("H", 13, 1)}
+    for s in "DC":
+        spec[f"FA-{s}"] = run(s, 1, 13)
+        spec[f"FK-{s}"] = run(s, 13, 1)
+    one = position(CRESCENT, spec, vars=CRESCENT.Vars(1))
+    assert CRESCENT.safe_moves(one) == [Move("T1", "FA-S")]
+    two = one._replace(vars=CRESCENT.Vars(2))
+    assert Move("T1", "FA-S") in CRESCENT.legal_moves(two)
+    assert CRESCENT.safe_moves(two) == []
+    alone = crescent_spades(12, 1, "KS")._replace(vars=CRESCENT.Vars(3))
+    assert CRESCENT.safe_moves(alone) == [Move("T1", "FA-S")]
 
 
 #: Hemispheres searched without its beam (endgames are small: the plain search
