@@ -44,12 +44,17 @@ class Deal:
     #: seconds to the first certified line (before the par pass)
     found_seconds: float | None
     greedy_won: bool
+    #: CPU seconds of the search (its process's): nodes per CPU second do not fall
+    #: with the machine's load as nodes per second do
+    cpu_seconds: float
 
 
 def run_deal(slug: str, seed: int, seconds: float, nodes: int | None) -> Deal:
     game = registry.get(slug)
     start = game.deal(seed)
+    cpu = time.process_time()
     result = solve(game, start, max_seconds=seconds, max_nodes=nodes)
+    cpu = time.process_time() - cpu
     if result.line is not None:
         assert certify(game, start, result.line), (slug, seed)
     greedy = Greedy(game).play(seed)
@@ -62,6 +67,7 @@ def run_deal(slug: str, seed: int, seconds: float, nodes: int | None) -> Deal:
         result.seconds,
         result.found_seconds,
         greedy.end == "won",
+        cpu,
     )
 
 
@@ -80,6 +86,7 @@ class Row:
         greedy = sum(d.greedy_won for d in self.deals)
         secs = sorted(d.found_seconds for d in wins if d.found_seconds is not None)
         spent = sum(d.seconds for d in self.deals)
+        cpu = sum(d.cpu_seconds for d in self.deals)
         pars = [d.par for d in wins if d.par is not None]
         return {
             "game": self.slug,
@@ -93,6 +100,7 @@ class Row:
             "median_s": round(statistics.median(secs), 3) if secs else None,
             "p90_s": round(secs[max(0, math.ceil(0.9 * len(secs)) - 1)], 3) if secs else None,
             "nodes_per_s": round(sum(d.nodes for d in self.deals) / spent) if spent else 0,
+            "nodes_per_cpu_s": round(sum(d.nodes for d in self.deals) / cpu) if cpu else 0,
             "median_par": statistics.median(pars) if pars else None,
         }
 
@@ -100,8 +108,8 @@ class Row:
 def table(rows: list[Row]) -> str:
     out = [
         "| game | deals | certified | 95 % Wilson | unwinnable | unknown | greedy wins "
-        "| median s | p90 s | nodes/s | median par |",
-        "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| median s | p90 s | nodes/s | nodes/CPU s | median par |",
+        "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
         j = row.as_json()
@@ -113,6 +121,7 @@ def table(rows: list[Row]) -> str:
             f"| {100 * float(j['greedy_share']):.1f} % "  # type: ignore[arg-type]
             f"| {j['median_s'] if j['median_s'] is not None else '–'} "
             f"| {j['p90_s'] if j['p90_s'] is not None else '–'} | {j['nodes_per_s']} "
+            f"| {j['nodes_per_cpu_s']} "
             f"| {j['median_par'] if j['median_par'] is not None else '–'} |"
         )
     return "\n".join(out)
