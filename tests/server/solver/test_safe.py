@@ -6,13 +6,14 @@ the search decides the same with and without them."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import replace
 
 import pytest
 
 from server.patience import registry
 from server.patience.cards import RANKS, SUITS
-from server.patience.engine import Game, Move, NoVars, State
+from server.patience.engine import AnyGame, AnyState, Game, Move, NoVars, State
 from server.patience.games.crescent import GAME as CRESCENT
 from server.patience.games.crescent import CrescentVars
 from server.patience.games.hemispheres import GAME as HEMISPHERES
@@ -23,7 +24,7 @@ from server.patience.games.short import GAME as SHORT
 from server.patience.games.short import Short, ShortVars
 from server.patience.games.st_helena import GAME as ST_HELENA
 from server.patience.games.st_helena import StHelena
-from server.solver import TUNING, certify, solve
+from server.solver import TUNING, Tuning, certify, solve
 from server.solver.search import _expander
 from tests.server.patience.games.positions import position, run
 
@@ -36,6 +37,25 @@ class ParadeUnguided(Parade):
 
 
 UNGUIDED = ParadeUnguided()
+
+
+def verdicts_alike(
+    guided: AnyGame, plain: AnyGame, states: Iterable[AnyState], tuned: Tuning | None = None
+) -> list[str]:
+    """The search's verdicts on ``states`` with the safe moves (``guided``), where
+    both it and the search without them (``plain``) reached one; the two never
+    disagree (a budget may run out first, more often without the safe moves: more to
+    search), and every line found certifies."""
+    verdicts: list[str] = []
+    for i, state in enumerate(states):
+        found = solve(guided, state, max_nodes=20_000, shorten=False, tuned=tuned)
+        other = solve(plain, state, max_nodes=20_000, shorten=False, tuned=tuned)
+        assert len({found.outcome, other.outcome} - {"unknown"}) <= 1, i
+        if "unknown" not in (found.outcome, other.outcome):
+            verdicts.append(found.outcome)
+        if found.line is not None:
+            assert certify(guided, state, found.line)
+    return verdicts
 
 
 @pytest.mark.parametrize("slug", registry.slugs())
@@ -262,18 +282,8 @@ def hemispheres_endgame(seed: int) -> State[NoVars]:
 def test_hemispheres_search_decides_alike_with_and_without_safe_moves() -> None:
     """On endgames dealt at random (cards still in the stock, on the waste and in
     the circle), the search's verdict is the same with the safe moves as without."""
-    verdicts = []
-    for seed in range(12):
-        state = hemispheres_endgame(seed)
-        guided = solve(HEMISPHERES, state, max_nodes=20_000, shorten=False, tuned=NO_BEAM)
-        plain = solve(HEMISPHERES_UNGUIDED, state, max_nodes=20_000, shorten=False, tuned=NO_BEAM)
-        # a budget may run out before a verdict, more often without the safe moves
-        # (more to search); two verdicts never disagree
-        assert len({guided.outcome, plain.outcome} - {"unknown"}) <= 1, seed
-        if "unknown" not in (guided.outcome, plain.outcome):
-            verdicts.append(guided.outcome)
-        if guided.line is not None:
-            assert certify(HEMISPHERES, state, guided.line)
+    states = (hemispheres_endgame(seed) for seed in range(12))
+    verdicts = verdicts_alike(HEMISPHERES, HEMISPHERES_UNGUIDED, states, tuned=NO_BEAM)
     assert verdicts.count("win") >= 3 and verdicts.count("none") >= 3, verdicts
 
 
@@ -314,16 +324,8 @@ def st_helena_endgame(seed: int) -> State[NoVars]:
 
 def test_st_helena_search_decides_alike_with_and_without_safe_moves() -> None:
     """Endgames the plain search wins are won with the safe moves too."""
-    verdicts = []
-    for seed in range(10):
-        state = st_helena_endgame(seed)
-        guided = solve(ST_HELENA, state, max_nodes=20_000, shorten=False)
-        plain = solve(ST_HELENA_UNGUIDED, state, max_nodes=20_000, shorten=False)
-        assert len({guided.outcome, plain.outcome} - {"unknown"}) <= 1, seed
-        if "unknown" not in (guided.outcome, plain.outcome):
-            verdicts.append(guided.outcome)
-        if guided.line is not None:
-            assert certify(ST_HELENA, state, guided.line)
+    states = (st_helena_endgame(seed) for seed in range(10))
+    verdicts = verdicts_alike(ST_HELENA, ST_HELENA_UNGUIDED, states)
     # the failure a safe move could cause is a lost verdict on a winnable position
     assert verdicts.count("win") >= 5, verdicts
 
@@ -384,16 +386,7 @@ def test_short_search_decides_alike_with_and_without_safe_moves() -> None:
     """Endgames the plain search wins are won with the safe moves too; a dead one
     (10♥ over the 9♥ wants a jack, the J♥ lies under the K♥, which only its
     foundation takes) is proven lost by both."""
-    verdicts = []
-    for seed in range(12):
-        state = short_endgame(seed)
-        guided = solve(SHORT, state, max_nodes=20_000, shorten=False)
-        plain = solve(SHORT_UNGUIDED, state, max_nodes=20_000, shorten=False)
-        assert len({guided.outcome, plain.outcome} - {"unknown"}) <= 1, seed
-        if "unknown" not in (guided.outcome, plain.outcome):
-            verdicts.append(guided.outcome)
-        if guided.line is not None:
-            assert certify(SHORT, state, guided.line)
+    verdicts = verdicts_alike(SHORT, SHORT_UNGUIDED, (short_endgame(seed) for seed in range(12)))
     assert verdicts.count("win") >= 8, verdicts
     order = [RANKS[(4 + v) % 13] for v in range(13)]
     dead = {f"F{i}": " ".join(r + s for r in order) for i, s in ((1, "S"), (2, "D"), (3, "C"))}
