@@ -28,6 +28,8 @@ DEAL = Move.act("deal")
 FULL = 4
 #: the solver's estimate of a position that cannot be won (:meth:`Parade.heuristic`)
 DEAD = 1000.0
+#: the estimate's weight of one stuck depot card (docs/solver.md)
+STUCK = 1.0
 #: (suit, rank) of every card id, for indexing moves without calls
 KEY = tuple((suit(c), rank(c)) for c in range(104))
 
@@ -208,7 +210,7 @@ class Parade(Game[NoVars]):
         n, dead = self.stuck(state)
         if dead:
             return DEAD
-        return self.total - self.score(state)[0] + n
+        return self.total - self.score(state)[0] + STUCK * n
 
     def safe_moves(self, state: State[NoVars]) -> list[Move]:
         """A card onto a built pile it continues, when its twin (the other deck's copy)
