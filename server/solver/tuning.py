@@ -45,7 +45,7 @@ DEFAULT = Tuning()
 TUNING: Mapping[str, Tuning] = {
     "crescent": Tuning(dive=0.0, candidate_nodes=3_000),
     "short": Tuning(candidate_nodes=3_000),
-    "carpet": Tuning(candidate_nodes=1_000, weight=3.0),
+    "carpet": Tuning(candidate_nodes=1_000, weight=2.0),
     "parade": Tuning(candidate_nodes=1_000, dead=PARADE_DEAD),
     "hemispheres": Tuning(beam=50, candidate_nodes=30_000),
 }
