@@ -96,3 +96,20 @@ def test_dropping_dead_positions_keeps_the_wins() -> None:
             result = solve(PARADE, state, max_nodes=3_000, shorten=False, tuned=tuned)
             assert result.outcome == "win", (seed, dead)
             assert result.line is not None and certify(PARADE, state, result.line)
+
+
+def test_depots_that_wait_on_each_other_are_deadlocked() -> None:
+    """An 8♥ on both 5♠ and an 8♠ on both 5♥: neither lies on its own build (not
+    stuck), but each needs a 5 the other covers, so neither ever moves. With one 5 of
+    each suit in the stock instead, the stock may free them: not deadlocked."""
+    locked = position(PARADE, {"D1": "5S 5S 8H", "D2": "5H 5H 8S"}, rest="S")
+    assert PARADE.stuck(locked) == (0, False)
+    assert PARADE.deadlocked(locked)
+    assert PARADE.heuristic(locked) == DEAD
+    open_ = position(PARADE, {"D1": "5S 8H", "D2": "5H 8S"}, rest="S")
+    assert not PARADE.deadlocked(open_)
+    assert PARADE.heuristic(open_) == PARADE.total - PARADE.score(open_)[0]
+    # the other 8♠ built: this one needs the other 5♠, which the 8♥ covers for good
+    twin = position(PARADE, {"P00": "2S 5S 8S", "D1": "5H 5H 8S", "D2": "5S 8H"}, rest="S")
+    assert PARADE.deadlocked(twin)
+    assert not PARADE.deadlocked(PARADE.deal(0))
