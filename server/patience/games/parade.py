@@ -214,8 +214,9 @@ class Parade(Game[NoVars]):
         """For the solver: the cards not yet founded plus one for each depot card
         lying on a lower card of its own build (:meth:`stuck`: it waits for the other
         copy, or for its depot to be dug out from the top), and :data:`DEAD` for a
-        position in which such a card can never move (no win from it: searched last).
-        Measured against the plain count in docs/solver.md."""
+        position in which such a card can never move, or which is :meth:`deadlocked`
+        (no win from it: dropped by the search, ``Tuning.dead``). Measured against
+        the plain count in docs/solver.md."""
         n, dead = self.stuck(state)
         if dead or self.deadlocked(state):
             return DEAD
