@@ -240,8 +240,11 @@ def _search(
     max_nodes: int,
     deadline: float,
     bound: int | None = None,
+    dead: float | None = None,
 ) -> _Pass:
-    """One best-first pass. ``bound``: ignore lines of that many moves or more."""
+    """One best-first pass. ``bound``: ignore lines of that many moves or more;
+    ``dead``: drop a child whose estimate is that or more (it cannot be won: its
+    subtree holds no win, so ``none`` stays exact)."""
     total = game.total
     keys = Keys(game)
     score = game.score
@@ -293,6 +296,8 @@ def _search(
             if f > best:
                 best = f
             est = h(child) if h is not None else total - f
+            if dead is not None and est >= dead:
+                continue
             if dive:  # fewest missing, then the deepest
                 push(frontier, (est, -depth, next(tie), child_id, child, k))
             else:
@@ -563,14 +568,14 @@ def solve(
     if found.outcome == "unknown" and nodes < budget and share > 0:
         dive_deadline = began + (max_seconds * share if max_seconds is not None else 1e9)
         dive_nodes = max(1, min(int(budget * share), budget - nodes))
-        found = _search(game, state, DIVE, dive_nodes, dive_deadline)
+        found = _search(game, state, DIVE, dive_nodes, dive_deadline, dead=tuned.dead)
         nodes += found.nodes
         best = max(best, found.best_founded)
         if found.line is not None and not certify(game, state, found.line):
             found = _Pass("unknown", None, found.nodes, found.best_founded)
     if found.outcome == "unknown" and nodes < budget:
         weight = FIND_WEIGHT if tuned.weight is None else tuned.weight
-        found = _search(game, state, weight, budget - nodes, deadline)
+        found = _search(game, state, weight, budget - nodes, deadline, dead=tuned.dead)
         nodes += found.nodes
         best = max(best, found.best_founded)
     line = found.line

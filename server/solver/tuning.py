@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import overload
 
 from ..patience.engine import AnyGame
+from ..patience.games.parade import DEAD as PARADE_DEAD
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,10 @@ class Tuning:
     #: the weight of the heuristic in the weighted A* that finds a win (search.py's
     #: ``FIND_WEIGHT``, 5, where None): higher is greedier
     weight: float | None = None
+    #: an estimate (:meth:`Game.heuristic`) at or above which a position cannot be won:
+    #: the search drops such a child instead of queueing it (None: queue everything).
+    #: Only for a game whose estimate says so exactly (search.py)
+    dead: float | None = None
 
 
 DEFAULT = Tuning()
@@ -43,8 +48,8 @@ DEFAULT = Tuning()
 TUNING: Mapping[str, Tuning] = {
     "crescent": Tuning(dive=0.0, candidate_nodes=3_000),
     "short": Tuning(candidate_nodes=3_000),
-    "carpet": Tuning(candidate_nodes=1_000, weight=3.0),
-    "parade": Tuning(candidate_nodes=1_000),
+    "carpet": Tuning(candidate_nodes=1_000, weight=2.0),
+    "parade": Tuning(candidate_nodes=1_000, dead=PARADE_DEAD),
     "hemispheres": Tuning(beam=50, rebeam=(20,), candidate_nodes=30_000),
 }
 

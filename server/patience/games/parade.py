@@ -28,8 +28,19 @@ DEAL = Move.act("deal")
 FULL = 4
 #: the solver's estimate of a position that cannot be won (:meth:`Parade.heuristic`)
 DEAD = 1000.0
+#: the estimate's weight of one stuck depot card (docs/solver.md)
+STUCK = 1.0
 #: (suit, rank) of every card id, for indexing moves without calls
 KEY = tuple((suit(c), rank(c)) for c in range(104))
+#: (suit, rank) of every card id as one index, 16 * suit + rank
+IDX = tuple(16 * s + r for s, r in KEY)
+#: index -> the indices of the lower cards of its build (same suit and row)
+LOWER = tuple(
+    tuple(16 * (x // 16) + q for q in range(BASE[(x % 16 - 2) % 3], x % 16, 3))
+    if x % 16 >= 2
+    else ()
+    for x in range(64)
+)
 
 
 def _stuck_in(pile: tuple[int, ...]) -> tuple[int, bool, list[tuple[int, int, int]]]:
@@ -203,12 +214,70 @@ class Parade(Game[NoVars]):
         """For the solver: the cards not yet founded plus one for each depot card
         lying on a lower card of its own build (:meth:`stuck`: it waits for the other
         copy, or for its depot to be dug out from the top), and :data:`DEAD` for a
-        position in which such a card can never move (no win from it: searched last).
-        Measured against the plain count in docs/solver.md."""
+        position in which such a card can never move, or which is :meth:`deadlocked`
+        (no win from it: dropped by the search, ``Tuning.dead``). Measured against
+        the plain count in docs/solver.md."""
         n, dead = self.stuck(state)
-        if dead:
+        if dead or self.deadlocked(state):
             return DEAD
-        return self.total - self.score(state)[0] + n
+        return self.total - self.score(state)[0] + STUCK * n
+
+    def deadlocked(self, state: State[NoVars]) -> bool:
+        """Whether some card can never reach its pile, even were every card still in
+        the stock free at once (the stock and the gaps are left out: a relaxation).
+
+        A card of rank ``r`` goes only onto a pile of its build whose top is ``r - 3``,
+        which holds one copy of each lower card of that build; once one copy of
+        ``r`` is built, the other goes onto the other pile, which needs the other
+        copies. So the ``k``-th copy of a card to be built needs ``k`` copies of each
+        lower card of its build built before it, and a depot card moves only after
+        every card above it. Cards are let go in any order these allow (a least
+        fixpoint): what is left can never move."""
+        piles = state.piles
+        #: by (suit, rank) index (:data:`IDX`): copies built, and copies left in
+        #: depots or misplaced (not yet let go)
+        built = [0] * 64
+        held = [0] * 64
+        loose: list[int] = []  # misplaced cards
+        for _, i, base in self.slots:
+            pile = piles[i]
+            if not pile:
+                continue
+            if KEY[pile[0]][1] == base:
+                for c in pile:
+                    built[IDX[c]] += 1
+            else:
+                loose.append(pile[0])
+                held[IDX[pile[0]]] += 1
+        stacks: list[list[int]] = []
+        for i in self.depots:
+            pile = piles[i]
+            if pile:
+                stacks.append(list(pile))
+                for c in pile:
+                    held[IDX[c]] += 1
+
+        def free(c: int) -> bool:
+            x = IDX[c]
+            need = 1 if built[x] else 0  # the lower copies let go must exceed it
+            return all(2 - held[y] > need for y in LOWER[x])
+
+        moved = True
+        while moved:
+            moved = False
+            rest = []
+            for c in loose:
+                if free(c):
+                    held[IDX[c]] -= 1
+                    moved = True
+                else:
+                    rest.append(c)
+            loose = rest
+            for stack in stacks:
+                while stack and free(stack[-1]):
+                    held[IDX[stack.pop()]] -= 1
+                    moved = True
+        return bool(loose) or any(stacks)
 
     def safe_moves(self, state: State[NoVars]) -> list[Move]:
         """A card onto a built pile it continues, when its twin (the other deck's copy)

@@ -4,10 +4,13 @@ depots) and what its estimate sees (depot cards lying on their own build)."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from server.patience.engine import NoVars, State
-from server.patience.games.parade import DEAL, DEPOTS, ROWS, SLOTS
+from server.patience.games.parade import DEAD, DEAL, DEPOTS, ROWS, SLOTS
 from server.patience.games.parade import GAME as PARADE
+from server.solver import TUNING, Tuning, certify, solve
+from server.solver.search import FIND_WEIGHT, _search
 from tests.server.patience.games.positions import position
 
 
@@ -65,3 +68,48 @@ def test_a_depot_card_on_its_own_build_is_stuck_and_on_both_copies_dead() -> Non
     assert PARADE.stuck(free) == (0, False)
     assert PARADE.heuristic(free) == PARADE.total - PARADE.score(free)[0]
     assert all(d in PARADE.ids for d in DEPOTS)
+
+
+def test_dead_positions_are_dropped_so_none_comes_sooner() -> None:
+    """``Tuning.dead``: a child whose estimate says it cannot be won is not queued.
+    An 8♠ on a 5♠ in a depot while the other 8♠ is built never moves, whatever is
+    dealt on it: every position from here is dead, so the search proves ``none`` at
+    once, where searching them last only runs out of budget."""
+    built = position(PARADE, {"P00": "2S 5S 8S", "D1": "5S 8S"}, rest="S")
+    assert PARADE.moves(built) == [DEAL]
+    dropped = _search(PARADE, built, FIND_WEIGHT, 2_000, 1e18, dead=DEAD)
+    assert (dropped.outcome, dropped.nodes) == ("none", 1)
+    queued = _search(PARADE, built, FIND_WEIGHT, 2_000, 1e18)
+    assert (queued.outcome, queued.nodes) == ("unknown", 2_000)
+    assert TUNING["parade"].dead == DEAD
+    assert solve(PARADE, built, max_nodes=2_000).outcome == "none"
+    assert Tuning().dead is None
+
+
+def test_dropping_dead_positions_keeps_the_wins() -> None:
+    """Deals won with dead positions queued last are won alike when they are dropped
+    (a dead position's subtree holds no win), and the line certifies."""
+    for seed in (12, 35, 41):
+        state = PARADE.deal(seed)
+        for dead in (None, DEAD):
+            tuned = replace(TUNING["parade"], dead=dead)
+            result = solve(PARADE, state, max_nodes=3_000, shorten=False, tuned=tuned)
+            assert result.outcome == "win", (seed, dead)
+            assert result.line is not None and certify(PARADE, state, result.line)
+
+
+def test_depots_that_wait_on_each_other_are_deadlocked() -> None:
+    """An 8♥ on both 5♠ and an 8♠ on both 5♥: neither lies on its own build (not
+    stuck), but each needs a 5 the other covers, so neither ever moves. With one 5 of
+    each suit in the stock instead, the stock may free them: not deadlocked."""
+    locked = position(PARADE, {"D1": "5S 5S 8H", "D2": "5H 5H 8S"}, rest="S")
+    assert PARADE.stuck(locked) == (0, False)
+    assert PARADE.deadlocked(locked)
+    assert PARADE.heuristic(locked) == DEAD
+    open_ = position(PARADE, {"D1": "5S 8H", "D2": "5H 8S"}, rest="S")
+    assert not PARADE.deadlocked(open_)
+    assert PARADE.heuristic(open_) == PARADE.total - PARADE.score(open_)[0]
+    # the other 8♠ built: this one needs the other 5♠, which the 8♥ covers for good
+    twin = position(PARADE, {"P00": "2S 5S 8S", "D1": "5H 5H 8S", "D2": "5S 8H"}, rest="S")
+    assert PARADE.deadlocked(twin)
+    assert not PARADE.deadlocked(PARADE.deal(0))

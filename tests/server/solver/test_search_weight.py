@@ -22,5 +22,5 @@ def test_the_tuned_weight_is_the_a_stars() -> None:
         alone = _search(game, state, weight or FIND_WEIGHT, budget - rollout.nodes, 1e18)
         assert result.nodes == rollout.nodes + alone.nodes
         assert result.best_founded == max(rollout.best_founded, alone.best_founded)
-    assert TUNING["carpet"].weight == 3.0
+    assert TUNING["carpet"].weight == 2.0
     assert Tuning().weight is None
