@@ -840,7 +840,11 @@ async def run_cluster(args: argparse.Namespace, eng: EngineCost) -> list[tuple[i
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog=f"python -m bench.{Path(__file__).stem}",
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
     parser.add_argument("--seconds", type=float, default=4.0, help="seconds per measured row")
     parser.add_argument(
         "--players", default="1,100,1000", help="comma-separated concurrent players per row"

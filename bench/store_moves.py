@@ -89,7 +89,11 @@ async def main_async(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog=f"python -m bench.{Path(__file__).stem}",
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
     parser.add_argument("--players", default="100,1000", help="comma-separated movers per row")
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measured row")
     parser.add_argument("--repeat", type=int, default=2, help="runs of each row")
