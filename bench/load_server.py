@@ -18,7 +18,10 @@ answer with a real delta of the benchmarked game the size of pasyans's (the medi
 of the deltas of whole games played as the load client plays: ~180 bytes for
 Crescent); no validation and no engine. The *engine* figure is the game's own work
 per move (:func:`engine_cost`), measured in this process before the servers start,
-in CPU time, each row's figure at the moves its players made (by index in the game).
+in CPU time, each row's figure at the moves its players made (by index in the game)
+and with as many games played at once as the row has players (``"engine_us"``; one
+game at a time: ``"engine_one_game_us"``, the figure of the rows before 2026-11-26's
+second run: 1,000 games' positions do not stay in the CPU's caches as one game's do).
 Targets (issue 15): pasyans's server CPU per move ≤ 1.2 × (the floor's + the
 engine's), and p99 ≤ 1.5 × the floor's, at 1, 100 and 1,000 players; ``--json``
 prints those rows (``{"rows": [{"players", "pasyans_moves_s", "floor_moves_s",
@@ -330,7 +333,10 @@ def cpu_seconds(pid: int, *, children: bool = True) -> float:
 
 #: (messages/s, p50 ms, p99 ms, server CPU µs per message, client CPU µs per message,
 #: median reply bytes, the engine's CPU µs per move at the moves played: 0 for the echo)
-Row = tuple[float, float, float, float, float, float, float]
+#: moves/s, p50 ms, p99 ms, server CPU µs a move, client CPU µs a move, median reply
+#: bytes, the engine's µs a move (as many games at once as the row has players), the
+#: same one game at a time
+Row = tuple[float, float, float, float, float, float, float, float]
 
 
 async def drive(
@@ -364,6 +370,7 @@ def summarise(
     client: float,
     sizes: list[int],
     engine: float = 0.0,
+    single: float = 0.0,
 ) -> Row:
     """A :data:`Row` from what :func:`drive` measured, the reply sizes seen and the
     engine's µs per move at the moves played."""
@@ -373,11 +380,17 @@ def summarise(
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000 if lat else 0.0
     per = 1e6 / count if count else 0.0
     size = float(statistics.median(sizes)) if sizes else 0.0
-    return count / elapsed, p50, p99, server * per, client * per, size, engine
+    return count / elapsed, p50, p99, server * per, client * per, size, engine, single
 
 
 async def run_pasyans(
-    port: int, pid: int, players: int, seconds: float, engine: EngineCost, *, children: bool = True
+    port: int,
+    pid: int,
+    players: int,
+    seconds: float,
+    engines: Engines,
+    *,
+    children: bool = True,
 ) -> Row:
     url = f"ws://127.0.0.1:{port}/ws"
     conns = await open_many(url, players)
@@ -392,7 +405,7 @@ async def run_pasyans(
         await asyncio.gather(*(p.new_game() for p in ps))
         steps: list[Step] = [p.step for p in ps]
         measured = await drive(steps, seconds, pid, children=children)
-        return summarise(*measured, sizes, engine.at(seqs))
+        return summarise(*measured, sizes, engines.at(players, seqs), engines.single.at(seqs))
     finally:
         await close_all(conns)
 
@@ -417,6 +430,8 @@ class EngineCost:
     by_seq: tuple[float, ...]
     #: µs per move over every move measured
     mean: float
+    #: the games played at once while measuring (:func:`engine_cost`)
+    games: int = 1
 
     def at(self, seqs: Counter[int]) -> float:
         """µs per move over the moves counted in ``seqs`` (index → moves)."""
@@ -427,29 +442,44 @@ class EngineCost:
         return sum(self.by_seq[min(i, last)] * k for i, k in seqs.items()) / total
 
 
-def engine_cost(seconds: float) -> EngineCost:
+def engine_cost(seconds: float, games: int = 1) -> EngineCost:
     """The engine's own work per move of the benchmarked game: what the server asks of
     the game for each move (parse the move, play it, status and score, dump the state
     for Redis, the new legal moves in wire form, the view of the piles that changed
     and the info), on the moves the load client plays (``legal[seq % n]``), in this
-    process, nothing else running in it. CPU time, as the servers' figures: the
-    timed sections' wall time is split by move index and scaled by the process's CPU
-    over wall time of the whole measurement (a CPU clock read twice a move would cost
-    more than a tenth of what it measures)."""
+    process, nothing else running in it. ``games`` games are played at once, a move of
+    each in turn (a new deal when one ends), as a server holding that many players'
+    games plays them: 1,000 games' positions and legal-move lists do not stay in the
+    CPU's caches as one game's do (measured: ~1.5 × the µs of one game at a time at
+    the same move indices, docs/performance.md). CPU time, as the servers' figures:
+    the timed sections' wall time is split by move index and scaled by the process's
+    CPU over wall time of the whole measurement (a CPU clock read twice a move would
+    cost more than a tenth of what it measures)."""
+    from server.net.app import LEGAL_POSITIONS
     from server.patience import registry
+    from server.patience.engine import keep_legal_moves
 
+    keep_legal_moves(LEGAL_POSITIONS)  # as the server does (else 1,000 games miss it)
     game = registry.get(GAME)
     count, seed, spent = 0, 0, 0.0
     walls: list[float] = []
     moves: list[int] = []
+
+    def fresh() -> list[Any]:
+        nonlocal seed
+        seed += 1
+        state = game.deal(seed)
+        return [state, [m.to_wire() for m in game.legal_moves(state)], 0]
+
+    table = [fresh() for _ in range(games)]
     cpu0, wall0 = time.process_time(), time.perf_counter()
     deadline = wall0 + seconds
     while time.perf_counter() < deadline:
-        seed += 1
-        state = game.deal(seed)
-        wires = [m.to_wire() for m in game.legal_moves(state)]
-        seq = 0
-        while wires:
+        for slot in table:
+            state, wires, seq = slot
+            if not wires:
+                slot[:] = fresh()
+                continue
             wire = wires[seq % len(wires)]
             t0 = time.perf_counter()
             new = game.apply(state, game.parse_move(wire))
@@ -468,7 +498,8 @@ def engine_cost(seconds: float) -> EngineCost:
             walls[seq] += took
             moves[seq] += 1
             spent += took
-            state, seq, count = new, seq + 1, count + 1
+            slot[0], slot[1], slot[2] = new, wires, seq + 1
+            count += 1
     scale = (time.process_time() - cpu0) / (time.perf_counter() - wall0)
     # an index reached by few games is too noisy alone: it takes the mean of the
     # indices from it on (the tail of long games)
@@ -479,7 +510,26 @@ def engine_cost(seconds: float) -> EngineCost:
         by_seq.append(mean_here * scale * 1e6)
     by_seq.reverse()
     mean = spent / count * scale * 1e6 if count else 0.0
-    return EngineCost(tuple(by_seq), mean)
+    return EngineCost(tuple(by_seq), mean, games)
+
+
+@dataclass(frozen=True)
+class Engines:
+    """The engine's cost one game at a time (``single``) and with as many games at once
+    as each row has players (``by_games``): a row's ratio uses the latter."""
+
+    single: EngineCost
+    by_games: dict[int, EngineCost]
+
+    def at(self, players: int, seqs: Counter[int]) -> float:
+        return self.by_games.get(players, self.single).at(seqs)
+
+
+def engines(seconds: float, players: set[int]) -> Engines:
+    """:func:`engine_cost` one game at a time and at each count of ``players``."""
+    single = engine_cost(seconds)
+    by_games = {n: single if n == 1 else engine_cost(seconds, games=n) for n in sorted(players)}
+    return Engines(single, by_games)
 
 
 async def idle(port: int, pid: int, n: int) -> tuple[int, float]:
@@ -504,9 +554,12 @@ async def main_async(args: argparse.Namespace) -> None:
     # every few replies, CPU taken from the servers on the same cores. The server
     # raises its thresholds the same way (server.net.app.GC_THRESHOLDS).
     gc.set_threshold(*GC_THRESHOLDS)
-    eng = engine_cost(args.engine_seconds)  # first, with nothing else of ours running
+    counts = {*args.players, *args.cluster_players, *args.preparing_players} - {0}
+    eng = engines(args.engine_seconds, counts)  # first, with nothing else of ours running
     print(
-        f"  {GAME}: the engine's own work {eng.mean:.1f} µs per move over whole games",
+        f"  {GAME}: the engine's own work {eng.single.mean:.1f} µs per move over whole "
+        "games, one at a time; "
+        + ", ".join(f"{n:,} at once {c.mean:.1f}" for n, c in eng.by_games.items()),
         file=sys.stderr,
     )
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -643,6 +696,7 @@ def target_row(n: int, s: Row, f: Row) -> dict[str, Any]:
         "pasyans_cpu_us": round(s[3], 1),
         "floor_cpu_us": round(f[3], 1),
         "engine_us": round(eng, 1),
+        "engine_one_game_us": round(s[7], 1),
         "pasyans_p99_ms": round(s[2], 2),
         "floor_p99_ms": round(f[2], 2),
         "cpu_ratio": round(s[3] / (f[3] + eng), 3) if f[3] + eng else None,
@@ -656,12 +710,13 @@ def print_tables(
     rows: list[tuple[int, Row, Row, Row]],
     targets: list[dict[str, Any]],
     baseline: dict[str, Any],
-    eng: EngineCost,
+    eng: Engines,
 ) -> None:
     print()
     print(
-        f"{GAME}: the engine's own work {eng.mean:.1f} µs per move over whole games "
-        "(each row: at the moves its players made)"
+        f"{GAME}: the engine's own work {eng.single.mean:.1f} µs per move over whole games "
+        "one at a time (each row: at the moves its players made, as many games at once as "
+        "it has players)"
     )
     print()
     print(
@@ -738,7 +793,7 @@ async def daily_progress(redis_url: str, port: int, pid: int) -> dict[str, float
 
 
 async def run_preparing(
-    args: argparse.Namespace, n: int, eng: EngineCost
+    args: argparse.Namespace, n: int, eng: Engines
 ) -> tuple[Row, dict[str, Any]]:
     """The pasyans row at ``n`` players on a server preparing dailies meanwhile: a fresh
     Redis (no daily stored), so the server starts choosing today's at once, then the
@@ -804,7 +859,7 @@ def server_command(
     ]
 
 
-async def run_cluster(args: argparse.Namespace, eng: EngineCost) -> list[tuple[int, Row]]:
+async def run_cluster(args: argparse.Namespace, eng: Engines) -> list[tuple[int, Row]]:
     """The pasyans rows at each of ``--cluster-players`` on a local Redis Cluster of
     three primaries, each with a replica (deploy/local.py), one server process; none if
     the cluster cannot start."""
