@@ -211,10 +211,6 @@ class Crescent(Game[CrescentVars]):
         top = [len(pile) - 1 for pile in tab]
         below: list[set[int]] = [set() for _ in tab]
         where: list[list[tuple[int, int]]] | None = None  # card -> (pile, j), built lazily
-        # per suit, a count bumped whenever a card of it goes or comes on top; a card
-        # that could not go is tried again only after its suit's count moved
-        ver = [0, 0, 0, 0]
-        failed: dict[int, int] = {}  # 128 * pile + j -> its suit's count then
         changed = True
         while changed:
             changed = False
@@ -243,8 +239,10 @@ class Crescent(Game[CrescentVars]):
                             if z >= 0:
                                 for pz, jz in where[z]:
                                     tz = top[pz]
-                                    if jz > tz or jz in below[pz] or (
-                                        pz != p and (jz == tz or jz < k)
+                                    if (
+                                        jz > tz
+                                        or jz in below[pz]
+                                        or (pz != p and (jz == tz or jz < k))
                                     ):
                                         ok = True
                                         break
