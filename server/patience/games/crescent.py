@@ -156,9 +156,9 @@ class Crescent(Game[CrescentVars]):
 
     def stuck(self, state: State[CrescentVars]) -> bool:
         """Whether some pile card can never leave its pile, so the game cannot be won
-        (every card must reach a foundation). Exact as a "no": it lets cards go in
-        every order the rules could allow and more (a least fixpoint), and says yes
-        only for a card left over.
+        (every card must reach a foundation). A yes is exact, a no proves nothing: it
+        lets cards go in every order the rules could allow and more (a least
+        fixpoint) and says yes only for a card left over.
 
         With ``k`` shifts left, a card lying on ``j`` cards of its pile (``j`` from
         the bottom, 0 for the bottom card) may **go** (leave its place for the first
