@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import overload
 
 from ..patience.engine import AnyGame
+from ..patience.games.crescent import DEAD as CRESCENT_DEAD
 from ..patience.games.parade import DEAD as PARADE_DEAD
 
 
@@ -46,7 +47,7 @@ DEFAULT = Tuning()
 
 #: slug → its tuning (docs/solver.md, "Per-game tuning", says why and what was measured)
 TUNING: Mapping[str, Tuning] = {
-    "crescent": Tuning(dive=0.0, candidate_nodes=3_000),
+    "crescent": Tuning(dive=0.0, candidate_nodes=3_000, dead=CRESCENT_DEAD),
     "short": Tuning(candidate_nodes=3_000),
     "carpet": Tuning(candidate_nodes=1_000, weight=2.0),
     "parade": Tuning(candidate_nodes=1_000, dead=PARADE_DEAD),

@@ -21,6 +21,10 @@ UP, DOWN = FA, FK
 TABLEAU = tuple(f"T{i}" for i in range(1, 17))
 WAIT = tuple(f"W-{s}" for s in SUITS)
 
+#: the solver's estimate of a position that can no longer be won (:meth:`Crescent.stuck`):
+#: its ``Tuning.dead``, so the search drops such positions
+DEAD = 1000.0
+
 
 class CrescentVars(NamedTuple):
     shifts_left: int = 3
@@ -138,14 +142,140 @@ class Crescent(Game[CrescentVars]):
     SHIFT_COST = 5
 
     def heuristic(self, state: State[CrescentVars]) -> float:
-        """The cards not yet founded plus :attr:`SHIFT_COST` for every shift spent. A
+        """The cards not yet founded plus :attr:`SHIFT_COST` for every shift spent, or
+        :data:`DEAD` when some card can never leave its pile (:meth:`stuck`). A
         shift turns all sixteen piles at once, so it nearly always uncovers a card a
         foundation wants: on cards founded alone the search spends all three early
         and is left with piles it can no longer turn (the cost chosen, measured:
         docs/solver.md)."""
+        if self.stuck(state):
+            return DEAD
         piles = state.piles
         founded = sum(len(piles[i]) for i in self._foundations)
         return self.total - founded + self.SHIFT_COST * (3 - state.vars.shifts_left)
+
+    def stuck(self, state: State[CrescentVars]) -> bool:
+        """Whether some pile card can never leave its pile, so the game cannot be won
+        (every card must reach a foundation). A yes is exact, a no proves nothing: it
+        lets cards go in every order the rules could allow and more (a least
+        fixpoint) and says yes only for a card left over.
+
+        With ``k`` shifts left, a card lying on ``j`` cards of its pile (``j`` from
+        the bottom, 0 for the bottom card) may **go** (leave its place for the first
+        time) once
+
+        * it can be on top: every card lying on it when the position was reached has
+          gone, or ``j < k``. Seed 000: only the top card moves; a shift takes "the
+          bottom card" of a pile to its top, the others keeping their order, so the
+          cards above it stay above until they go, and it reaches the top by shifts
+          only after ``j`` cards below it have been turned and one more shift, ``j +
+          1 <= k``. Cards packed on it later must go too (left out: a relaxation);
+        * and it has somewhere to go: a foundation, if some copy of each rank
+          between that foundation's top and its own has gone (is in the waiting cell)
+          — "up on the aces or down on the kings", one rank at a time, in suit (the
+          waiting cell takes a card fitting both, which is such a card); or onto a pile
+          top of its suit one rank away: a copy of such a card that has gone (it may
+          lie anywhere), or one in another pile that can be on top as above without
+          going. A neighbour lying in its own pile and never going cannot be a top
+          of another pile while it waits there.
+
+        Take the cards of any winning line in the order they first go: each meets
+        these conditions from cards that went before it (a card founded before it went
+        first; a neighbour it is packed on either went before or lies on top of its
+        own pile, never the pile the card leaves). So each is let go by the
+        fixpoint, and a card it leaves is one no line moves."""
+        piles = state.piles
+        k = state.vars.shifts_left
+        tab = [piles[i] for i in self.tableau]
+        # gone[c]: some copy of card c (c % 52) has gone (or waits in its cell)
+        gone = [False] * 52
+        # per suit, a card of rank r goes up when lo < r <= upto, down when
+        # downto <= r < hi: the ranks between are all founded or gone
+        lo, hi, upto, downto = [0] * 4, [0] * 4, [0] * 4, [0] * 4
+        for s in range(4):
+            base = 13 * s
+            if waiting := piles[self.wait[s]]:
+                gone[waiting[0] % 52] = True
+            a, d = piles[self.up[s]][-1] % 13 + 1, piles[self.down[s]][-1] % 13 + 1
+            lo[s], hi[s] = a, d
+            q = a + 1
+            while q <= 13 and gone[base + q - 1]:
+                q += 1
+            upto[s] = q
+            q = d - 1
+            while q >= 1 and gone[base + q - 1]:
+                q -= 1
+            downto[s] = q
+        # per pile, the highest card not gone yet (-1: all gone) and those below it
+        # that went by shifts
+        top = [len(pile) - 1 for pile in tab]
+        below: list[set[int]] = [set() for _ in tab]
+        where: list[list[tuple[int, int]]] | None = None  # card -> (pile, j), built lazily
+        changed = True
+        while changed:
+            changed = False
+            for p, pile in enumerate(tab):
+                b = top[p]
+                j = b
+                while j >= 0:
+                    if j != b:  # under a card that cannot go: only shifts bring it up
+                        if j >= k:
+                            j = k - 1
+                            continue
+                        if j in below[p]:
+                            j -= 1
+                            continue
+                    c = pile[j] % 52
+                    s = c // 13
+                    r = c - 13 * s + 1
+                    ok = lo[s] < r <= upto[s] or downto[s] <= r < hi[s]
+                    if not ok:
+                        if where is None:
+                            where = [[] for _ in range(52)]
+                            for pz, pz_cards in enumerate(tab):
+                                for jz, z in enumerate(pz_cards):
+                                    where[z % 52].append((pz, jz))
+                        for z in (c - 1 if r > 1 else -1, c + 1 if r < 13 else -1):
+                            if z >= 0:
+                                for pz, jz in where[z]:
+                                    tz = top[pz]
+                                    if (
+                                        jz > tz
+                                        or jz in below[pz]
+                                        or (pz != p and (jz == tz or jz < k))
+                                    ):
+                                        ok = True
+                                        break
+                                if ok:
+                                    break
+                    if not ok:
+                        j -= 1
+                        continue
+                    changed = True
+                    if not gone[c]:
+                        gone[c] = True
+                        base = 13 * s
+                        if r == upto[s]:
+                            q = r + 1
+                            while q <= 13 and gone[base + q - 1]:
+                                q += 1
+                            upto[s] = q
+                        if r == downto[s]:
+                            q = r - 1
+                            while q >= 1 and gone[base + q - 1]:
+                                q -= 1
+                            downto[s] = q
+                    if j == b:
+                        b -= 1
+                        while b >= 0 and b in below[p]:
+                            below[p].discard(b)
+                            b -= 1
+                        top[p] = b
+                        j = b
+                    else:
+                        below[p].add(j)
+                        j -= 1
+        return any(b >= 0 for b in top)
 
     def safe_moves(self, state: State[CrescentVars]) -> list[Move]:
         """Pile tops that can only go to the one foundation they fit (never into the
