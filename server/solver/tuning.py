@@ -58,6 +58,7 @@ TUNING: Mapping[str, Tuning] = {
     "carpet": Tuning(candidate_nodes=1_000, weight=2.0),
     "parade": Tuning(candidate_nodes=1_000, dead=PARADE_DEAD),
     "hemispheres": Tuning(beam=50, rebeam=(20,), candidate_nodes=30_000),
+    "st_helena": Tuning(beam=20, beam_closure=200, beam_best_first=True),
 }
 
 

@@ -255,6 +255,19 @@ def test_a_best_first_beam_searches_the_best_position_before_a_deal_first() -> N
         assert second in shown
 
 
+def test_st_helenas_beam_certifies_a_deal_its_dive_and_a_star_do_not() -> None:
+    """St Helena's tuning: a beam 20 wide over its 64 deals, 200 positions best first
+    before each. Deal 0 is certified within the table's 20,000 nodes; the same budget
+    without the beam (rollout, dive, A*) is not."""
+    tuned = TUNING["st_helena"]
+    assert (tuned.beam, tuned.beam_closure, tuned.beam_best_first) == (20, 200, True)
+    start = ST_HELENA.deal(0)
+    won = solve(ST_HELENA, start, max_nodes=20_000, shorten=False)
+    assert won.outcome == "win" and won.line is not None and certify(ST_HELENA, start, won.line)
+    plain = solve(ST_HELENA, start, max_nodes=20_000, shorten=False, tuned=replace(tuned, beam=0))
+    assert plain.outcome == "unknown"
+
+
 def test_the_hemispheres_estimate_charges_a_tenth_for_each_waste_card() -> None:
     start = HEMISPHERES.deal(0)
     assert HEMISPHERES.heuristic(start) == 104 - 8  # the eight foundations dealt
