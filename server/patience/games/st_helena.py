@@ -129,7 +129,7 @@ class StHelena(Game[NoVars]):
         placed more of them (only the waste's top can ever move, so each card left
         there buries the ones below it). The A\\* does better without it (an estimate
         charging waste cards lost deals there: docs/solver.md); the beam does better
-        with it (docs/solver.md, "Issue 24: st_helena, a beam over the deals")."""
+        with it (docs/solver.md, "Issue 24: st_helena (2026-11-26)")."""
         return self.heuristic(state) + len(state.piles[self.waste]) / 4
 
     def safe_moves(self, state: State[NoVars]) -> list[Move]:
