@@ -334,6 +334,12 @@ class Game(Generic[V]):
         (lower is closer). Default: the cards not yet on the foundations."""
         return self.total - self.score(state)[0]
 
+    def beam_estimate(self, state: State[V]) -> float:
+        """Optional guidance for the solver's beam (a game's tuning sets ``beam``): how
+        it ranks positions that made the same number of steps (deals), lower better.
+        Default: :meth:`heuristic`."""
+        return self.heuristic(state)
+
     def safe_moves(self, state: State[V]) -> list[Move]:
         """Legal moves that can never hurt: after any of them, the position can still
         be won whenever it could before (so a solver may play one and search no

@@ -164,6 +164,14 @@ def _heuristic(game: Game[V]) -> Callable[[State[V]], float] | None:
     return game.heuristic
 
 
+def _beam_estimate(game: Game[V]) -> Callable[[State[V]], float] | None:
+    """How a beam ranks a layer: the game's :meth:`Game.beam_estimate` where it
+    overrides it, else what the other phases follow (:func:`_heuristic`)."""
+    if type(game).beam_estimate is Game.beam_estimate:
+        return _heuristic(game)
+    return game.beam_estimate
+
+
 Expand = Callable[[State[V]], Iterable[tuple[Move, State[V]]]]
 
 
@@ -311,20 +319,31 @@ BEAM_CLOSURE = 100
 BEAM_FINISH = 500
 
 
-def _beam(game: Game[V], start: State[V], width: int, max_nodes: int, deadline: float) -> _Pass:
+def _beam(
+    game: Game[V],
+    start: State[V],
+    width: int,
+    max_nodes: int,
+    deadline: float,
+    closure: int = BEAM_CLOSURE,
+    best_first: bool = False,
+) -> _Pass:
     """A beam search over the game's steps (its :attr:`Game.forced_actions`, e.g.
     turning a card from the stock, which nothing undoes): from each kept position every
     position reachable without a step (up to :data:`BEAM_CLOSURE`) is searched, each
-    of them steps once, and the ``width`` best of those (by the heuristic) are the next
-    layer. When no step is left, the best positions are finished by a short dive.
+    of them steps once, and the ``width`` best of those (by :meth:`Game.beam_estimate`)
+    are the next layer. When no step is left, the best positions are finished by a
+    short dive.
     Decisions made long before their effect shows are compared side by side instead of
     backtracked one by one. A position is searched once a layer, whichever kept
-    position reaches it first (Hemispheres: 35–40 % fewer nodes, the same layers)."""
+    position reaches it first (Hemispheres: 35–40 % fewer nodes, the same layers).
+    ``closure``: the most positions searched from one kept position; ``best_first``:
+    those positions taken best first by the heuristic (else breadth first)."""
     total = game.total
     keys = Keys(game)
     encode, child_key = keys.encode, keys.child
     score = game.score
-    h = _heuristic(game)
+    h = _beam_estimate(game)
     steps = game.forced_actions
     expand = _expander(game)
     parents: list[tuple[int, Move | None]] = [(-1, None)]
@@ -342,7 +361,10 @@ def _beam(game: Game[V], start: State[V], width: int, max_nodes: int, deadline: 
                 continue
             seen.add(key0)
             queue = [(node0, state0, key0)]
-            for node, state, pkey in queue:  # grows while it is read: breadth first
+            heap = [(0.0, 0, node0, state0, key0)]
+            added = 1
+            # breadth first: the list grows while it is read; best first: a heap
+            for node, state, pkey in _drain(heap) if best_first else queue:
                 if nodes >= max_nodes or (nodes & 255 == 0 and time.monotonic() > deadline):
                     return _Pass("unknown", None, nodes, best)
                 nodes += 1
@@ -354,7 +376,7 @@ def _beam(game: Game[V], start: State[V], width: int, max_nodes: int, deadline: 
                         stepped = True
                         if k in nxt:
                             continue
-                    elif k in seen or len(queue) >= BEAM_CLOSURE:
+                    elif k in seen or added >= closure:
                         continue
                     parents.append((node, move))
                     child_id = len(parents) - 1
@@ -367,7 +389,12 @@ def _beam(game: Game[V], start: State[V], width: int, max_nodes: int, deadline: 
                         nxt[k] = (est, child_id, child, k)
                     else:
                         seen.add(k)
-                        queue.append((child_id, child, k))
+                        added += 1
+                        if best_first:
+                            est = h(child) if h is not None else total - f
+                            heapq.heappush(heap, (est, added, child_id, child, k))
+                        else:
+                            queue.append((child_id, child, k))
                 if not stepped:
                     est = h(state) if h is not None else total - score(state)[0]
                     last.append((est, len(last), node, state))
@@ -385,6 +412,15 @@ def _beam(game: Game[V], start: State[V], width: int, max_nodes: int, deadline: 
         kept = sorted(nxt.values(), key=lambda e: (e[0], e[1]))[:width]
         layer = [(node, state, k) for _, node, state, k in kept]
     return _Pass("unknown", None, nodes, best)
+
+
+def _drain(
+    heap: list[tuple[float, int, int, State[V], tuple[Hashable, ...]]],
+) -> Iterable[tuple[int, State[V], tuple[Hashable, ...]]]:
+    """The entries of ``heap``, best first, while it is pushed to between them."""
+    while heap:
+        _, _, node, state, key = heapq.heappop(heap)
+        yield node, state, key
 
 
 def _line(parents: list[tuple[int, Move | None]], node: int) -> tuple[Move, ...]:
@@ -559,7 +595,8 @@ def solve(
     for width in (tuned.beam, *tuned.rebeam) if tuned.beam > 0 else ():
         if found.outcome != "unknown" or nodes >= budget:
             break
-        found = _beam(game, state, width, budget - nodes, deadline)
+        closure = BEAM_CLOSURE if tuned.beam_closure is None else tuned.beam_closure
+        found = _beam(game, state, width, budget - nodes, deadline, closure, tuned.beam_best_first)
         nodes += found.nodes
         best = max(best, found.best_founded)
         if found.line is not None and not certify(game, state, found.line):

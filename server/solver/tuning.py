@@ -30,6 +30,13 @@ class Tuning:
     #: further beams, of these widths, each run in turn with the budget left when the
     #: one before found nothing (only with ``beam``): another width keeps other lines
     rebeam: tuple[int, ...] = ()
+    #: the most positions a beam searches from one kept position before its step
+    #: (search.py's ``BEAM_CLOSURE``, 100, where None): a game with many steps (St
+    #: Helena's 64 deals) needs a cheaper layer to reach the end within the budget
+    beam_closure: int | None = None
+    #: a beam searches the positions before its step best first by the heuristic
+    #: (else breadth first, the first ``beam_closure`` reached)
+    beam_best_first: bool = False
     #: the most nodes a daily's scan spends on one candidate deal (None: the server's
     #: budget; a smaller budget given wins): where wins come quickly or not at all,
     #: many cheap candidates find a certified deal sooner than a few long searches
@@ -52,6 +59,7 @@ TUNING: Mapping[str, Tuning] = {
     "carpet": Tuning(candidate_nodes=1_000, weight=2.0),
     "parade": Tuning(candidate_nodes=1_000, dead=PARADE_DEAD),
     "hemispheres": Tuning(beam=50, rebeam=(20,), candidate_nodes=30_000),
+    "st_helena": Tuning(beam=20, beam_closure=200, beam_best_first=True),
 }
 
 

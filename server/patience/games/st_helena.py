@@ -122,6 +122,16 @@ class StHelena(Game[NoVars]):
                 n -= 1
         return self.total - founded - married / 2
 
+    def beam_estimate(self, state: State[NoVars]) -> float:
+        """For the solver's beam, which compares positions after the same number of
+        deals: :meth:`heuristic` plus a quarter of a card for each card on the waste.
+        Of two such positions the one that left fewer dealt cards on the waste has
+        placed more of them (only the waste's top can ever move, so each card left
+        there buries the ones below it). The A\\* does better without it (an estimate
+        charging waste cards lost deals there: docs/solver.md); the beam does better
+        with it (docs/solver.md, "Issue 24: st_helena (2026-11-26)")."""
+        return self.heuristic(state) + len(state.piles[self.waste]) / 4
+
     def safe_moves(self, state: State[NoVars]) -> list[Move]:
         """An exposed card or the waste top onto a foundation, when both copies of
         the card of its suit one rank lower are founded already (always for an ace).

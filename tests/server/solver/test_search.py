@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from collections.abc import Hashable
 from dataclasses import replace
 from typing import Any
@@ -13,11 +14,14 @@ from typing import Any
 import pytest
 
 from server.patience import registry
+from server.patience.cards import code
 from server.patience.engine import AnyState, Move, NoVars, State
 from server.patience.games.crescent import GAME as CRESCENT_GAME
 from server.patience.games.crescent import Crescent
 from server.patience.games.hemispheres import GAME as HEMISPHERES
 from server.patience.games.hemispheres import Hemispheres
+from server.patience.games.st_helena import GAME as ST_HELENA
+from server.patience.games.st_helena import StHelena
 from server.solver import (
     TUNING,
     Result,
@@ -29,7 +33,7 @@ from server.solver import (
     solve,
     tuning,
 )
-from server.solver.search import Keys, merge_card_moves
+from server.solver.search import Keys, _beam, merge_card_moves
 from tests.server.patience.games.positions import position, run
 
 CRESCENT = registry.get("crescent")
@@ -190,6 +194,78 @@ def test_a_second_beam_width_certifies_what_the_first_missed() -> None:
     assert solve(HEMISPHERES, start, max_nodes=20_000, shorten=False, tuned=alone).outcome == (
         "unknown"
     )
+
+
+class CountedStHelena(StHelena):
+    """St Helena that keeps each position the search expands (asks the safe moves of:
+    every expanded position, St Helena having no loss but a stuck one) and counts the
+    beam's estimates."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.expanded: list[State[NoVars]] = []
+        self.ranked = 0
+
+    def safe_moves(self, state: State[NoVars]) -> list[Move]:
+        self.expanded.append(state)
+        return super().safe_moves(state)
+
+    def beam_estimate(self, state: State[NoVars]) -> float:
+        self.ranked += 1
+        return super().beam_estimate(state)
+
+
+def test_a_beam_ranks_by_the_games_beam_estimate_and_only_the_beam_asks_it() -> None:
+    """Game.beam_estimate is what a beam keeps a layer by (St Helena: its estimate and
+    a quarter card a waste card); the dive and the A* follow the heuristic alone. A
+    game that gives none ranks its beam by its heuristic."""
+    game = CountedStHelena()
+    solve(game, game.deal(3), max_nodes=3_000, shorten=False, tuned=Tuning(beam=5))
+    assert game.ranked > 0
+    game.ranked = 0
+    solve(game, game.deal(3), max_nodes=3_000, shorten=False, tuned=Tuning(beam=0))
+    assert game.ranked == 0
+    dealt = HEMISPHERES.apply(HEMISPHERES.deal(0), Move.act("deal"))
+    assert HEMISPHERES.beam_estimate(dealt) == HEMISPHERES.heuristic(dealt)
+
+
+def test_a_beam_searches_at_most_its_closure_between_two_deals() -> None:
+    """Tuning.beam_closure: with one position kept a layer, at most that many
+    positions are searched before each deal (St Helena's 64 deals at the default
+    100 would not fit a budget); the default searches more."""
+    for closure, most in ((8, 8), (100, 9)):
+        game = CountedStHelena()
+        _beam(game, game.deal(1), 1, 10**6, float("inf"), closure)
+        by_stock = Counter(len(s.piles[game.stock]) for s in game.expanded)
+        del by_stock[0]  # the last layer's finishing dive
+        assert max(by_stock.values()) <= closure
+        assert max(by_stock.values()) >= most
+
+
+def test_a_best_first_beam_searches_the_best_position_before_a_deal_first() -> None:
+    """Tuning.beam_best_first: before a deal the beam takes the positions it reached
+    best first by the beam's estimate (8♦ married onto 9♦: half a card better), not
+    in the order the moves were listed (9♦ into an empty column first)."""
+    start = position(ST_HELENA, {"C1": "KS 9D", "C2": "QS 8D"}, rest="S")
+    for best_first, second in ((True, "KS 9D 8D"), (False, "9D")):
+        game = CountedStHelena()
+        _beam(game, start, 1, 2, float("inf"), 5, best_first)
+        assert len(game.expanded) == 2
+        shown = [" ".join(code(c) for c in game.pile(game.expanded[1], c)) for c in ("C1", "C3")]
+        assert second in shown
+
+
+def test_st_helenas_beam_certifies_a_deal_its_dive_and_a_star_do_not() -> None:
+    """St Helena's tuning: a beam 20 wide over its 64 deals, 200 positions best first
+    before each. Deal 0 is certified within the table's 20,000 nodes; the same budget
+    without the beam (rollout, dive, A*) is not."""
+    tuned = TUNING["st_helena"]
+    assert (tuned.beam, tuned.beam_closure, tuned.beam_best_first) == (20, 200, True)
+    start = ST_HELENA.deal(0)
+    won = solve(ST_HELENA, start, max_nodes=20_000, shorten=False)
+    assert won.outcome == "win" and won.line is not None and certify(ST_HELENA, start, won.line)
+    plain = solve(ST_HELENA, start, max_nodes=20_000, shorten=False, tuned=replace(tuned, beam=0))
+    assert plain.outcome == "unknown"
 
 
 def test_the_hemispheres_estimate_charges_a_tenth_for_each_waste_card() -> None:

@@ -317,3 +317,14 @@ def test_the_estimate_counts_half_a_card_for_each_married_card() -> None:
     assert G.heuristic(plain) == 104 - 0.5
     married = build({"C1": "5H 9S 8S 7S", "C2": "AH KS", "F1": "AD"})
     assert G.heuristic(married) == 104 - 1 - 2 * 0.5
+
+
+def test_the_beam_estimate_charges_a_quarter_card_for_each_waste_card() -> None:
+    """The beam compares positions after the same deals: the one that placed a dealt
+    card (8♠ married onto 9♠) ranks above the one that left it on the waste; the A*'s
+    estimate sees only the marriage."""
+    placed = build({"C1": "7S 9S 8S", "X": "KH"})
+    buried = build({"C1": "7S 9S", "X": "KH 8S"})
+    assert G.heuristic(buried) == 104
+    assert G.beam_estimate(buried) == 104 + 2 * 0.25
+    assert G.beam_estimate(placed) == 104 - 0.5 + 0.25 < G.beam_estimate(buried)
