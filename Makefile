@@ -16,10 +16,12 @@ $(VENV): $(BIN)/activate
 run: $(VENV)
 	$(BIN)/pasyans-server serve
 
-# Two worker processes, a test file each at a time (its module fixtures stay whole):
-# most tests wait on servers, sockets and subprocesses, so two halve the wall time.
+# Three worker processes, a test file each at a time (its module fixtures stay whole):
+# tests spend about a third of their time waiting on servers, sockets, subprocesses
+# and paced clients, so a third worker fills the two cores' idle time (measured quiet
+# on this 2-core machine: 3 m 17 s with -n 2, 2 m 38 s with -n 3; docs/performance.md).
 test: $(VENV)
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+	$(BIN)/python -m pytest -q -n 3 --dist loadfile
 
 LINTED := server client protocol tests bench deploy tools
 
