@@ -384,7 +384,15 @@ class Races:
                     await self._give_up(rid, p["player"], DAY_OVER if day_over else TIMED_OUT)
         away = frozenset(p["player"] for p in race["players"] if p["away"])
         if self._shown.get(rid) != (str(race["status"]), away):
-            await self.publish(rid)
+            try:
+                await self.publish(rid)
+            except ProtocolError as exc:
+                if exc.code is not ErrorCode.NOT_FOUND:
+                    raise
+                # gone since it was read (its creator's newer lobbies evicted it, or it
+                # expired): nothing to tell, and the beat goes on to the other races
+                self._watched.pop(rid, None)
+                self._shown.pop(rid, None)
 
     # -- running ------------------------------------------------------------------------
 

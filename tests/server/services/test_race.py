@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from typing import Any
 
 from protocol import Mode
 from server.net import App
@@ -165,3 +166,36 @@ async def test_a_deal_left_halfway_by_a_dead_instance_is_finished_once(redis_url
     finally:
         await services.races.close()
         await store.close()
+
+
+async def test_a_lobby_evicted_while_its_presence_is_checked_is_forgotten(
+    app: App, player: TestClient
+) -> None:
+    """A race removed between the presence check's read and its news (a player's
+    newer lobbies evict the oldest: seen under load in tests/faults/test_abuse.py)
+    is dropped from the watch without an error, and the beat goes on."""
+    assert app.services is not None and app.store is not None
+    races = app.services.races
+    race = (await player.call("race_create", game="crescent"))["race"]
+    rid = race["race_id"]
+    await player.next_event("race", status="lobby")
+    assert rid in races._watched
+    build = races.build
+    calls = 0
+
+    async def build_then_evict(race_id: str) -> dict[str, Any]:
+        nonlocal calls
+        calls += 1
+        built = await build(race_id)
+        if calls == 1:  # the check has read it; now it goes
+            assert app.store is not None
+            assert await app.store.drop_lobby_race(race_id)
+        return built
+
+    races.build = build_then_evict  # type: ignore[method-assign,assignment]
+    races._shown.pop(rid, None)  # its news is due
+    try:
+        await races.check(rid)
+    finally:
+        races.build = build  # type: ignore[method-assign]
+    assert calls == 2 and rid not in races._watched and rid not in races._shown
