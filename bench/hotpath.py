@@ -1,8 +1,10 @@
 """The server's hot path per move, in one process and without a socket to the players:
-a request frame is decoded, parsed (``protocol``), played by the games service
-(``Games.move_delta``: the rules, the one Redis script on a real ``redis-server`` with
-AOF ``everysec`` over a unix socket, the delta) and its reply encoded, as
-``server.net.session`` and ``routes`` do for each move with ``"reply": "delta"``.
+each request frame goes through the connection's own path (``server.net.session``:
+decode, rate limit, ``protocol`` parsing; ``server.net.routes``: dispatch, metrics) to
+the games service (``Games.move_delta``: the rules, the one Redis script on a real
+``redis-server`` with AOF ``everysec`` over a unix socket, the delta), and its reply
+is encoded, as the server does for each move with ``"reply": "delta"``; only the
+WebSocket frame's read and write are left out.
 
     python -m bench.hotpath [--game crescent] [--players 100] [--moves 20000]
                             [--profile 25]
@@ -31,16 +33,31 @@ import protocol as P
 from deploy.procs import RedisProcess
 from protocol.messages import Mode
 from server.net.app import GC_THRESHOLDS, LEGAL_POSITIONS
+from server.net.metrics import Metrics
+from server.net.ratelimit import TokenBucket
+from server.net.routes import Routes
+from server.net.session import Conn, Hub, Sessions
 from server.patience.engine import keep_legal_moves
 from server.services import Services
+from server.settings import Settings
 from server.store import Store
 
 
-async def play(sv: Services, player: str, game: str, moves: int) -> tuple[int, int]:
+def connection(sessions: Sessions, player: str) -> Conn:
+    """A signed-in connection with no socket: :meth:`Sessions.answer` never touches it."""
+    conn = Conn(None, TokenBucket(sessions.settings.rate, sessions.settings.burst, 0.0))  # type: ignore[arg-type]
+    conn.player = player
+    return conn
+
+
+async def play(
+    sv: Services, sessions: Sessions, player: str, game: str, moves: int
+) -> tuple[int, int]:
     """``moves`` moves (fewer never: games are restarted) of one player, each through
     the request/reply path of the server; the numbers of moves played and of games
     started after the first (a game that ends is followed by a new one)."""
     games = sv.games
+    conn = connection(sessions, player)
     state = await games.start(player, game, Mode.PRACTICE, None)
     gid, seq, legal = state["game_id"], state["seq"], state["legal"]
     starts = 0
@@ -51,12 +68,13 @@ async def play(sv: Services, player: str, game: str, moves: int) -> tuple[int, i
             gid, seq, legal = state["game_id"], state["seq"], state["legal"]
         move = legal[seq % len(legal)]
         frame = P.encode(P.request(rid, "move", game_id=gid, seq=seq, move=move, reply="delta"))
-        # -- what the server does with the frame
-        req = P.parse_request(P.decode(frame))
-        assert isinstance(req, P.MoveRequest)
-        delta = await games.move_delta(player, req.game_id, req.seq, req.move)
-        P.encode(P.ok(req.id, delta=delta))
+        # -- what the server does with the frame (``Sessions.handler`` less the socket)
+        reply = await sessions.answer(conn, frame)
+        out = reply if isinstance(reply, bytes) else P.encode(reply)
         # -- the player reads the new seq and legal moves
+        if not isinstance(reply, dict) or not reply.get("ok"):
+            raise RuntimeError(f"move refused: {P.decode(out)}")
+        delta = reply["delta"]
         seq, legal = delta["seq"], delta["legal"]
     return moves, starts
 
@@ -78,6 +96,12 @@ async def run(args: argparse.Namespace) -> None:
     store = Store(redis.url, prefix=f"h{uuid.uuid4().hex[:8]}:")
     try:
         sv = Services.build(store)
+        # the server's own session and routes (the rate limit never bites: the bench
+        # measures the server, not the limiter)
+        settings = Settings(rate=1e9, burst=10**9, address_limits=False)
+        metrics = Metrics()
+        hub = Hub()
+        sessions = Sessions(settings, metrics, hub, Routes(sv, hub, settings, metrics).dispatch)
         # An account per player, as bench/load_server.py's: an account keeps only its
         # newest 100 practice games in play (``max_in_play``), so players sharing one
         # would resign each other's games on every start.
@@ -86,12 +110,12 @@ async def run(args: argparse.Namespace) -> None:
         for player in players:
             await sv.accounts.register(player)
         per = max(1, args.moves // args.players)
-        await asyncio.gather(*(play(sv, p, args.game, 20) for p in players))
+        await asyncio.gather(*(play(sv, sessions, p, args.game, 20) for p in players))
         profile = cProfile.Profile() if args.profile else None
         cpu, wall = time.process_time(), time.perf_counter()
         if profile is not None:
             profile.enable()
-        done = await asyncio.gather(*(play(sv, p, args.game, per) for p in players))
+        done = await asyncio.gather(*(play(sv, sessions, p, args.game, per) for p in players))
         if profile is not None:
             profile.disable()
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall

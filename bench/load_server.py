@@ -188,6 +188,88 @@ async def floor_server(port: int, redis_url: str) -> None:
         await asyncio.Future()
 
 
+async def floor_engine_server(port: int, redis_url: str) -> None:
+    """The floor plus the engine, in one process: per move, the floor's work (read the
+    frame, one script call persisting the new state, answer with a delta) and the
+    engine's as :func:`engine_cost` times it (parse the move, play it, status and
+    score, dump the state, the legal moves in wire form, the changed piles' views and
+    the info), with the delta built from them. No validation beyond the engine's, no
+    account, record, clock or cache: the least a server running our engine can spend a
+    move, measured as the servers are (in its own process, with its own CPU caches).
+    ``register`` is answered at once and ``start`` deals a game held in the connection."""
+    from websockets.asyncio.server import ServerConnection, serve
+
+    from server.net.app import LEGAL_POSITIONS
+    from server.patience import registry
+    from server.patience.engine import keep_legal_moves
+    from server.store.pipe import ScriptPipe, sha1
+
+    keep_legal_moves(LEGAL_POSITIONS)  # as the server does
+    game = registry.get(GAME)
+    pipe = ScriptPipe(redis_url)
+    script, sha = FLOOR_SCRIPT.encode(), sha1(FLOOR_SCRIPT)
+    count = 0
+
+    async def handler(ws: ServerConnection) -> None:
+        nonlocal count
+        count += 1
+        deals = 0
+        gid, seq, state = "", 0, game.deal(1)
+        keys = [f"floor:{{e{count}}}", f"floor:{{e{count}}}:log"]
+        async for frame in ws:
+            msg = msgpack.unpackb(frame)
+            op = msg.get("op")
+            if op == "move":
+                new = game.apply(state, game.parse_move(msg["move"]))
+                status = str(game.status(new))
+                foundation = game.score(new)[0]
+                await pipe.evalsha(script, sha, keys, [seq, game.dumps(new), frame])
+                piles = {
+                    game.ids[i]: game.view_pile(new, i)["cards"]
+                    for i, cards in enumerate(new.piles)
+                    if cards is not state.piles[i]
+                }
+                was, now = game.info(state), game.info(new)
+                seq += 1
+                delta = {
+                    "game_id": gid,
+                    "seq": seq,
+                    "status": status,
+                    "moves": seq,
+                    "time_ms": 1000,
+                    "foundation": foundation,
+                    "clean": True,
+                    "legal": [m.to_wire() for m in game.legal_moves(new)],
+                    "piles": piles,
+                    "info": {k: v for k, v in now.items() if was.get(k) != v},
+                }
+                state = new
+                await ws.send(msgpack.packb({"re": msg.get("id"), "ok": True, "delta": delta}))
+            elif op == "start":
+                deals += 1
+                seq, state = 0, game.deal(count * 100_000 + deals)
+                gid = f"e{count}x{deals}"
+                wire = {
+                    "game_id": gid,
+                    "seq": 0,
+                    "status": str(game.status(state)),
+                    "moves": 0,
+                    "time_ms": 0,
+                    "foundation": game.score(state)[0],
+                    "clean": True,
+                    "legal": [m.to_wire() for m in game.legal_moves(state)],
+                    "view": game.view(state),
+                }
+                await ws.send(msgpack.packb({"re": msg.get("id"), "ok": True, "state": wire}))
+            else:  # register
+                await ws.send(msgpack.packb({"re": msg.get("id"), "ok": True}))
+
+    async with serve(
+        handler, "127.0.0.1", port, compression=None, ping_interval=None, max_size=P.MAX_FRAME
+    ):
+        await asyncio.Future()
+
+
 # -- helpers ----------------------------------------------------------------------------
 
 
@@ -583,41 +665,62 @@ async def main_async(args: argparse.Namespace) -> None:
             args.loop,
         ]
     )
+    feport = free_port()
+    floor_engine = spawn(
+        [
+            sys.executable,
+            __file__,
+            "--floor-engine-server",
+            str(feport),
+            "--redis-url",
+            redis.url,
+            "--loop",
+            args.loop,
+        ]
+    )
+    servers = (server, echo, floor, floor_engine)
     if args.pin:
         # The servers on the first CPU, the load client and redis-server on the others:
         # each server then competes with its own load for nothing.
         cpus = sorted(os.sched_getaffinity(0))
         first, rest = {cpus[0]}, set(cpus[1:]) or {cpus[0]}
-        for proc in (server, echo, floor):
+        for proc in servers:
             os.sched_setaffinity(proc.pid, first)
         if redis.process is not None:
             os.sched_setaffinity(redis.process.pid, rest)
         os.sched_setaffinity(0, rest)
     rows = []
+    #: players → the floor-plus-engine server's row
+    floor_engines: dict[int, Row] = {}
     try:
         wait_http(sport)
         wait_http(eport, "/")
         wait_http(fport, "/")
+        wait_http(feport, "/")
         for n in args.players:
             await run_echo(eport, echo.pid, n, 0.5)  # warm-up
             await run_echo(fport, floor.pid, n, 0.5)
+            await run_pasyans(feport, floor_engine.pid, n, 0.5, eng)
             await run_pasyans(sport, server.pid, n, 0.5, eng)
             e = await run_echo(eport, echo.pid, n, args.seconds)
             f = await run_echo(fport, floor.pid, n, args.seconds)
+            fe = await run_pasyans(feport, floor_engine.pid, n, args.seconds, eng)
             s = await run_pasyans(sport, server.pid, n, args.seconds, eng)
             rows.append((n, s, e, f))
+            floor_engines[n] = fe
             print(
                 f"  {n} players: pasyans {s[0]:,.0f}/s p50 {s[1]:.2f} p99 {s[2]:.2f} ms; "
                 f"echo {e[0]:,.0f}/s p50 {e[1]:.2f} p99 {e[2]:.2f} ms; "
                 f"floor {f[0]:,.0f}/s p50 {f[1]:.2f} p99 {f[2]:.2f} ms; CPU µs per message: "
                 f"server {s[3]:.0f} (client {s[4]:.0f}), echo {e[3]:.0f} (client {e[4]:.0f}), "
-                f"floor {f[3]:.0f} (client {f[4]:.0f})",
+                f"floor {f[3]:.0f} (client {f[4]:.0f}); floor + engine {fe[0]:,.0f}/s "
+                f"p99 {fe[2]:.2f} ms, {fe[3]:.0f} µs a move",
                 file=sys.stderr,
             )
         solo = args.idle and args.workers == 1
         idle_row = await idle(sport, server.pid, args.idle) if solo else None
     finally:
-        for proc in (server, echo, floor):
+        for proc in servers:
             proc.terminate()
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(15)
@@ -627,7 +730,7 @@ async def main_async(args: argparse.Namespace) -> None:
     preparing = [await run_preparing(args, n, eng) for n in args.preparing_players]
 
     baseline = json.loads(BASELINE.read_text()) if BASELINE.exists() else {}
-    targets = [target_row(n, s, f) for n, s, e, f in rows]
+    targets = [target_row(n, s, f, floor_engines.get(n)) for n, s, e, f in rows]
     for n, s in cluster_rows:
         same = next(((r, f) for m, r, _, f in rows if m == n), None)  # one Redis, same n
         if same is not None:
@@ -685,10 +788,20 @@ async def main_async(args: argparse.Namespace) -> None:
 CPU_TARGET, P99_TARGET = 1.2, 1.5
 
 
-def target_row(n: int, s: Row, f: Row) -> dict[str, Any]:
+def target_row(n: int, s: Row, f: Row, fe: Row | None = None) -> dict[str, Any]:
     """One row of ``--json``: pasyans against the floor plus the engine (at the moves
-    this row's players made)."""
+    this row's players made), and against the floor-plus-engine server ``fe``
+    (:func:`floor_engine_server`) when measured."""
     eng = s[6]
+    measured: dict[str, Any] = {}
+    if fe is not None:
+        measured = {
+            "floor_engine_moves_s": round(fe[0]),
+            "floor_engine_cpu_us": round(fe[3], 1),
+            "floor_engine_p99_ms": round(fe[2], 2),
+            "cpu_vs_floor_engine": round(s[3] / fe[3], 3) if fe[3] else None,
+            "floor_engine_p99_ratio": round(fe[2] / f[2], 3) if f[2] else None,
+        }
     return {
         "players": n,
         "pasyans_moves_s": round(s[0]),
@@ -703,6 +816,7 @@ def target_row(n: int, s: Row, f: Row) -> dict[str, Any]:
         "p99_ratio": round(s[2] / f[2], 3) if f[2] else None,
         "pasyans_reply_bytes": s[5],
         "floor_reply_bytes": f[5],
+        **measured,
     }
 
 
@@ -723,9 +837,10 @@ def print_tables(
         f"| players | store | pasyans moves/s | floor moves/s | pasyans CPU µs/move "
         f"| floor CPU µs/move | engine µs/move | CPU ratio (≤ {CPU_TARGET}) "
         f"| pasyans p99 ms | floor p99 ms | p99 ratio (≤ {P99_TARGET}) "
-        f"| reply B pasyans / floor |"
+        f"| reply B pasyans / floor | floor + engine in one process: µs/move, p99 ms "
+        f"| pasyans CPU ÷ it | its p99 ÷ floor's |"
     )
-    print("|---:|---|" + "---:|" * 10)
+    print("|---:|---|" + "---:|" * 13)
     for t in targets:
         kind = ", preparing dailies" if t.get("preparing") else ""
         print(
@@ -733,7 +848,13 @@ def print_tables(
             f"| {t['floor_moves_s']:,} | {t['pasyans_cpu_us']:.0f} | {t['floor_cpu_us']:.0f} "
             f"| {t['engine_us']:.0f} | {t['cpu_ratio']} | {t['pasyans_p99_ms']:.2f} "
             f"| {t['floor_p99_ms']:.2f} | {t['p99_ratio']} "
-            f"| {t['pasyans_reply_bytes']:.0f} / {t['floor_reply_bytes']:.0f} |"
+            f"| {t['pasyans_reply_bytes']:.0f} / {t['floor_reply_bytes']:.0f} "
+            + (
+                f"| {t['floor_engine_cpu_us']:.0f}, {t['floor_engine_p99_ms']:.2f} "
+                f"| {t['cpu_vs_floor_engine']} | {t['floor_engine_p99_ratio']} |"
+                if "floor_engine_cpu_us" in t
+                else "| – | – | – |"
+            )
         )
     print()
     print(
@@ -948,6 +1069,7 @@ def main() -> None:
     parser.add_argument("--save", action="store_true", help="save this run as the baseline")
     parser.add_argument("--echo-server", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--floor-server", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--floor-engine-server", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--redis-url", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     from server.__main__ import run
@@ -959,6 +1081,10 @@ def main() -> None:
     if args.floor_server:
         with contextlib.suppress(KeyboardInterrupt):
             run(floor_server(args.floor_server, args.redis_url), args.loop)
+        return
+    if args.floor_engine_server:
+        with contextlib.suppress(KeyboardInterrupt):
+            run(floor_engine_server(args.floor_engine_server, args.redis_url), args.loop)
         return
     args.players = [int(x) for x in args.players.split(",") if x]
     args.cluster_players = [int(x) for x in args.cluster_players.split(",") if int(x or 0)]
