@@ -264,10 +264,13 @@ async def floor_engine_server(port: int, redis_url: str) -> None:
             else:  # register
                 await ws.send(msgpack.packb({"re": msg.get("id"), "ok": True}))
 
-    async with serve(
-        handler, "127.0.0.1", port, compression=None, ping_interval=None, max_size=P.MAX_FRAME
-    ):
-        await asyncio.Future()
+    try:
+        async with serve(
+            handler, "127.0.0.1", port, compression=None, ping_interval=None, max_size=P.MAX_FRAME
+        ):
+            await asyncio.Future()
+    finally:
+        await pipe.close()
 
 
 # -- helpers ----------------------------------------------------------------------------
