@@ -16,6 +16,7 @@ the message itself (see :mod:`protocol.messages`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import repeat
 from typing import Any, NamedTuple
 
 import msgpack
@@ -65,7 +66,7 @@ def decode(data: bytes | str, *, max_size: int = MAX_FRAME) -> dict[str, Any]:
         raise ProtocolError(ErrorCode.BAD_REQUEST, f"not valid msgpack: {exc}") from None
     if not isinstance(msg, dict):
         raise ProtocolError(ErrorCode.BAD_REQUEST, f"a message is a msgpack map, not {_kind(msg)}")
-    if not all(isinstance(key, str) for key in msg):
+    if not all(map(isinstance, msg, repeat(str))):
         raise ProtocolError(ErrorCode.BAD_REQUEST, "every key of a message is a string")
     return msg
 

@@ -632,14 +632,36 @@ assert set(REQUESTS) == set(Op), "every op has its request type"
 
 #: request classes by op name (a dict lookup; ``Op(name)`` costs several times more)
 _BY_NAME: dict[str, type[Request]] = {str(op): cls for op, cls in REQUESTS.items()}
-_OPTIONAL: dict[type[Request], frozenset[str]] = {
-    cls: frozenset(f.name for f in dataclasses.fields(cls) if f.default is not dataclasses.MISSING)
-    for cls in REQUESTS.values()
-}
 #: the keys a request of each type may have
 _ALLOWED: dict[type[Request], frozenset[str]] = {
     cls: frozenset({"id", "op", *cls.fields}) for cls in REQUESTS.values()
 }
+#: a field left out of a message
+_ABSENT = object()
+
+
+def _plan(cls: type[Request]) -> tuple[tuple[str, Check, Any, Callable[[Any, Any], None]], ...]:
+    """How :func:`parse_request` fills a request of type ``cls``: each field's name,
+    check, default (``dataclasses.MISSING``: required) and slot setter. A request is
+    built through its slots, as its frozen ``__init__`` would (whose
+    ``object.__setattr__`` per field was a third of a ``move``'s parsing)."""
+    plan = []
+    for f in dataclasses.fields(cls):
+        if f.name == "id":
+            continue
+        assert f.default_factory is dataclasses.MISSING, "a request field has a plain default"
+        plan.append((f.name, cls.fields[f.name], f.default, getattr(cls, f.name).__set__))
+    return tuple(plan)
+
+
+_PLANS = {cls: _plan(cls) for cls in REQUESTS.values()}
+#: the checks across fields some request types make once their fields are set
+_POST_INIT: dict[type[Request], Callable[[Any], None]] = {
+    cls: cls.__post_init__
+    for cls in REQUESTS.values()
+    if hasattr(cls, "__post_init__")
+}
+_SET_ID: Callable[[Any, Any], None] = getattr(Request, "id").__set__  # noqa: B009 (a slot)
 
 
 def parse_id(msg: Mapping[str, Any]) -> int:
@@ -665,16 +687,20 @@ def parse_request(msg: Mapping[str, Any]) -> Request:
         unknown = set(msg) - _ALLOWED[cls]
         names = ", ".join(sorted(repr(k[:40]) for k in unknown)[:8])
         raise ProtocolError(ErrorCode.BAD_REQUEST, f"{op_name} takes no field {names}")
-    params: dict[str, Any] = {}
-    defaults = _OPTIONAL[cls]
-    for name, check in cls.fields.items():
-        if name in msg:
-            if msg[name] is None and name in defaults:
-                continue
-            params[name] = check(name, msg[name])
-        elif name not in defaults:
-            raise ProtocolError(ErrorCode.BAD_REQUEST, f"{op_name} needs {name!r}")
-    return cls(id=rid, **params)
+    req = object.__new__(cls)
+    _SET_ID(req, rid)
+    for name, check, default, put in _PLANS[cls]:
+        value = msg.get(name, _ABSENT)
+        if value is _ABSENT or (value is None and default is not dataclasses.MISSING):
+            if default is dataclasses.MISSING:
+                raise ProtocolError(ErrorCode.BAD_REQUEST, f"{op_name} needs {name!r}")
+            put(req, default)
+        else:
+            put(req, check(name, value))
+    post_init = _POST_INIT.get(cls)
+    if post_init is not None:
+        post_init(req)
+    return req
 
 
 # -- builders -------------------------------------------------------------------------

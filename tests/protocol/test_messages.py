@@ -176,3 +176,70 @@ def test_every_op_has_one_request_type_whose_annotations_are_its_schema() -> Non
     with pytest.raises(ProtocolError) as caught:
         parse_request({"id": 1, "op": "start", "game": "crescent", "mode": "race"})
     assert caught.value.code is ErrorCode.BAD_REQUEST and "race" in caught.value.message
+
+
+#: a valid value of each request field (by name), for building requests of every op
+VALID: dict[str, Any] = {
+    "name": "anna_k",
+    "token": "tok-1",
+    "game": "crescent",
+    "mode": "practice",
+    "seed": None,
+    "game_id": "g1",
+    "seq": 3,
+    "move": {"from": "T1", "to": "T2"},
+    "reply": "delta",
+    "limit": 5,
+    "cursor": "c1",
+    "date": "2026-03-01",
+    "board": "alltime",
+    "around_me": True,
+    "friends": False,
+    "assist": True,
+    "check": False,
+    "code": "AB12CD",
+    "daily": False,
+    "player": "anna_k",
+    "race_id": "r1",
+    "step": 2,
+}
+
+
+@given(st.sampled_from(sorted(P.REQUESTS, key=str)), st.data())
+def test_a_parsed_request_is_the_one_its_constructor_builds(op: Op, data: st.DataObject) -> None:
+    """``parse_request`` fills a request through its slots (faster than its frozen
+    ``__init__``): the result must be the very request the constructor builds from the
+    same checked fields, defaults and ``__post_init__`` checks included, and frozen."""
+    import dataclasses
+
+    cls = P.REQUESTS[op]
+    fields = [f for f in dataclasses.fields(cls) if f.name != "id"]
+    msg: dict[str, Any] = {"id": 7, "op": str(op)}
+    for f in fields:
+        required = f.default is dataclasses.MISSING
+        assert f.name in VALID, f"VALID lacks a value of {op}'s field {f.name!r}"
+        if required or data.draw(st.booleans()):
+            msg[f.name] = VALID[f.name]
+        elif data.draw(st.booleans()):
+            msg[f.name] = None  # null: the default
+    try:
+        parsed = parse_request(msg)
+    except ProtocolError as exc:
+        with pytest.raises(ProtocolError) as again:
+            params = {
+                f.name: cls.fields[f.name](f.name, msg[f.name])
+                for f in fields
+                if msg.get(f.name) is not None
+            }
+            cls(id=7, **params)
+        assert again.value.code is exc.code
+        return
+    params = {
+        f.name: cls.fields[f.name](f.name, msg[f.name])
+        for f in fields
+        if msg.get(f.name) is not None
+    }
+    assert parsed == cls(id=7, **params)
+    assert type(parsed) is cls
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        parsed.id = 8  # type: ignore[misc]
