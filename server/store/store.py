@@ -18,6 +18,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import RedisCluster
+from redis.commands.core import AsyncScript
 
 from . import scripts
 from .cluster import ClusterSpec, NodePipes, Subscribers, check_prefix
@@ -101,6 +102,8 @@ class Store:
             if isinstance(self.redis, RedisCluster) and spec is not None and not spec.ssl
             else None
         )
+        #: the scripts run on the pipelined connection, encoded once (by sha)
+        self._texts: dict[str, bytes] = {}
         self._move_sha = sha1(scripts.MOVE)
         self._move_script = scripts.MOVE.encode()
         self._board_put = self.redis.register_script(scripts.BOARD_PUT)
@@ -250,6 +253,8 @@ class Store:
         """Count a finished game in the player's statistics (``scripts.STATS``, whose
         ARGV ``args`` is); False when it was counted before."""
         keys = [self.keys.player_stats(player), self.keys.player_counted(player)]
+        if self._pipe is not None:
+            return bool(await self._piped("stats", self._stats, keys, args))
         async with self._call("stats"):
             return bool(await self._stats(keys=keys, args=args))
 
@@ -295,15 +300,52 @@ class Store:
     async def create_game(self, gid: str, fields: Mapping[str, Value], player: str) -> bool:
         """Store a new game (False, and nothing written, if ``gid`` exists)."""
         args: list[Value] = [x for item in fields.items() for x in item]
+        keys = [self.keys.game(gid)]
+        created_ms = int(fields["created"])
+        if self._replicated is None and self._pipe is not None:
+            # One Redis: the game's commands on the pipelined connection, as its moves.
+            if not await self._piped("create_game", self._create, keys, args):
+                return False
+            zadd = ("ZADD", self.keys.player_games(player), created_ms, gid)
+            await self._piped_command("create_game", *zadd)
+            return True
         async with self._call("create_game"):
             if self._replicated is not None:
-                created = await self._replicated.run(scripts.CREATE, [self.keys.game(gid)], args)
+                created = await self._replicated.run(scripts.CREATE, keys, args)
             else:
-                created = await self._create(keys=[self.keys.game(gid)], args=args)
+                created = await self._create(keys=keys, args=args)
             if not created:
                 return False
-            await self.redis.zadd(self.keys.player_games(player), {gid: int(fields["created"])})
+            await self.redis.zadd(self.keys.player_games(player), {gid: created_ms})
             return True
+
+    async def _piped(
+        self, name: str, script: AsyncScript, keys: list[str], args: list[Value]
+    ) -> Any:
+        """``script`` on the pipelined connection (one Redis, see :mod:`.pipe`)."""
+        assert self._pipe is not None
+        start = time.perf_counter()
+        try:
+            text = self._texts.get(script.sha)
+            if text is None:
+                code = script.script
+                text = self._texts[script.sha] = (
+                    code.encode() if isinstance(code, str) else bytes(code)
+                )
+            return await self._pipe.evalsha(text, script.sha, keys, args)
+        finally:
+            if self._observe is not None:
+                self._observe(name, time.perf_counter() - start)
+
+    async def _piped_command(self, name: str, *args: Value) -> Any:
+        """A command on the pipelined connection (one Redis, see :mod:`.pipe`)."""
+        assert self._pipe is not None
+        start = time.perf_counter()
+        try:
+            return await self._pipe.command(*args)
+        finally:
+            if self._observe is not None:
+                self._observe(name, time.perf_counter() - start)
 
     async def game(self, gid: str) -> Fields | None:
         async with self._call("game"):
@@ -406,8 +448,13 @@ class Store:
         """Add ``member`` to the zset ``key`` as its newest (``score``, a time in ms, or
         just after the newest's); the members past its newest ``most`` (oldest first),
         still in it: the caller deals with them, then :meth:`forget`."""
-        async with self._call("keep_newest"):
-            old: list[bytes] = await self._keep_newest(keys=[key], args=[member, score, most])
+        args: list[Value] = [member, score, most]
+        old: list[bytes]
+        if self._pipe is not None:
+            old = await self._piped("keep_newest", self._keep_newest, [key], args)
+        else:
+            async with self._call("keep_newest"):
+                old = await self._keep_newest(keys=[key], args=args)
         return [_text(x) or "" for x in old]
 
     async def forget(self, key: str, members: list[str]) -> None:
