@@ -247,10 +247,12 @@ class Game(Generic[V]):
         self._foundations = tuple(i for i, p in enumerate(self.layout) if p.kind == "foundation")
         self._stocks = tuple(i for i, p in enumerate(self.layout) if p.kind == "stock")
         #: the legal moves of recently seen positions, by identity: ``id(state)`` ->
-        #: ``(state, moves, set of moves)``. The one legal-move cache: an entry is an
-        #: immutable tuple and each access one dict operation, so the tasks (and solver
-        #: threads) sharing this object never see another position's moves.
-        self._legal_cache: OrderedDict[int, tuple[State[V], tuple[Move, ...], frozenset[Move]]]
+        #: ``(state, moves)``. The one legal-move cache: an entry is an immutable tuple
+        #: and each access one dict operation, so the tasks (and solver threads) sharing
+        #: this object never see another position's moves. (No set of the moves: a
+        #: position's list is searched once, by the move played from it, and a search
+        #: of a few dozen moves costs less than building the set.)
+        self._legal_cache: OrderedDict[int, tuple[State[V], tuple[Move, ...]]]
         self._legal_cache = OrderedDict()
         if self.alike is None:
             kinds: dict[str, list[int]] = {}
@@ -414,6 +416,14 @@ class Game(Generic[V]):
             tuple(vars_[i] for i in self._kept_vars),
         )
 
+    @staticmethod
+    def card_moves(sources: Sequence[str], targets: Sequence[str]) -> dict[str, dict[str, Move]]:
+        """``table[src][dst]``: the move of the top card of pile ``src`` onto pile
+        ``dst``, built once for a game whose legal moves are such moves (a legal-move
+        list is built for every position, and a lookup costs a seventh of building a
+        :class:`Move`)."""
+        return {src: {dst: Move(src, dst) for dst in targets if dst != src} for src in sources}
+
     def pile(self, state: State[V], pid: str) -> tuple[int, ...]:
         return state.piles[self.at[pid]]
 
@@ -421,13 +431,12 @@ class Game(Generic[V]):
         """Every move ``apply`` accepts now; empty once the game is over."""
         return list(self._legal_entry(state)[1])
 
-    def _legal_entry(self, state: State[V]) -> tuple[State[V], tuple[Move, ...], frozenset[Move]]:
+    def _legal_entry(self, state: State[V]) -> tuple[State[V], tuple[Move, ...]]:
         cache = self._legal_cache
         entry = cache.get(id(state))
         if entry is not None and entry[0] is state:
             return entry
-        legal = tuple(self._legal(state))
-        entry = (state, legal, frozenset(legal))
+        entry = (state, tuple(self._legal(state)))
         if len(cache) >= LEGAL_CACHE:
             with contextlib.suppress(KeyError):  # another thread emptied it first
                 cache.popitem(last=False)  # the oldest
@@ -451,7 +460,7 @@ class Game(Generic[V]):
     def apply(self, state: State[V], move: Move) -> State[V]:
         """The position after ``move``; raises :class:`IllegalMove` with a reason."""
         move = self.canonical(move)
-        if move not in self._legal_entry(state)[2]:
+        if move not in self._legal_entry(state)[1]:
             raise IllegalMove(move, self._reason(state, move))
         after = self.play(state, move)
         return State(after.piles, after.vars, after.rng, state.moves + 1)
@@ -486,7 +495,7 @@ class Game(Generic[V]):
     def status(self, state: State[V]) -> Status:
         if self.score(state)[0] == self.total:
             return GameStatus.WON
-        return GameStatus.PLAYING if self.legal_moves(state) else GameStatus.LOST
+        return GameStatus.PLAYING if self._legal_entry(state)[1] else GameStatus.LOST
 
     def score(self, state: State[V]) -> tuple[int, int]:
         """``(cards on foundations, cards needed to win)``."""

@@ -21,6 +21,9 @@ UP, DOWN = FA, FK
 TABLEAU = tuple(f"T{i}" for i in range(1, 17))
 WAIT = tuple(f"W-{s}" for s in SUITS)
 
+#: per card of one deck (suit-major), the cards of its suit one rank below and above
+NEIGHBOURS = tuple(tuple(c + k for k in (-1, 1) if 0 <= c % 13 + k < 13) for c in range(52))
+
 #: the solver's estimate of a position that can no longer be won (:meth:`Crescent.stuck`):
 #: its ``Tuning.dead``, so the search drops such positions
 DEAD = 1000.0
@@ -52,6 +55,8 @@ class Crescent(Game[CrescentVars]):
         self.up = tuple(self.at[f] for f in UP)
         self.down = tuple(self.at[f] for f in DOWN)
         self.wait = tuple(self.at[w] for w in WAIT)
+        #: every move of a pile top, looked up, not built, for each position
+        self._to = self.card_moves(TABLEAU, (*TABLEAU, *UP, *DOWN, *WAIT))
 
     def deal(self, seed: int) -> State[CrescentVars]:
         founded, cards, rng = aces_and_kings_aside(seed)
@@ -64,22 +69,29 @@ class Crescent(Game[CrescentVars]):
     def moves(self, state: State[CrescentVars]) -> list[Move]:
         piles = state.piles
         legal: list[Move] = []
-        tops: dict[tuple[int, int], list[str]] = {}
+        # This is the hot path (a position's every move, for each reply and each node of
+        # a search): cards of one deck (``c % 52``, suit-major) as dict keys, not
+        # (suit, rank) tuples, and each move looked up, not built.
+        tops: dict[int, list[str]] = {}
         for t, i in zip(TABLEAU, self.tableau, strict=True):
             if pile := piles[i]:
-                c = pile[-1] % 52  # inlined suit and rank: this loop is the hot path
-                tops.setdefault((c // 13, c % 13 + 1), []).append(t)
+                c = pile[-1] % 52
+                if c in tops:
+                    tops[c].append(t)
+                else:
+                    tops[c] = [t]
         at = self.at
+        to = self._to
         fits = self._fits(piles)  # each suit's foundations worked out once
-        for (s, r), sources in tops.items():
-            for target in fits[s].get(r, ()):
-                legal.extend([Move(src, target) for src in sources])
-            for other in (r - 1, r + 1):
-                if dsts := tops.get((s, other)):
+        for c, sources in tops.items():
+            for target in fits.get(c, ()):
+                legal.extend([to[src][target] for src in sources])
+            for other in NEIGHBOURS[c]:
+                if dsts := tops.get(other):
                     # Never a move that only swaps two piles (T6 = 9♣ 8♣ onto T16 = 9♣).
                     legal.extend(
                         [
-                            Move(src, dst)
+                            to[src][dst]
                             for dst in dsts
                             for src in sources
                             if not swaps(piles[at[src]], piles[at[dst]])
@@ -89,23 +101,30 @@ class Crescent(Game[CrescentVars]):
             legal.append(Move.act("shift"))
         return legal
 
-    def _fits(self, piles: Piles) -> tuple[dict[int, tuple[str, ...]], ...]:
-        """Per suit, rank → where a pile top of that rank and suit may go now
-        (:meth:`_foundation_targets` for every rank at once)."""
-        out: list[dict[int, tuple[str, ...]]] = []
+    def _fits(self, piles: Piles) -> dict[int, tuple[str, ...]]:
+        """Card of one deck (``c % 52``) → where a pile top of that card may go now
+        (:meth:`_foundation_targets` for every card at once)."""
+        out: dict[int, tuple[str, ...]] = {}
         for s in range(4):
+            card = s * 13 - 1  # + rank: the card of that rank in suit s
             waiting = piles[self.wait[s]]
             if waiting:
-                w = waiting[0] % 13 + 1
-                out.append({w: (UP[s], DOWN[s]), w + 1: (UP[s],), w - 1: (DOWN[s],)})
+                # one rank apart from both foundations' tops: its neighbours exist
+                w = card + waiting[0] % 13 + 1
+                out[w] = (UP[s], DOWN[s])
+                out[w + 1] = (UP[s],)
+                out[w - 1] = (DOWN[s],)
                 continue
             a = piles[self.up[s]][-1] % 13 + 1
             d = piles[self.down[s]][-1] % 13 + 1
             if a + 1 == d - 1:
-                out.append({a + 1: (WAIT[s],)})
-            else:
-                out.append({a + 1: (UP[s],), d - 1: (DOWN[s],)})
-        return tuple(out)
+                out[card + a + 1] = (WAIT[s],)
+                continue
+            if a < 13:
+                out[card + a + 1] = (UP[s],)
+            if d > 1:
+                out[card + d - 1] = (DOWN[s],)
+        return out
 
     def _shift_changes(self, piles: Piles) -> bool:
         """Whether a shift changes the layout. A pile of three or more always changes

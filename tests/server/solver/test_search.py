@@ -100,9 +100,10 @@ def test_crescent_counts_a_spent_shift_against_a_position() -> None:
 
 
 def test_crescent_works_out_each_suits_foundations_once_as_it_did_per_card() -> None:
-    """moves() looks up a suit's foundation targets per rank (_fits) instead of asking
-    _foundation_targets for every top: the two agree on every rank along played games,
-    the waiting cell included."""
+    """moves() looks up the foundation targets of each card (_fits, keyed by the card of
+    one deck) instead of asking _foundation_targets for every top: the two agree on
+    every card along played games, the waiting cell and whole foundations included (a
+    rank past the king or below the ace is no key: it would be another suit's card)."""
     game = CRESCENT_GAME
     rnd = random.Random(3)
     seen_wait = False
@@ -111,10 +112,11 @@ def test_crescent_works_out_each_suits_foundations_once_as_it_did_per_card() -> 
         for _ in range(300):
             piles = state.piles
             fits = game._fits(piles)
+            assert all(0 <= c < 52 for c in fits)
             for s in range(4):
                 seen_wait = seen_wait or bool(piles[game.wait[s]])
                 for r in range(1, 14):
-                    assert fits[s].get(r, ()) == game._foundation_targets(piles, s, r)
+                    assert fits.get(s * 13 + r - 1, ()) == game._foundation_targets(piles, s, r)
             legal = game.legal_moves(state)
             if not legal:
                 break
