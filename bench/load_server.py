@@ -22,6 +22,15 @@ in CPU time, each row's figure at the moves its players made (by index in the ga
 and with as many games played at once as the row has players (``"engine_us"``; one
 game at a time: ``"engine_one_game_us"``, the figure of the rows before 2026-11-26's
 second run: 1,000 games' positions do not stay in the CPU's caches as one game's do).
+Beside them runs the *floor plus the engine* (:func:`floor_engine_server`): the
+floor's work and the engine's in one process, driven by the same load client as
+pasyans, and nothing else (no validation, records, clock or cache). It is the least a
+server running our engine can spend a move, measured as the servers are: the engine
+figure above is measured apart, and in a server's process, beside its sockets and
+buffers, the same work costs up to ~1.7 × as much (docs/performance.md, "Issue 28,
+third round"). ``"floor_engine_cpu_us"``, ``"floor_engine_p99_ms"``,
+``"cpu_vs_floor_engine"`` (pasyans's CPU a move over it: what our own code adds) and
+``"floor_engine_p99_ratio"`` (its p99 over the floor's) are in each single-Redis row.
 Targets (issue 15): pasyans's server CPU per move ≤ 1.2 × (the floor's + the
 engine's), and p99 ≤ 1.5 × the floor's, at 1, 100 and 1,000 players; ``--json``
 prints those rows (``{"rows": [{"players", "pasyans_moves_s", "floor_moves_s",
