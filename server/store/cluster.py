@@ -189,14 +189,21 @@ class NodePipes:
         return pipe
 
     async def evalsha(
-        self, keys: list[str], args: list[Any], fallback: Callable[[], Awaitable[Any]]
+        self,
+        keys: list[str],
+        args: list[Any],
+        fallback: Callable[[], Awaitable[Any]],
+        script: tuple[bytes, str] | None = None,
     ) -> Any:
+        """The move script (or ``script``, its text and sha: the few scripts of a game's
+        start and end) on the pipe of the primary serving ``keys``."""
         await self.cluster.initialize()  # once; a no-op afterwards
         pipe = self._pipe(keys[0])
         if pipe is None:
             return await fallback()
+        text, sha = script or (self.script, self.sha)
         try:
-            return await pipe.evalsha(self.script, self.sha, keys, args)
+            return await pipe.evalsha(text, sha, keys, args)
         except (MovedError, AskError, NotConnected):
             return await fallback()
 

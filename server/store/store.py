@@ -253,7 +253,7 @@ class Store:
         """Count a finished game in the player's statistics (``scripts.STATS``, whose
         ARGV ``args`` is); False when it was counted before."""
         keys = [self.keys.player_stats(player), self.keys.player_counted(player)]
-        if self._pipe is not None:
+        if self._piped_scripts:
             return bool(await self._piped("stats", self._stats, keys, args))
         async with self._call("stats"):
             return bool(await self._stats(keys=keys, args=args))
@@ -302,12 +302,16 @@ class Store:
         args: list[Value] = [x for item in fields.items() for x in item]
         keys = [self.keys.game(gid)]
         created_ms = int(fields["created"])
-        if self._replicated is None and self._pipe is not None:
-            # One Redis: the game's commands on the pipelined connection, as its moves.
+        if self._replicated is None and self._piped_scripts:
+            # The game's commands on the pipelined connections, as its moves.
             if not await self._piped("create_game", self._create, keys, args):
                 return False
-            zadd = ("ZADD", self.keys.player_games(player), created_ms, gid)
-            await self._piped_command("create_game", *zadd)
+            if self._pipe is not None:
+                zadd = ("ZADD", self.keys.player_games(player), created_ms, gid)
+                await self._piped_command("create_game", *zadd)
+            else:
+                async with self._call("create_game"):
+                    await self.redis.zadd(self.keys.player_games(player), {gid: created_ms})
             return True
         async with self._call("create_game"):
             if self._replicated is not None:
@@ -319,11 +323,17 @@ class Store:
             await self.redis.zadd(self.keys.player_games(player), {gid: created_ms})
             return True
 
+    @property
+    def _piped_scripts(self) -> bool:
+        """Whether scripts run on pipelined connections: one Redis's (:mod:`.pipe`) or
+        each primary's of a cluster (``NodePipes``)."""
+        return self._pipe is not None or self._nodes is not None
+
     async def _piped(
         self, name: str, script: AsyncScript, keys: list[str], args: list[Value]
     ) -> Any:
-        """``script`` on the pipelined connection (one Redis, see :mod:`.pipe`)."""
-        assert self._pipe is not None
+        """``script`` on a pipelined connection (:attr:`_piped_scripts`); on a cluster,
+        what the slot map got wrong goes to redis-py's call, as a move's does."""
         start = time.perf_counter()
         try:
             text = self._texts.get(script.sha)
@@ -332,7 +342,15 @@ class Store:
                 text = self._texts[script.sha] = (
                     code.encode() if isinstance(code, str) else bytes(code)
                 )
-            return await self._pipe.evalsha(text, script.sha, keys, args)
+            if self._pipe is not None:
+                return await self._pipe.evalsha(text, script.sha, keys, args)
+            assert self._nodes is not None
+
+            async def fallback() -> Any:
+                async with self._call(name):
+                    return await script(keys=keys, args=args)
+
+            return await self._nodes.evalsha(keys, args, fallback, (text, script.sha))
         finally:
             if self._observe is not None:
                 self._observe(name, time.perf_counter() - start)
@@ -450,7 +468,7 @@ class Store:
         still in it: the caller deals with them, then :meth:`forget`."""
         args: list[Value] = [member, score, most]
         old: list[bytes]
-        if self._pipe is not None:
+        if self._piped_scripts:
             old = await self._piped("keep_newest", self._keep_newest, [key], args)
         else:
             async with self._call("keep_newest"):
