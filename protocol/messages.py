@@ -657,9 +657,7 @@ def _plan(cls: type[Request]) -> tuple[tuple[str, Check, Any, Callable[[Any, Any
 _PLANS = {cls: _plan(cls) for cls in REQUESTS.values()}
 #: the checks across fields some request types make once their fields are set
 _POST_INIT: dict[type[Request], Callable[[Any], None]] = {
-    cls: cls.__post_init__
-    for cls in REQUESTS.values()
-    if hasattr(cls, "__post_init__")
+    cls: cls.__post_init__ for cls in REQUESTS.values() if hasattr(cls, "__post_init__")
 }
 _SET_ID: Callable[[Any, Any], None] = getattr(Request, "id").__set__  # noqa: B009 (a slot)
 
