@@ -564,7 +564,7 @@ class Game(Generic[V]):
     def shown_cards(self, state: State[V], i: int) -> list[str | None]:
         """The ``cards`` of :meth:`view_pile` alone, for a game that does not override
         :meth:`pile_view` (its piles' other fields never change: a move's delta
-        compares only these)."""
+        compares only these): one entry per card, None for a face-down one."""
         return _shown(state.piles[i], self.layout[i].show)
 
     # -- wire and persistence -----------------------------------------------------

@@ -81,10 +81,13 @@ class Views:
                 # A pile's view depends on its cards alone here, and only its cards
                 # change; a move rebuilds only the piles it changes (the others are the
                 # same tuple: no comparison needed).
-                if old_piles[i] is cards or old_piles[i] == cards:
+                was = old_piles[i]
+                if was is cards or was == cards:
                     continue
                 shown = game.shown_cards(new, i)
-                if game.shown_cards(old, i) != shown:
+                # A card for a card (a face-down card each): a pile that grew or shrank
+                # shows otherwise, with no need to build what it showed before.
+                if len(was) != len(cards) or game.shown_cards(old, i) != shown:
                     piles[game.ids[i]] = shown
                 continue
             was, now = view_pile(old, i), view_pile(new, i)
