@@ -81,13 +81,13 @@ class Views:
                 # A pile's view depends on its cards alone here, and only its cards
                 # change; a move rebuilds only the piles it changes (the others are the
                 # same tuple: no comparison needed).
-                was = old_piles[i]
-                if was is cards or was == cards:
+                held = old_piles[i]
+                if held is cards or held == cards:
                     continue
                 shown = game.shown_cards(new, i)
                 # A card for a card (a face-down card each): a pile that grew or shrank
                 # shows otherwise, with no need to build what it showed before.
-                if len(was) != len(cards) or game.shown_cards(old, i) != shown:
+                if len(held) != len(cards) or game.shown_cards(old, i) != shown:
                     piles[game.ids[i]] = shown
                 continue
             was, now = view_pile(old, i), view_pile(new, i)
