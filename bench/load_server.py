@@ -86,6 +86,7 @@ from typing import Any
 
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.server import ServerConnection, serve
 
 import protocol as P
 from deploy.procs import RedisProcess, free_port
@@ -98,21 +99,25 @@ GAME = "crescent"
 BASELINE = Path(__file__).with_name("load_server_baseline.json")
 
 
+async def listen(handler: Callable[[ServerConnection], Awaitable[None]], port: int) -> None:
+    """Serve ``handler`` on 127.0.0.1:``port`` until cancelled, as every comparison
+    server of this bench does (no compression, no pings, the protocol's frame limit)."""
+    async with serve(
+        handler, "127.0.0.1", port, compression=None, ping_interval=None, max_size=P.MAX_FRAME
+    ):
+        await asyncio.Future()
+
+
 # -- the echo server (run as a subprocess) ---------------------------------------------
 
 
 async def echo_server(port: int) -> None:
-    from websockets.asyncio.server import ServerConnection, serve
-
     async def handler(ws: ServerConnection) -> None:
         async for frame in ws:
             msg = msgpack.unpackb(frame)
             await ws.send(msgpack.packb({"re": msg.get("id"), "ok": True, "echo": msg}))
 
-    async with serve(
-        handler, "127.0.0.1", port, compression=None, ping_interval=None, max_size=P.MAX_FRAME
-    ):
-        await asyncio.Future()
+    await listen(handler, port)
 
 
 # -- the floor server (run as a subprocess) --------------------------------------------
@@ -170,8 +175,6 @@ async def floor_server(port: int, redis_url: str) -> None:
     connection the pasyans server uses, answer with a real (canned) delta of the
     benchmarked game, the size of pasyans's replies. No validation, no engine: the
     pasyans row over this row is what our own code costs."""
-    from websockets.asyncio.server import ServerConnection, serve
-
     from server.patience import registry
     from server.store.pipe import ScriptPipe, sha1
 
@@ -191,10 +194,7 @@ async def floor_server(port: int, redis_url: str) -> None:
             await pipe.evalsha(script, sha, keys, [seq, dumped, frame])
             await ws.send(msgpack.packb({"re": msg.get("id"), "ok": True, "delta": canned}))
 
-    async with serve(
-        handler, "127.0.0.1", port, compression=None, ping_interval=None, max_size=P.MAX_FRAME
-    ):
-        await asyncio.Future()
+    await listen(handler, port)
 
 
 async def floor_engine_server(port: int, redis_url: str) -> None:
@@ -206,8 +206,6 @@ async def floor_engine_server(port: int, redis_url: str) -> None:
     account, record, clock or cache: the least a server running our engine can spend a
     move, measured as the servers are (in its own process, with its own CPU caches).
     ``register`` is answered at once and ``start`` deals a game held in the connection."""
-    from websockets.asyncio.server import ServerConnection, serve
-
     from server.net.app import LEGAL_POSITIONS
     from server.patience import registry
     from server.patience.engine import keep_legal_moves
@@ -274,10 +272,7 @@ async def floor_engine_server(port: int, redis_url: str) -> None:
                 await ws.send(msgpack.packb({"re": msg.get("id"), "ok": True}))
 
     try:
-        async with serve(
-            handler, "127.0.0.1", port, compression=None, ping_interval=None, max_size=P.MAX_FRAME
-        ):
-            await asyncio.Future()
+        await listen(handler, port)
     finally:
         await pipe.close()
 
