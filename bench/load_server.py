@@ -129,6 +129,23 @@ return 1
 """
 
 
+class FloorWrite:
+    """The floor's one write a move: :data:`FLOOR_SCRIPT` on the pipelined Redis
+    connection the pasyans server's moves use (``server.store.pipe``)."""
+
+    def __init__(self, redis_url: str) -> None:
+        from server.store.pipe import ScriptPipe, sha1
+
+        self.pipe = ScriptPipe(redis_url)
+        self.script, self.sha = FLOOR_SCRIPT.encode(), sha1(FLOOR_SCRIPT)
+
+    async def __call__(self, keys: list[str], seq: int, state: bytes, frame: bytes | str) -> None:
+        await self.pipe.evalsha(self.script, self.sha, keys, [seq, state, frame])
+
+    async def close(self) -> None:
+        await self.pipe.close()
+
+
 def canned_delta() -> dict[str, Any]:
     """A real delta reply of the benchmarked game for the floor to answer with, the
     size of pasyans's: built as the server builds one (counters, the legal list, the
@@ -176,12 +193,10 @@ async def floor_server(port: int, redis_url: str) -> None:
     benchmarked game, the size of pasyans's replies. No validation, no engine: the
     pasyans row over this row is what our own code costs."""
     from server.patience import registry
-    from server.store.pipe import ScriptPipe, sha1
 
     dumped = registry.get(GAME).dumps(registry.get(GAME).deal(1))
     canned = canned_delta()
-    pipe = ScriptPipe(redis_url)
-    script, sha = FLOOR_SCRIPT.encode(), sha1(FLOOR_SCRIPT)
+    write = FloorWrite(redis_url)
     count = 0
 
     async def handler(ws: ServerConnection) -> None:
@@ -191,10 +206,13 @@ async def floor_server(port: int, redis_url: str) -> None:
         async for frame in ws:
             msg = msgpack.unpackb(frame)
             seq = msg.get("seq", 0)
-            await pipe.evalsha(script, sha, keys, [seq, dumped, frame])
+            await write(keys, seq, dumped, frame)
             await ws.send(msgpack.packb({"re": msg.get("id"), "ok": True, "delta": canned}))
 
-    await listen(handler, port)
+    try:
+        await listen(handler, port)
+    finally:
+        await write.close()
 
 
 async def floor_engine_server(port: int, redis_url: str) -> None:
@@ -209,12 +227,10 @@ async def floor_engine_server(port: int, redis_url: str) -> None:
     from server.net.app import LEGAL_POSITIONS
     from server.patience import registry
     from server.patience.engine import keep_legal_moves
-    from server.store.pipe import ScriptPipe, sha1
 
     keep_legal_moves(LEGAL_POSITIONS)  # as the server does
     game = registry.get(GAME)
-    pipe = ScriptPipe(redis_url)
-    script, sha = FLOOR_SCRIPT.encode(), sha1(FLOOR_SCRIPT)
+    write = FloorWrite(redis_url)
     count = 0
 
     async def handler(ws: ServerConnection) -> None:
@@ -230,7 +246,7 @@ async def floor_engine_server(port: int, redis_url: str) -> None:
                 new = game.apply(state, game.parse_move(msg["move"]))
                 status = str(game.status(new))
                 foundation = game.score(new)[0]
-                await pipe.evalsha(script, sha, keys, [seq, game.dumps(new), frame])
+                await write(keys, seq, game.dumps(new), frame)
                 piles = {
                     game.ids[i]: game.view_pile(new, i)["cards"]
                     for i, cards in enumerate(new.piles)
@@ -274,7 +290,7 @@ async def floor_engine_server(port: int, redis_url: str) -> None:
     try:
         await listen(handler, port)
     finally:
-        await pipe.close()
+        await write.close()
 
 
 # -- helpers ----------------------------------------------------------------------------
