@@ -16,7 +16,7 @@ from tests.faults.conftest import need_balancer, server_args, until
 
 PLAYERS = 200
 MOVES = 6  # each player's acknowledged moves in all
-KILL_AFTER = PLAYERS * 2  # acknowledged moves before the kill
+KILL_AFTER = PLAYERS  # acknowledged moves before the kill: most players mid-game
 SECONDS = 40.0  # bound of the whole load
 
 
@@ -43,17 +43,24 @@ async def test_kill_an_instance_under_load_loses_no_acknowledged_move(
     assert before >= KILL_AFTER, f"only {before} moves acknowledged before the kill"
     victim = deployment.servers[0].child
     victim.process.kill()  # SIGKILL: no goodbye to its players
+    # On a loaded machine the poll above can see the kill's moment late; whoever had
+    # finished by then loses nothing, so the kill is judged by who was still playing.
+    playing = {p.name for p in players if p.moves < MOVES}
     await load
 
     failed = [f"{p.name}: {p.error or f'{p.moves} moves'}" for p in players if p.moves < MOVES]
     assert not failed, f"{len(failed)} players did not finish: {failed[:5]}"
     moved = [p for p in players if p.reconnects]
-    # leastconn spreads 200 players over 3 instances: the killed one had its share
-    assert len(moved) >= PLAYERS // 10, f"only {len(moved)} players lost their instance"
+    assert {p.name for p in moved} <= playing, "a player who had finished reconnected"
+    # leastconn spreads the players over 3 instances: the killed one had about a third
+    # of those still playing (half of that share leaves room for an uneven spread)
+    assert len(moved) >= max(1, len(playing) // 6), (
+        f"only {len(moved)} of {len(playing)} players still playing lost their instance"
+    )
     acknowledged, lost, problems = await lost_moves(url, players)
     gaps = sorted(g for p in players for g in p.gaps)
     print(
-        f"\ninstance killed: {len(moved)} players reconnected through HAProxy; from the "
+        f"\ninstance killed with {len(playing)} players still playing: {len(moved)} reconnected through HAProxy; from the "
         f"lost connection to the next acknowledged move: median {gaps[len(gaps) // 2]:.2f} s, "
         f"worst {gaps[-1]:.2f} s; {acknowledged} moves acknowledged, {lost} lost"
     )
