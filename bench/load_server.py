@@ -8,7 +8,7 @@ the load client runs here, on the same cores. Its players keep their state by de
 replies (``"reply": "delta"``, applied with :func:`protocol.delta.apply_delta`), as
 the terminal client does.
 
-    python -m bench.load_server [--seconds 4] [--players 1,100,1000] [--idle 10000]
+    python -m bench.load_server [--seconds 4] [--rounds 4] [--players 1,100,1000] [--idle 10000]
                            [--cluster-players 100,1000] [--preparing-players 100]
                            [--prepare-args '--solver-idle'] [--json] [--save]
 
@@ -46,6 +46,17 @@ chosen, candidates tried, solver CPU seconds, which show the solver was at work)
 Older targets (DESIGN.md): throughput ≥ 0.5 × the echo's, p99 ≤ 2 × the echo's;
 10,000 idle connections at ≤ 20 KiB each.
 
+The servers of a row take turns: each row's ``--seconds`` are split into
+``--rounds`` turns of every server (the echo, the floor, the floor plus the engine,
+pasyans, pasyans on the Redis Cluster when the count is among ``--cluster-players``
+and the server preparing dailies when it is among ``--preparing-players``), in one
+order in even rounds and the reverse in odd ones, their players connected
+throughout; a server's figures pool its turns (moves and CPU summed, latencies
+together). The preparing server's solver processes are frozen (SIGSTOP) outside its
+own turns, or they would take the other servers' CPU in theirs. On this shared machine the speed of everything drifts by
+±30 % within minutes: measured one after another, a ratio of two servers read the
+drift as much as the servers (docs/performance.md, "Issue 28, fourth round").
+
 Each run is compared with the saved baseline ``bench/load_server_baseline.json`` when present
 (the ratios to the echo count: absolute figures move with the machine's load);
 ``--save`` makes this run the baseline.
@@ -72,6 +83,7 @@ import json
 import os
 import resource
 import shlex
+import signal
 import statistics
 import subprocess
 import sys
@@ -80,9 +92,9 @@ import time
 import urllib.request
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
@@ -92,6 +104,9 @@ import protocol as P
 from deploy.procs import RedisProcess, free_port
 from protocol.delta import apply_delta
 from server.net.app import GC_THRESHOLDS
+
+if TYPE_CHECKING:
+    from deploy.local import LocalDeployment
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -488,15 +503,61 @@ def summarise(
     return count / elapsed, p50, p99, server * per, client * per, size, engine, single
 
 
-async def run_pasyans(
-    port: int,
-    pid: int,
-    players: int,
-    seconds: float,
-    engines: Engines,
-    *,
-    children: bool = True,
-) -> Row:
+@dataclass
+class Load:
+    """One server's players at one row, their connections kept open through the row's
+    rounds: each :meth:`measure` drives them once and keeps what :func:`drive` saw."""
+
+    pid: int
+    conns: list[ClientConnection]
+    steps: list[Step]
+    #: bytes of each reply, and (pasyans's players) moves by index in their games
+    sizes: list[int]
+    seqs: Counter[int] | None = None
+    #: count the server's child processes' CPU too (not when they are solvers)
+    children: bool = True
+    samples: list[tuple[int, list[float], float, float]] = field(default_factory=list)
+    #: called with True before each measured turn and False after it
+    on_turn: Callable[[bool], None] | None = None
+
+    async def measure(self, seconds: float) -> None:
+        if self.on_turn is not None:
+            self.on_turn(True)
+        try:
+            measured = await drive(self.steps, seconds, self.pid, children=self.children)
+        finally:
+            if self.on_turn is not None:
+                self.on_turn(False)
+        self.samples.append(measured)
+
+    async def warm(self, seconds: float) -> None:
+        """Drive the players ``seconds`` and forget it (connections, caches, JIT-less
+        first calls): only what :meth:`measure` drives after it counts."""
+        await drive(self.steps, seconds, self.pid, children=self.children)
+        self.sizes.clear()
+        if self.seqs is not None:
+            self.seqs.clear()
+
+    def row(self, engines: Engines | None = None, players: int = 0) -> Row:
+        """The :data:`Row` of every round measured, pooled: moves and CPU summed, the
+        latencies of all rounds together."""
+        latencies = [x for _, lat, _, _ in self.samples for x in lat[:-1]]
+        elapsed = sum(lat[-1] for _, lat, _, _ in self.samples)
+        count = sum(c for c, _, _, _ in self.samples)
+        server = sum(s for _, _, s, _ in self.samples)
+        client = sum(c for _, _, _, c in self.samples)
+        engine = single = 0.0
+        if engines is not None and self.seqs is not None:
+            engine, single = engines.at(players, self.seqs), engines.single.at(self.seqs)
+        return summarise(count, [*latencies, elapsed], server, client, self.sizes, engine, single)
+
+    async def close(self) -> None:
+        await close_all(self.conns)
+
+
+async def pasyans_load(port: int, pid: int, players: int, *, children: bool = True) -> Load:
+    """``players`` players signed in to the pasyans server (or the floor-plus-engine
+    one) on ``port``, a game started each."""
     url = f"ws://127.0.0.1:{port}/ws"
     conns = await open_many(url, players)
     try:
@@ -508,20 +569,37 @@ async def run_pasyans(
         stamp = int(time.time() * 1000) % 10**9
         await asyncio.gather(*(p.call("register", name=f"b{stamp}x{i}") for i, p in enumerate(ps)))
         await asyncio.gather(*(p.new_game() for p in ps))
-        steps: list[Step] = [p.step for p in ps]
-        measured = await drive(steps, seconds, pid, children=children)
-        return summarise(*measured, sizes, engines.at(players, seqs), engines.single.at(seqs))
-    finally:
+    except BaseException:
         await close_all(conns)
+        raise
+    return Load(pid, conns, [p.step for p in ps], sizes, seqs, children)
 
 
-async def run_echo(port: int, pid: int, players: int, seconds: float) -> Row:
+async def echo_load(port: int, pid: int, players: int) -> Load:
+    """``players`` connections to the echo server (or the floor) on ``port``."""
     conns = await open_many(f"ws://127.0.0.1:{port}/", players)
+    sizes: list[int] = []
+    return Load(pid, conns, [Echoer(c, sizes).step for c in conns], sizes)
+
+
+async def measure_alone(load: Load, seconds: float, rounds: int) -> None:
+    """One server's row with nobody to take turns with (a count only its rows have):
+    a warm-up of half a second, then ``rounds`` turns; its players disconnect after."""
     try:
-        sizes: list[int] = []
-        return summarise(*await drive([Echoer(c, sizes).step for c in conns], seconds, pid), sizes)
+        await load.warm(0.5)
+        await measure_rounds([load], seconds, rounds)
     finally:
-        await close_all(conns)
+        await load.close()
+
+
+async def measure_rounds(loads: list[Load], seconds: float, rounds: int) -> None:
+    """Measure ``loads`` in turn, ``rounds`` times, ``seconds`` in all each: forward in
+    even rounds, backward in odd ones, so a drift of the machine's speed over the row
+    (other work, CPU frequency, the cache) falls on every server alike instead of on
+    whichever ran last."""
+    for r in range(rounds):
+        for load in loads if r % 2 == 0 else loads[::-1]:
+            await load.measure(seconds / rounds)
 
 
 @dataclass(frozen=True)
@@ -668,7 +746,8 @@ async def main_async(args: argparse.Namespace) -> None:
         file=sys.stderr,
     )
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = min(hard, max(soft, args.idle * 2 + 1000))
+    # a row keeps four servers' players connected at once
+    want = min(hard, max(soft, args.idle * 2 + 1000, 8 * max(args.players, default=0) + 1000))
     resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
     tmp = Path(tempfile.mkdtemp(prefix="pasyans-bench-"))
     redis = RedisProcess(appendonly=True, directory=tmp / "redis", unix=True).start()
@@ -715,20 +794,52 @@ async def main_async(args: argparse.Namespace) -> None:
     rows = []
     #: players → the floor-plus-engine server's row
     floor_engines: dict[int, Row] = {}
+    cluster_rows: list[tuple[int, Row]] = []
+    #: players, the row of the server preparing dailies, its progress before and after
+    preparing: list[tuple[int, Row, dict[str, float], dict[str, float]]] = []
+    # The cluster's server takes its turns in the same rounds as the single Redis's
+    # (its rows at counts of --players): "vs_redis" then compares the two in one phase
+    # of the machine.
+    cluster: LocalDeployment | None = None
     try:
+        if args.cluster_players:
+            cluster = await start_cluster(args)
         wait_http(sport)
         wait_http(eport, "/")
         wait_http(fport, "/")
         wait_http(feport, "/")
         for n in args.players:
-            await run_echo(eport, echo.pid, n, 0.5)  # warm-up
-            await run_echo(fport, floor.pid, n, 0.5)
-            await run_pasyans(feport, floor_engine.pid, n, 0.5, eng)
-            await run_pasyans(sport, server.pid, n, 0.5, eng)
-            e = await run_echo(eport, echo.pid, n, args.seconds)
-            f = await run_echo(fport, floor.pid, n, args.seconds)
-            fe = await run_pasyans(feport, floor_engine.pid, n, args.seconds, eng)
-            s = await run_pasyans(sport, server.pid, n, args.seconds, eng)
+            async with contextlib.AsyncExitStack() as row_stack:
+                loads = [
+                    await echo_load(eport, echo.pid, n),
+                    await echo_load(fport, floor.pid, n),
+                    await pasyans_load(feport, floor_engine.pid, n),
+                    await pasyans_load(sport, server.pid, n),
+                ]
+                for load in loads:
+                    row_stack.push_async_callback(load.close)
+                if cluster is not None and n in args.cluster_players:
+                    node = cluster.servers[0]
+                    loads.append(await pasyans_load(node.port, node.child.pid, n))
+                    row_stack.push_async_callback(loads[-1].close)
+                prep = None
+                if n in args.preparing_players:
+                    prep = await row_stack.enter_async_context(Preparing(args))
+                    loads.append(await pasyans_load(prep.port, prep.pid, n, children=False))
+                    row_stack.push_async_callback(loads[-1].close)
+                for load in loads:
+                    await load.warm(0.5)
+                if prep is not None:
+                    assert prep.solvers is not None
+                    before = await prep.progress()
+                    prep.solvers.freeze()
+                    loads[-1].on_turn = prep.solvers.turn
+                await measure_rounds(loads, args.seconds, args.rounds)
+                if prep is not None:
+                    after = await prep.progress()
+                    preparing.append((n, loads[-1].row(eng, n), before, after))
+            e, f = loads[0].row(), loads[1].row()
+            fe, s = loads[2].row(eng, n), loads[3].row(eng, n)
             rows.append((n, s, e, f))
             floor_engines[n] = fe
             print(
@@ -740,6 +851,18 @@ async def main_async(args: argparse.Namespace) -> None:
                 f"p99 {fe[2]:.2f} ms, {fe[3]:.0f} µs a move",
                 file=sys.stderr,
             )
+            if cluster is not None and n in args.cluster_players:
+                cluster_rows.append((n, loads[4].row(eng, n)))
+                say_cluster(n, cluster_rows[-1][1])
+            if preparing and preparing[-1][0] == n:
+                say_preparing(*preparing[-1])
+        for n in sorted(set(args.cluster_players) - set(args.players)):
+            if cluster is not None:  # a count of --cluster-players alone
+                node = cluster.servers[0]
+                load = await pasyans_load(node.port, node.child.pid, n)
+                await measure_alone(load, args.seconds, args.rounds)
+                cluster_rows.append((n, load.row(eng, n)))
+                say_cluster(n, cluster_rows[-1][1])
         solo = args.idle and args.workers == 1
         idle_row = await idle(sport, server.pid, args.idle) if solo else None
     finally:
@@ -748,9 +871,16 @@ async def main_async(args: argparse.Namespace) -> None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(15)
         redis.cleanup()
+        if cluster is not None:
+            await asyncio.to_thread(cluster.stop)
 
-    cluster_rows = await run_cluster(args, eng) if args.cluster_players else []
-    preparing = [await run_preparing(args, n, eng) for n in args.preparing_players]
+    for n in sorted(set(args.preparing_players) - set(args.players)):
+        async with Preparing(args) as prep:  # a count of --preparing-players alone
+            load = await pasyans_load(prep.port, prep.pid, n, children=False)
+            before = await prep.progress()
+            await measure_alone(load, args.seconds, args.rounds)
+            preparing.append((n, load.row(eng, n), before, await prep.progress()))
+            say_preparing(*preparing[-1])
 
     baseline = json.loads(BASELINE.read_text()) if BASELINE.exists() else {}
     targets = [target_row(n, s, f, floor_engines.get(n)) for n, s, e, f in rows]
@@ -760,7 +890,8 @@ async def main_async(args: argparse.Namespace) -> None:
             one, base = same
             ratio = round(s[3] / one[3], 3) if one[3] else None
             targets.append({**target_row(n, s, base), "store": "cluster", "vs_redis": ratio})
-    for n, (s, dailies) in zip(args.preparing_players, preparing, strict=True):
+    for n, s, before, after in preparing:
+        dailies = {"dailies_before": before, "dailies_after": after}
         same = next(((r, f) for m, r, _, f in rows if m == n), None)
         if same is not None:
             one, base = same
@@ -769,7 +900,7 @@ async def main_async(args: argparse.Namespace) -> None:
                 {**target_row(n, s, base), "preparing": True, "p99_vs_idle": p99, **dailies}
             )
     if args.json:
-        print(json.dumps({"game": GAME, "rows": targets}, indent=1))
+        print(json.dumps({"game": GAME, "rounds": args.rounds, "rows": targets}, indent=1))
     else:
         print_tables(rows, targets, baseline, eng)
     saved: dict[str, dict[str, float]] = {}
@@ -936,41 +1067,111 @@ async def daily_progress(redis_url: str, port: int, pid: int) -> dict[str, float
         await store.close()
 
 
-async def run_preparing(
-    args: argparse.Namespace, n: int, eng: Engines
-) -> tuple[Row, dict[str, Any]]:
-    """The pasyans row at ``n`` players on a server preparing dailies meanwhile: a fresh
-    Redis (no daily stored), so the server starts choosing today's at once, then the
+def child_pids(pid: int) -> list[int]:
+    """The processes ``pid`` started (any of its threads), still running."""
+    found: list[int] = []
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(OSError):
+                found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+class Solvers:
+    """A preparing server's solver processes, frozen (SIGSTOP) outside that server's
+    turns: running on, they would take the CPU of the other servers' turns. While
+    frozen, a watch freezes any the server starts meanwhile."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self._watch: asyncio.Task[None] | None = None
+
+    def _signal(self, sig: signal.Signals) -> None:
+        for child in child_pids(self.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child, sig)
+
+    def freeze(self) -> None:
+        self._signal(signal.SIGSTOP)
+        if self._watch is None:
+            self._watch = asyncio.create_task(self._keep_frozen())
+
+    async def _keep_frozen(self) -> None:
+        while True:
+            await asyncio.sleep(0.02)
+            self._signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
+        self._signal(signal.SIGCONT)
+
+    def turn(self, starts: bool) -> None:
+        """:attr:`Load.on_turn`: thawed for the server's own turn only."""
+        if starts:
+            self.thaw()
+        else:
+            self.freeze()
+
+
+class Preparing:
+    """A pasyans server preparing dailies, for the rows at ``--preparing-players``: on
+    a fresh Redis (no daily stored), so it starts choosing today's at once, then the
     next :data:`PREPARE_DAYS` days'; its solver workers as the server's settings (or
-    ``--prepare-args``) put them. The CPU figure is the server process's own, without
-    the solver's."""
-    tmp = Path(tempfile.mkdtemp(prefix="pasyans-bench-prep-"))
-    redis = RedisProcess(appendonly=True, directory=tmp / "redis", unix=True).start()
-    port = free_port()
-    solver = ["--prepare-days", str(PREPARE_DAYS)]
-    solver += shlex.split(args.prepare_args)
-    server = spawn(server_command(port, redis.url, args, prepare=True) + solver)
-    try:
-        wait_http(port)
-        await run_pasyans(port, server.pid, n, 0.5, eng, children=False)  # warm-up
-        before = await daily_progress(redis.url, port, server.pid)
-        row = await run_pasyans(port, server.pid, n, args.seconds, eng, children=False)
-        after = await daily_progress(redis.url, port, server.pid)
-        print(
-            f"  {n} players, preparing dailies: pasyans {row[0]:,.0f}/s p50 {row[1]:.2f} "
-            f"p99 {row[2]:.2f} ms; CPU µs per move {row[3]:.0f}; dailies chosen "
-            f"{before['chosen']:.0f} -> {after['chosen']:.0f}, being chosen "
-            f"{before['preparing']:.0f} -> {after['preparing']:.0f}, candidates of the "
-            f"scans under way {before['tried']:.0f} -> {after['tried']:.0f}, solver CPU "
-            f"{after['solver_cpu_s'] - before['solver_cpu_s']:.1f} s in the row",
-            file=sys.stderr,
-        )
-        return row, {"dailies_before": before, "dailies_after": after}
-    finally:
-        server.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            server.wait(15)
-        redis.cleanup()
+    ``--prepare-args``) put them. Its rows' CPU figure is the server process's own,
+    without the solver's. An async context manager: the server and its Redis stop at
+    the end."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        tmp = Path(tempfile.mkdtemp(prefix="pasyans-bench-prep-"))
+        self.redis = RedisProcess(appendonly=True, directory=tmp / "redis", unix=True)
+        self.port = free_port()
+        self.command = server_command(self.port, "", args, prepare=True)
+        self.command += ["--prepare-days", str(PREPARE_DAYS), *shlex.split(args.prepare_args)]
+        self.server: subprocess.Popen[bytes] | None = None
+        self.solvers: Solvers | None = None
+
+    async def __aenter__(self) -> Preparing:
+        self.redis.start()
+        self.command[self.command.index("--redis-url") + 1] = self.redis.url
+        self.server = spawn(self.command)
+        self.solvers = Solvers(self.server.pid)
+        try:
+            wait_http(self.port)
+        except BaseException:
+            await self.__aexit__()
+            raise
+        return self
+
+    @property
+    def pid(self) -> int:
+        assert self.server is not None
+        return self.server.pid
+
+    async def progress(self) -> dict[str, float]:
+        return await daily_progress(self.redis.url, self.port, self.pid)
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self.solvers is not None:
+            self.solvers.thaw()  # a frozen process would not hear SIGTERM
+        if self.server is not None:
+            self.server.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.server.wait(15)
+        self.redis.cleanup()
+
+
+def say_preparing(n: int, row: Row, before: dict[str, float], after: dict[str, float]) -> None:
+    print(
+        f"  {n} players, preparing dailies: pasyans {row[0]:,.0f}/s p50 {row[1]:.2f} "
+        f"p99 {row[2]:.2f} ms; CPU µs per move {row[3]:.0f}; dailies chosen "
+        f"{before['chosen']:.0f} -> {after['chosen']:.0f}, being chosen "
+        f"{before['preparing']:.0f} -> {after['preparing']:.0f}, candidates of the "
+        f"scans under way {before['tried']:.0f} -> {after['tried']:.0f}, solver CPU "
+        f"{after['solver_cpu_s'] - before['solver_cpu_s']:.1f} s in the row",
+        file=sys.stderr,
+    )
 
 
 def server_command(
@@ -1003,10 +1204,10 @@ def server_command(
     ]
 
 
-async def run_cluster(args: argparse.Namespace, eng: Engines) -> list[tuple[int, Row]]:
-    """The pasyans rows at each of ``--cluster-players`` on a local Redis Cluster of
-    three primaries, each with a replica (deploy/local.py), one server process; none if
-    the cluster cannot start."""
+async def start_cluster(args: argparse.Namespace) -> LocalDeployment | None:
+    """A local Redis Cluster of three primaries, each with a replica (deploy/local.py),
+    and one pasyans server on it, for the rows at ``--cluster-players``; None (said)
+    if the cluster cannot start."""
     from deploy.local import LaunchError, LocalDeployment
 
     server_args = [
@@ -1014,28 +1215,20 @@ async def run_cluster(args: argparse.Namespace, eng: Engines) -> list[tuple[int,
         *("--log-level", "warning", "--loop", args.loop, "--no-prepare-dailies"),
         "--no-address-limits",  # every player registers from 127.0.0.1
     ]
+    deployment = LocalDeployment(instances=1, masters=3, replicas=1, server_args=server_args)
     try:
-        deployment = await asyncio.to_thread(
-            LocalDeployment(instances=1, masters=3, replicas=1, server_args=server_args).start
-        )
+        return await asyncio.to_thread(deployment.start)
     except (LaunchError, OSError) as exc:
         print(f"  no Redis Cluster row: {exc}", file=sys.stderr)
-        return []
-    rows = []
-    try:
-        server = deployment.servers[0]
-        for n in args.cluster_players:
-            await run_pasyans(server.port, server.child.pid, n, 0.5, eng)  # warm-up
-            row = await run_pasyans(server.port, server.child.pid, n, args.seconds, eng)
-            print(
-                f"  {n} players, Redis Cluster: pasyans {row[0]:,.0f}/s p50 {row[1]:.2f} "
-                f"p99 {row[2]:.2f} ms; CPU µs per move {row[3]:.0f}",
-                file=sys.stderr,
-            )
-            rows.append((n, row))
-        return rows
-    finally:
-        await asyncio.to_thread(deployment.stop)
+        return None
+
+
+def say_cluster(n: int, row: Row) -> None:
+    print(
+        f"  {n} players, Redis Cluster: pasyans {row[0]:,.0f}/s p50 {row[1]:.2f} "
+        f"p99 {row[2]:.2f} ms; CPU µs per move {row[3]:.0f}",
+        file=sys.stderr,
+    )
 
 
 def main() -> None:
@@ -1044,7 +1237,17 @@ def main() -> None:
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    parser.add_argument("--seconds", type=float, default=4.0, help="seconds per measured row")
+    parser.add_argument(
+        "--seconds", type=float, default=4.0, help="seconds per server in each measured row"
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=4,
+        help="turns each server takes in a row (--seconds split among them, the "
+        "order reversed every other round; the cluster's server too at counts of "
+        "--players): a drift of the machine's speed falls on every server alike",
+    )
     parser.add_argument(
         "--players", default="1,100,1000", help="comma-separated concurrent players per row"
     )
