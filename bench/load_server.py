@@ -53,9 +53,10 @@ and the server preparing dailies when it is among ``--preparing-players``), in o
 order in even rounds and the reverse in odd ones, their players connected
 throughout; a server's figures pool its turns (moves and CPU summed, latencies
 together). The preparing server's solver processes are frozen (SIGSTOP) outside its
-own turns, or they would take the other servers' CPU in theirs. On this shared machine the speed of everything drifts by
-±30 % within minutes: measured one after another, a ratio of two servers read the
-drift as much as the servers (docs/performance.md, "Issue 28, fourth round").
+own turns, or they would take the other servers' CPU in theirs. On this shared
+machine the speed of everything drifts by ±30 % within minutes: measured one after
+another, a ratio of two servers read the drift as much as the servers
+(docs/performance.md, "Issue 28, fourth round").
 
 Each run is compared with the saved baseline ``bench/load_server_baseline.json`` when present
 (the ratios to the echo count: absolute figures move with the machine's load);
