@@ -12,7 +12,7 @@ IDLE_MS = 60_000  # --idle-gap's default
 async def test_a_games_time_is_its_players_active_time(
     player: TestClient, clock: FakeClock
 ) -> None:
-    state = await player.start("fifteen", "practice")
+    state = await player.start("fifteen", "deal", seed=7)  # still playing after two moves
     clock.advance(seconds=10)
     state = await player.move(state, state["legal"][0])
     assert state["time_ms"] == 10_000
@@ -33,8 +33,10 @@ async def test_a_games_time_is_its_players_active_time(
 
 
 async def test_a_resigned_game_says_so_everywhere(player: TestClient) -> None:
-    state = await player.start("fifteen", "practice")
+    # a fixed deal: about one random deal in a thousand is lost after its first move
+    state = await player.start("fifteen", "deal", seed=7)
     state = await player.move(state, state["legal"][0])
+    assert state["status"] == "playing"
     over = (await player.call("resign", game_id=state["game_id"]))["state"]
     assert over["status"] == "lost" and over["out"] == "resigned"
     listed = (await player.call("my_games"))["games"][0]
