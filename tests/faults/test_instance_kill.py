@@ -60,9 +60,10 @@ async def test_kill_an_instance_under_load_loses_no_acknowledged_move(
     acknowledged, lost, problems = await lost_moves(url, players)
     gaps = sorted(g for p in players for g in p.gaps)
     print(
-        f"\ninstance killed with {len(playing)} players still playing: {len(moved)} reconnected through HAProxy; from the "
-        f"lost connection to the next acknowledged move: median {gaps[len(gaps) // 2]:.2f} s, "
-        f"worst {gaps[-1]:.2f} s; {acknowledged} moves acknowledged, {lost} lost"
+        f"\ninstance killed with {len(playing)} players still playing: {len(moved)} "
+        f"reconnected through HAProxy; from the lost connection to the next acknowledged "
+        f"move: median {gaps[len(gaps) // 2]:.2f} s, worst {gaps[-1]:.2f} s; "
+        f"{acknowledged} moves acknowledged, {lost} lost"
     )
     assert acknowledged >= PLAYERS * MOVES
     assert lost == 0 and not problems, problems[:10]
