@@ -10,7 +10,8 @@ the terminal client does.
 
     python -m bench.load_server [--seconds 4] [--rounds 4] [--players 1,100,1000] [--idle 10000]
                            [--cluster-players 100,1000] [--preparing-players 100]
-                           [--prepare-args '--solver-idle'] [--json] [--save]
+                           [--prepare-args '--solver-idle'] [--paced-players 1000]
+                           [--pace 1] [--json] [--save]
 
 The *floor* does per move only what any server of this design must: read the frame,
 persist a real state with one Lua script call on the same pipelined Redis connection,
@@ -45,6 +46,13 @@ and rows at ``--preparing-players`` on a server certifying dailies meanwhile
 chosen, candidates tried, solver CPU seconds, which show the solver was at work).
 Older targets (DESIGN.md): throughput ≥ 0.5 × the echo's, p99 ≤ 2 × the echo's;
 10,000 idle connections at ≤ 20 KiB each.
+
+Paced rows (``--paced-players``, none by default): each player thinks ``--pace``
+seconds between its moves (on average, at random), as people do, so a server answers
+at a fraction of its capacity and a move's latency is its own, not a queue's; the
+floor, the floor plus the engine and pasyans take turns in them too (``"paced_s"`` in
+their ``--json`` rows). Their CPU per move counts the idle server's wake-ups: only
+their latencies mean something.
 
 The servers of a row take turns: each row's ``--seconds`` are split into
 ``--rounds`` turns of every server (the echo, the floor, the floor plus the engine,
@@ -82,6 +90,7 @@ import contextlib
 import gc
 import json
 import os
+import random
 import resource
 import shlex
 import signal
@@ -461,20 +470,27 @@ Row = tuple[float, float, float, float, float, float, float, float]
 
 
 async def drive(
-    steppers: list[Step], seconds: float, pid: int, *, children: bool = True
+    steppers: list[Step], seconds: float, pid: int, *, children: bool = True, pause: float = 0.0
 ) -> tuple[int, list[float], float, float]:
     """Run the steppers for ``seconds``: (messages, latencies + [elapsed], CPU seconds
-    of the server process ``pid`` (and its children) and of this load client meanwhile)."""
+    of the server process ``pid`` (and its children) and of this load client meanwhile).
+    With a ``pause``, each player thinks between its moves (``pause`` seconds on average,
+    at random from half to one and a half of it; the first move after a random part
+    of it, so that the players do not move in step): the paced rows."""
     latencies: list[float] = []
     stop = time.perf_counter() + seconds
 
     async def loop(step: Step) -> None:
+        if pause:
+            await asyncio.sleep(random.uniform(0, pause))
         while True:
             t0 = time.perf_counter()
             if t0 >= stop:
                 return
             if await step():
                 latencies.append(time.perf_counter() - t0)
+            if pause:
+                await asyncio.sleep(pause * random.uniform(0.5, 1.5))
 
     t0 = time.perf_counter()
     server0, client0 = cpu_seconds(pid, children=children), time.process_time()
@@ -520,12 +536,16 @@ class Load:
     samples: list[tuple[int, list[float], float, float]] = field(default_factory=list)
     #: called with True before each measured turn and False after it
     on_turn: Callable[[bool], None] | None = None
+    #: each player's thinking time between moves, on average (:func:`drive`)
+    pause: float = 0.0
 
     async def measure(self, seconds: float) -> None:
         if self.on_turn is not None:
             self.on_turn(True)
         try:
-            measured = await drive(self.steps, seconds, self.pid, children=self.children)
+            measured = await drive(
+                self.steps, seconds, self.pid, children=self.children, pause=self.pause
+            )
         finally:
             if self.on_turn is not None:
                 self.on_turn(False)
@@ -534,7 +554,7 @@ class Load:
     async def warm(self, seconds: float) -> None:
         """Drive the players ``seconds`` and forget it (connections, caches, JIT-less
         first calls): only what :meth:`measure` drives after it counts."""
-        await drive(self.steps, seconds, self.pid, children=self.children)
+        await drive(self.steps, seconds, self.pid, children=self.children, pause=self.pause)
         self.sizes.clear()
         if self.seqs is not None:
             self.seqs.clear()
@@ -739,6 +759,7 @@ async def main_async(args: argparse.Namespace) -> None:
     # raises its thresholds the same way (server.net.app.GC_THRESHOLDS).
     gc.set_threshold(*GC_THRESHOLDS)
     counts = {*args.players, *args.cluster_players, *args.preparing_players} - {0}
+    counts |= set(args.paced_players)
     eng = engines(args.engine_seconds, counts)  # first, with nothing else of ours running
     print(
         f"  {GAME}: the engine's own work {eng.single.mean:.1f} µs per move over whole "
@@ -748,7 +769,8 @@ async def main_async(args: argparse.Namespace) -> None:
     )
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     # a row keeps four servers' players connected at once
-    want = min(hard, max(soft, args.idle * 2 + 1000, 8 * max(args.players, default=0) + 1000))
+    most = max(*args.players, *args.paced_players, 0)
+    want = min(hard, max(soft, args.idle * 2 + 1000, 8 * most + 1000))
     resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
     tmp = Path(tempfile.mkdtemp(prefix="pasyans-bench-"))
     redis = RedisProcess(appendonly=True, directory=tmp / "redis", unix=True).start()
@@ -796,6 +818,8 @@ async def main_async(args: argparse.Namespace) -> None:
     #: players → the floor-plus-engine server's row
     floor_engines: dict[int, Row] = {}
     cluster_rows: list[tuple[int, Row]] = []
+    #: players, pasyans's, the floor's and the floor-plus-engine's rows, paced
+    paced: list[tuple[int, Row, Row, Row]] = []
     #: players, the row of the server preparing dailies, its progress before and after
     preparing: list[tuple[int, Row, dict[str, float], dict[str, float]]] = []
     # The cluster's server takes its turns in the same rounds as the single Redis's
@@ -857,6 +881,27 @@ async def main_async(args: argparse.Namespace) -> None:
                 say_cluster(n, cluster_rows[-1][1])
             if preparing and preparing[-1][0] == n:
                 say_preparing(*preparing[-1])
+        for n in args.paced_players:
+            async with contextlib.AsyncExitStack() as row_stack:
+                loads = [
+                    await echo_load(fport, floor.pid, n),
+                    await pasyans_load(feport, floor_engine.pid, n),
+                    await pasyans_load(sport, server.pid, n),
+                ]
+                for load in loads:
+                    load.pause = args.pace
+                    row_stack.push_async_callback(load.close)
+                for load in loads:
+                    await load.warm(args.pace)
+                await measure_rounds(loads, args.seconds, args.rounds)
+            f, fe, s = loads[0].row(), loads[1].row(eng, n), loads[2].row(eng, n)
+            paced.append((n, s, f, fe))
+            print(
+                f"  {n} players, a move every {args.pace:g} s each: pasyans {s[0]:,.0f}/s "
+                f"p50 {s[1]:.2f} p99 {s[2]:.2f} ms; floor p50 {f[1]:.2f} p99 {f[2]:.2f} ms; "
+                f"floor + engine p50 {fe[1]:.2f} p99 {fe[2]:.2f} ms",
+                file=sys.stderr,
+            )
         for n in sorted(set(args.cluster_players) - set(args.players)):
             if cluster is not None:  # a count of --cluster-players alone
                 node = cluster.servers[0]
@@ -891,6 +936,8 @@ async def main_async(args: argparse.Namespace) -> None:
             one, base = same
             ratio = round(s[3] / one[3], 3) if one[3] else None
             targets.append({**target_row(n, s, base), "store": "cluster", "vs_redis": ratio})
+    for n, s, f, fe in paced:
+        targets.append({**target_row(n, s, f, fe), "paced_s": args.pace})
     for n, s, before, after in preparing:
         dailies = {"dailies_before": before, "dailies_after": after}
         same = next(((r, f) for m, r, _, f in rows if m == n), None)
@@ -998,6 +1045,8 @@ def print_tables(
     print("|---:|---|" + "---:|" * 13)
     for t in targets:
         kind = ", preparing dailies" if t.get("preparing") else ""
+        if "paced_s" in t:
+            kind = f", a move every {t['paced_s']:g} s"
         print(
             f"| {t['players']:,} | {t.get('store', 'redis')}{kind} | {t['pasyans_moves_s']:,} "
             f"| {t['floor_moves_s']:,} | {t['pasyans_cpu_us']:.0f} | {t['floor_cpu_us']:.0f} "
@@ -1289,6 +1338,15 @@ def main() -> None:
         "the server's defaults]",
     )
     parser.add_argument(
+        "--paced-players",
+        default="0",
+        help="comma-separated players of the paced rows (each thinks --pace seconds "
+        "between moves, as people do: a server's own latency, not a queue's); 0 = skip",
+    )
+    parser.add_argument(
+        "--pace", type=float, default=1.0, help="seconds a paced player thinks, on average"
+    )
+    parser.add_argument(
         "--json",
         action="store_true",
         help='print {"rows": [...]} (the targets of issues 15 and 28) instead of the tables',
@@ -1316,6 +1374,7 @@ def main() -> None:
     args.players = [int(x) for x in args.players.split(",") if x]
     args.cluster_players = [int(x) for x in args.cluster_players.split(",") if int(x or 0)]
     args.preparing_players = [int(x) for x in args.preparing_players.split(",") if int(x or 0)]
+    args.paced_players = [int(x) for x in args.paced_players.split(",") if int(x or 0)]
     run(main_async(args), args.loop)
 
 

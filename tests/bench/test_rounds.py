@@ -85,3 +85,15 @@ async def until(condition: Callable[[], bool], seconds: float = 5.0) -> None:
         if condition():
             return
         await asyncio.sleep(0.01)
+
+
+async def test_paced_players_think_between_moves_and_the_wait_is_not_latency() -> None:
+    seen: list[str] = []
+    load = recording("a", seen)  # two players, each step 2 ms
+    load.pause = 0.1
+    await load.measure(0.5)
+    count, latencies, _, _ = load.samples[0]
+    # about 0.5 / 0.1 moves each (the first after a random part of a pause), not the
+    # ~250 of players that never wait
+    assert 4 <= count <= 20
+    assert all(x < 0.05 for x in latencies[:-1])  # a move's time, never its pause
