@@ -93,6 +93,7 @@ import os
 import random
 import resource
 import shlex
+import shutil
 import signal
 import statistics
 import subprocess
@@ -917,6 +918,7 @@ async def main_async(args: argparse.Namespace) -> None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(15)
         redis.cleanup()
+        shutil.rmtree(tmp, ignore_errors=True)  # its data too: a bench keeps nothing
         if cluster is not None:
             await asyncio.to_thread(cluster.stop)
 
@@ -1174,8 +1176,8 @@ class Preparing:
     the end."""
 
     def __init__(self, args: argparse.Namespace) -> None:
-        tmp = Path(tempfile.mkdtemp(prefix="pasyans-bench-prep-"))
-        self.redis = RedisProcess(appendonly=True, directory=tmp / "redis", unix=True)
+        self.tmp = Path(tempfile.mkdtemp(prefix="pasyans-bench-prep-"))
+        self.redis = RedisProcess(appendonly=True, directory=self.tmp / "redis", unix=True)
         self.port = free_port()
         self.command = server_command(self.port, "", args, prepare=True)
         self.command += ["--prepare-days", str(PREPARE_DAYS), *shlex.split(args.prepare_args)]
@@ -1210,6 +1212,7 @@ class Preparing:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.server.wait(15)
         self.redis.cleanup()
+        shutil.rmtree(self.tmp, ignore_errors=True)
 
 
 def say_preparing(n: int, row: Row, before: dict[str, float], after: dict[str, float]) -> None:
