@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import shutil
 import tempfile
 import time
 import uuid
@@ -86,6 +87,7 @@ async def main_async(args: argparse.Namespace) -> None:
     finally:
         await asyncio.to_thread(deployment.stop)
         redis.cleanup()
+        shutil.rmtree(tmp, ignore_errors=True)  # its data too: a bench keeps nothing
 
 
 def main() -> None:
