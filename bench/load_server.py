@@ -88,6 +88,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import inspect
 import json
 import os
 import random
@@ -604,6 +605,22 @@ async def echo_load(port: int, pid: int, players: int) -> Load:
     return Load(pid, conns, [Echoer(c, sizes).step for c in conns], sizes)
 
 
+async def opened(stack: contextlib.AsyncExitStack, *opening: Awaitable[Load]) -> list[Load]:
+    """Each load of ``opening`` opened in turn, its players disconnected when ``stack``
+    closes (those not yet opened when one fails are never opened)."""
+    loads: list[Load] = []
+    pending = list(opening)
+    try:
+        while pending:
+            loads.append(await pending.pop(0))
+            stack.push_async_callback(loads[-1].close)
+    finally:
+        for rest in pending:
+            if inspect.iscoroutine(rest):
+                rest.close()
+    return loads
+
+
 async def measure_alone(load: Load, seconds: float, rounds: int) -> None:
     """One server's row with nobody to take turns with (a count only its rows have):
     a warm-up of half a second, then ``rounds`` turns; its players disconnect after."""
@@ -836,23 +853,22 @@ async def main_async(args: argparse.Namespace) -> None:
         wait_http(feport, "/")
         for n in args.players:
             async with contextlib.AsyncExitStack() as row_stack:
-                loads = [
-                    await echo_load(eport, echo.pid, n),
-                    await echo_load(fport, floor.pid, n),
-                    await pasyans_load(feport, floor_engine.pid, n),
-                    await pasyans_load(sport, server.pid, n),
-                ]
-                for load in loads:
-                    row_stack.push_async_callback(load.close)
+                loads = await opened(
+                    row_stack,
+                    echo_load(eport, echo.pid, n),
+                    echo_load(fport, floor.pid, n),
+                    pasyans_load(feport, floor_engine.pid, n),
+                    pasyans_load(sport, server.pid, n),
+                )
                 if cluster is not None and n in args.cluster_players:
                     node = cluster.servers[0]
-                    loads.append(await pasyans_load(node.port, node.child.pid, n))
-                    row_stack.push_async_callback(loads[-1].close)
+                    loads += await opened(row_stack, pasyans_load(node.port, node.child.pid, n))
                 prep = None
                 if n in args.preparing_players:
                     prep = await row_stack.enter_async_context(Preparing(args))
-                    loads.append(await pasyans_load(prep.port, prep.pid, n, children=False))
-                    row_stack.push_async_callback(loads[-1].close)
+                    loads += await opened(
+                        row_stack, pasyans_load(prep.port, prep.pid, n, children=False)
+                    )
                 for load in loads:
                     await load.warm(0.5)
                 if prep is not None:
@@ -884,14 +900,14 @@ async def main_async(args: argparse.Namespace) -> None:
                 say_preparing(*preparing[-1])
         for n in args.paced_players:
             async with contextlib.AsyncExitStack() as row_stack:
-                loads = [
-                    await echo_load(fport, floor.pid, n),
-                    await pasyans_load(feport, floor_engine.pid, n),
-                    await pasyans_load(sport, server.pid, n),
-                ]
+                loads = await opened(
+                    row_stack,
+                    echo_load(fport, floor.pid, n),
+                    pasyans_load(feport, floor_engine.pid, n),
+                    pasyans_load(sport, server.pid, n),
+                )
                 for load in loads:
                     load.pause = args.pace
-                    row_stack.push_async_callback(load.close)
                 for load in loads:
                     await load.warm(args.pace)
                 await measure_rounds(loads, args.seconds, args.rounds)
