@@ -4,15 +4,19 @@ comparison means nothing."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
+import gc
 
+import pytest
 import redis.asyncio as aioredis
 from websockets.asyncio.client import connect
 
 import protocol as P
-from bench.load_server import GAME, Player, floor_engine_server
+from bench.load_server import GAME, Player, floor_engine_server, reference_server
 from deploy.procs import free_port
+from server.net.app import GC_THRESHOLDS
 from server.patience import registry
 
 
@@ -61,3 +65,22 @@ async def test_the_floor_plus_engine_server_plays_the_engine_and_writes_each_mov
         with contextlib.suppress(asyncio.CancelledError):
             await task
         await store.aclose()
+
+
+@pytest.mark.parametrize("which", ["echo_server", "floor_server", "floor_engine_server"])
+def test_a_reference_server_collects_garbage_as_pasyans_does(which: str) -> None:
+    """The reference servers' CPU a move is what pasyans's is divided by: with CPython's
+    default collector thresholds the floor plus the engine paid for collections that
+    pasyans, which raises them, does not."""
+    flags = dict.fromkeys(("echo_server", "floor_server", "floor_engine_server"), 0)
+    args = argparse.Namespace(**(flags | {which: 1}), redis_url="redis://unused")
+    before = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)  # CPython's defaults, as a fresh process has them
+    try:
+        served = reference_server(args)
+        assert served is not None
+        served.close()  # never started
+        assert gc.get_threshold() == GC_THRESHOLDS
+    finally:
+        gc.set_threshold(*before)
+    assert reference_server(argparse.Namespace(**flags)) is None
