@@ -10,7 +10,7 @@ the terminal client does.
 
     python -m bench.load_server [--seconds 4] [--rounds 4] [--players 1,100,1000] [--idle 10000]
                            [--cluster-players 100,1000] [--preparing-players 100]
-                           [--prepare-args '--solver-idle'] [--paced-players 1000]
+                           [--prepare-args '--no-solver-idle'] [--paced-players 1000]
                            [--pace 1] [--json] [--save]
 
 The *floor* does per move only what any server of this design must: read the frame,

@@ -62,7 +62,8 @@ LEGAL_POSITIONS = 2048
 def _solver_process(niceness: int, idle: bool = False) -> None:
     """A solver process's initializer: it leaves Ctrl-C (SIGINT, sent to the whole
     process group) to the server, which stops it, and runs ``niceness`` below the event
-    loop (``--solver-nice``) so that a day's preparation never starves the players."""
+    loop (``--solver-nice``) and, with ``idle`` (``--solver-idle``, the default), under
+    ``SCHED_IDLE``, so that a day's preparation never starves the players."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     lower_priority(niceness, idle)
 
