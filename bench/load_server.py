@@ -1304,7 +1304,7 @@ def reference_server(args: argparse.Namespace) -> Coroutine[Any, Any, None] | No
     """The reference server this process was started to run (``--echo-server``,
     ``--floor-server`` or ``--floor-engine-server``; ``None`` for the benchmark
     itself). It collects garbage as pasyans does (``server.net.app.GC_THRESHOLDS``):
-    with CPython's default thresholds the floor plus the engine spent 11–40 µs a move
+    with CPython's default thresholds the floor plus the engine spent 12–37 µs a move
     more on collections than pasyans does (docs/performance.md, fifth round), which
     flattered pasyans's ratio to it."""
     if args.echo_server:
