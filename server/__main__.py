@@ -103,6 +103,7 @@ async def prepare_dailies(settings: Settings, first: str | None, days: int) -> N
     from .services.daily import Dailies
     from .solver.daily import Budget
     from .store import EmbeddedRedis, Store
+    from .workers import SolverPool
 
     embedded = None
     url = settings.redis_cluster or settings.redis_url
@@ -111,9 +112,15 @@ async def prepare_dailies(settings: Settings, first: str | None, days: int) -> N
         await embedded.start()
         url = embedded.url
     store = Store(url, cluster=bool(settings.redis_cluster), prefix=settings.key_prefix)
+    # The operator waits for this one: its workers run at the normal priority.
+    pool = SolverPool(settings.solver_workers, niceness=0, idle=False)
     try:
         dailies = Dailies(
-            store, SystemClock(), budget=Budget(settings.candidate_nodes, settings.daily_nodes)
+            store,
+            SystemClock(),
+            budget=Budget(settings.candidate_nodes, settings.daily_nodes),
+            pool=pool,
+            first_day=settings.first_day,
         )
         date = first or dailies.today()
         from .patience import registry
@@ -129,6 +136,7 @@ async def prepare_dailies(settings: Settings, first: str | None, days: int) -> N
                 print(f"{date} {slug}: k={choice.k} ({choice.tried} tried) · {verdict}", flush=True)
             date = day_after(date)
     finally:
+        await pool.close()
         await store.close()
         if embedded is not None:
             await embedded.stop()
@@ -283,6 +291,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 check_prefix(settings.key_prefix)
             except ValueError as exc:
                 raise SystemExit(f"pasyans-server: --redis-cluster: {exc}") from None
+        if settings.first_day:
+            import datetime as dt
+
+            try:
+                dt.date.fromisoformat(settings.first_day)
+            except ValueError:
+                raise SystemExit(
+                    f"pasyans-server: --first-day: {settings.first_day!r} is not a date YYYY-MM-DD"
+                ) from None
         from .net.address import parse_networks
 
         try:

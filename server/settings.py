@@ -161,11 +161,20 @@ class Settings:
         "oldest still in play past this many (deleted if it has no move, else resigned)",
     )
     max_follows: int = _opt(200, "players one player may follow")
-    hint_seconds: float = _opt(2.0, "how long a hint searches the position, in seconds")
-    finish_seconds: float = _opt(
-        1.0, "how long finish (auto-complete) searches an unranked position, in seconds"
+    hint_nodes: int = _opt(
+        50_000,
+        "positions a hint's search expands at most (a reproducible budget: the same "
+        "verdict on any machine, busy or not)",
     )
-    finish_nodes: int = _opt(50_000, "positions finish (auto-complete) searches at most")
+    hint_seconds: float = _opt(
+        30.0, "a hint's search stops after this many seconds whatever its nodes (a backstop)"
+    )
+    finish_nodes: int = _opt(
+        50_000, "positions finish (auto-complete) and its check search at most"
+    )
+    finish_seconds: float = _opt(
+        30.0, "finish's search stops after this many seconds whatever its nodes (a backstop)"
+    )
     race_absent_limit: float = _opt(
         120.0,
         "seconds a race member may stay away before their game is given up for them "
@@ -209,8 +218,18 @@ class Settings:
     )
     solver_workers: int = _opt(
         2,
-        "processes that scan daily candidates off the event loop, games side by side "
-        "(0 = a thread)",
+        "processes that run every solver search off the event loop: hints, finish, the "
+        "dailies (0 = threads of the server itself: for tests and tiny budgets only)",
+    )
+    solver_queue: int = _opt(
+        8,
+        "players' searches (hint, finish) waiting for a solver process at most; one more "
+        "is refused 'unavailable' with retry_after",
+    )
+    solver_per_player: int = _opt(
+        1,
+        "searches one player may have queued or running at once; one more is refused "
+        "'unavailable' with retry_after",
     )
     solver_nice: int = _opt(
         19,
@@ -220,12 +239,11 @@ class Settings:
     )
     solver_idle: bool = _opt(
         True,
-        "run the solver's worker processes under SCHED_IDLE (Linux) as well: they get a "
+        "search the days ahead (and past days never chosen) under SCHED_IDLE (Linux): a "
         "core only when nothing of normal priority wants it, and a waking event loop "
-        "takes it back at once (at nice 19 alone a worker keeps a core for the rest of "
-        "its slice: p99 of moves while preparing 1.2-1.7 x without, 1.0-1.3 x idle); "
-        "--no-solver-idle on a host whose cores are never idle, where an idle worker "
-        "would prepare nothing",
+        "takes it back at once; players' searches and today's dailies stay in the "
+        "normal class at --solver-nice, so a busy host still prepares today's "
+        "(--no-solver-idle: every search at --solver-nice alone)",
     )
     daily_wait: float = _opt(
         2.0,
@@ -239,6 +257,11 @@ class Settings:
         "those of the next --prepare-days days, checked every minute",
     )
     prepare_days: int = _opt(2, "days after today whose dailies are kept prepared")
+    first_day: str = _opt(
+        "",
+        "the first day (YYYY-MM-DD, UTC) that has dailies: an earlier date is 'not_found' "
+        "(default: the day this deployment's Redis was first used)",
+    )
     backfill_look_alikes: bool = _opt(
         True,
         "at start-up, give every player registered before look-alike names were refused "

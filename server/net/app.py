@@ -19,8 +19,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import signal
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from websockets.asyncio.server import Server, serve
@@ -30,11 +28,11 @@ import protocol as P
 
 from ..patience.engine import keep_legal_moves
 from ..services import Clock, Services
-from ..services.daily import lower_priority
 from ..settings import Settings
 from ..solver.daily import Budget, Chooser
 from ..store import EmbeddedRedis, Store
 from ..store.durability import Durability
+from ..workers import SolverPool
 from .events import RaceEvents
 from .http import Endpoints, Origins
 from .metrics import Metrics
@@ -59,15 +57,6 @@ GC_THRESHOLDS = (50_000, 20, 100)
 LEGAL_POSITIONS = 2048
 
 
-def _solver_process(niceness: int, idle: bool = False) -> None:
-    """A solver process's initializer: it leaves Ctrl-C (SIGINT, sent to the whole
-    process group) to the server, which stops it, and runs ``niceness`` below the event
-    loop (``--solver-nice``) and, with ``idle`` (``--solver-idle``, the default), under
-    ``SCHED_IDLE``, so that a day's preparation never starves the players."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    lower_priority(niceness, idle)
-
-
 class App:
     """A pasyans server process (in-process tests build one directly)."""
 
@@ -84,7 +73,7 @@ class App:
         self.chooser = chooser
         self.metrics = Metrics()
         self.hub = Hub()
-        self.pool: ProcessPoolExecutor | None = None
+        self.pool: SolverPool | None = None
         self.embedded: EmbeddedRedis | None = None
         self.store: Store | None = None
         self.services: Services | None = None
@@ -118,18 +107,19 @@ class App:
             wait_replicas=s.wait_replicas,
             replica_timeout=s.replica_timeout,
         )
-        if s.solver_workers > 0:
-            self.pool = ProcessPoolExecutor(
-                s.solver_workers,
-                initializer=_solver_process,
-                initargs=(s.solver_nice, s.solver_idle),
-            )
+        self.pool = SolverPool(
+            s.solver_workers,
+            niceness=s.solver_nice,
+            idle=s.solver_idle,
+            queue=s.solver_queue,
+            per_account=s.solver_per_player,
+        )
         self.services = services = Services.build(
             store,
             self.clock,
             chooser=self.chooser,
             budget=Budget(s.candidate_nodes, s.daily_nodes),
-            executor=self.pool,
+            pool=self.pool,
             cache_size=s.game_cache,
             countdown=s.race_countdown,
             away_after=s.race_away_after,
@@ -140,7 +130,6 @@ class App:
             watch_stale_after=max(5.0, 3 * s.presence_interval),
         )
         services.dailies.observe = self.metrics.daily_chosen
-        services.dailies.workers = max(1, s.solver_workers)
         self.metrics.dailies_preparing.set_function(services.dailies.preparing)
         if s.backfill_look_alikes and not await self.backfill_look_alikes():
             later = asyncio.create_task(self.backfill_look_alikes(retry=10), name="look-alikes")
@@ -203,7 +192,7 @@ class App:
         if self.services is not None:  # the dailies' choices under way end here
             await bounded("daily choices", self.services.dailies.close(), 2)
         if self.pool is not None:
-            self.stop_pool(self.pool)
+            await bounded("solver processes", self.pool.close(), 5)
             self.pool = None
         if self.services is not None:
             await bounded("races", self.services.races.close(), 2)
@@ -231,21 +220,6 @@ class App:
             if not retry:
                 return False
             await asyncio.sleep(retry)
-
-    @staticmethod
-    def stop_pool(pool: ProcessPoolExecutor) -> None:
-        """Stop the solver's processes now: a daily's search under way is abandoned
-        (it is not stored, and its lease runs out: the next start chooses it again).
-        Left to finish, a search a day ahead kept the process alive for many seconds
-        after shutdown, saying nothing."""
-        processes = [p for p in pool._processes.values() if p.is_alive()]
-        if processes:
-            log.info("stopping %d solver process(es)", len(processes))
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            process.join(2)
 
     async def prepare_dailies(self) -> None:
         """Keep the dailies prepared: today's first, then the next days' (one budget)."""

@@ -220,7 +220,7 @@ class Routes:
 
     async def leaderboard(self, conn: Conn, req: P.LeaderboardRequest) -> Result:
         find_game(req.game)
-        date = self.sv.dailies.check_date(req.date)
+        date = await self.sv.dailies.check_date(req.date)
         among = None
         if req.friends:
             if conn.player is None:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from concurrent.futures import Executor
 from dataclasses import dataclass
 
 from ..settings import Settings
 from ..solver.daily import DEFAULT_BUDGET, Budget, Chooser
 from ..store import Store
+from ..workers import SolverPool
 from .accounts import Accounts
 from .assistance import Assistance
 from .challenges import Challenges
@@ -53,7 +53,7 @@ class Services:
         *,
         chooser: Chooser | None = None,
         budget: Budget = DEFAULT_BUDGET,
-        executor: Executor | None = None,
+        pool: SolverPool | None = None,
         cache_size: int = 4096,
         countdown: float = 3.0,
         away_after: float = 5.0,
@@ -65,11 +65,20 @@ class Services:
     ) -> Services:
         """The services on ``store``; ``limits``: the settings whose limits they keep
         (the players' caps, the solver's budgets for hints and finish; default: the
-        settings' defaults)."""
+        settings' defaults); ``pool``: the solver's worker processes (default: threads
+        of this process, under the settings' limits: for tests)."""
         limits = limits or Settings()
         clock = clock or SystemClock()
+        if pool is None:
+            pool = SolverPool(0, queue=limits.solver_queue, per_account=limits.solver_per_player)
         dailies = Dailies(
-            store, clock, chooser=chooser, budget=budget, executor=executor, wait=daily_wait
+            store,
+            clock,
+            chooser=chooser,
+            budget=budget,
+            pool=pool,
+            wait=daily_wait,
+            first_day=limits.first_day,
         )
         boards = Leaderboards(store)
         games = Games(
@@ -83,9 +92,11 @@ class Services:
         )
         assist = Assistance(
             games,
+            pool,
+            hint_nodes=limits.hint_nodes,
             hint_seconds=limits.hint_seconds,
-            finish_seconds=limits.finish_seconds,
             finish_nodes=limits.finish_nodes,
+            finish_seconds=limits.finish_seconds,
         )
         races = Races(
             store,

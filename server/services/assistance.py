@@ -4,15 +4,15 @@ ranked or compared game (docs/protocol.md, "Fair play")."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from protocol import ErrorCode, GameStatus, ProtocolError
 
-from .. import solver
 from ..patience.engine import Move
+from ..solver import jobs
+from ..workers import Busy, Lane, SolverPool, WorkerDied
 from .games import Games
 from .records import Record, compared, packed_move
 
@@ -28,40 +28,48 @@ class Assistance:
     def __init__(
         self,
         games: Games,
+        pool: SolverPool,
         *,
-        hint_seconds: float = 2.0,
-        finish_seconds: float = 1.0,
+        hint_nodes: int = 50_000,
+        hint_seconds: float = 30.0,
         finish_nodes: int = 50_000,
+        finish_seconds: float = 30.0,
     ) -> None:
-        """The budgets are the settings' (``Settings.hint_seconds`` and the others): a
-        hint searches ``hint_seconds``, ``finish`` ``finish_seconds`` and at most
-        ``finish_nodes`` positions (a position near its end is decided in a few
-        hundred: a short budget keeps the check cheap)."""
+        """The budgets are the settings' (``Settings.hint_nodes`` and the others): a
+        hint's search expands at most ``hint_nodes`` positions, ``finish``'s
+        ``finish_nodes`` (a position near its end is decided in a few hundred); the
+        seconds are a backstop only. Every search runs in ``pool``'s worker processes,
+        in its players' lane: an account with a search under way, or a full queue, is
+        answered ``unavailable`` at once."""
         self.games = games
+        self.pool = pool
+        self.hint_nodes = hint_nodes
         self.hint_seconds = hint_seconds
-        self.finish_seconds = finish_seconds
         self.finish_nodes = finish_nodes
+        self.finish_seconds = finish_seconds
         #: per game: the position at which the rest of its last hinted line applies
         #: (the one after the hinted move), and that rest
         self._hints: dict[str, tuple[tuple[object, object], tuple[Move, ...]]] = {}
 
-    async def hint(self, player: str, gid: str, *, seconds: float | None = None) -> dict[str, Any]:
-        """One move of a winning line from the game's position, found off the event
-        loop within about ``seconds``, or None. The game becomes *assisted*: it no
-        longer ranks on a daily board. Races refuse hints."""
+    async def hint(self, player: str, gid: str, *, nodes: int | None = None) -> dict[str, Any]:
+        """One move of a winning line from the game's position, found in a solver
+        process within ``nodes`` positions (default ``hint_nodes``), or None. The game
+        becomes *assisted*: it no longer ranks on a daily board. Races refuse hints."""
         rec = await self.games.owned(gid, player)
         if rec.status != GameStatus.PLAYING:
             raise ProtocolError(ErrorCode.GAME_OVER, f"the game is over ({rec.status})")
         if rec.race:
             raise ProtocolError(ErrorCode.FORBIDDEN, "no hints in a race: everyone plays alone")
-        rec = await self._assist(rec)  # marked, ranked or not (a challenge shows it)
         kept = self._hints.get(gid)
         if kept is not None and kept[0] == (rec.state.piles, rec.state.vars) and kept[1]:
+            rec = await self._assist(rec)  # marked, ranked or not (a challenge shows it)
             line = kept[1]  # the player followed the last hint: go on along its line
         else:
-            budget = self.hint_seconds if seconds is None else seconds
-            found = await asyncio.to_thread(solver.solve, rec.game, rec.state, max_seconds=budget)
-            line = found.line or ()
+            budget = self.hint_nodes if nodes is None else nodes
+            # Queued first: a search refused (busy) leaves the game as it was.
+            search = self._submit(player, rec, jobs.find_line, budget, self.hint_seconds)
+            rec = await self._assist(rec)
+            line = await self._answer(rec, search) or ()
         if not line:
             self._hints.pop(gid, None)
             return {"move": None, "assisted": True, "message": "no win found from here"}
@@ -70,6 +78,42 @@ class Assistance:
         if len(self._hints) > HINTS_KEPT:
             self._hints.pop(next(iter(self._hints)))
         return {"move": line[0].to_wire(), "assisted": True, "message": f"try {line[0]}"}
+
+    def _submit(self, player: str, rec: Record, job: Any, *args: Any) -> Any:
+        """Queue ``job(slug, state bytes, *args)`` in the players' lane of the solver's
+        processes; ``unavailable`` at once when the player or the pool is busy."""
+        try:
+            return self.pool.submit(
+                Lane.PLAYER,
+                job,
+                rec.game.slug,
+                rec.game.dumps(rec.state),
+                *args,
+                account=player,
+            )
+        except Busy as busy:
+            raise ProtocolError(
+                ErrorCode.UNAVAILABLE, busy.reason, retry_after=busy.retry_after
+            ) from None
+
+    async def _answer(self, rec: Record, search: Any) -> tuple[Move, ...] | None:
+        """The line a queued search found (certified in the worker), as moves."""
+        try:
+            found: jobs.Found = await search
+        except WorkerDied:
+            raise ProtocolError(
+                ErrorCode.UNAVAILABLE,
+                "the search stopped before it answered: try again",
+                retry_after=1.0,
+            ) from None
+        if found.line is None:
+            return None
+        return tuple(rec.game.parse_move(m) for m in found.line)
+
+    async def _trivial(self, player: str, rec: Record) -> tuple[Move, ...] | None:
+        """The rest of a trivially won game (no search, but a whole game's safe moves:
+        a solver process's work too)."""
+        return await self._answer(rec, self._submit(player, rec, jobs.trivial_line))
 
     async def _assist(self, rec: Record) -> Record:
         """The solver helps this game: it is *assisted*, no longer ranked."""
@@ -92,7 +136,7 @@ class Assistance:
         seq: int,
         *,
         assist: bool = False,
-        seconds: float | None = None,
+        nodes: int | None = None,
     ) -> tuple[Record, Record, list[Move]]:
         """Play the rest of the game along a winning line the solver certifies from
         here (``illegal_move`` when none is found within the budget). The game is
@@ -104,7 +148,7 @@ class Assistance:
         rec = first = await self.games.playing(player, gid, seq)
         if rec.race:
             raise ProtocolError(NO_RACE_FINISH[0], NO_RACE_FINISH[1])
-        line = rec.game.trivial_line(rec.state) if compared(rec) else None
+        line = await self._trivial(player, rec) if compared(rec) else None
         if compared(rec) and line is None:
             if not assist:
                 raise ProtocolError(
@@ -116,7 +160,7 @@ class Assistance:
                 )
             rec = await self._assist(rec)
         if line is None:
-            line = await self.finish_line(rec, seconds=seconds)
+            line = await self.finish_line(player, rec, nodes=nodes)
         if line is None:
             raise ProtocolError(
                 ErrorCode.ILLEGAL_MOVE,
@@ -130,7 +174,7 @@ class Assistance:
         return first, last, played
 
     async def finish_check(
-        self, player: str, gid: str, seq: int, *, seconds: float | None = None
+        self, player: str, gid: str, seq: int, *, nodes: int | None = None
     ) -> dict[str, Any]:
         """Whether ``finish`` would play the rest from here: ``certain`` and the line's
         ``moves`` (None when not certain). Changes nothing; the line is kept, so the
@@ -140,33 +184,28 @@ class Assistance:
         if rec.race:
             raise ProtocolError(NO_RACE_FINISH[0], NO_RACE_FINISH[1])
         if compared(rec):
-            line = rec.game.trivial_line(rec.state)
+            line = await self._trivial(player, rec)
         else:
-            line = await self.finish_line(rec, seconds=seconds)
+            line = await self.finish_line(player, rec, nodes=nodes)
         return {"certain": line is not None, "moves": None if line is None else len(line)}
 
     async def finish_line(
-        self, rec: Record, *, seconds: float | None = None
+        self, player: str, rec: Record, *, nodes: int | None = None
     ) -> tuple[Move, ...] | None:
         """A certified winning line from the game's position: the rest of the line
         last found for this game when it applies here (a hint's, a check's), else one
-        searched off the event loop within ``seconds`` (default ``finish_seconds``) and
-        ``finish_nodes`` positions."""
+        searched in a solver process within ``nodes`` positions (default
+        ``finish_nodes``)."""
         if rec.race:
             raise ProtocolError(NO_RACE_FINISH[0], NO_RACE_FINISH[1])
         here = (rec.state.piles, rec.state.vars)
         kept = self._hints.get(rec.gid)
         if kept is not None and kept[0] == here and kept[1]:
             return kept[1]
-        found = await asyncio.to_thread(
-            solver.solve,
-            rec.game,
-            rec.state,
-            max_seconds=self.finish_seconds if seconds is None else seconds,
-            max_nodes=self.finish_nodes,
-        )
-        line = found.line
-        if not line or not solver.certify(rec.game, rec.state, line):
+        budget = self.finish_nodes if nodes is None else nodes
+        search = self._submit(player, rec, jobs.find_line, budget, self.finish_seconds)
+        line = await self._answer(rec, search)
+        if not line:
             return None
         self._hints[rec.gid] = (here, line)
         if len(self._hints) > HINTS_KEPT:

@@ -15,10 +15,15 @@ shown with the seed once the day is over.
 
 One budget serves every choice, a day ahead or while players wait (the large one: a
 day's sixteen take a couple of CPU minutes). Candidates are searched one at a time in
-the solver's worker processes, so the scan's progress (candidates tried, seconds) is
-known while it runs: ``daily`` answers ``preparing`` with it, and ``start daily`` waits
-up to ``wait`` seconds, then answers ``unavailable`` with a ``retry_after``. A server
-keeps today's dailies and the next days' prepared (:meth:`Dailies.keep_prepared`).
+the solver's worker processes (``server/workers.py``), so the scan's progress
+(candidates tried, seconds, an estimate of the rest) is known while it runs: ``daily``
+answers ``preparing`` with it, and ``start daily`` waits up to ``wait`` seconds, then
+answers ``unavailable`` with a ``retry_after``. A server keeps today's dailies and the
+next days' prepared (:meth:`Dailies.keep_prepared`): today's in the workers' ``TODAY``
+lane, which always has a worker of its own, the days ahead in the ``AHEAD`` lane,
+with what is left of the cores. A past day is never chosen on a player's request
+(:meth:`Dailies.known`): only the background's scan chooses a day it missed, and no
+day before the deployment's first (:meth:`Dailies.first_day`) has dailies at all.
 
 The commitment shown before and during the day is
 ``sha256(seed as 8 big-endian bytes + f"{date}:{slug}")`` in hex; after the day the
@@ -28,13 +33,12 @@ seed itself is shown, so anyone can check both.
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import dataclasses
 import logging
 import os
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass
 
 from protocol import ErrorCode, ProtocolError
@@ -52,7 +56,8 @@ from ..solver.daily import (
     search_candidate,
 )
 from ..store import Store
-from .clock import Clock, day_after, utc_date
+from ..workers import Lane, SolverPool, WorkerDied
+from .clock import Clock, day_after, day_before, utc_date
 
 log = logging.getLogger("pasyans.daily")
 
@@ -64,49 +69,49 @@ POLL_SECONDS = 0.2
 RETRY_SECONDS = 5.0
 #: seconds between two writes of a scan's progress to Redis (for the other instances)
 PROGRESS_EVERY = 1.0
+#: times a candidate is searched again after its worker died under it
+RETRIES = 2
+#: the ``retry_after`` (seconds) of a past day's par line not chosen yet
+BACKFILL_RETRY = 60.0
 
 
 @dataclass(frozen=True)
 class Progress:
-    """A scan under way: candidates searched so far, since when (epoch ms)."""
+    """A scan under way: candidates searched so far, since when (epoch ms), the nodes
+    spent, and the nodes the whole choice is expected to take (the recent days' own
+    figure for that game, else the budget), from which the rest is estimated."""
 
     tried: int
     started_ms: int
+    spent: int = 0
+    expected: int = 0
 
-    def wire(self) -> dict[str, int]:
+    def wire(self) -> dict[str, int | None]:
+        """``tried``, ``elapsed_ms`` and ``estimate_ms``: the milliseconds the rest of the
+        choice should take at the pace so far (None before the first candidate)."""
         elapsed = max(0, int(time.time() * 1000) - self.started_ms)
-        return {"tried": self.tried, "elapsed_ms": elapsed}
+        estimate = None
+        if self.spent > 0 and self.expected > 0:
+            expected = self.expected if self.expected > self.spent else 2 * self.spent
+            estimate = int(elapsed * (expected - self.spent) / self.spent)
+        return {"tried": self.tried, "elapsed_ms": elapsed, "estimate_ms": estimate}
 
     def pack(self) -> str:
-        return f"{self.tried}:{self.started_ms}"
+        return f"{self.tried}:{self.started_ms}:{self.spent}:{self.expected}"
 
     @classmethod
     def unpack(cls, raw: bytes | str | None) -> Progress | None:
         if raw is None:
             return None
         text = raw.decode() if isinstance(raw, bytes) else raw
-        tried, _, started = text.partition(":")
         try:
-            return cls(int(tried), int(started))
-        except ValueError:
+            return cls(*(int(part) for part in text.split(":")[:4]))
+        except (TypeError, ValueError):
             return None
 
 
 #: called with (date, slug, choice, seconds) when this instance chose a daily
 Observer = Callable[[str, str, Choice, float], None]
-
-
-def lower_priority(niceness: int, idle: bool = False) -> None:
-    """A solver worker's initializer: run at a lower CPU priority than the event loop,
-    ``niceness`` lower, and (``idle``, where the system has it) under ``SCHED_IDLE``,
-    which runs only when no process of normal priority wants the core."""
-    if niceness > 0:
-        os.nice(niceness)
-    if idle and hasattr(os, "SCHED_IDLE"):
-        try:
-            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-        except OSError as exc:  # not allowed here: the niceness alone
-            log.warning("the solver cannot run under SCHED_IDLE: %s", exc)
 
 
 class Dailies:
@@ -117,27 +122,30 @@ class Dailies:
         *,
         chooser: Chooser | None = None,
         budget: Budget = DEFAULT_BUDGET,
-        executor: Executor | None = None,
+        pool: SolverPool | None = None,
         wait: float = 2.0,
+        first_day: str = "",
     ):
         self.store = store
         self.clock = clock
-        #: None: scan candidate by candidate in :attr:`executor` (with progress);
-        #: a chooser (tests): the whole choice in one call there
+        #: None: scan candidate by candidate in :attr:`pool` (with progress);
+        #: a chooser (tests): the whole choice in one job there
         self.chooser = chooser
         self.budget = budget
         #: seconds the ``daily`` op and ``start daily`` wait for a daily still being
         #: chosen before they answer ``preparing`` / ``unavailable``
         self.wait = wait
-        #: where candidates are scanned (a process pool in production; None: a thread)
-        self.executor = executor
-        #: the executor's workers: a scan searches candidates ahead while some are idle
-        self.workers = 1
-        self._in_flight = 0
+        #: where candidates are searched: the solver's worker processes (the server's),
+        #: or threads of this process (a pool of none, as tools and tests build it)
+        self.pool = pool if pool is not None else SolverPool(0)
         #: told of every daily this instance chose (metrics)
         self.observe: Observer | None = None
         self.owner = f"{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._secret: bytes | None = None
+        #: the first day with dailies: the setting, else read from Redis once
+        self._first: str | None = first_day or None
+        #: past days whose every daily is known to be chosen (the background's scan)
+        self._complete: set[str] = set()
         self._cache: dict[tuple[str, str], Choice] = {}
         self._pending: dict[tuple[str, str], asyncio.Future[Choice]] = {}
         self._progress: dict[tuple[str, str], Progress] = {}
@@ -166,18 +174,19 @@ class Dailies:
         done, _ = await asyncio.wait({task}, timeout=self.wait)
         if not done:
             task.cancel()  # only this wait: the choice itself is shielded
-            progress = (await self.progress(date, [slug])).get(slug)
-            so_far = (
-                f" ({progress['tried']} candidates, {progress['elapsed_ms'] // 1000} s so far)"
-                if progress
-                else ""
-            )
+            progress = (await self.progress(date, [slug])).get(slug) or {
+                "tried": 0,
+                "elapsed_ms": 0,
+                "estimate_ms": None,
+            }
+            estimate = progress["estimate_ms"]
+            left = "" if estimate is None else f", ready in about {1 + estimate // 1000} s"
             raise ProtocolError(
                 ErrorCode.UNAVAILABLE,
-                f"certifying a winnable daily of {slug} for {date}{so_far}: "
-                f"try again in {RETRY_SECONDS:.0f} s",
+                f"certifying a winnable daily of {slug} for {date} ({progress['tried']} "
+                f"candidates so far{left}): try again in {RETRY_SECONDS:.0f} s",
                 retry_after=RETRY_SECONDS,
-                preparing=progress or {"tried": 0, "elapsed_ms": 0},
+                preparing=progress,
             )
         choice = task.result()
         return choice.seed, commitment(choice.seed, date, slug)
@@ -218,7 +227,10 @@ class Dailies:
 
     async def ready(self, date: str, slugs: Sequence[str]) -> dict[str, Choice | None]:
         """Every daily of ``slugs`` on ``date`` that is chosen within :attr:`wait`
-        seconds; None for one still being chosen (its choice goes on)."""
+        seconds; None for one still being chosen (its choice goes on). A past day's
+        dailies are read, never chosen on a request (:meth:`known`)."""
+        if self.revealed(date):
+            return {slug: await self.known(date, slug) for slug in slugs}
         tasks = {slug: asyncio.ensure_future(self.choice(date, slug)) for slug in slugs}
         await asyncio.wait(tasks.values(), timeout=self.wait)
         out: dict[str, Choice | None] = {}
@@ -230,7 +242,35 @@ class Dailies:
                 out[slug] = None
         return out
 
-    async def progress(self, date: str, slugs: Sequence[str]) -> dict[str, dict[str, int]]:
+    async def known(self, date: str, slug: str) -> Choice | None:
+        """The daily of ``slug`` on ``date`` if it was chosen, else None: nothing is
+        searched. A past day never chosen (the server was down) is chosen by the
+        background's scan alone (:meth:`keep_prepared`), never on a player's demand:
+        else anyone could make the server solve date after date."""
+        key = (date, slug)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        stored = await self.store.daily(date)
+        if f"seed:{slug}" not in stored:
+            return None
+        choice = self._cache[key] = Choice.from_fields(stored, slug)
+        return choice
+
+    async def past(self, date: str, slug: str) -> Choice:
+        """A past day's chosen daily, or ``unavailable`` while the background's scan
+        has not chosen it yet (see :meth:`known`)."""
+        choice = await self.known(date, slug)
+        if choice is None:
+            raise ProtocolError(
+                ErrorCode.UNAVAILABLE,
+                f"the daily of {slug} on {date} is not certified yet: the server certifies "
+                "past days it missed in the background",
+                retry_after=BACKFILL_RETRY,
+            )
+        return choice
+
+    async def progress(self, date: str, slugs: Sequence[str]) -> dict[str, dict[str, int | None]]:
         """``{tried, elapsed_ms}`` of the scans of ``slugs`` on ``date`` under way: this
         instance's own, else what the instance choosing it wrote to Redis."""
         out = {s: p.wire() for s in slugs if (p := self._progress.get((date, s))) is not None}
@@ -252,14 +292,13 @@ class Dailies:
             await asyncio.sleep(POLL_SECONDS)  # another instance is choosing it
         began = time.monotonic()
         key = (date, slug)
-        self._progress[key] = Progress(0, int(time.time() * 1000))
+        expected = await self._expected_nodes(date, slug, budget)
+        self._progress[key] = Progress(0, int(time.time() * 1000), 0, expected)
         try:
             secret = await self.secret()
             if self.chooser is not None:
-                loop = asyncio.get_running_loop()
-                choice = await loop.run_in_executor(
-                    self.executor, self.chooser, slug, secret, date, budget
-                )
+                lane = self._lane(date)
+                choice = await self.pool.run(lane, self.chooser, slug, secret, date, budget)
             else:
                 choice = await self._scan(date, slug, secret, budget)
         finally:
@@ -293,7 +332,7 @@ class Dailies:
         return chosen
 
     async def _scan(self, date: str, slug: str, secret: bytes, budget: Budget) -> Choice:
-        """Candidates in the executor, fed to the scan in the order k = 0, 1, …; the
+        """Candidates in the solver's workers, fed to the scan in the order k = 0, 1, …; the
         progress kept here and, every :data:`PROGRESS_EVERY` seconds, in Redis with the
         lease renewed. While a worker would be idle (the last games of a day), the
         next candidates are searched ahead, side by side: only those whose node budget
@@ -304,6 +343,7 @@ class Dailies:
         progress = self._progress[key]
         written = time.monotonic()
         ahead: dict[int, tuple[int, asyncio.Future[Candidate]]] = {}
+        retries = 0
         try:
             while (nodes := scan.next_nodes()) is not None:
                 k = scan.k
@@ -313,14 +353,24 @@ class Dailies:
                     ahead[k] = (nodes, self._submit(slug, secret, date, k, nodes))
                 last = max(ahead)
                 while (
-                    self._in_flight < self.workers
+                    self.pool.spare() > 0
                     and last + 1 < MAX_CANDIDATES
                     and scan.spent + (last + 2 - k) * 2 * scan.per <= budget.total_nodes
                 ):
                     last += 1
                     ahead[last] = (scan.per, self._submit(slug, secret, date, last, scan.per))
-                scan.feed(await ahead.pop(k)[1])
-                progress = self._progress[key] = Progress(scan.k, progress.started_ms)
+                try:
+                    candidate = await ahead.pop(k)[1]
+                except WorkerDied:
+                    retries += 1
+                    if retries > RETRIES:
+                        raise
+                    log.warning("searching candidate %d of %s on %s again", k, slug, date)
+                    continue
+                scan.feed(candidate)
+                progress = self._progress[key] = dataclasses.replace(
+                    progress, tried=scan.k, spent=scan.spent
+                )
                 if time.monotonic() - written >= PROGRESS_EVERY:
                     written = time.monotonic()
                     await self.store.daily_progress(
@@ -332,45 +382,47 @@ class Dailies:
         assert scan.chosen is not None
         return scan.chosen
 
+    async def _expected_nodes(self, date: str, slug: str, budget: Budget) -> int:
+        """The nodes choosing ``slug``'s daily should take: the median of the three
+        days before ``date`` where chosen, else the whole budget (for the estimate)."""
+        seen = []
+        day = date
+        for _ in range(3):
+            day = day_before(day)
+            nodes = (await self.store.daily(day)).get(f"nodes:{slug}")
+            if nodes is not None and int(nodes) > 0:
+                seen.append(int(nodes))
+        return sorted(seen)[len(seen) // 2] if seen else budget.total_nodes
+
+    def _lane(self, date: str) -> Lane:
+        """Today's dailies are players' to wait for; the days ahead, and the past days
+        the background chooses, take only what is left of the cores."""
+        return Lane.TODAY if date == self.today() else Lane.AHEAD
+
     def _submit(
         self, slug: str, secret: bytes, date: str, k: int, nodes: int
     ) -> asyncio.Future[Candidate]:
-        """Candidate ``k`` to the executor, counted in :attr:`_in_flight` until a worker
-        is done with it (a cancelled one may still be running)."""
-        loop = asyncio.get_running_loop()
-        self._in_flight += 1
-
-        def done() -> None:
-            self._in_flight -= 1
-
-        if self.executor is None:
-            future = loop.run_in_executor(None, search_candidate, slug, secret, date, k, nodes)
-            future.add_done_callback(lambda _: done())
-            return future
-        job = self.executor.submit(search_candidate, slug, secret, date, k, nodes)
-
-        def finished(_: object) -> None:
-            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody counts
-                loop.call_soon_threadsafe(done)
-
-        job.add_done_callback(finished)
-        return asyncio.wrap_future(job)
+        """Candidate ``k`` to the solver's workers."""
+        return self.pool.submit(self._lane(date), search_candidate, slug, secret, date, k, nodes)
 
     async def prepare(self, dates: list[str], budget: Budget | None = None) -> None:
         """Choose every game's daily of ``dates``, a date at a time, its games side by
-        side (candidates interleave in the executor's workers)."""
+        side (candidates interleave in the solver's workers)."""
         for date in dates:
             await asyncio.gather(*(self.choice(date, slug, budget) for slug in registry.slugs()))
 
     async def keep_prepared(self, days: int = 2, interval: float = 60.0) -> None:
         """While the server runs: today's dailies first (a server starting a day it has
-        not prepared), then the next ``days`` days', checked every ``interval`` s."""
+        not prepared), then the next ``days`` days', then any past day since the first
+        day whose dailies were never chosen (the server was down that day), checked
+        every ``interval`` s."""
         while True:
             dates = [self.today()]
             for _ in range(days):
                 dates.append(day_after(dates[-1]))
             try:
                 await self.prepare(dates)
+                await self.backfill()
             except Exception:  # a storage outage: try again later
                 task = asyncio.current_task()
                 if task is not None and task.cancelling():
@@ -378,10 +430,43 @@ class Dailies:
                 log.exception("preparing the dailies failed")
             await asyncio.sleep(interval)
 
-    def check_date(self, date: str | None) -> str:
+    async def backfill(self) -> int:
+        """Choose the dailies of past days (yesterday back to the first day) that were
+        never chosen, the latest first; how many were chosen. Each past day is read once
+        per process, then remembered as complete."""
+        first = await self.first_day()
+        chosen = 0
+        date = day_before(self.today())
+        while date >= first:
+            if date not in self._complete:
+                stored = await self.store.daily(date)
+                missing = [s for s in registry.slugs() if f"seed:{s}" not in stored]
+                if missing:
+                    log.info("choosing %d missed daily(ies) of %s", len(missing), date)
+                    await asyncio.gather(*(self.choice(date, slug) for slug in missing))
+                    chosen += len(missing)
+                self._complete.add(date)
+            date = day_before(date)
+        return chosen
+
+    async def first_day(self) -> str:
+        """The first day with dailies (``--first-day``, else the day this deployment's
+        Redis was first used)."""
+        if self._first is None:
+            self._first = await self.store.first_day(self.today())
+        return self._first
+
+    async def check_date(self, date: str | None) -> str:
+        """The date a request names (today when it names none): ``not_found`` for a
+        day after today or before the first day."""
         today = self.today()
         if date is None:
             return today
         if date > today:
             raise ProtocolError(ErrorCode.NOT_FOUND, f"no daily for {date} yet (today is {today})")
+        first = await self.first_day()
+        if date < first:
+            raise ProtocolError(
+                ErrorCode.NOT_FOUND, f"no dailies before {first}: the first day of this server"
+            )
         return date

@@ -465,7 +465,7 @@ async def daily_overview(games: Games, date: str | None, player: str | None) -> 
     """The ``daily`` op: per game the commitment, par, the seed once the day is over,
     and the player's own ranked game of that day; plus the player's streak."""
     dailies = games.dailies
-    day = dailies.check_date(date)
+    day = await dailies.check_date(date)
     today = dailies.today()
     revealed = dailies.revealed(day)
     mine_ids = await games.store.player_dailies(player, day) if player else {}
@@ -482,7 +482,8 @@ async def daily_overview(games: Games, date: str | None, player: str | None) -> 
         if choice is None:  # still being certified: ask again in a few seconds
             out[slug] = dict.fromkeys(("commitment", "par", "certified", "best_founded", "seed"))
             out[slug] |= {
-                "preparing": progress.get(slug) or {"tried": 0, "elapsed_ms": 0},
+                "preparing": progress.get(slug)
+                or {"tried": 0, "elapsed_ms": 0, "estimate_ms": None},
                 "total": registry.get(slug).total,
                 "mine": mine.get(gid) if gid else None,
             }

@@ -97,7 +97,7 @@ class Replays:
         if game_id is None:
             assert game is not None and date is not None
             find_game(game)
-            day = self.dailies.check_date(date)
+            day = await self.dailies.check_date(date)
             if player is None:
                 return await self._par(game, day, step)
             ids = await self.store.player_dailies(player, day)
@@ -154,7 +154,7 @@ class Replays:
                 ErrorCode.FORBIDDEN,
                 f"the par line of {day}'s daily stays secret until the day is over (UTC)",
             )
-        choice = await self.dailies.choice(day, slug)
+        choice = await self.dailies.past(day, slug)
         game = registry.get(slug)
         if not choice.line:
             raise ProtocolError(

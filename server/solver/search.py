@@ -603,7 +603,11 @@ def solve(
             found = _Pass("unknown", None, found.nodes, found.best_founded)
     share = tuned.dive
     if found.outcome == "unknown" and nodes < budget and share > 0:
-        dive_deadline = began + (max_seconds * share if max_seconds is not None else 1e9)
+        # The dive's share of a node budget is counted in nodes, so a search bounded by
+        # nodes is the same on a busy machine (the seconds then only a backstop).
+        dive_deadline = deadline
+        if max_seconds is not None and max_nodes is None:
+            dive_deadline = began + max_seconds * share
         dive_nodes = max(1, min(int(budget * share), budget - nodes))
         found = _search(game, state, DIVE, dive_nodes, dive_deadline, dead=tuned.dead)
         nodes += found.nodes

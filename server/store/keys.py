@@ -96,6 +96,11 @@ class Keys:
         """string: the server secret the daily seeds derive from."""
         return f"{self.prefix}secret"
 
+    def first_day(self) -> str:
+        """string: the first day (``YYYY-MM-DD``) with dailies: the day this Redis was
+        first used, or, for a deployment older than this key, its earliest daily."""
+        return f"{self.prefix}first_day"
+
     def daily(self, date: str) -> str:
         """hash, per slug: ``seed:``, ``commitment:``, ``k:``, ``certified:``, ``par:``,
         ``best_founded:``, ``line:`` (the par line, msgpack), ``tried:``, ``nodes:``, and

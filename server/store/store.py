@@ -508,6 +508,29 @@ class Store:
         assert isinstance(value, bytes)
         return value
 
+    async def first_day(self, today: str) -> str:
+        """The deployment's first day with dailies, set once (first caller wins): today
+        for a new deployment; for one that chose dailies before this key existed, its
+        earliest daily's date (one SCAN, once per deployment)."""
+        key = self.keys.first_day()
+        async with self._call("daily"):
+            known = _text(await self.redis.get(key))
+        if known:
+            return known
+        first = today
+        async with self._call("daily"):
+            used = await self.redis.exists(self.keys.secret())
+        if used:  # a deployment that chose dailies before this key existed
+            pattern = self.keys.daily("*")
+            async with self._call("scan"):
+                async for k in self.redis.scan_iter(match=pattern, count=500):
+                    date = (_text(k) or "").rpartition("{")[2].rstrip("}")
+                    if len(date) == 10 and date < first:
+                        first = date
+        async with self._call("daily"):
+            await self.redis.set(key, first, nx=True)
+            return _text(await self.redis.get(key)) or first
+
     async def daily(self, date: str) -> Fields:
         async with self._call("daily"):
             return _fields(await self.redis.hgetall(self.keys.daily(date)))

@@ -131,7 +131,11 @@ async def test_leaderboard_errors(player: TestClient) -> None:
     assert (await player.error("leaderboard", game="nope"))["code"] == "not_found"
     assert (await player.error("leaderboard", game="crescent", cursor="x"))["code"] == "bad_request"
     assert (await player.error("leaderboard", game="crescent", limit=101))["code"] == "bad_request"
-    empty = await player.call("leaderboard", game="crescent", date="2026-01-01")
+    # the server was first used today (its fake clock's 2026-03-14): no dailies before
+    assert (await player.error("leaderboard", game="crescent", date="2026-03-13"))[
+        "code"
+    ] == "not_found"
+    empty = await player.call("leaderboard", game="crescent", date="2026-03-14")
     assert empty["entries"] == [] and empty["cursor"] is None and empty["me"] is None
 
 

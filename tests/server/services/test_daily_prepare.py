@@ -10,7 +10,6 @@ import logging
 import os
 import time
 import uuid
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
 
@@ -18,10 +17,11 @@ from protocol import ErrorCode
 from server.net import App
 from server.patience import registry
 from server.services import FakeClock
-from server.services.daily import Dailies, lower_priority
+from server.services.daily import Dailies
 from server.settings import Settings
 from server.solver.daily import Budget, Choice, candidate_seed, choose
-from tests.support import connect
+from server.workers import Lane, SolverPool
+from tests.support import connect, jobs
 from tests.support.server import server_settings
 
 GAME = "travellers_classic"  # certified within a few hundred nodes nearly always
@@ -35,17 +35,23 @@ def test_one_large_budget_by_default() -> None:
     assert defaults.prepare_days == 2 and defaults.solver_nice > 0
 
 
-def _priority() -> tuple[int, int]:
-    return os.nice(0), os.sched_getscheduler(0)
-
-
 @pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="SCHED_IDLE is Linux's")
 @pytest.mark.parametrize("idle", [False, True])
-def test_solver_workers_run_niced_and_with_solver_idle_under_sched_idle(idle: bool) -> None:
-    with ProcessPoolExecutor(1, initializer=lower_priority, initargs=(3, idle)) as pool:
-        niceness, policy = pool.submit(_priority).result()
-    assert niceness == min(19, os.nice(0) + 3)
-    assert policy == (os.SCHED_IDLE if idle else os.sched_getscheduler(0))
+async def test_solver_workers_run_niced_and_the_days_ahead_under_sched_idle(idle: bool) -> None:
+    """Players' searches and today's dailies run niced in the normal class (a busy
+    host still gives them their share); only the days ahead go idle, and a worker
+    comes back from there for the next job of the normal class."""
+    pool = SolverPool(1, niceness=3, idle=idle)
+    try:
+        today = await pool.run(Lane.TODAY, jobs.priority)
+        ahead = await pool.run(Lane.AHEAD, jobs.priority)
+        player = await pool.run(Lane.PLAYER, jobs.priority, account="p")
+    finally:
+        await pool.close()
+    niced = min(19, os.nice(0) + 3)
+    normal = os.sched_getscheduler(0)
+    assert today == player == (niced, normal)
+    assert ahead == (niced, os.SCHED_IDLE if idle else normal)
 
 
 async def test_a_fresh_server_says_preparing_then_certified_with_par(redis_url: str) -> None:
@@ -67,7 +73,7 @@ async def test_a_fresh_server_says_preparing_then_certified_with_par(redis_url: 
             first = (await client.call("daily"))["games"][GAME]
             assert first["commitment"] is None and first["par"] is None
             progress = first["preparing"]
-            assert set(progress) == {"tried", "elapsed_ms"}
+            assert set(progress) == {"tried", "elapsed_ms", "estimate_ms"}
             assert progress["tried"] >= 0 and progress["elapsed_ms"] >= 0
             deadline = time.monotonic() + 60
             while time.monotonic() < deadline:
@@ -80,12 +86,13 @@ async def test_a_fresh_server_says_preparing_then_certified_with_par(redis_url: 
             assert entry["label"] is None and entry["commitment"]
             state = await client.start(GAME, "daily")  # decided: dealt at once
             assert state["mode"] == "daily"
-        # the solver's workers run below the event loop's priority: niced, and by
-        # default where Linux has it in the idle class
-        worker = await asyncio.get_running_loop().run_in_executor(app.pool, _priority)
-        assert worker[0] == min(19, os.nice(0) + settings.solver_nice)
+        # the solver's workers run below the event loop's priority: niced, and for
+        # the days ahead, where Linux has it, in the idle class
+        assert app.pool is not None and len(app.pool.pids()) == 1
+        today = await app.pool.run(Lane.TODAY, jobs.priority)
+        assert today[0] == min(19, os.nice(0) + settings.solver_nice)
         if hasattr(os, "SCHED_IDLE"):
-            assert worker[1] == os.SCHED_IDLE
+            assert (await app.pool.run(Lane.AHEAD, jobs.priority))[1] == os.SCHED_IDLE
     finally:
         await app.stop()
 
@@ -99,17 +106,17 @@ async def test_searching_ahead_chooses_what_one_scan_chooses(
     """Two workers and nobody else's candidates: the scan searches ahead, side by side,
     and still chooses exactly what :func:`choose` does, one candidate after another."""
     assert app.store is not None
-    with ThreadPoolExecutor(2) as pool:
-        dailies = Dailies(app.store, FakeClock(), budget=budget, executor=pool)
-        # A fixed secret: the candidates, and so the scan's length, are the same in
-        # every run (with the server's random one this scan took 3 to 22 s)
-        dailies._secret = bytes(range(32))
-        dailies.workers = 2
-        date = f"2031-0{1 + len(slug) % 9}-1{len(slug) % 10}"
-        chosen = await dailies.choice(date, slug)
+    pool = SolverPool(0)  # two threads
+    dailies = Dailies(app.store, FakeClock(), budget=budget, pool=pool)
+    # A fixed secret: the candidates, and so the scan's length, are the same in
+    # every run (with the server's random one this scan took 3 to 22 s)
+    dailies._secret = bytes(range(32))
+    date = f"2031-0{1 + len(slug) % 9}-1{len(slug) % 10}"
+    chosen = await dailies.choice(date, slug)
     assert chosen == choose(slug, await dailies.secret(), date, budget)
-    await asyncio.sleep(0.05)  # the workers' last "done" reaches the loop
-    assert chosen.tried >= 1 and dailies._in_flight == 0
+    assert chosen.tried >= 1 and pool.snapshot().queued == dict.fromkeys(
+        ("player", "today", "ahead"), 0
+    )
 
 
 def slow_chooser(slug: str, secret: bytes, date: str, budget: Budget) -> Choice:
@@ -127,7 +134,7 @@ async def test_start_daily_while_preparing_says_when_to_try_again(redis_url: str
             error = await client.error("start", game="short", mode="daily")
             assert error["code"] == ErrorCode.UNAVAILABLE
             assert error["retry_after"] > 0 and "try again in" in error["message"]
-            assert set(error["preparing"]) == {"tried", "elapsed_ms"}
+            assert set(error["preparing"]) == {"tried", "elapsed_ms", "estimate_ms"}
             practice = await client.start("short", "practice")  # playable at once
             assert practice["mode"] == "practice"
             # The choice goes on meanwhile (a second, longer on a busy machine): the

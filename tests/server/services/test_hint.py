@@ -4,11 +4,14 @@ a hinted daily is assisted and never ranks; races refuse hints."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
+from server.net import App
 from server.patience import registry
 from server.solver import certify, solve
-from tests.support import TestClient
+from server.workers import Lane
+from tests.support import TestClient, jobs
 
 
 async def play_out(client: TestClient, state: dict[str, Any]) -> dict[str, Any]:
@@ -19,7 +22,7 @@ async def play_out(client: TestClient, state: dict[str, Any]) -> dict[str, Any]:
         hint = await client.call("hint", game_id=state["game_id"])
         assert hint["assisted"] is True and hint["move"] is not None, hint
         state = await client.move(state, hint["move"])
-        await asyncio.sleep(0.03)  # two requests a move: stay within the rate limit
+        await asyncio.sleep(0.05)  # two requests a move: stay within the rate limit (50/s)
     return state
 
 
@@ -80,3 +83,34 @@ def test_a_found_line_replays() -> None:
     assert result.outcome == "win" and result.line is not None
     assert certify(game, game.deal(0), result.line)
     assert not certify(game, game.deal(0), result.line[:-1])
+
+
+async def test_a_busy_solver_answers_unavailable_at_once(
+    app: App, player: TestClient, player2: TestClient, tmp_path: Path
+) -> None:
+    """A player with a search under way, or a full queue, is told to come back: the
+    search is refused before the game is touched (it stays ranked)."""
+    assert app.pool is not None
+    release = tmp_path / "go"
+    state = await player.start("crescent", "daily")
+    held = app.pool.submit(Lane.PLAYER, jobs.hold, str(release), account=player.player)
+    try:
+        for op, args in (("hint", {}), ("finish", {"seq": state["seq"], "assist": True})):
+            err = await player.error(op, game_id=state["game_id"], **args)
+            assert err["code"] == "unavailable" and err["retry_after"] >= 1, err
+            assert "already" in err["message"]
+        again = (await player.call("resume", game_id=state["game_id"]))["state"]
+        assert again["ranked"] is True  # nothing was searched: the game is as it was
+        # the queue: full once as many searches wait as it holds
+        fillers = [
+            app.pool.submit(Lane.PLAYER, jobs.hold, str(release), account=f"x{i}")
+            for i in range(app.pool.size - 1 + app.pool.queue)
+        ]
+        other = await player2.start("travellers_classic", "deal", seed=1)
+        err = await player2.error("hint", game_id=other["game_id"])
+        assert err["code"] == "unavailable" and "busy" in err["message"]
+    finally:
+        release.touch()
+    await asyncio.gather(held, *fillers)
+    hint = await player2.call("hint", game_id=other["game_id"])  # served again
+    assert hint["assisted"] is True

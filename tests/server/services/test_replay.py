@@ -166,11 +166,12 @@ async def test_the_par_line_of_a_past_daily(redis_url: str) -> None:
     ):
         err = await c.error("replay", game="travellers_classic", date=TODAY)
         assert err["code"] == "forbidden" and "secret" in err["message"]
-        clock.advance(days=1)
-        got = (await c.call("replay", game="travellers_classic", date=TODAY))["replay"]
-        # the daily as the server keeps it (the daily op would choose all sixteen)
+        # chosen during its day, as the background's scan does (the daily op would
+        # choose all sixteen)
         assert app.services is not None
         daily = await app.services.dailies.choice(TODAY, "travellers_classic")
+        clock.advance(days=1)
+        got = (await c.call("replay", game="travellers_classic", date=TODAY))["replay"]
         assert got["mode"] == "par" and got["seed"] == daily.seed
         assert got["line"] == list(daily.line) and got["par"] == daily.par == len(got["line"])
         game = registry.get("travellers_classic")
@@ -181,3 +182,10 @@ async def test_the_par_line_of_a_past_daily(redis_url: str) -> None:
         assert end["position"]["foundation"] == game.total
         future = await c.error("replay", game="crescent", date="2026-03-20")
         assert future["code"] == "not_found"
+        # a past day never chosen is not solved on demand: the background chooses it
+        missed = await c.error("replay", game="crescent", date=TODAY)
+        assert missed["code"] == "unavailable" and missed["retry_after"] > 0
+        assert await app.services.dailies.known(TODAY, "crescent") is None
+        # no dailies before the deployment's first day (its first use: TODAY)
+        before = await c.error("replay", game="crescent", date="2026-01-01")
+        assert before["code"] == "not_found" and "first day" in before["message"]

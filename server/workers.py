@@ -1,0 +1,467 @@
+"""The solver's worker processes: every search (a hint, a finish, its check, a daily's
+candidates) runs here, never on the server's interpreter, whose event loop serves
+every player's moves.
+
+One :class:`SolverPool` per server process holds ``workers`` processes (started on
+first use, replaced when one dies) and three queues, one per :class:`Lane`:
+
+- ``PLAYER``: a player waits for it (hint, finish, finish check). Bounded: an account
+  has at most ``per_account`` such jobs queued or running, and the server at most
+  ``queue`` waiting; past either the job is refused at once with :class:`Busy` (the
+  client is told ``unavailable`` with a ``retry_after``), so a flood of hints makes
+  the flooder wait, never the other players.
+- ``TODAY``: today's dailies, which players may be waiting for. While players'
+  searches wait too, the two lanes take turns: however many hints are asked, every
+  other worker that comes free goes to today's dailies.
+- ``AHEAD``: the days ahead and the past days never chosen: only what is left.
+
+The workers run at ``niceness`` below the event loop (19 by default) in the normal
+scheduling class, so today's dailies get their share of a busy host's cores; for an
+``AHEAD`` job (``idle``, the default) a worker moves to ``SCHED_IDLE``, where it runs
+only when nothing of normal priority wants the core. A worker that may not return to
+the normal class (no privilege to) hands its next job back and is replaced.
+
+A worker dies with the server, whatever kills it (``PR_SET_PDEATHSIG``), and is
+started with ``spawn``: it inherits none of the server's files (the data directory's
+lock among them), so a killed server restarts at once. A worker that dies mid-job
+fails that job with :class:`WorkerDied` and is replaced on the next job.
+
+With ``workers=0`` jobs run in threads of the server, two at a time, under the same
+admission rules: for tests and tiny budgets only (the search then holds the
+interpreter the event loop needs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import ctypes
+import enum
+import logging
+import math
+import multiprocessing
+import os
+import pickle
+import signal
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any, TypeVar
+
+log = logging.getLogger("pasyans.workers")
+
+T = TypeVar("T")
+
+#: seconds a stopping worker is given after SIGTERM before SIGKILL
+STOP_GRACE = 2.0
+#: virtual workers of the thread mode (``workers=0``)
+THREAD_SLOTS = 2
+#: the first estimate of a player's job, in seconds, before any was measured
+FIRST_ESTIMATE = 2.0
+
+
+class Lane(enum.IntEnum):
+    """Who waits for a job, in the order the pool serves them."""
+
+    PLAYER = 0
+    TODAY = 1
+    AHEAD = 2
+
+
+class Busy(Exception):
+    """A player's job refused at once: the account has its share in flight, or the
+    queue is full. ``retry_after``: seconds after which asking again may succeed."""
+
+    def __init__(self, reason: str, retry_after: float) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.retry_after = retry_after
+
+
+class WorkerDied(RuntimeError):
+    """The worker running a job ended before answering (killed, out of memory)."""
+
+
+@dataclass(eq=False)
+class _Job:
+    lane: Lane
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    future: asyncio.Future[Any]
+    account: str | None
+    began: float = 0.0
+
+
+@dataclass(eq=False)
+class _Worker:
+    process: Any  # multiprocessing's SpawnProcess (untyped); None in the thread mode
+    conn: Connection | None
+    job: _Job | None = None
+    #: the worker runs under SCHED_IDLE now
+    idle: bool = False
+    jobs: int = 0
+
+
+@dataclass
+class Snapshot:
+    """The pool now (for ``/metrics`` and tests)."""
+
+    workers: int
+    alive: int
+    running: dict[str, int]
+    queued: dict[str, int]
+    started: int
+    died: int
+    refused: int
+
+
+@dataclass
+class _Counters:
+    started: int = 0
+    died: int = 0
+    refused: int = 0
+    per_lane_done: dict[Lane, int] = field(default_factory=lambda: dict.fromkeys(Lane, 0))
+
+
+def die_with_parent(sig: int = signal.SIGKILL) -> None:
+    """This process gets ``sig`` when its parent dies, however it dies (Linux only)."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL("libc.so.6", use_errno=True)
+            libc.prctl(1, sig)  # PR_SET_PDEATHSIG
+
+
+def _schedule(idle: bool) -> bool:
+    """Move this process to ``SCHED_IDLE`` (``idle``) or back to the normal class;
+    False where that is not possible (no such class, or no privilege to leave it)."""
+    if not hasattr(os, "SCHED_IDLE"):
+        return not idle
+    policy = os.SCHED_IDLE if idle else os.SCHED_OTHER
+    try:
+        os.sched_setscheduler(0, policy, os.sched_param(0))
+    except OSError:
+        return False
+    return True
+
+
+def worker_main(conn: Connection, parent: int, niceness: int, idle: bool) -> None:
+    """A worker process: answer jobs ``(lane, fn, args)`` with ``("ok", result)``,
+    ``("error", text)`` or ``("again", None)`` (it may not leave ``SCHED_IDLE`` for a
+    job of the normal class: give it back, and end), until the pipe closes."""
+    die_with_parent()
+    if os.getppid() != parent:  # the server died before the line above
+        return
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if niceness > 0:
+        os.nice(niceness)
+    under_idle = False
+    while True:
+        try:
+            lane, fn, args = conn.recv()
+        except (EOFError, OSError):
+            return
+        wanted = idle and lane == Lane.AHEAD
+        if wanted != under_idle:
+            if _schedule(wanted):
+                under_idle = wanted
+            elif under_idle:
+                conn.send(("again", None))
+                return
+        try:
+            result = fn(*args)
+        except Exception as exc:
+            try:
+                conn.send(("raise", exc))
+            except Exception:  # an exception that does not pickle: its words
+                conn.send(("error", f"{type(exc).__name__}: {exc}"))
+        else:
+            conn.send(("ok", result))
+
+
+class SolverPool:
+    def __init__(
+        self,
+        workers: int,
+        *,
+        niceness: int = 19,
+        idle: bool = True,
+        queue: int = 8,
+        per_account: int = 1,
+    ) -> None:
+        self.workers = workers
+        self.niceness = niceness
+        self.idle = idle
+        #: players' jobs waiting for a worker, at most
+        self.queue = queue
+        #: players' jobs of one account queued or running, at most
+        self.per_account = per_account
+        self._queues: dict[Lane, collections.deque[_Job]] = {
+            lane: collections.deque() for lane in Lane
+        }
+        self._workers: list[_Worker] = []
+        self._accounts: collections.Counter[str] = collections.Counter()
+        #: seconds a player's job took, smoothed: the ``retry_after`` of a refusal
+        self._estimate = FIRST_ESTIMATE
+        #: the lane served last while players and today's dailies both waited
+        self._last: Lane | None = None
+        self._closed = False
+        self._counters = _Counters()
+        self._context = multiprocessing.get_context("spawn")
+
+    @property
+    def size(self) -> int:
+        """Jobs the pool runs side by side."""
+        return self.workers if self.workers > 0 else THREAD_SLOTS
+
+    def spare(self) -> int:
+        """Workers that would be idle now: neither running nor about to run a job."""
+        running = sum(1 for w in self._workers if w.job is not None)
+        queued = sum(len(q) for q in self._queues.values())
+        return max(0, self.size - running - queued)
+
+    def submit(
+        self, lane: Lane, fn: Callable[..., T], *args: Any, account: str | None = None
+    ) -> asyncio.Future[T]:
+        """Queue ``fn(*args)`` (a module-level function: it is pickled by name) and
+        return its future; cancelling it drops the job while it waits (a job already
+        running goes on, its answer thrown away). A player's job (``account``) may be
+        refused at once with :class:`Busy`."""
+        if self._closed:
+            raise RuntimeError("the solver pool is closed")
+        if lane == Lane.PLAYER:
+            self._admit(account)
+        loop = asyncio.get_running_loop()
+        job = _Job(lane, fn, args, loop.create_future(), account)
+        if account is not None:
+            self._accounts[account] += 1
+            job.future.add_done_callback(lambda _: self._release(account))
+        self._queues[lane].append(job)
+        self._dispatch()
+        return job.future
+
+    async def run(
+        self, lane: Lane, fn: Callable[..., T], *args: Any, account: str | None = None
+    ) -> T:
+        """``fn(*args)`` in a worker: :meth:`submit` and wait (cancelling the wait
+        cancels the job)."""
+        return await self.submit(lane, fn, *args, account=account)
+
+    def _admit(self, account: str | None) -> None:
+        if account is not None and self._accounts[account] >= self.per_account:
+            self._counters.refused += 1
+            raise Busy(
+                "you already have a search under way: wait for its answer",
+                self._retry_after(1),
+            )
+        waiting = len(self._queues[Lane.PLAYER])
+        if waiting >= self.queue:
+            self._counters.refused += 1
+            raise Busy(
+                "the solver is busy with other players' searches", self._retry_after(waiting)
+            )
+
+    def _retry_after(self, ahead: int) -> float:
+        """Seconds until ``ahead`` jobs before this one are likely done."""
+        return float(max(1, math.ceil(self._estimate * max(1, ahead) / self.size)))
+
+    def _release(self, account: str) -> None:
+        self._accounts[account] -= 1
+        if self._accounts[account] <= 0:
+            del self._accounts[account]
+
+    def _next(self) -> _Job | None:
+        """The next job to run: players' searches and today's dailies in turn while
+        both wait (today's first), the days ahead only when neither waits."""
+        for queue in self._queues.values():
+            while queue and queue[0].future.done():  # cancelled while it waited
+                queue.popleft()
+        players, today, ahead = (self._queues[lane] for lane in Lane)
+        if today and players:
+            lane = Lane.PLAYER if self._last == Lane.TODAY else Lane.TODAY
+            self._last = lane
+            return self._queues[lane].popleft()
+        for queue in (players, today, ahead):
+            if queue:
+                return queue.popleft()
+        return None
+
+    def _dispatch(self) -> None:
+        while not self._closed:
+            worker = next((w for w in self._workers if w.job is None), None)
+            if worker is None and len(self._workers) < self.size:
+                if not any(self._queues.values()):
+                    return
+                worker = self._start_worker()
+            if worker is None:
+                return
+            job = self._next()
+            if job is None:
+                return
+            self._run(worker, job)
+
+    def _start_worker(self) -> _Worker:
+        if self.workers == 0:
+            worker = _Worker(None, None)
+        else:
+            ours, theirs = self._context.Pipe()
+            process = self._context.Process(
+                target=worker_main,
+                args=(theirs, os.getpid(), self.niceness, self.idle),
+                name="pasyans-solver",
+                daemon=True,
+            )
+            process.start()
+            theirs.close()
+            worker = _Worker(process, ours)
+            loop = asyncio.get_running_loop()
+            loop.add_reader(ours.fileno(), self._answered, worker)
+            self._counters.started += 1
+            log.info("solver worker pid %d started", process.pid)
+        self._workers.append(worker)
+        return worker
+
+    def _run(self, worker: _Worker, job: _Job) -> None:
+        job.began = time.monotonic()
+        if worker.conn is None:  # the thread mode
+            worker.job = job
+            loop = asyncio.get_running_loop()
+            done = loop.run_in_executor(None, job.fn, *job.args)
+            done.add_done_callback(lambda f: self._thread_done(worker, f))
+            return
+        try:
+            payload = pickle.dumps((job.lane, job.fn, job.args))
+        except Exception as exc:  # not a job a process can take (a test's closure)
+            job.future.set_exception(exc)
+            return
+        worker.job = job
+        worker.jobs += 1
+        try:
+            worker.conn.send_bytes(payload)
+        except OSError:
+            self._lost(worker, "closed its pipe")
+
+    def _thread_done(self, worker: _Worker, done: asyncio.Future[Any]) -> None:
+        job, worker.job = worker.job, None
+        assert job is not None
+        if done.cancelled():
+            job.future.cancel()
+        elif (exc := done.exception()) is not None:
+            self._finished(job, ("raise", exc))
+        else:
+            self._finished(job, ("ok", done.result()))
+        self._dispatch()
+
+    def _answered(self, worker: _Worker) -> None:
+        """The worker's pipe is readable: its answer, or its end."""
+        assert worker.conn is not None
+        try:
+            kind, value = worker.conn.recv()
+        except (EOFError, OSError):
+            self._lost(worker, "it ended")
+            return
+        job, worker.job = worker.job, None
+        if job is None:  # nothing was asked of it
+            return
+        if kind == "again":  # it may not leave SCHED_IDLE: the job goes first again
+            self._queues[job.lane].appendleft(job)
+            self._retire(worker)
+        else:
+            self._finished(job, (kind, value))
+        self._dispatch()
+
+    def _finished(self, job: _Job, answer: tuple[str, Any]) -> None:
+        if job.lane == Lane.PLAYER:
+            took = time.monotonic() - job.began
+            self._estimate = 0.8 * self._estimate + 0.2 * took
+        self._counters.per_lane_done[job.lane] += 1
+        if job.future.done():
+            return
+        kind, value = answer
+        if kind == "ok":
+            job.future.set_result(value)
+        elif kind == "raise" and isinstance(value, BaseException):
+            job.future.set_exception(value)
+        else:
+            job.future.set_exception(RuntimeError(f"the solver failed: {value}"))
+
+    def _lost(self, worker: _Worker, how: str) -> None:
+        """A worker ended on its own: its job fails, another takes its place."""
+        job, worker.job = worker.job, None
+        self._counters.died += 1
+        code = self._retire(worker)
+        log.error("solver worker pid %s %s (exit code %s)", _pid(worker), how, code)
+        if job is not None and not job.future.done():
+            job.future.set_exception(WorkerDied("the solver's worker stopped during the search"))
+        self._dispatch()
+
+    def _retire(self, worker: _Worker) -> int | None:
+        """Forget ``worker`` and make sure its process is gone; its exit code."""
+        if worker in self._workers:
+            self._workers.remove(worker)
+        if worker.conn is not None:
+            with contextlib.suppress(Exception):
+                asyncio.get_running_loop().remove_reader(worker.conn.fileno())
+            worker.conn.close()
+        process = worker.process
+        if process is None:
+            return None
+        process.join(0.1)
+        if process.is_alive():
+            process.kill()
+            process.join(STOP_GRACE)
+        code: int | None = process.exitcode
+        return code
+
+    def snapshot(self) -> Snapshot:
+        running = collections.Counter(w.job.lane.name.lower() for w in self._workers if w.job)
+        return Snapshot(
+            workers=self.size,
+            alive=len(self._workers),
+            running={lane.name.lower(): running[lane.name.lower()] for lane in Lane},
+            queued={lane.name.lower(): len(q) for lane, q in self._queues.items()},
+            started=self._counters.started,
+            died=self._counters.died,
+            refused=self._counters.refused,
+        )
+
+    def pids(self) -> list[int]:
+        """The worker processes' ids (tests, ``/metrics``)."""
+        return [w.process.pid for w in self._workers if w.process is not None]
+
+    async def close(self) -> None:
+        """Stop now: waiting jobs are cancelled, running ones abandoned (a daily's
+        search under way is not stored; its lease runs out and the next start chooses it
+        again), the processes stopped (SIGTERM, then SIGKILL after ``STOP_GRACE``)."""
+        self._closed = True
+        for queue in self._queues.values():
+            while queue:
+                queue.popleft().future.cancel()
+        workers, self._workers = self._workers, []
+        processes = [w.process for w in workers if w.process is not None]
+        if processes:
+            log.info("stopping %d solver process(es)", len(processes))
+        for worker in workers:
+            if worker.job is not None:
+                worker.job.future.cancel()
+            if worker.conn is not None:
+                with contextlib.suppress(Exception):
+                    asyncio.get_running_loop().remove_reader(worker.conn.fileno())
+                worker.conn.close()
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        deadline = time.monotonic() + STOP_GRACE
+        for process in processes:
+            while process.is_alive() and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+            if process.is_alive():
+                process.kill()
+            process.join(1)
+
+
+def _pid(worker: _Worker) -> int | None:
+    return None if worker.process is None else int(worker.process.pid)
