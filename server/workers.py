@@ -126,12 +126,18 @@ class _Counters:
     per_lane_done: dict[Lane, int] = field(default_factory=lambda: dict.fromkeys(Lane, 0))
 
 
+#: the workers' process name (``comm``), as ``ps`` and ``top`` show it
+NAME = b"pasyans-solver"
+
+
 def die_with_parent(sig: int = signal.SIGKILL) -> None:
-    """This process gets ``sig`` when its parent dies, however it dies (Linux only)."""
+    """This process gets ``sig`` when its parent dies, however it dies, and is named
+    :data:`NAME` (Linux only)."""
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             libc = ctypes.CDLL("libc.so.6", use_errno=True)
             libc.prctl(1, sig)  # PR_SET_PDEATHSIG
+            libc.prctl(15, ctypes.c_char_p(NAME), 0, 0, 0)  # PR_SET_NAME
 
 
 def _schedule(idle: bool) -> bool:
