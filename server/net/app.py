@@ -114,6 +114,7 @@ class App:
             queue=s.solver_queue,
             per_account=s.solver_per_player,
         )
+        self.metrics.watch_pool(self.pool)
         self.services = services = Services.build(
             store,
             self.clock,

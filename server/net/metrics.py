@@ -15,11 +15,17 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
-from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, Metric
+from prometheus_client.core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    HistogramMetricFamily,
+    Metric,
+)
 from prometheus_client.registry import Collector
 
 if TYPE_CHECKING:
     from ..solver.daily import Choice
+    from ..workers import SolverPool
 
 LATENCY_BUCKETS = (
     0.0005,
@@ -85,6 +91,40 @@ class _HotPath(Collector):
         yield redis
 
 
+class _Solver(Collector):
+    """The solver's worker pool, read when scraped (:meth:`SolverPool.snapshot`)."""
+
+    def __init__(self, pool: SolverPool) -> None:
+        self.pool = pool
+
+    def collect(self) -> Iterator[Metric]:
+        now = self.pool.snapshot()
+        queued = GaugeMetricFamily(
+            "pasyans_solver_queued", "Searches waiting for a solver process", labels=["lane"]
+        )
+        running = GaugeMetricFamily(
+            "pasyans_solver_running", "Searches running in a solver process", labels=["lane"]
+        )
+        for lane, n in now.queued.items():
+            queued.add_metric([lane], n)
+            running.add_metric([lane], now.running[lane])
+        yield queued
+        yield running
+        yield GaugeMetricFamily(
+            "pasyans_solver_processes", "Solver processes alive", value=now.alive
+        )
+        yield CounterMetricFamily(
+            "pasyans_solver_refused",
+            "Players' searches refused at once (their share in flight, or the queue full)",
+            value=now.refused,
+        )
+        yield CounterMetricFamily(
+            "pasyans_solver_died",
+            "Solver processes that ended on their own (killed, out of memory) and were replaced",
+            value=now.died,
+        )
+
+
 class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
@@ -131,6 +171,10 @@ class Metrics:
         self.move_seconds = Timings()
         self.redis_seconds: dict[str, Timings] = {}
         r.register(_HotPath(self))
+
+    def watch_pool(self, pool: SolverPool) -> None:
+        """Export the solver pool's queues, processes and refusals."""
+        self.registry.register(_Solver(pool))
 
     def observe_redis(self, call: str, seconds: float) -> None:
         timings = self.redis_seconds.get(call)

@@ -114,3 +114,6 @@ async def test_a_busy_solver_answers_unavailable_at_once(
     await asyncio.gather(held, *fillers)
     hint = await player2.call("hint", game_id=other["game_id"])  # served again
     assert hint["assisted"] is True
+    metrics = app.metrics.render().decode()
+    assert "pasyans_solver_refused_total 3.0" in metrics
+    assert 'pasyans_solver_queued{lane="player"} 0.0' in metrics
