@@ -212,7 +212,7 @@ class PasyansApp(App[int]):
         try:
             if self.launch.game:
                 check_game(self.launch.game, self.titles)
-            state = await launch.open_game(self.conn, self.launch)
+            state = await launch.open_game(self.conn, self.launch, self.certifying)
         except ClientError as exc:
             await self.stop(exc)
             return
@@ -235,6 +235,11 @@ class PasyansApp(App[int]):
             return exc
         await self.push_screen(RaceScreen(race, state))
         return None
+
+    def certifying(self, progress: str) -> None:
+        """``pasyans play GAME --daily`` of a daily still being certified: say how far
+        it got while the game waits for it."""
+        self.notify(f"{progress}; the game opens when it is ready", timeout=5.5)
 
     async def open_game(
         self, slug: str, mode: Mode, *, seed: int | None = None, resume: str | None = None

@@ -626,7 +626,9 @@ async def cmd_script(args: argparse.Namespace, out: TextIO) -> int:
         launch = launch_of(args)
         if launch.game:
             check_game(launch.game, titles)
-        state = await open_game(conn, launch)
+        progress = ProgressLine(sys.stderr)  # a daily still being certified: wait
+        state = await open_game(conn, launch, progress.show)
+        progress.done()
 
         def reconnect() -> Awaitable[Connection]:
             return connect(args.server, need_auth=True, patient=True)

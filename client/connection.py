@@ -393,11 +393,14 @@ class Connection:
         after the ``retry_after`` the server gives (at most RATE_RETRIES times), unless
         that is over RATE_WAIT_MOST seconds (a limit per address): then it is raised.
 
-        One answered ``unavailable`` (the server's storage is down or failing over)
-        is sent again after growing pauses (:func:`backoff`, from its ``retry_after``)
-        for up to ``unavailable_patience`` seconds, then raised. Sending it again is
-        safe: a move or undo names its ``seq``, so one that was written after all
-        comes back ``stale_seq`` with the game as it is, never played twice.
+        One answered ``unavailable`` (the server's storage is down or failing over,
+        the solver busy) is sent again after growing pauses (:func:`backoff`, from
+        its ``retry_after``) for up to ``unavailable_patience`` seconds, then raised.
+        Sending it again is safe: a move or undo names its ``seq``, so one that was
+        written after all comes back ``stale_seq`` with the game as it is, never
+        played twice. A daily still being certified (``unavailable`` with
+        ``preparing``) is raised at once: :func:`client.launch.open_game` waits for
+        it, showing its progress.
         """
         rate_retries = outages = 0
         give_up = 0.0
@@ -414,8 +417,8 @@ class Connection:
                     rate_retries += 1
                     await asyncio.sleep(retry or 0.1)
                     continue
-                if exc.code != ErrorCode.UNAVAILABLE:
-                    raise
+                if exc.code != ErrorCode.UNAVAILABLE or "preparing" in exc.extra:
+                    raise  # a daily being certified: the caller shows its progress
                 now = time.monotonic()
                 give_up = give_up or now + self.unavailable_patience
                 pause = backoff(

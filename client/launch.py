@@ -4,14 +4,17 @@ so both open things the same way; it knows the connection and nothing above it."
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import asyncio
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from protocol.errors import ErrorCode
 from protocol.messages import Mode
 
-from .connection import ClientError, Connection, Message, UsageError
+from .connection import ClientError, Connection, Message, ServerError, UsageError
 from .records import ReplayOf
+from .text import certifying_text
 
 
 @dataclass(frozen=True)
@@ -52,16 +55,28 @@ async def latest_game(conn: Connection) -> str:
     raise ClientError("you have no game in play: start one with `pasyans play GAME`")
 
 
-async def open_game(conn: Connection, launch: Launch) -> Message:
+async def open_game(
+    conn: Connection, launch: Launch, progress: Callable[[str], None] | None = None
+) -> Message:
     """The state of the game ``launch`` names: resumed (``game_id``, else your latest
     game in play) or started on ``game``, ``mode``, ``seed``; or your game on the deal
-    of the challenge ``challenge`` (made the first time)."""
+    of the challenge ``challenge`` (made the first time). A daily the server is still
+    certifying is waited for: ``progress`` is told how far it got each time."""
     if launch.challenge:
         accepted = await conn.challenge_accept(launch.challenge)
         return dict(accepted["state"])
     if launch.resume:
         return await conn.resume(launch.game_id or await latest_game(conn))
-    return await conn.start(launch.game, launch.mode, launch.seed)
+    while True:
+        try:
+            return await conn.start(launch.game, launch.mode, launch.seed)
+        except ServerError as exc:
+            preparing = exc.extra.get("preparing")
+            if exc.code != ErrorCode.UNAVAILABLE or not isinstance(preparing, dict):
+                raise
+            if progress is not None:
+                progress(f"{launch.game}: {certifying_text(preparing)}")
+            await asyncio.sleep(float(exc.extra.get("retry_after") or 5.0))
 
 
 async def open_race(conn: Connection, launch: Launch) -> tuple[Message, Message | None]:

@@ -170,9 +170,11 @@ def table(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> str:
 
 def par_text(entry: Mapping[str, Any]) -> str:
     """A daily's par: the shortest known winning line, or, for a daily the solver
-    could not prove winnable, the most cards its best line founded."""
+    could not prove winnable, the most cards its best line founded; while it is being
+    certified, how long that should still take."""
     if entry.get("preparing"):
-        return PREPARING
+        left = ready_in(entry["preparing"], short=True)
+        return f"{PREPARING} {left}" if left else PREPARING
     if entry.get("par") is not None:
         return str(entry["par"])
     if entry.get("certified") is False and entry.get("best_founded") is not None:
@@ -186,27 +188,48 @@ NO_PAR = "—"
 PREPARING = "certifying…"
 
 
+def ready_in(progress: Any, *, short: bool = False) -> str:
+    """ "ready in about 40 s" from a daily's ``preparing.estimate_ms`` ("~40 s" when
+    ``short``); "" when the server has no estimate yet."""
+    if not isinstance(progress, Mapping) or progress.get("estimate_ms") is None:
+        return ""
+    seconds = max(1, -(-int(progress["estimate_ms"]) // 1000))
+    span = f"{seconds} s" if seconds < 90 else f"{round(seconds / 60)} min"
+    return f"~{span}" if short else f"ready in about {span}"
+
+
+def certifying_text(progress: Any) -> str:
+    """One daily being certified: "certifying a winnable deal (12 deals tried, ready
+    in about 30 s)"."""
+    facts = []
+    if isinstance(progress, Mapping) and progress.get("tried"):
+        facts.append(f"{plural(int(progress['tried']), 'deal')} tried")
+    if left := ready_in(progress):
+        facts.append(left)
+    return "certifying a winnable deal" + (f" ({', '.join(facts)})" if facts else "…")
+
+
 def preparing(daily: Mapping[str, Any]) -> list[str]:
     """The games whose daily the server is still certifying winnable."""
     return [slug for slug, entry in (daily.get("games") or {}).items() if entry.get("preparing")]
 
 
 def preparing_text(daily: Mapping[str, Any]) -> str:
-    """One line on the dailies still being certified: how many, and how far each got
-    (``preparing: {tried, elapsed_ms}``; an older server sends ``true``)."""
+    """One short line on the dailies still being certified: how many, and when the
+    last should be ready (``preparing: {tried, elapsed_ms, estimate_ms}``; an older
+    server sends ``true``)."""
     games = daily.get("games") or {}
     waiting = preparing(daily)
-    parts = []
-    longest = 0
-    for slug in waiting:
-        progress = games[slug].get("preparing")
-        if isinstance(progress, Mapping):
-            parts.append(f"{slug} {progress.get('tried', 0)} tried")
-            longest = max(longest, int(progress.get("elapsed_ms") or 0))
-    line = f"certifying a winnable deal for {len(waiting)} of {len(games)} game(s)…"
-    if parts:
-        line += f" {', '.join(parts)} · {longest // 1000} s"
-    return line
+    estimates = [
+        int(p["estimate_ms"])
+        for slug in waiting
+        if isinstance(p := games[slug].get("preparing"), Mapping)
+        and p.get("estimate_ms") is not None
+    ]
+    line = f"certifying winnable deals: {len(waiting)} of {plural(len(games), 'game')}"
+    if estimates:
+        line += f", {ready_in({'estimate_ms': max(estimates)})}"
+    return line + "…"
 
 
 def unproven_label(entry: Mapping[str, Any] | None) -> str | None:

@@ -34,6 +34,8 @@ export const app = {
   race: null,
   fourColour: localStorage.getItem(FOUR_COLOUR_KEY) === "1",
   opens: 0,
+  startWhenReady: {}, // slug → true: open that daily as soon as it is certified
+  notice: null, // a message for the player on the home screen (a refused start)
 };
 let redraw = () => {};
 export function update(patch) {
@@ -127,9 +129,15 @@ export function openGame(state, { race = false } = {}) {
 export async function start(slug, mode, extra = {}) {
   try {
     const reply = await conn.call("start", { game: slug, mode, ...extra });
+    update({ notice: null });
     openGame(reply.state);
   } catch (err) {
-    window.alert(`${err.message}`);
+    if (mode === "daily" && err.error && err.error.preparing) {
+      // still being certified: it opens by itself once it is (the home screen asks)
+      update({ startWhenReady: { [slug]: true }, notice: null });
+      return;
+    }
+    update({ notice: err.message });
   }
 }
 
@@ -197,9 +205,22 @@ function Countdown() {
   return html`<span class="countdown">next dailies in ${hh}:${mm}:${ss}</span>`;
 }
 
+// "ready in about 40 s" from a daily's `preparing.estimate_ms` ("" when unknown)
+export function readyIn(preparing) {
+  const ms = preparing && preparing.estimate_ms;
+  if (ms === null || ms === undefined) return "";
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  return seconds < 90 ? `ready in about ${seconds} s` : `ready in about ${Math.round(seconds / 60)} min`;
+}
+
 function dailyState(entry) {
   if (!entry) return "";
-  if (entry.preparing) return "certifying a winnable deal…";
+  if (entry.preparing) {
+    const p = entry.preparing;
+    const facts = [typeof p === "object" && p.tried ? `${plural(p.tried, "deal")} tried` : "", readyIn(p)];
+    const known = facts.filter(Boolean).join(", ");
+    return `certifying a winnable deal…${known ? ` (${known})` : ""}`;
+  }
   if (entry.certified) return `certified winnable · par ${entry.par}`;
   return `not proven winnable; best known line founds ${entry.best_founded} of ${entry.total}`;
 }
@@ -212,6 +233,8 @@ function Mine({ mine }) {
 
 function Home() {
   const [daily, setDaily] = useState(app.daily);
+  // the dailies to open as soon as the server has certified them (asked while it was)
+  const [waiting, setWaiting] = useState(app.startWhenReady);
   const [past, setPast] = useState(null);
   const [checks, setChecks] = useState({});
   const [dealGame, setDealGame] = useState("");
@@ -226,6 +249,12 @@ function Home() {
         if (!alive) return;
         app.daily = reply;
         setDaily(reply);
+        const ready = Object.keys(app.startWhenReady || {}).find((slug) => reply.games[slug] && !reply.games[slug].preparing);
+        if (ready) {
+          app.startWhenReady = {};
+          start(ready, "daily");
+          return;
+        }
         if (Object.values(reply.games).some((g) => g.preparing)) timer = setTimeout(load, 3000);
       } catch (err) {
         if (alive) timer = setTimeout(load, 3000);
@@ -255,13 +284,20 @@ function Home() {
     setError("");
     start(dealGame || app.games[0].slug, "deal", { seed: value });
   };
+  // Play a daily: at once, or, while it is being certified, as soon as it is ready.
+  const playDaily = (slug, entry) => {
+    if (!entry || !entry.preparing) return start(slug, "daily");
+    const next = app.startWhenReady && app.startWhenReady[slug] ? {} : { [slug]: true };
+    app.startWhenReady = next;
+    setWaiting(next);
+  };
   const race = async (slug) => {
     try {
       const reply = await conn.call("race_create", { game: slug });
       update({ race: reply.race, game: null });
       go("race", reply.race.code);
     } catch (err) {
-      window.alert(err.message);
+      update({ notice: err.message });
     }
   };
 
@@ -271,6 +307,7 @@ function Home() {
       <${Countdown} />
       ${daily ? html`<span class="streak">streak: ${plural(daily.streak || 0, "day")}</span>` : ""}
     </header>
+    ${app.notice ? html`<p class="error notice" role="alert" data-notice="1">${app.notice}</p>` : ""}
     <ul class="dailies">
       ${app.games.map((g) => {
         const entry = daily && daily.games[g.slug];
@@ -282,8 +319,12 @@ function Home() {
             ${entry && entry.commitment ? html`<code class="commitment" title=${entry.commitment}>${entry.commitment.slice(0, 12)}…</code>` : ""}
           </div>
           <div class="row-actions">
-            <button class="primary" data-do="daily" onClick=${() => start(g.slug, "daily")}>
-              ${entry && entry.mine ? (entry.mine.status === "playing" ? "Resume" : "Result") : "Play daily"}
+            <button class="primary" data-do="daily" aria-pressed=${entry && entry.preparing ? String(Boolean(waiting[g.slug])) : undefined} onClick=${() => playDaily(g.slug, entry)}>
+              ${entry && entry.mine
+                ? entry.mine.status === "playing" ? "Resume" : "Result"
+                : entry && entry.preparing
+                  ? waiting[g.slug] ? "Opens when ready — cancel" : "Play when ready"
+                  : "Play daily"}
             </button>
             <button data-do="practice" onClick=${() => start(g.slug, "practice")}>Practice</button>
             <button data-do="race" onClick=${() => race(g.slug)}>Race</button>

@@ -231,9 +231,10 @@ export class Connection {
       if (reply.ok) return reply;
       const error = reply.error || { code: "internal", message: "no error" };
       const retry = Number(error.retry_after || 0);
-      if (error.code === "unavailable" && (Date.now() - started) / 1000 < UNAVAILABLE_PATIENCE) {
+      // a daily still being certified is the page's to wait for (it shows the progress)
+      if (error.code === "unavailable" && !error.preparing && (Date.now() - started) / 1000 < UNAVAILABLE_PATIENCE) {
         pause = Math.min(UNAVAILABLE_MAX_PAUSE, Math.max(retry || 0.5, pause * 2));
-        this.onStatus("The server's storage is unavailable — trying again…");
+        this.onStatus("The server cannot answer just now — trying again…");
         await sleep(pause * 1000);
         continue;
       }

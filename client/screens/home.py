@@ -20,11 +20,13 @@ from ..launch import Launch
 from ..records import friends, friends_line
 from ..text import (
     STREAK_MEANING,
+    certifying_text,
     par_text,
     preparing,
     preparing_text,
     result_short,
     result_text,
+    short_title,
     title,
     unproven_label,
 )
@@ -95,6 +97,9 @@ class DailyScreen(ListScreen):
         self.friends: dict[str, Any] = {}
         #: "2 new results on your challenges" (empty: none), at the friends line's head
         self.challenges = ""
+        #: the game whose daily opens as soon as the server has certified it (Enter
+        #: pressed on it while it was being certified)
+        self.open_when_ready: str | None = None
         #: each game's cells of the wide table (WIDE_COLUMNS), by slug
         self.rows: dict[str, tuple[str, ...]] = {}
         self.columns: tuple[str, ...] = ()
@@ -204,12 +209,14 @@ class DailyScreen(ListScreen):
         if self.daily:
             await self.load()
 
-    async def load(self) -> None:
+    async def load(self) -> bool:
+        """Ask for the day's dailies and show them; False (and the server's words on
+        the status line) when it refused, e.g. a day before the server's first."""
         try:
             self.daily = await self.host.conn.daily(self.date)
         except ClientError as exc:
             self.say(f"error: {exc}")
-            return
+            return False
         if self.today is None and self.date is None:
             self.today = str(self.daily.get("date"))
         date = str(self.daily.get("date"))
@@ -230,12 +237,18 @@ class DailyScreen(ListScreen):
         await self.load_friends()
         self.query_one("#head", Static).update(f"{self.heading(date)}\nstreak: {STREAK_MEANING}")
         waiting = preparing(self.daily)
+        ready = self.open_when_ready
+        if ready is not None and ready not in waiting and ready in games:
+            self.open_when_ready = None
+            await self.action_play_daily(ready)
+            return True
         if waiting:  # the server is still proving them winnable: ask again shortly
-            self.say(f"{preparing_text(self.daily)} {HOME_HINT}")
+            self.say_waiting()
             self.set_timer(REFRESH_PREPARING, self.load)
         else:
             self.say(HOME_HINT if self.wide else HOME_HINT_SHORT)
             self.say_unproven()
+        return True
 
     def heading(self, date: str) -> str:
         """The first line: who, which day, the streak; one line in any terminal of 80
@@ -258,14 +271,32 @@ class DailyScreen(ListScreen):
         event.stop()
         await self.action_play_daily()
 
-    async def action_play_daily(self) -> None:
-        slug = self.selected()
+    def say_waiting(self) -> None:
+        """The status line while dailies are being certified: how many, and the one
+        that opens by itself when ready."""
+        slug = self.open_when_ready
+        if slug is None:
+            self.say(preparing_text(self.daily))
+            return
+        progress = ((self.daily.get("games") or {}).get(slug) or {}).get("preparing")
+        self.say(
+            f"{short_title(slug, self.host.titles)}: {certifying_text(progress)}; opens "
+            "when ready (Enter: don't wait)"
+        )
+
+    async def action_play_daily(self, slug: str | None = None) -> None:
+        slug = slug or self.selected()
         if slug is None:
             return
         if self.date is not None and self.date != self.today:
             self.say("a past day's deal is over: press p for a practice deal")
             return
-        mine = ((self.daily.get("games") or {}).get(slug) or {}).get("mine") or {}
+        entry = (self.daily.get("games") or {}).get(slug) or {}
+        if entry.get("preparing"):  # opened as soon as it is certified (load)
+            self.open_when_ready = None if self.open_when_ready == slug else slug
+            self.say_waiting()
+            return
+        mine = entry.get("mine") or {}
         if mine.get("status") == "playing" and mine.get("game_id"):
             await self.host.open_game(slug, Mode.DAILY, resume=str(mine["game_id"]))
         else:
@@ -332,5 +363,6 @@ class DailyScreen(ListScreen):
         if self.today and day > dt.date.fromisoformat(self.today):
             self.say("tomorrow's deals are not out yet")
             return
-        self.date = day.isoformat()
-        await self.load()
+        previous, self.date = self.date, day.isoformat()
+        if not await self.load():  # no dailies that day: stay on the day shown
+            self.date = previous

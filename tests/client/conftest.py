@@ -4,6 +4,7 @@ directory."""
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,6 +32,10 @@ def server_url(redis_url: str) -> Iterator[str]:
     """``pasyans-server serve`` in a subprocess (tests/support) on a real Redis; the
     rate limit is raised so that quick scripted play is never throttled, and a race's
     countdown is short."""
+    # The deployment began the day before yesterday, and its background scan chooses
+    # (at the tests' tiny budget) today's dailies and the past days': the home screen
+    # has a day before to show.
+    first = (dt.datetime.now(dt.UTC).date() - dt.timedelta(days=2)).isoformat()
     with ServerProcess(
         "--rate",
         "10000",
@@ -40,6 +45,11 @@ def server_url(redis_url: str) -> Iterator[str]:
         "warning",
         "--race-countdown",
         str(RACE_COUNTDOWN),
+        "--first-day",
+        first,
+        "--prepare-dailies",
+        "--prepare-days",
+        "0",
         redis_url=redis_url,
     ) as server:
         yield server.url

@@ -28,7 +28,7 @@ from client.screens.race import RaceBoardScreen, RaceScreen, ResultScreen
 from client.screens.race_dialogs import JoinRaceScreen, RaceDealScreen
 from client.screens.replay import ReplayScreen
 from client.screens.stats import LEGEND, SCREEN_HEADER, StatsScreen, screen_row
-from client.text import STREAK_MEANING, result_text
+from client.text import STREAK_MEANING, preparing, result_text
 from client.widgets import columns_that_fit
 from protocol.messages import Mode, Op
 from server.patience import registry
@@ -74,8 +74,10 @@ async def all_keys_shown(pilot: Pilot[int], *, footer: bool = True) -> None:
 
 
 def at_home(pilot: Pilot[int]) -> bool:
-    """Whether the home screen shows its games."""
-    return isinstance(pilot.app.screen, DailyScreen) and bool(pilot.app.screen.rows)
+    """Whether the home screen shows its games, every daily decided (the test server
+    chooses today's and the past days' in the background)."""
+    screen = pilot.app.screen
+    return isinstance(screen, DailyScreen) and bool(screen.rows) and not preparing(screen.daily)
 
 
 def test_the_footer_wraps_its_keys_into_columns() -> None:
@@ -88,7 +90,7 @@ def test_the_footer_wraps_its_keys_into_columns() -> None:
 async def test_home_at_80x24(server_url: str, account: config.Credentials) -> None:
     app = PasyansApp(server_url)
     async with app.run_test(size=SMALL) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, DailyScreen) and bool(app.screen.rows))
+        await until(pilot, lambda: at_home(pilot))
         await pilot.pause(0.2)
         home = app.screen
         assert isinstance(home, DailyScreen)
@@ -101,6 +103,7 @@ async def test_home_at_80x24(server_url: str, account: config.Credentials) -> No
         assert f"Crescent · commitment {commitment} · yours: not played" in shown
         assert f"streak 0\nstreak: {STREAK_MEANING}" in shown
         await all_keys_shown(pilot)
+        shown = screen_text(pilot)  # the footer follows the screen a frame later
         assert "] Day after" in shown and "q Quit" in shown and "[ Day before" in shown
         # the detail line follows the cursor
         await pilot.press("down")

@@ -5,6 +5,7 @@ gives no par (yet)."""
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import pytest
 
@@ -12,10 +13,12 @@ from client.cli import EXIT_OK, ProgressLine, main
 from client.text import (
     NO_PAR,
     PREPARING,
+    certifying_text,
     daily_text,
     par_text,
     preparing,
     preparing_text,
+    ready_in,
     unproven_label,
 )
 
@@ -67,17 +70,25 @@ def test_the_games_still_being_certified_are_named() -> None:
 
 
 def test_the_progress_of_the_dailies_still_being_certified() -> None:
-    daily = {
+    daily: dict[str, Any] = {
         "games": {
-            "crescent": {"preparing": {"tried": 12, "elapsed_ms": 45_300}},
-            "hemispheres": {"preparing": {"tried": 3, "elapsed_ms": 44_000}},
+            "crescent": {"preparing": {"tried": 12, "elapsed_ms": 45_300, "estimate_ms": 700}},
+            "hemispheres": {"preparing": {"tried": 3, "elapsed_ms": 4_000, "estimate_ms": 61_200}},
             "short": {"par": 80, "certified": True},
         }
     }
-    assert preparing_text(daily) == (
-        "certifying a winnable deal for 2 of 3 game(s)… crescent 12 tried, "
-        "hemispheres 3 tried · 45 s"
+    # one short line whatever the number of games (it ran into the keys' help at 80x24)
+    line = "certifying winnable deals: 2 of 3 games, ready in about 62 s…"
+    assert preparing_text(daily) == line
+    no_estimate = {"crescent": {"preparing": {"tried": 0, "elapsed_ms": 0, "estimate_ms": None}}}
+    assert preparing_text({"games": no_estimate}) == "certifying winnable deals: 1 of 1 game…"
+    crescent = daily["games"]["crescent"]["preparing"]
+    assert certifying_text(crescent) == (
+        "certifying a winnable deal (12 deals tried, ready in about 1 s)"
     )
+    assert par_text(daily["games"]["hemispheres"]) == "certifying… ~62 s"
+    assert par_text({"preparing": True}) == "certifying…"  # an older server
+    assert ready_in({"estimate_ms": 600_000}) == "ready in about 10 min"
 
 
 def test_an_unproven_daily_is_said_in_words() -> None:

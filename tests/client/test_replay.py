@@ -106,6 +106,8 @@ async def test_replay_of_a_past_dailys_par_line(
         code = await asyncio.to_thread(main, argv)
         out, err = capsys.readouterr()
         assert code == EXIT_REFUSED and "secret until the day is over" in err
+        assert a.services is not None  # chosen during its day, as the background does
+        await a.services.dailies.choice(DAY, "travellers_classic")
         clock.advance(days=1)
         code = await asyncio.to_thread(main, argv)
         out, err = capsys.readouterr()

@@ -15,9 +15,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import redis
 
 from server.patience import registry
-from tests.support import ServerProcess, connect
+from tests.support import RedisProcess, ServerProcess, connect
 from tools.browser import a_card_move, board_at, click_move, held, sign_in
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
@@ -299,3 +300,42 @@ def test_the_creator_ends_a_race_from_the_page(page: Any, web_server: ServerProc
     page.click("[data-do=race-end]")
     page.wait_for_selector(".race-panel[data-race-status=finished]")
     assert any("ended" in t for t in page.locator("[data-member]").all_inner_texts())
+
+
+def test_a_daily_being_certified_shows_its_progress_and_opens_when_ready(
+    browser: Any, redis_server: RedisProcess
+) -> None:
+    """Issue 35: a daily still being certified says so, with its progress and an
+    estimate; "Play when ready" opens it by itself once it is — no dead button, no
+    alert. Another instance's lease holds the choice (as on a deployment of several
+    servers) until the test lets go of it."""
+    prefix = f"cert{uuid.uuid4().hex[:8]}:"
+    today = datetime.datetime.now(datetime.UTC).date().isoformat()
+    store = redis.Redis.from_url(redis_server.url)
+    lease = f"{prefix}daily:{{{today}}}:lease:short"
+    store.set(lease, "another-instance", px=600_000)
+    started = int(datetime.datetime.now(datetime.UTC).timestamp() * 1000) - 20_000
+    store.hset(f"{prefix}daily:{{{today}}}", "progress:short", f"3:{started}:600:1200")
+    env = {"PASYANS_KEY_PREFIX": prefix, "PASYANS_DAILY_WAIT": "0.1"}
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        with ServerProcess(redis_url=redis_server.url, env=env) as server:
+            page = context.new_page()
+            page.set_default_timeout(STEP)
+            page.goto(base(server))
+            sign_in(page, "Лена")
+            row = "[data-game=short]"
+            page.wait_for_selector(f"{row} .cert:has-text('certifying')")
+            state = page.inner_text(f"{row} .cert")
+            assert "3 deals tried" in state and "ready in about" in state, state
+            assert page.inner_text(f"{row} [data-do=daily]") == "Play when ready"
+            page.click(f"{row} [data-do=daily]")
+            page.wait_for_selector(f"{row} [data-do=daily][aria-pressed=true]")
+            assert page.locator("[data-notice]").count() == 0
+            store.delete(lease)  # the other instance is gone: this server chooses it
+            page.wait_for_selector("section.game[data-status=playing]")
+            game = page.evaluate("() => window.pasyans.app.game.state")
+            assert game["game"] == "short" and game["mode"] == "daily"
+    finally:
+        context.close()
+        store.close()
