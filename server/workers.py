@@ -239,7 +239,7 @@ class SolverPool:
         if self._closed:
             raise RuntimeError("the solver pool is closed")
         if lane == Lane.PLAYER:
-            self._admit(account)
+            self.admit(account)
         loop = asyncio.get_running_loop()
         job = _Job(lane, fn, args, loop.create_future(), account)
         if account is not None:
@@ -256,7 +256,9 @@ class SolverPool:
         cancels the job)."""
         return await self.submit(lane, fn, *args, account=account)
 
-    def _admit(self, account: str | None) -> None:
+    def admit(self, account: str | None) -> None:
+        """Raise :class:`Busy` if a player's job of ``account`` would be refused now
+        (the cheap check a service makes before it reads anything for the job)."""
         if account is not None and self._accounts[account] >= self.per_account:
             self._counters.refused += 1
             raise Busy(

@@ -55,6 +55,7 @@ class Assistance:
         """One move of a winning line from the game's position, found in a solver
         process within ``nodes`` positions (default ``hint_nodes``), or None. The game
         becomes *assisted*: it no longer ranks on a daily board. Races refuse hints."""
+        self._room(player)
         rec = await self.games.owned(gid, player)
         if rec.status != GameStatus.PLAYING:
             raise ProtocolError(ErrorCode.GAME_OVER, f"the game is over ({rec.status})")
@@ -78,6 +79,16 @@ class Assistance:
         if len(self._hints) > HINTS_KEPT:
             self._hints.pop(next(iter(self._hints)))
         return {"move": line[0].to_wire(), "assisted": True, "message": f"try {line[0]}"}
+
+    def _room(self, player: str) -> None:
+        """Refuse at once, before anything is read, a search the solver would refuse
+        (a flood of them costs the server a dict lookup each)."""
+        try:
+            self.pool.admit(player)
+        except Busy as busy:
+            raise ProtocolError(
+                ErrorCode.UNAVAILABLE, busy.reason, retry_after=busy.retry_after
+            ) from None
 
     def _submit(self, player: str, rec: Record, job: Any, *args: Any) -> Any:
         """Queue ``job(slug, state bytes, *args)`` in the players' lane of the solver's
@@ -145,6 +156,7 @@ class Assistance:
         search), and stays ranked; any other finish of it needs ``assist``, and the
         game is then assisted, as after a hint: the solver's search would otherwise
         win a ranked daily for anyone at move 0."""
+        self._room(player)
         rec = first = await self.games.playing(player, gid, seq)
         if rec.race:
             raise ProtocolError(NO_RACE_FINISH[0], NO_RACE_FINISH[1])
@@ -180,6 +192,7 @@ class Assistance:
         ``moves`` (None when not certain). Changes nothing; the line is kept, so the
         ``finish`` that follows plays it at once. On a ranked game it is no oracle:
         ``certain`` only for a trivially won rest, and nothing is searched."""
+        self._room(player)
         rec = await self.games.playing(player, gid, seq)
         if rec.race:
             raise ProtocolError(NO_RACE_FINISH[0], NO_RACE_FINISH[1])
