@@ -262,7 +262,7 @@ class SolverPool:
         if account is not None and self._accounts[account] >= self.per_account:
             self._counters.refused += 1
             raise Busy(
-                "you already have a search under way: wait for its answer",
+                "you already asked the solver for something: wait for its answer",
                 self._retry_after(1),
             )
         waiting = len(self._queues[Lane.PLAYER])

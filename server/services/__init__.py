@@ -127,7 +127,7 @@ class Services:
             games,
             assist,
             races,
-            Replays(games),
+            Replays(games, pool),
             stats,
             Friends(store, games, most=limits.max_follows),
             challenges,

@@ -46,3 +46,13 @@ def trivial_line(slug: str, state: bytes) -> Found:
     line = game.trivial_line(game.loads(state))
     wire = None if line is None else tuple(m.to_wire() for m in line)
     return Found(wire, 0, "win" if line is not None else "unknown")
+
+
+def replay_to(slug: str, seed: int, line: tuple[dict[str, Any], ...]) -> bytes:
+    """The position after ``line`` (wire moves) from the deal of ``seed``, as the
+    state's bytes: a long replay's work, off the server's event loop."""
+    game = registry.get(slug)
+    state = game.deal(seed)
+    for wire in line:
+        state = game.apply(state, game.parse_move(wire))
+    return game.dumps(state)

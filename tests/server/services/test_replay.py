@@ -3,6 +3,7 @@ final state in every patience; who may replay whose game, and when."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,8 +11,10 @@ import pytest
 from server.net import App
 from server.patience import registry
 from server.services import FakeClock
+from server.services import replay as replay_service
 from server.solver import certify
-from tests.support import TestClient, connect, running_app
+from server.workers import Lane
+from tests.support import TestClient, connect, jobs, running_app
 
 TODAY = "2026-03-14"
 
@@ -77,6 +80,35 @@ async def test_stepping_back_and_forth(player: TestClient) -> None:
     assert views[-1]["view"] == state["view"]
     err = await player.error("replay", game_id=gid, step=n + 1)
     assert err["code"] == "bad_request" and f"{n} moves" in err["message"]
+
+
+async def test_a_long_way_to_a_step_is_replayed_by_a_worker(
+    app: App, player: TestClient, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A step more than INLINE_MOVES from any kept position is a worker's job (here a
+    thread: the test server's pool), under the players' limits; the same position."""
+    monkeypatch.setattr(replay_service, "INLINE_MOVES", 0)
+    state = await player.start("crescent", "deal", seed=3)
+    state = await finish(player, await play_some(player, state, 8, undo=False))
+    gid, n = state["game_id"], state["moves"]
+    assert app.pool is not None
+    before = app.pool.snapshot().running
+    far = (await player.call("replay", game_id=gid, step=n))["position"]
+    assert far["view"] == state["view"] and far["foundation"] == state["foundation"]
+    assert app.pool.snapshot().running == before  # done, nothing left running
+    near = (await player.call("replay", game_id=gid, step=n - 1))["position"]
+    assert near["move"] == (await player.call("replay", game_id=gid))["replay"]["line"][-2]
+    # a player with a search under way is told to come back, as for a hint
+    release = tmp_path / "go"
+    held = app.pool.submit(Lane.PLAYER, jobs.hold, str(release), account=player.player)
+    try:
+        err = await player.error("replay", game_id=gid, step=1)
+        assert err["code"] == "unavailable" and err["retry_after"] >= 1
+    finally:
+        release.touch()
+    await held
+    again = (await player.call("replay", game_id=gid, step=1))["position"]
+    assert again["step"] == 1
 
 
 async def test_a_game_in_play_is_not_replayed(player: TestClient) -> None:
