@@ -113,7 +113,7 @@ async def prepare_dailies(settings: Settings, first: str | None, days: int) -> N
         url = embedded.url
     store = Store(url, cluster=bool(settings.redis_cluster), prefix=settings.key_prefix)
     # The operator waits for this one: its workers run at the normal priority.
-    pool = SolverPool(settings.solver_workers, niceness=0, idle=False)
+    pool = SolverPool(settings.solver_workers, niceness=0, today_niceness=0, idle=False)
     try:
         dailies = Dailies(
             store,

@@ -233,9 +233,16 @@ class Settings:
     )
     solver_nice: int = _opt(
         19,
-        "niceness added to the solver's worker processes, so they never starve the "
-        "event loop (0 = the server's own priority; 19, the lowest, by default: a "
-        "nice-19 worker weighs 15 against the event loop's 1024, a nice-10 one 110)",
+        "niceness added to the solver's worker processes for players' searches and the "
+        "days ahead, so they never starve the event loop (0 = the server's own "
+        "priority; 19, the lowest, by default: a nice-19 worker weighs 15 against the "
+        "event loop's 1024, a nice-10 one 110)",
+    )
+    solver_today_nice: int = _opt(
+        0,
+        "niceness added to the solver's worker processes while they choose today's "
+        "dailies (players wait for those: at nice 19 a host whose cores are all busy "
+        "gives them about 1 %% of a core, and today's sixteen need a few CPU minutes)",
     )
     solver_idle: bool = _opt(
         True,

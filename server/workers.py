@@ -15,11 +15,16 @@ first use, replaced when one dies) and three queues, one per :class:`Lane`:
   other worker that comes free goes to today's dailies.
 - ``AHEAD``: the days ahead and the past days never chosen: only what is left.
 
-The workers run at ``niceness`` below the event loop (19 by default) in the normal
-scheduling class, so today's dailies get their share of a busy host's cores; for an
-``AHEAD`` job (``idle``, the default) a worker moves to ``SCHED_IDLE``, where it runs
-only when nothing of normal priority wants the core. A worker that may not return to
-the normal class (no privilege to) hands its next job back and is replaced.
+Each job runs at its lane's priority, which the worker takes before it starts it:
+players' searches at ``niceness`` below the event loop (19 by default: a flood of
+hints weighs 15 against the event loop's 1,024), today's dailies at ``today_niceness``
+(0 by default, the server's own: on a host whose cores are all busy a nice-19 worker
+gets about 1 % of a core, and today's sixteen need a few CPU minutes — players cannot
+play them until then), the days ahead at ``niceness`` and, with ``idle`` (the
+default), under ``SCHED_IDLE``, where a worker runs only when nothing of normal
+priority wants the core. A worker that may not go back up (lowering a niceness or
+leaving ``SCHED_IDLE`` needs a privilege an unprivileged server lacks) hands the job
+back and is replaced by a fresh one, which starts at the server's own priority.
 
 A worker dies with the server, whatever kills it (``PR_SET_PDEATHSIG``), and is
 started with ``spawn``: it inherits none of the server's files (the data directory's
@@ -153,28 +158,45 @@ def _schedule(idle: bool) -> bool:
     return True
 
 
-def worker_main(conn: Connection, parent: int, niceness: int, idle: bool) -> None:
+def _renice(target: int) -> bool:
+    """Run at niceness ``target``; False where that is not allowed (lower than now,
+    without the privilege)."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, 0, target)
+    except OSError:
+        return os.getpriority(os.PRIO_PROCESS, 0) == target
+    return True
+
+
+def worker_main(conn: Connection, parent: int, niceness: dict[int, int], idle: bool) -> None:
     """A worker process: answer jobs ``(lane, fn, args)`` with ``("ok", result)``,
-    ``("error", text)`` or ``("again", None)`` (it may not leave ``SCHED_IDLE`` for a
-    job of the normal class: give it back, and end), until the pipe closes."""
+    ``("raise", exception)`` or ``("again", None)`` (it may not take the lane's
+    priority back up: give the job back, and end), until the pipe closes.
+    ``niceness``: lane → niceness added to the server's own."""
     die_with_parent()
     if os.getppid() != parent:  # the server died before the line above
         return
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if niceness > 0:
-        os.nice(niceness)
-    under_idle = False
+    base = os.getpriority(os.PRIO_PROCESS, 0)
+    nice_now, under_idle = base, False
     while True:
         try:
             lane, fn, args = conn.recv()
         except (EOFError, OSError):
             return
-        wanted = idle and lane == Lane.AHEAD
-        if wanted != under_idle:
-            if _schedule(wanted):
-                under_idle = wanted
+        wanted_idle = idle and lane == Lane.AHEAD
+        wanted_nice = min(19, base + niceness.get(lane, 0))
+        if wanted_idle != under_idle:
+            if _schedule(wanted_idle):
+                under_idle = wanted_idle
             elif under_idle:
+                conn.send(("again", None))
+                return
+        if wanted_nice != nice_now:
+            if _renice(wanted_nice):
+                nice_now = wanted_nice
+            elif wanted_nice < nice_now:
                 conn.send(("again", None))
                 return
         try:
@@ -194,12 +216,18 @@ class SolverPool:
         workers: int,
         *,
         niceness: int = 19,
+        today_niceness: int = 0,
         idle: bool = True,
         queue: int = 8,
         per_account: int = 1,
     ) -> None:
         self.workers = workers
-        self.niceness = niceness
+        #: lane → niceness added to the server's own for its jobs
+        self.niceness = {
+            Lane.PLAYER: niceness,
+            Lane.TODAY: today_niceness,
+            Lane.AHEAD: niceness,
+        }
         self.idle = idle
         #: players' jobs waiting for a worker, at most
         self.queue = queue

@@ -110,6 +110,7 @@ class App:
         self.pool = SolverPool(
             s.solver_workers,
             niceness=s.solver_nice,
+            today_niceness=s.solver_today_nice,
             idle=s.solver_idle,
             queue=s.solver_queue,
             per_account=s.solver_per_player,

@@ -18,6 +18,7 @@ from typing import Any
 
 from protocol import ErrorCode, GameStatus, ProtocolError
 
+from ..patience import registry
 from ..store import Store
 from .games import Games
 from .records import SUMMARY_FIELDS
@@ -69,15 +70,14 @@ class Friends:
         """Those ``player`` follows, each with their games on today's dailies (those
         in play: only that they are, :func:`as_followed`)."""
         today = self.games.dailies.today()
-        out = []
-        for friend in await self.store.follows(player):
-            ids = await self.store.player_dailies(friend, today)
-            slugs = sorted(ids)
-            rows = await self.store.games([ids[s] for s in slugs], SUMMARY_FIELDS) if ids else []
-            games = {
-                slug: as_followed(summary)
-                for slug, row in zip(slugs, rows, strict=True)
-                if (summary := self.games.views.summary(ids[slug], row)) is not None
-            }
-            out.append({"player": friend, "today": games})
+        friends = await self.store.follows(player)
+        # two round trips whatever the number followed (up to --max-follows)
+        dailies = await self.store.players_dailies(friends, today, sorted(registry.slugs()))
+        wanted = [(i, slug, gid) for i, ids in enumerate(dailies) for slug, gid in ids.items()]
+        rows = await self.store.games([gid for _, _, gid in wanted], SUMMARY_FIELDS)
+        games: list[dict[str, Any]] = [{} for _ in friends]
+        for (i, slug, gid), row in zip(wanted, rows, strict=True):
+            if (summary := self.games.views.summary(gid, row)) is not None:
+                games[i][slug] = as_followed(summary)
+        out = [{"player": f, "today": g} for f, g in zip(friends, games, strict=True)]
         return {"date": today, "friends": out}

@@ -468,8 +468,8 @@ async def daily_overview(games: Games, date: str | None, player: str | None) -> 
     day = await dailies.check_date(date)
     today = dailies.today()
     revealed = dailies.revealed(day)
-    mine_ids = await games.store.player_dailies(player, day) if player else {}
     slugs = registry.slugs()
+    mine_ids = await games.store.player_dailies(player, day, slugs) if player else {}
     ids = [mine_ids[s] for s in slugs if s in mine_ids]
     rows = await games.store.games(ids, SUMMARY_FIELDS) if ids else []
     mine = {g: games.views.summary(g, r) for g, r in zip(ids, rows, strict=True)}

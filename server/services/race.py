@@ -190,7 +190,7 @@ class Races:
         """A race on the daily deal is each member's ranked attempt of it: refused to
         a player who has one already (in play or over), as a second look at the
         deal before the day is over."""
-        if slug in await self.store.player_dailies(player, date):
+        if slug in await self.store.player_dailies(player, date, [slug]):
             raise ProtocolError(
                 ErrorCode.FORBIDDEN,
                 f"you have played today's daily of {slug} already: a race on the daily "

@@ -107,7 +107,7 @@ class Replays:
             day = await self.dailies.check_date(date)
             if player is None:
                 return await self._par(game, day, step)
-            ids = await self.store.player_dailies(player, day)
+            ids = await self.store.player_dailies(player, day, [game])
             game_id = ids.get(game)
             if game_id is None:
                 raise ProtocolError(

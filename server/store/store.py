@@ -571,12 +571,33 @@ class Store:
                 return gid
             return _text(await self.redis.hget(key, field)) or gid
 
-    async def player_dailies(self, player: str, date: str) -> dict[str, str]:
-        """slug → the player's ranked game id on ``date``."""
+    async def player_dailies(
+        self, player: str, date: str, slugs: Sequence[str] | None = None
+    ) -> dict[str, str]:
+        """slug → the player's ranked game id on ``date``, of the games ``slugs`` (one
+        HMGET of their fields; the hash holds every day the player ever played, so
+        reading it whole grows with the years), or of every game (HGETALL)."""
+        if slugs is not None:
+            return (await self.players_dailies([player], date, slugs))[0]
         async with self._call("player_dailies"):
             raw = _fields(await self.redis.hgetall(self.keys.player_dailies(player)))
         prefix = f"{date}:"
         return {k[len(prefix) :]: _text(v) or "" for k, v in raw.items() if k.startswith(prefix)}
+
+    async def players_dailies(
+        self, players: Sequence[str], date: str, slugs: Sequence[str]
+    ) -> list[dict[str, str]]:
+        """:meth:`player_dailies` of each of ``players`` in one round trip."""
+        fields = [f"{date}:{slug}" for slug in slugs]
+        async with self._call("player_dailies"):
+            pipe = self.redis.pipeline(transaction=False)
+            for player in players:
+                pipe.hmget(self.keys.player_dailies(player), fields)
+            rows = await pipe.execute()
+        return [
+            {slug: _text(v) or "" for slug, v in zip(slugs, row, strict=True) if v is not None}
+            for row in rows
+        ]
 
     # -- leaderboards -----------------------------------------------------------------
 

@@ -38,20 +38,22 @@ def test_one_large_budget_by_default() -> None:
 @pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="SCHED_IDLE is Linux's")
 @pytest.mark.parametrize("idle", [False, True])
 async def test_solver_workers_run_niced_and_the_days_ahead_under_sched_idle(idle: bool) -> None:
-    """Players' searches and today's dailies run niced in the normal class (a busy
-    host still gives them their share); only the days ahead go idle, and a worker
-    comes back from there for the next job of the normal class."""
-    pool = SolverPool(1, niceness=3, idle=idle)
+    """Players' searches run niced; today's dailies at their own niceness (a busy
+    host still gives them a real share); only the days ahead go idle, and a worker
+    comes back from there (or a fresh one takes its place) for the next job."""
+    pool = SolverPool(1, niceness=3, today_niceness=1, idle=idle)
     try:
         today = await pool.run(Lane.TODAY, jobs.priority)
         ahead = await pool.run(Lane.AHEAD, jobs.priority)
         player = await pool.run(Lane.PLAYER, jobs.priority, account="p")
+        today_again = await pool.run(Lane.TODAY, jobs.priority)
     finally:
         await pool.close()
-    niced = min(19, os.nice(0) + 3)
+    base = os.nice(0)
     normal = os.sched_getscheduler(0)
-    assert today == player == (niced, normal)
-    assert ahead == (niced, os.SCHED_IDLE if idle else normal)
+    assert today == today_again == (min(19, base + 1), normal)
+    assert player == (min(19, base + 3), normal)
+    assert ahead == (min(19, base + 3), os.SCHED_IDLE if idle else normal)
 
 
 async def test_a_fresh_server_says_preparing_then_certified_with_par(redis_url: str) -> None:
@@ -90,9 +92,11 @@ async def test_a_fresh_server_says_preparing_then_certified_with_par(redis_url: 
         # the days ahead, where Linux has it, in the idle class
         assert app.pool is not None and len(app.pool.pids()) == 1
         today = await app.pool.run(Lane.TODAY, jobs.priority)
-        assert today[0] == min(19, os.nice(0) + settings.solver_nice)
+        assert today[0] == min(19, os.nice(0) + settings.solver_today_nice)
+        ahead = await app.pool.run(Lane.AHEAD, jobs.priority)
+        assert ahead[0] == min(19, os.nice(0) + settings.solver_nice)
         if hasattr(os, "SCHED_IDLE"):
-            assert (await app.pool.run(Lane.AHEAD, jobs.priority))[1] == os.SCHED_IDLE
+            assert ahead[1] == os.SCHED_IDLE
     finally:
         await app.stop()
 
