@@ -104,7 +104,8 @@ class Keys:
     def daily(self, date: str) -> str:
         """hash, per slug: ``seed:``, ``commitment:``, ``k:``, ``certified:``, ``par:``,
         ``best_founded:``, ``line:`` (the par line, msgpack), ``tried:``, ``nodes:``, and
-        while it is chosen ``progress:`` (``{tried}:{started epoch ms}``) — each
+        while it is chosen ``progress:`` (``{tried}:{started epoch ms}:{nodes
+        spent}:{nodes expected}``) — each
         ``{field}:{slug}``."""
         return f"{self.prefix}daily:{{{date}}}"
 
