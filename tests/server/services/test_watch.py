@@ -140,7 +140,11 @@ async def test_spectators_get_events_after_the_delay(
 async def test_guessing_codes_to_watch_counts_as_guessing_race_codes(redis_url: str) -> None:
     """A race's code opens it to a spectator as to a member: a code that names no race
     counts against the address, and past the limit watching is refused too."""
-    limited: dict[str, Any] = {"address_limits": True, "address_failed_joins": 2}
+    limited: dict[str, Any] = {
+        "address_limits": True,
+        "address_failed_joins": 2,
+        "trusted_proxies": "127.0.0.1",
+    }
     async with running_app(redis_url, **limited) as server:
         headers: dict[str, Any] = {"additional_headers": {"X-Forwarded-For": "198.51.100.40"}}
         async with connect(f"ws://127.0.0.1:{server.port}/ws", **headers) as guesser:
