@@ -46,6 +46,15 @@ class Watched:
     def finished(self) -> bool:
         return self.race.get("status") == "finished"
 
+    def counters(self, player: str) -> dict[str, Any]:
+        """What to say of ``player``'s game: their board's counters, or while their
+        board is held back (the race still runs) their row of the race, newer."""
+        board = self.boards.get(player) or {}
+        if board.get("view") is not None:
+            return board
+        rows = [p for p in self.race.get("players") or [] if p.get("player") == player]
+        return dict(rows[0]) if rows else board
+
     def apply(self, push: Push) -> str | None:
         """Take in an event of this race: ``"race"``, ``"board"`` (then the member's
         name is in ``last``) or None (another race's, or no event of a spectator)."""
@@ -75,11 +84,20 @@ def progress_text(watched: Watched, titles: Titles | None = None) -> str:
     return f"{race_text(watched.race, None, titles)}\n  ({watchers_words(watched.race)})"
 
 
-def board_text(player: str, state: Mapping[str, Any]) -> str:
-    """A member's board as text: their name and counters, and the cards (face-down
-    ones as the member sees them: hidden)."""
-    piles = (state.get("view") or {}).get("piles") or []
-    return f"{player} · {status_line(state)}\n{draw(piles).plain()}"
+#: what a spectator is told instead of a board while the race runs
+HELD_BACK = (
+    "cards shown once every member's game is over (while anybody plays, no spectator "
+    "sees a card: all play the same deal)"
+)
+
+
+def board_text(player: str, state: Mapping[str, Any], counters: Mapping[str, Any]) -> str:
+    """A member's board as text: their name and ``counters``, and the cards
+    (face-down ones as the member sees them: hidden), or why they are not shown yet."""
+    view = state.get("view")
+    if view is None:
+        return f"{player} · {status_line(counters)}\n{HELD_BACK}"
+    return f"{player} · {status_line(state)}\n{draw(view.get('piles') or []).plain()}"
 
 
 async def watch_text(
@@ -118,7 +136,7 @@ async def watch_text(
     say(f"watching race {code} (a spectator: you cannot play it)")
     show_race()
     for player in watched.players:
-        say(board_text(player, watched.boards[player]))
+        say(board_text(player, watched.boards[player], watched.counters(player)))
     conn.on_event = event
     try:
         await asyncio.wait_for(done.wait(), limit)
@@ -127,5 +145,5 @@ async def watch_text(
     finally:
         conn.on_event = None
     for player in watched.players:
-        say(board_text(player, watched.boards[player]))
+        say(board_text(player, watched.boards[player], watched.counters(player)))
     return EXIT_OK

@@ -412,7 +412,11 @@ export function Watch({ code }) {
       const state = w.boards[p.player];
       return html`<div class="watched" data-member-board=${p.player}>
         <h3>${p.player} · ${p.status} · ${p.foundation}/${p.total} · ${plural(p.moves, "move")}</h3>
-        ${state ? html`<${StaticBoard} view=${state.view} />` : html`<p>not dealt yet</p>`}
+        ${!state
+          ? html`<p>not dealt yet</p>`
+          : state.view
+            ? html`<${StaticBoard} view=${state.view} />`
+            : html`<p class="note" data-held-back="1">cards shown once every member's game is over (while anybody plays, no spectator sees a card: all play the same deal)</p>`}
       </div>`;
     })}
   </section>`;

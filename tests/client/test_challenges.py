@@ -165,5 +165,5 @@ def test_race_watch_in_script_mode(
     racing.join(20)
     out = capsys.readouterr().out
     assert f"watching race {code_box[0]}" in out and "1 watching" in out
-    assert re.search(r": moves 1 · ", out), out
     assert "finished" in out
+    assert re.search(r" · moves 1 · ", out), out  # the boards once it is over

@@ -61,7 +61,7 @@ async def test_the_home_screen_says_how_many_results_are_new(
         await all_keys_shown(pilot)
 
 
-async def test_watching_a_race_shows_the_boards_live(
+async def test_watching_a_race_shows_progress_live_and_the_boards_at_its_end(
     server_url: str, account: config.Credentials
 ) -> None:
     async with Connection(server_url) as a, Connection(server_url) as b:
@@ -90,11 +90,18 @@ async def test_watching_a_race_shows_the_boards_live(
             await until(
                 pilot, lambda: names[0] in screen_text(pilot) and "1 watching" in screen_text(pilot)
             )
+            assert "cards shown once every member's game is over" in screen_text(pilot)
             state = dealt[0]
             await a.move(str(state["game_id"]), int(state["seq"]), state["legal"][0])
-            await until(pilot, lambda: screen.watched.boards[names[0]]["moves"] == 1)
+            await until(pilot, lambda: screen.watched.counters(names[0])["moves"] == 1)
             await until(pilot, lambda: "moves 1" in screen_text(pilot))
             await pilot.press("tab")
             assert screen.one in names and f"{screen.one}'s board" in screen_text(pilot)
             await pilot.press("b")
             assert screen.one == "" and "all boards" in screen_text(pilot)
+            # the race over, every board is shown whole
+            for conn in (a, b):
+                mine = await conn.my_games(limit=1)
+                await conn.resign(str(mine["games"][0]["game_id"]))
+            await until(pilot, lambda: all(s.get("view") for s in screen.watched.boards.values()))
+            await until(pilot, lambda: "cards shown once" not in screen_text(pilot))

@@ -242,36 +242,46 @@ def test_a_challenge_link_opens_and_plays_the_same_deal(
 
 
 def test_a_race_is_watched_by_link(page: Any, web_server: ServerProcess) -> None:
-    """Issue 27: `#watch/CODE` shows each member's board, live, with no hidden card
-    shown and no seed."""
+    """Issue 27: `#watch/CODE` shows each member's progress live, and (issue 36) each
+    member's board once every game is over, with no hidden card shown and no seed."""
 
-    async def race() -> tuple[str, str, str]:
+    async def race() -> tuple[str, str, str, str, str]:
         async with connect(web_server.url) as a, connect(web_server.url) as b:
             token = await a.register(f"Аня{uuid.uuid4().int % 100_000}")
-            await b.register(f"Боря{uuid.uuid4().int % 100_000}")
+            other = await b.register(f"Боря{uuid.uuid4().int % 100_000}")
             made = (await a.call("race_create", game="crescent"))["race"]
             await b.call("race_join", code=made["code"])
             await a.call("race_start", race_id=made["race_id"])
             state = (await a.next_event("race_started"))["state"]
-            return str(made["code"]), token, str(state["game_id"])
+            theirs = (await b.next_event("race_started"))["state"]
+            gids = str(state["game_id"]), str(theirs["game_id"])
+            return str(made["code"]), token, gids[0], other, gids[1]
 
-    async def move(token: str, gid: str) -> None:
+    async def move(token: str, gid: str, *, resign: bool = False) -> None:
         async with connect(web_server.url) as a:
             await a.call("auth", token=token)
             state = (await a.call("resume", game_id=gid))["state"]
-            await a.move(state, state["legal"][0])
+            if resign:
+                await a.call("resign", game_id=gid)
+            else:
+                await a.move(state, state["legal"][0])
 
     with concurrent.futures.ThreadPoolExecutor(1) as pool:  # the page's loop runs here
-        code, token, gid = pool.submit(asyncio.run, race()).result()
+        code, token, gid, other, theirs = pool.submit(asyncio.run, race()).result()
         sign_in(page, "Зритель")
         page.goto(f"{base(web_server)}#watch/{code}")
-        page.wait_for_selector(f"[data-watch='{code}'] [data-member-board] [data-pile='T1']")
+        page.wait_for_selector(f"[data-watch='{code}'] [data-member-board] [data-held-back]")
         assert page.locator("[data-member-board]").count() == 2
+        assert page.locator("[data-member-board] [data-card]").count() == 0
         pool.submit(asyncio.run, move(token, gid)).result()
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('[data-member-board] h3')]"
-        ".some(e => /1 move/.test(e.textContent))"
-    )
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('[data-member-board] h3')]"
+            ".some(e => /1 move/.test(e.textContent))"
+        )
+        assert page.locator("[data-member-board] [data-card]").count() == 0
+        pool.submit(asyncio.run, move(token, gid, resign=True)).result()
+        pool.submit(asyncio.run, move(other, theirs, resign=True)).result()
+    page.wait_for_selector(f"[data-watch='{code}'] [data-member-board] [data-pile='T1']")
     watching = page.evaluate("() => window.pasyans.app.watching")
     for state in watching["boards"].values():
         assert state["deal"]["seed"] is None
