@@ -192,7 +192,9 @@ class Routes:
         except ProtocolError as exc:
             self.metrics.count_op(spent, exc.code)
             return P.error(rid, exc.code, exc.message, **exc.extra)
-        except (*OUTAGE, redis.exceptions.RedisError) as exc:
+        except OUTAGE as exc:
+            log.error("storage outage counting a refused %s against %s: %r", op, conn.address, exc)
+        except redis.exceptions.RedisError as exc:
             log.error("storage error counting a refused %s against %s: %r", op, conn.address, exc)
         return None
 

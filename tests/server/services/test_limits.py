@@ -96,7 +96,7 @@ async def test_by_default_no_header_is_believed_and_loopback_is_one_address(
     async with running_app(redis_url, **limited) as app:
         url = f"ws://127.0.0.1:{app.port}/ws"
         for n in (1, 2, 3):
-            source = {"local_addr": (f"127.0.0.{n}", 0)}
+            source: dict[str, Any] = {"local_addr": (f"127.0.0.{n}", 0)}
             async with connect(url, **forwarded(f"198.51.100.{n}"), **source) as c:
                 await c.register(unique_name())
         for n in (4, 26):

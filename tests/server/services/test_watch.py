@@ -100,15 +100,16 @@ async def test_a_spectator_sees_progress_live_and_the_boards_once_the_race_is_ov
     # The race ends: every member's whole board, as that member sees it, never the seed.
     await player.call("resign", game_id=mine["game_id"])
     last = await player2.call("resign", game_id=theirs["game_id"])
-    ended = {}
+    ended: dict[str, dict[str, Any]] = {}
     while len(ended) < 2:
         board = await spectator.next_event("race_board", race_id=race["race_id"])
         ended[board["player"]] = board["state"]
-    assert ended[player2.player]["view"] == last["state"]["view"]
-    assert ended[player.player]["status"] == "lost" and ended[player.player]["moves"] == 1
-    hidden = sum(c is None for p in ended[player.player]["view"]["piles"] for c in p["cards"])
+    me, them = str(player.player), str(player2.player)
+    assert ended[them]["view"] == last["state"]["view"]
+    assert ended[me]["status"] == "lost" and ended[me]["moves"] == 1
+    hidden = sum(c is None for p in ended[me]["view"]["piles"] for c in p["cards"])
     assert hidden > 0  # Crescent's packs lie face down under their top card
-    seen = ended[player.player]
+    seen = ended[me]
     assert "game_id" not in seen and "legal" not in seen and seen["deal"]["seed"] is None
     await spectator.next_event("race", status="finished")
     seed = (await player.call("resume", game_id=mine["game_id"]))["state"]["deal"]["seed"]
