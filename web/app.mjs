@@ -7,7 +7,7 @@ import { html, render, useEffect, useState } from "./vendor/preact-htm.mjs";
 import { Connection, parseSeed, ServerError } from "./net.mjs";
 import { Board, Game } from "./board.mjs";
 import { Challenge, Friends, History, Leaderboard, Race, Replay, Stats, Watch } from "./screens.mjs";
-import { commitment, outcome, plural, utcDate } from "./words.mjs";
+import { assistedNote, commitment, outcome, plural, utcDate } from "./words.mjs";
 
 const ACCOUNT_KEY = "pasyans.account";
 const FOUR_COLOUR_KEY = "pasyans.fourColour";
@@ -207,7 +207,7 @@ function dailyState(entry) {
 function Mine({ mine }) {
   if (!mine) return html`<span class="mine none">not played</span>`;
   if (mine.status === "playing") return html`<span class="mine playing">in play · ${plural(mine.moves, "move")}</span>`;
-  return html`<span class="mine ${mine.status}">${outcome(mine)} · ${mine.foundation}/${mine.total} · ${plural(mine.moves, "move")}</span>`;
+  return html`<span class="mine ${mine.status}" data-assisted=${mine.assisted ? "1" : "0"}>${outcome(mine)} · ${mine.foundation}/${mine.total} · ${plural(mine.moves, "move")}${assistedNote(mine)}</span>`;
 }
 
 function Home() {

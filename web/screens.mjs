@@ -4,7 +4,7 @@
 import { html, useEffect, useState } from "./vendor/preact-htm.mjs";
 import { app, conn, go, openGame, update } from "./app.mjs";
 import { Board, StaticBoard } from "./board.mjs";
-import { clock, formatMove, outcome, plural, utcDate } from "./words.mjs";
+import { assistedNote, clock, formatMove, outcome, plural, utcDate } from "./words.mjs";
 
 function useAsk(ask, deps) {
   const [answer, setAnswer] = useState(null);
@@ -111,7 +111,7 @@ export function Replay({ args }) {
   const pos = position && position.position;
   return html`<section class="replay" data-step=${pos ? pos.step : ""} data-moves=${total}>
     <h2>Replay · ${title(r.game)} <small>${r.mode}${r.date ? ` ${r.date}` : ""}${r.player ? ` · ${r.player}` : ""}</small></h2>
-    <p>${outcome(r)} · ${r.foundation}/${r.total} · ${plural(r.moves, "move")}${r.seed !== null && r.seed !== undefined ? ` · seed ${String(r.seed)}` : ""}</p>
+    <p data-assisted=${r.assisted ? "1" : "0"}>${outcome(r)} · ${r.foundation}/${r.total} · ${plural(r.moves, "move")}${assistedNote(r)}${r.seed !== null && r.seed !== undefined ? ` · seed ${String(r.seed)}` : ""}</p>
     <div class="stepper">
       <button data-do="first" onClick=${() => setStep(0)} disabled=${at === 0}>⏮</button>
       <button data-do="back" onClick=${() => setStep(Math.max(0, at - 1))} disabled=${at === 0}>◀</button>
@@ -177,7 +177,7 @@ export function History() {
         ${pages.map(
           (g) => html`<tr data-history=${g.game_id}>
             <td>${title(g.game)}</td><td>${g.mode}${g.date ? ` ${g.date}` : ""}</td>
-            <td>${outcome(g)} · ${g.foundation}/${g.total}</td><td>${g.moves}</td><td>${clock(g.time_ms)}</td>
+            <td data-assisted=${g.assisted ? "1" : "0"}>${outcome(g)} · ${g.foundation}/${g.total}${assistedNote(g)}</td><td>${g.moves}</td><td>${clock(g.time_ms)}</td>
             <td>${g.status === "playing"
               ? html`<button onClick=${() => resume(g.game_id)}>resume</button>`
               : html`<button onClick=${() => go("replay", g.game_id)}>replay</button>`}</td>
@@ -222,7 +222,7 @@ export function Friends() {
           ${answer.friends.map(
             (f) => html`<li data-friend=${f.player}>
               <strong>${f.player}</strong>
-              ${Object.entries(f.today).map(([slug, g]) => html` <span class="today">${title(slug)}: ${g.status === "playing" ? "in play" : outcome(g)}</span>`)}
+              ${Object.entries(f.today).map(([slug, g]) => html` <span class="today" data-assisted=${g.assisted ? "1" : "0"}>${title(slug)}: ${g.status === "playing" ? "in play" : `${outcome(g)}${assistedNote(g)}`}</span>`)}
               <button class="link" onClick=${() => go("stats", f.player)}>stats</button>
               <button class="link" onClick=${() => remove(f.player)}>unfollow</button>
             </li>`,
@@ -366,7 +366,7 @@ export function Challenge({ code }) {
       ? html`<table class="results"><tr><th>#</th><th>player</th><th>result</th><th>cards</th><th>moves</th><th>time</th></tr>
           ${c.results.map(
             (r) => html`<tr data-player=${r.player}><td>${r.rank}</td><td>${r.player}${r.mark ? " (mark)" : ""}</td>
-              <td>${outcome(r)}${r.assisted ? " · assisted" : ""}</td><td>${r.foundation}/${r.total}</td>
+              <td>${outcome(r)}${assistedNote(r)}</td><td>${r.foundation}/${r.total}</td>
               <td>${r.moves}</td><td>${clock(r.time_ms)}</td></tr>`,
           )}</table>`
       : html`<p>No result yet.</p>`}

@@ -31,7 +31,18 @@ from ..drawing import FULL, Marks
 from ..host import ConnectionLost, Reconnected, host
 from ..notation import AUTO_LIMIT, WireMove, forced, format_move
 from ..records import share
-from ..text import Titles, clock, deal_text, end_words, info_line, outcome, title, unproven_label
+from ..text import (
+    ASSISTED,
+    Titles,
+    assisted,
+    clock,
+    deal_text,
+    end_words,
+    info_line,
+    outcome,
+    title,
+    unproven_label,
+)
 from ..widgets import BoardView, KeyFooter
 from .base import HostedScreen
 from .dialogs import MODAL_CSS, ConfirmScreen, PickScreen
@@ -222,6 +233,8 @@ class BoardScreen(HostedScreen):
             ),
         )
         rest = [str(state.get("mode", ""))]
+        if assisted(state):
+            rest[0] += f", {ASSISTED} (not ranked)"
         deal = deal_text(state)
         if deal:
             rest.append(deal)
@@ -659,7 +672,9 @@ class BoardScreen(HostedScreen):
         if reply is None:
             return
         if reply.get("assisted"):
-            self.state["ranked"] = False  # as a resume would say from now on
+            # as a resume would say from now on
+            self.state["ranked"], self.state["assisted"] = False, True
+            self.redraw()  # the title says so
         move = reply.get("move")
         if not isinstance(move, dict):
             self.say(f"hint: {reply.get('message') or 'no win found from here'}")
@@ -788,6 +803,10 @@ class EndScreen(ModalScreen[None]):
             lines.append(f"rank {self.rank} on today's board")
         if state.get("auto_completed"):
             lines.append("auto-completed: the server played out the certain win")
+        if assisted(state):
+            lines.append(
+                f"{ASSISTED}: the solver helped (a hint or its finish), so it ranks nowhere"
+            )
         lines.append("")
         lines.append("Enter: look at the board · l: leaderboard · c: copy the result · q: leave")
         if self.state.get("game_id"):

@@ -74,7 +74,7 @@ class Assistance:
     async def _assist(self, rec: Record) -> Record:
         """The solver helps this game: it is *assisted*, no longer ranked."""
         await self.games.store.set_game_fields(rec.gid, {"ranked": 0, "assisted": 1})
-        return self.games.remember(replace(rec, ranked=False))
+        return self.games.remember(replace(rec, ranked=False, assisted=True))
 
     async def auto(self, player: str, gid: str, seq: int) -> tuple[Record, Record, list[Move]]:
         """Play the game's safe moves (``Game.safe_moves``, the first listed each time)

@@ -35,7 +35,7 @@ from protocol import ErrorCode, GameStatus, Mode, ProtocolError, pack, unpack
 from ..store import Store
 from .clock import Clock
 from .games import Games
-from .records import Record, compared, find_game
+from .records import Record, assisted, find_game
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
 CODE_ALPHABET = CODE_LETTERS + "23456789"
@@ -254,9 +254,6 @@ class Challenges:
     def result(self, rec: Record, raw: Mapping[str, bytes]) -> dict[str, Any]:
         """A finished game's result as a challenge lists it."""
         won = rec.status == GameStatus.WON
-        # A practice game the solver finished was played by it; a compared game's
-        # finish is a trivially won rest unless assisted (then marked so).
-        assisted = raw.get("assisted") == b"1" or (rec.auto_completed and not compared(rec))
         return {
             "player": rec.player,
             "status": str(rec.status),
@@ -266,7 +263,7 @@ class Challenges:
             "moves": rec.moves,
             "time_ms": self.games.views.time_ms(rec),
             "clean": rec.clean,
-            "assisted": assisted,
+            "assisted": assisted(rec),
             "auto_completed": rec.auto_completed,
             "out": rec.out or None,
             "finished": rec.finished or rec.updated,

@@ -26,7 +26,7 @@ from ..patience import registry
 from ..patience.engine import AnyGame, AnyState
 from ..solver.daily import commitment
 from .games import Games
-from .records import Record, effective_moves, find_game
+from .records import Record, assisted, effective_moves, find_game
 
 #: positions kept (a player stepping through a replay asks for neighbours)
 POSITIONS_KEPT = 512
@@ -143,6 +143,7 @@ class Replays:
             "finished": rec.finished,
             "clean": rec.clean,
             "auto_completed": rec.auto_completed,
+            "assisted": assisted(rec),
             "out": rec.out or None,
         }
         source = Source(gid, rec.game, rec.seed, line)
@@ -182,6 +183,7 @@ class Replays:
             "finished": None,
             "clean": True,
             "auto_completed": False,
+            "assisted": False,
             "out": None,
             "par": choice.par,
         }

@@ -13,7 +13,14 @@ from protocol import Encoded, GameStatus, Mode, encode_array, encode_map, pack
 from ..patience.engine import AnyGame, AnyState, Game, Move
 from .clock import Clock
 from .daily import Dailies
-from .records import SUMMARY_FIELDS, Record, active_time, packed_legal
+from .records import (
+    SUMMARY_FIELDS,
+    Record,
+    active_time,
+    assisted,
+    assisted_summary,
+    packed_legal,
+)
 
 #: marks a key missing from a dict (None is a value)
 _GONE = object()
@@ -188,7 +195,12 @@ class Views:
     def _tail(rec: Record) -> dict[str, Any]:
         """The state object's fields after ``legal`` (``auto_completed`` and ``out``
         only when set)."""
-        tail: dict[str, Any] = {"clean": rec.clean, "ranked": rec.ranked, "date": rec.date or None}
+        tail: dict[str, Any] = {
+            "clean": rec.clean,
+            "ranked": rec.ranked,
+            "assisted": assisted(rec),
+            "date": rec.date or None,
+        }
         if rec.auto_completed:
             tail["auto_completed"] = True
         if rec.out:
@@ -223,6 +235,7 @@ class Views:
             "ranked": raw["ranked"] == b"1",
             "clean": raw["clean"] != b"0",
             "auto_completed": raw["auto"] == b"1",
+            "assisted": assisted_summary(raw),
             "out": text("out"),
             "time_ms": active_time(
                 int(raw["active"]) if raw["active"] is not None else -1,

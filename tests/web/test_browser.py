@@ -309,3 +309,28 @@ def test_the_creator_ends_a_race_from_the_page(page: Any, web_server: ServerProc
     page.click("[data-do=race-end]")
     page.wait_for_selector(".race-panel[data-race-status=finished]")
     assert any("ended" in t for t in page.locator("[data-member]").all_inner_texts())
+
+
+def test_an_assisted_daily_says_so_on_every_screen(page: Any) -> None:
+    """Issue 36, point 5: after a hint, the board's title, the end panel and its share
+    text, the home row, the history and the replay say "assisted" in words."""
+    sign_in(page, "Гриша")
+    page.on("dialog", lambda d: d.accept())
+    page.click("[data-game=travellers_classic] [data-do=daily]")
+    page.wait_for_selector("section.game[data-status=playing] .mode[data-assisted='0']")
+    page.click("[data-do=hint]")
+    page.wait_for_selector(".mode[data-assisted='1']")
+    assert "assisted (not ranked)" in page.inner_text(".game-head .mode")
+    page.click("[data-do=resign]")
+    page.wait_for_selector("aside.end [data-assisted='1']")
+    assert "assisted (the solver helped: not ranked)" in page.inner_text("aside.end pre.share")
+    gid = page.get_attribute("section.game", "data-game-id")
+    page.click("text=← home")
+    row = page.wait_for_selector("[data-game=travellers_classic] .mine[data-assisted='1']")
+    assert "assisted" in row.inner_text()
+    page.goto(page.url.split("#")[0] + "#history")
+    cell = page.wait_for_selector(f"[data-history='{gid}'] [data-assisted='1']")
+    assert "assisted" in cell.inner_text()
+    page.goto(page.url.split("#")[0] + f"#replay/{gid}")
+    line = page.wait_for_selector("section.replay [data-assisted='1']")
+    assert "assisted" in line.inner_text()

@@ -342,3 +342,42 @@ def test_every_id_the_server_makes_passes_the_protocols_check(name: str) -> None
     rid = new_id()
     for gid in (rid, race_game_id(rid, name)):
         assert ID_RE.fullmatch(gid) and not gid.startswith("-"), gid
+
+
+# -- an assisted game says so -------------------------------------------------------------
+
+
+async def test_an_assisted_game_says_so_wherever_its_result_shows(
+    app: App, player: TestClient, player2: TestClient
+) -> None:
+    """Issue 36, point 5: a daily with a hint (the server answers ``ranked: false``)
+    is ``assisted: true`` in every place its result shows — the state, the history,
+    the ``daily`` list, a follower's ``friends``, the replay — and on no board; a
+    practice game the solver finished is assisted too, a clean one is not."""
+    state = await player.start(QUICK, "daily")
+    assert state["assisted"] is False and state["ranked"] is True
+    hint = await player.call("hint", game_id=state["game_id"])
+    assert hint["assisted"] is True
+    state = (await player.call("resume", game_id=state["game_id"]))["state"]
+    assert state["assisted"] is True and state["ranked"] is False
+    over = (await player.call("resign", game_id=state["game_id"]))["state"]
+    assert over["assisted"] is True
+    summary = (await player.call("my_games", limit=1))["games"][0]
+    assert summary["game_id"] == state["game_id"] and summary["assisted"] is True
+    day = await player.call("daily")
+    assert day["games"][QUICK]["mine"]["assisted"] is True
+    await player2.call("friend_add", name=player.player)
+    friends = (await player2.call("friends"))["friends"]
+    assert friends[0]["today"][QUICK]["assisted"] is True
+    replay = (await player.call("replay", game_id=state["game_id"]))["replay"]
+    assert replay["assisted"] is True
+    assert player.player not in await board_players(player, QUICK, str(state["date"]))
+    # the solver playing out a practice game (a search: no compared game's trivial rest)
+    game = registry.get("hand_reserve")
+    seed = next(s for s in range(20) if solve(game, game.deal(s), max_nodes=2_000).line)
+    practice = await player.start("hand_reserve", "deal", seed=seed)
+    assert practice["assisted"] is False
+    done = (await player.call("finish", game_id=practice["game_id"], seq=0))["state"]
+    assert done["status"] == "won" and done["auto_completed"] and done["assisted"] is True
+    summary = (await player.call("my_games", limit=1))["games"][0]
+    assert summary["assisted"] is True
