@@ -356,25 +356,45 @@ export function Challenge({ code }) {
       reload();
     }
   };
-  const mine = c.creator === (app.account && app.account.player) && c.mark;
-  return html`<section class="challenge" data-challenge=${c.code}>
+  const me = app.account && app.account.player;
+  const mine = c.creator === me && c.mark;
+  const close = async () => {
+    if (!window.confirm("Close this challenge? Nobody can play it any more, its results are final (a game still in play counts nowhere), and its deal's number is shown to everyone who played it.")) return;
+    setFailed("");
+    try {
+      await conn.call("challenge_close", { code: c.code });
+      reload();
+    } catch (err) {
+      setFailed(err.message);
+    }
+  };
+  const day = (ms) => new Date(Number(ms)).toISOString().slice(0, 16).replace("T", " ");
+  const waiting = c.opens !== null && c.opens !== undefined && !c.closed;
+  return html`<section class="challenge" data-challenge=${c.code} data-closed=${c.closed ? "1" : "0"}>
     <h2>Challenge ${c.code} · ${title(c.game)}</h2>
     <p>by ${c.creator}${c.seed_chosen ? " · the deal's seed was chosen by a player" : ""}
-      · expires ${new Date(Number(c.expires)).toISOString().slice(0, 10)}</p>
+      · ${c.closed ? "closed: its results are final" : `open until ${day(c.expires)} UTC`}</p>
+    ${waiting ? html`<p class="note" data-opens="1">It opens to players at ${day(c.opens)} UTC, when the day of its daily is over.</p>` : ""}
+    ${c.seed_known ? html`<p class="note" data-seed-known="1">Its creator could see this deal's number before playing it: their result ranks apart.</p>` : ""}
+    ${c.seed_public ? html`<p class="note" data-seed-public="1">This deal's number is public (a past daily's, a race's or another challenge's deal): any result on it may have been worked out in advance.</p>` : ""}
+    ${c.seed !== null && c.seed !== undefined ? html`<p>Deal ${String(c.seed)}</p>` : ""}
     <p>Share: <code>${location.origin}/#challenge/${c.code}</code></p>
     ${c.results.length
       ? html`<table class="results"><tr><th>#</th><th>player</th><th>result</th><th>cards</th><th>moves</th><th>time</th></tr>
           ${c.results.map(
-            (r) => html`<tr data-player=${r.player}><td>${r.rank}</td><td>${r.player}${r.mark ? " (mark)" : ""}</td>
-              <td>${outcome(r)}${assistedNote(r)}</td><td>${r.foundation}/${r.total}</td>
+            (r) => html`<tr data-player=${r.player}><td>${r.rank === null || r.rank === undefined ? "–" : r.rank}</td><td>${r.player}${r.mark ? " (mark)" : ""}</td>
+              <td>${outcome(r)}${assistedNote(r)}${r.seed_known ? " · seed known: not ranked" : ""}</td><td>${r.foundation}/${r.total}</td>
               <td>${r.moves}</td><td>${clock(r.time_ms)}</td></tr>`,
           )}</table>`
       : html`<p>No result yet.</p>`}
     ${c.playing.length ? html`<p>Playing now: ${c.playing.join(", ")}</p>` : ""}
     ${mine
       ? html`<p>Your result is the mark to beat.</p>`
-      : html`<button class="primary" data-do="challenge-play" disabled=${busy} onClick=${play}>
+      : c.closed && !c.game_id
+        ? ""
+        : html`<button class="primary" data-do="challenge-play" disabled=${busy || (waiting && !c.game_id)} onClick=${play}>
           ${c.game_id ? "Back to your game" : "Play this deal"}</button>`}
+    ${c.creator === me && !c.closed ? html`<button data-do="challenge-close" onClick=${close}>Close the challenge</button>` : ""}
     ${failed ? html`<p class="error">${failed}</p>` : ""}
   </section>`;
 }

@@ -378,3 +378,6 @@ class Routes:
 
     async def challenges(self, player: str, req: P.ChallengesRequest) -> Result:
         return await self.sv.challenges.mine(player, req.limit)
+
+    async def challenge_close(self, player: str, req: P.ChallengeCloseRequest) -> Result:
+        return await self.sv.challenges.close(player, req.code)

@@ -105,6 +105,9 @@ class Record:
     #: the player asked the server's solver for help: a hint, or a ``finish`` with
     #: ``assist`` (see :func:`assisted` for what the player is told)
     assisted: bool = False
+    #: a challenge game: when its seed may be shown (ms; 0: not stored, a game of
+    #: before issue 36 — see ``Views.seed_hidden``), the challenge's closing
+    reveal_at: int = 0
     #: the encoded bytes (``pack``) of each pile of ``game.view(state)`` (see ``packed_wire``)
     packed_piles: tuple[bytes, ...] | None = None
 
@@ -139,6 +142,7 @@ class Record:
             race_over=raw.get("race_over") == b"1",
             active=int(raw.get("active", -1)),
             assisted=raw.get("assisted") == b"1",
+            reveal_at=int(raw.get("reveal_at") or 0),
         )
 
     def changed(
@@ -184,6 +188,7 @@ class Record:
             self.race_over,
             active,
             self.assisted,
+            self.reveal_at,
             packed_piles,
         )
 

@@ -123,7 +123,9 @@ class Replays:
         if refused is not None:
             raise refused
         line = tuple(effective_moves(await self.store.game_log(gid)))
-        hidden = not day_over or not race_over
+        # a challenge game's seed until its challenge closes (the positions are what
+        # its player saw, move by move)
+        hidden = not day_over or not race_over or self.games.views.challenge_hidden(rec)
         out = {
             "game_id": gid,
             "game": rec.game.slug,

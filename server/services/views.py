@@ -26,6 +26,17 @@ from .records import (
 _GONE = object()
 
 
+#: a challenge game stored before its challenge's closing was kept on it (issue 36):
+#: its seed stays hidden as long as a challenge could have stayed open, in ms (the
+#: default --challenge-days, 30, and the day its keys outlive it)
+LEGACY_REVEAL_MS = 31 * 86_400_000
+
+
+def reveal_at(rec: Record) -> int:
+    """When a challenge game's seed may be shown: its challenge's closing (ms)."""
+    return rec.reveal_at or rec.created + LEGACY_REVEAL_MS
+
+
 class Views:
     """The views of games, on the server's clock and the dailies' calendar (what
     time it is decides a game's time and whether a daily's seed may be shown)."""
@@ -184,11 +195,19 @@ class Views:
         """Whether the game's seed is still secret: on a daily deal until the day is
         over, in a race until the race is over for every member (a member who left
         early could otherwise deal the same layout elsewhere and solve it), in a
-        challenge until its player's game is over."""
+        challenge until the challenge closes and its player's game is over (a player
+        who resigned at once could otherwise solve the deal for another account)."""
         return (
             (bool(rec.date) and not self.dailies.revealed(rec.date))
             or (bool(rec.race) and not rec.race_over)
-            or (rec.mode is Mode.CHALLENGE and rec.status == GameStatus.PLAYING)
+            or self.challenge_hidden(rec)
+        )
+
+    def challenge_hidden(self, rec: Record) -> bool:
+        """Whether a challenge game's seed is still secret: until the challenge closes
+        (expires, or its creator closes it) and the game is over."""
+        return rec.mode is Mode.CHALLENGE and (
+            rec.status == GameStatus.PLAYING or self.clock.now_ms() < reveal_at(rec)
         )
 
     @staticmethod

@@ -43,6 +43,23 @@ async def test_c_on_the_end_screen_makes_a_challenge(
         assert [c["code"] for c in mine["challenges"]] == [code]
 
 
+async def test_c_on_todays_daily_makes_a_challenge_that_opens_when_the_day_closes(
+    server_url: str, account: config.Credentials
+) -> None:
+    """Issue 36, point 7: ``C`` on the end screen of today's daily is offered and
+    works: the challenge is made at once and says it opens when the day is over."""
+    app = PasyansApp(server_url, launch=Launch(game="short", mode=Mode.DAILY))
+    async with app.run_test(size=SIZE) as pilot:
+        end = await resigned_end(pilot)
+        assert "C: challenge friends" in str(end.query_one("#end").render())
+        await pilot.press("C")
+        await until(pilot, lambda: bool(end.shared))
+        shown = str(end.query_one("#shared").render())
+        assert f"challenge {end.challenge} made" in shown
+        assert "opens to them at" in shown and "when the day of its daily is over" in shown
+        assert "forbidden" not in shown
+
+
 async def test_the_home_screen_says_how_many_results_are_new(
     server_url: str, account: config.Credentials
 ) -> None:

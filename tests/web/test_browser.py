@@ -241,6 +241,35 @@ def test_a_challenge_link_opens_and_plays_the_same_deal(
     page.wait_for_selector(f"[data-challenge='{code}'] tr[data-player]")
 
 
+def test_the_creator_closes_a_challenge_whose_seed_she_knew(
+    page: Any, web_server: ServerProcess
+) -> None:
+    """Issue 36: a practice game's challenge says on its page that its creator could
+    see the deal's number (her mark ranks apart, no rank); she closes it there (asked
+    first), and it shows closed, with its deal."""
+    sign_in(page, "Лена")
+    token = page.evaluate("() => window.pasyans.app.account.token")
+
+    async def make() -> str:
+        async with connect(web_server.url) as c:
+            await c.call("auth", token=token)
+            state = await c.start("crescent", "practice")
+            await c.call("resign", game_id=state["game_id"])
+            made = await c.call("challenge_create", game_id=state["game_id"])
+            return str(made["challenge"]["code"])
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # the page's loop runs here
+        code = pool.submit(asyncio.run, make()).result()
+    page.goto(f"{base(web_server)}#challenge/{code}")
+    page.wait_for_selector(f"[data-challenge='{code}'][data-closed='0'] [data-seed-known]")
+    assert "seed known: not ranked" in page.inner_text(f"[data-challenge='{code}'] tr[data-player]")
+    page.on("dialog", lambda d: d.accept())
+    page.click("[data-do=challenge-close]")
+    page.wait_for_selector(f"[data-challenge='{code}'][data-closed='1']")
+    assert "closed: its results are final" in page.inner_text(f"[data-challenge='{code}']")
+    assert page.locator("[data-do=challenge-close]").count() == 0
+
+
 def test_a_race_is_watched_by_link(page: Any, web_server: ServerProcess) -> None:
     """Issue 27: `#watch/CODE` shows each member's progress live, and (issue 36) each
     member's board once every game is over, with no hidden card shown and no seed."""
