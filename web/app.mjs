@@ -86,6 +86,10 @@ export const conn = new Connection({
     } else if (event.ev === "race" && app.race && event.race_id === app.race.race_id) {
       const { ev, ...race } = event;
       update({ race });
+      // the race says our game is over (ended, dropped, timed out) while the board
+      // still shows it in play: the board fetches it now, not at the next move
+      const game = app.game;
+      if (game && game.state.mode === "race" && game.playing && myRaceGameOver(race)) game.resume();
     } else if (event.ev === "race_started" && app.race && event.race_id === app.race.race_id) {
       openGame(event.state, { race: true });
     } else if (event.ev === "bye") {
@@ -93,6 +97,13 @@ export const conn = new Connection({
     }
   },
 });
+
+function myRaceGameOver(race) {
+  if (race.status === "finished") return true;
+  const me = app.account && app.account.player;
+  const row = (race.players || []).find((p) => p.player === me);
+  return Boolean(row && (row.status === "won" || row.status === "lost"));
+}
 
 // after a reconnection: the game on the board as the server has it (a move whose
 // answer was lost is never sent again: the player sees the board and decides)

@@ -251,13 +251,13 @@ function RacePanel({ race }) {
           <strong>${p.player}</strong> ${p.status}${p.place ? ` · place ${p.place}` : ""} · ${p.foundation}/${p.total} · ${plural(p.moves, "move")}
           ${p.out ? ` (${p.out.replace(/_/g, " ")})` : ""}${p.away ? " · away" : ""}
           ${creator && p.away && p.player !== me
-            ? html` <button data-do="race-drop" onClick=${() => act("race_drop", { player: p.player }, `Drop ${p.player}? Their game is given up (a daily attempt plays on outside the race).`)}>Drop</button>`
+            ? html` <button data-do="race-drop" onClick=${() => act("race_drop", { player: p.player }, `Drop ${p.player}? Their game is given up (lost: dropped); a daily attempt leaves the race and plays on as their daily.`)}>Drop</button>`
             : ""}
         </li>`,
       )}
     </ol>
     ${creator && race.status === "running"
-      ? html`<button data-do="race-end" onClick=${() => act("race_end", {}, "End the race now? Every game still in play is given up (a member's daily attempt plays on outside the race).")}>End race</button>`
+      ? html`<button data-do="race-end" onClick=${() => act("race_end", {}, "End the race now? Every game still in play is given up (lost: race ended); a member's daily attempt leaves the race and plays on as their daily.")}>End race</button>`
       : ""}
   </aside>`;
 }

@@ -335,9 +335,50 @@ def test_the_creator_ends_a_race_from_the_page(page: Any, web_server: ServerProc
     page.wait_for_function("() => document.querySelectorAll('[data-member]').length === 2")
     page.click("[data-do=race-start]")
     page.wait_for_selector("section.game[data-status=playing]")
+    asked: list[str] = []
+    page.on("dialog", lambda d: asked.append(d.message))
     page.click("[data-do=race-end]")
     page.wait_for_selector(".race-panel[data-race-status=finished]")
     assert any("ended" in t for t in page.locator("[data-member]").all_inner_texts())
+    assert any(a.startswith("End the race now?") for a in asked)
+
+
+def test_a_race_ended_by_its_creator_reaches_a_members_board_at_once(
+    page: Any, web_server: ServerProcess
+) -> None:
+    """Issue 36, point 6: the page is a member, not the creator; when the creator ends
+    the race, the page's board shows the game over (no undo or resign left) without
+    a move being tried."""
+    sign_in(page, "Боря")
+    token = page.evaluate("() => window.pasyans.app.account.token")
+
+    async def made() -> tuple[str, str, str]:
+        async with connect(web_server.url) as a:
+            creator = await a.register(f"Аня{uuid.uuid4().int % 100_000}")
+            race = (await a.call("race_create", game="crescent"))["race"]
+            return str(race["code"]), str(race["race_id"]), creator
+
+    async def start(rid: str, creator: str) -> None:
+        async with connect(web_server.url) as a:
+            await a.call("auth", token=creator)
+            await a.call("race_start", race_id=rid)
+
+    async def end(rid: str, creator: str) -> None:
+        async with connect(web_server.url) as a:
+            await a.call("auth", token=creator)
+            await a.call("race_end", race_id=rid)
+
+    assert token
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # the page's loop runs here
+        code, rid, creator = pool.submit(asyncio.run, made()).result()
+        page.goto(f"{base(web_server)}#race/{code}")
+        page.wait_for_function("() => document.querySelectorAll('[data-member]').length === 2")
+        pool.submit(asyncio.run, start(rid, creator)).result()
+        page.wait_for_selector("section.game[data-status=playing] [data-do=resign]")
+        pool.submit(asyncio.run, end(rid, creator)).result()
+    page.wait_for_selector("section.game[data-status=lost]")
+    assert page.locator("[data-do=resign]").count() == 0
+    assert page.locator("[data-do=undo]").count() == 0
 
 
 def test_an_assisted_daily_says_so_on_every_screen(page: Any) -> None:
