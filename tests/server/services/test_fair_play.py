@@ -375,9 +375,12 @@ async def test_an_assisted_game_says_so_wherever_its_result_shows(
     # the solver playing out a practice game (a search: no compared game's trivial rest)
     game = registry.get("hand_reserve")
     seed = next(s for s in range(20) if solve(game, game.deal(s), max_nodes=2_000).line)
+    line = solve(game, game.deal(seed), max_nodes=2_000).line
+    assert line
     practice = await player.start("hand_reserve", "deal", seed=seed)
     assert practice["assisted"] is False
-    done = (await player.call("finish", game_id=practice["game_id"], seq=0))["state"]
+    near = await play(player, practice, list(line[:-3]))  # a rest found at once
+    done = (await player.call("finish", game_id=near["game_id"], seq=near["seq"]))["state"]
     assert done["status"] == "won" and done["auto_completed"] and done["assisted"] is True
     summary = (await player.call("my_games", limit=1))["games"][0]
     assert summary["assisted"] is True
