@@ -38,9 +38,16 @@ class Watched:
 
     @property
     def players(self) -> list[str]:
-        """The members, in the race's order (those with a board)."""
+        """The members, in the race's order: those with a board, or once the race is
+        dealt every member (a board the server holds back until the race is over)."""
         order = [str(p["player"]) for p in self.race.get("players") or []]
-        return [p for p in order if p in self.boards] + sorted(set(self.boards) - set(order))
+        dealt = self.race.get("status") in ("running", "finished")
+        shown = [p for p in order if p in self.boards or dealt]
+        return shown + sorted(set(self.boards) - set(order))
+
+    def board(self, player: str) -> dict[str, Any]:
+        """``player``'s board (``view`` None while the server holds it back)."""
+        return self.boards.get(player) or {"view": None}
 
     @property
     def finished(self) -> bool:
@@ -49,7 +56,7 @@ class Watched:
     def counters(self, player: str) -> dict[str, Any]:
         """What to say of ``player``'s game: their board's counters, or while their
         board is held back (the race still runs) their row of the race, newer."""
-        board = self.boards.get(player) or {}
+        board = self.board(player)
         if board.get("view") is not None:
             return board
         rows = [p for p in self.race.get("players") or [] if p.get("player") == player]
@@ -136,7 +143,7 @@ async def watch_text(
     say(f"watching race {code} (a spectator: you cannot play it)")
     show_race()
     for player in watched.players:
-        say(board_text(player, watched.boards[player], watched.counters(player)))
+        say(board_text(player, watched.board(player), watched.counters(player)))
     conn.on_event = event
     try:
         await asyncio.wait_for(done.wait(), limit)
@@ -145,5 +152,5 @@ async def watch_text(
     finally:
         conn.on_event = None
     for player in watched.players:
-        say(board_text(player, watched.boards[player], watched.counters(player)))
+        say(board_text(player, watched.board(player), watched.counters(player)))
     return EXIT_OK

@@ -372,8 +372,7 @@ export function Challenge({ code }) {
   const waiting = c.opens !== null && c.opens !== undefined && !c.closed;
   return html`<section class="challenge" data-challenge=${c.code} data-closed=${c.closed ? "1" : "0"}>
     <h2>Challenge ${c.code} · ${title(c.game)}</h2>
-    <p>by ${c.creator}${c.seed_chosen ? " · the deal's seed was chosen by a player" : ""}
-      · ${c.closed ? "closed: its results are final" : `open until ${day(c.expires)} UTC`}</p>
+    <p>by ${c.creator}${c.seed_chosen ? " · the deal's seed was chosen by a player" : ""}${" · "}${c.closed ? "closed: its results are final" : `open until ${day(c.expires)} UTC`}</p>
     ${waiting ? html`<p class="note" data-opens="1">It opens to players at ${day(c.opens)} UTC, when the day of its daily is over.</p>` : ""}
     ${c.seed_known ? html`<p class="note" data-seed-known="1">Its creator could see this deal's number before playing it: their result ranks apart.</p>` : ""}
     ${c.seed_public ? html`<p class="note" data-seed-public="1">This deal's number is public (a past daily's, a race's or another challenge's deal): any result on it may have been worked out in advance.</p>` : ""}

@@ -87,15 +87,17 @@ class WatchScreen(Screen[None]):
             grid.add_column(no_wrap=True)
         cells: list[RenderableType] = []
         for player in shown:
-            state = self.watched.boards[player]
+            state = self.watched.board(player)
             counters = self.watched.counters(player)
             head = Text(f"{player}\n{status_line(counters)}\n", style="bold", no_wrap=True)
             view = state.get("view")
             if view is None:
-                cells.append(Group(head, Text(HELD_BACK, style="italic")))
+                cells.append(Group(head, Text("cards hidden", style="italic")))
             else:
                 cells.append(Group(head, draw(view.get("piles") or [], width=each).rich()))
         grid.add_row(*cells)
+        if any(self.watched.board(p).get("view") is None for p in shown):
+            return Group(Text(f"{HELD_BACK}\n", style="italic"), grid)  # wrapped, whole
         return grid
 
     def redraw(self) -> None:
