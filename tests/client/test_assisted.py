@@ -76,7 +76,7 @@ async def test_the_board_the_end_screen_and_home_say_assisted(
         await pilot.press("h")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
-        await until(pilot, lambda: "assisted (not ranked)" in str(title.render()))
+        await until(pilot, lambda: "daily, assisted" in str(title.render()))
         await pilot.press("r", "y")
         await until(pilot, lambda: isinstance(app.screen, EndScreen))
         assert "assisted: the solver helped" in str(app.screen.query_one("#end").render())
