@@ -378,6 +378,8 @@ class RaceBoardScreen(BoardScreen):
         self.show_race(self.lobby.race)
 
     def show_race(self, race: Mapping[str, Any]) -> None:
+        if not self.is_mounted:
+            return  # dealt a moment ago: its mounting draws the panel (``fit_panel``)
         later = max(0, now_ms() - self.lobby.heard_ms)
         narrow = self.has_class("narrow")
         text = panel_text(race, self.host.conn.player, narrow=narrow, later_ms=later)

@@ -101,6 +101,7 @@ async def test_home_at_80x24(server_url: str, account: config.Credentials) -> No
         assert f"Crescent · commitment {commitment} · yours: not played" in shown
         assert f"streak 0\nstreak: {STREAK_MEANING}" in shown
         await all_keys_shown(pilot)
+        shown = screen_text(pilot)  # the footer is drawn a frame or two after the table
         assert "] Day after" in shown and "q Quit" in shown and "[ Day before" in shown
         # the detail line follows the cursor
         await pilot.press("down")
