@@ -655,3 +655,7 @@ class Connection:
     async def challenges(self, limit: int = 20) -> Message:
         """``{"challenges": […], "unread": int}``: yours, made or accepted."""
         return await self.call(Op.CHALLENGES, limit=limit)
+
+    async def challenge_close(self, code: str) -> Message:
+        """Close your challenge: no more players, its results final, its deal shown."""
+        return dict((await self.call(Op.CHALLENGE_CLOSE, code=code))["challenge"])

@@ -78,6 +78,7 @@ class Op(StrEnum):
     CHALLENGE_ACCEPT = "challenge_accept"
     CHALLENGE = "challenge"
     CHALLENGES = "challenges"
+    CHALLENGE_CLOSE = "challenge_close"
     RACE_WATCH = "race_watch"
     RACE_UNWATCH = "race_unwatch"
 
@@ -612,6 +613,15 @@ class ChallengesRequest(Request):
     """The challenges I created or accepted, newest first."""
 
     limit: Limit = DEFAULT_LIMIT
+
+
+@_op(Op.CHALLENGE_CLOSE)
+@dataclass(frozen=True, slots=True)
+class ChallengeCloseRequest(Request):
+    """Close my challenge (its creator): no more accepts, its results final, its seed
+    shown to its players."""
+
+    code: ChallengeCode
 
 
 @_op(Op.RACE_WATCH)

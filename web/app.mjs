@@ -7,7 +7,7 @@ import { html, render, useEffect, useState } from "./vendor/preact-htm.mjs";
 import { Connection, parseSeed, ServerError } from "./net.mjs";
 import { Board, Game } from "./board.mjs";
 import { Challenge, Friends, History, Leaderboard, Race, Replay, Stats, Watch } from "./screens.mjs";
-import { commitment, outcome, plural, utcDate } from "./words.mjs";
+import { assistedNote, commitment, outcome, plural, utcDate } from "./words.mjs";
 
 const ACCOUNT_KEY = "pasyans.account";
 const FOUR_COLOUR_KEY = "pasyans.fourColour";
@@ -88,6 +88,10 @@ export const conn = new Connection({
     } else if (event.ev === "race" && app.race && event.race_id === app.race.race_id) {
       const { ev, ...race } = event;
       update({ race });
+      // the race says our game is over (ended, dropped, timed out) while the board
+      // still shows it in play: the board fetches it now, not at the next move
+      const game = app.game;
+      if (game && game.state.mode === "race" && game.playing && myRaceGameOver(race)) game.resume();
     } else if (event.ev === "race_started" && app.race && event.race_id === app.race.race_id) {
       openGame(event.state, { race: true });
     } else if (event.ev === "bye") {
@@ -95,6 +99,13 @@ export const conn = new Connection({
     }
   },
 });
+
+function myRaceGameOver(race) {
+  if (race.status === "finished") return true;
+  const me = app.account && app.account.player;
+  const row = (race.players || []).find((p) => p.player === me);
+  return Boolean(row && (row.status === "won" || row.status === "lost"));
+}
 
 // after a reconnection: the game on the board as the server has it (a move whose
 // answer was lost is never sent again: the player sees the board and decides)
@@ -228,7 +239,7 @@ function dailyState(entry) {
 function Mine({ mine }) {
   if (!mine) return html`<span class="mine none">not played</span>`;
   if (mine.status === "playing") return html`<span class="mine playing">in play · ${plural(mine.moves, "move")}</span>`;
-  return html`<span class="mine ${mine.status}">${outcome(mine)} · ${mine.foundation}/${mine.total} · ${plural(mine.moves, "move")}</span>`;
+  return html`<span class="mine ${mine.status}" data-assisted=${mine.assisted ? "1" : "0"}>${outcome(mine)} · ${mine.foundation}/${mine.total} · ${plural(mine.moves, "move")}${assistedNote(mine)}</span>`;
 }
 
 function Home() {

@@ -138,7 +138,9 @@ class App:
             self._tasks.append(later)
         self.relay = relay = Relay(store, self.hub, services.watch, delay=s.watch_delay)
         routes = Routes(services, self.hub, s, self.metrics, relay=relay)
-        self.sessions = sessions = Sessions(s, self.metrics, self.hub, routes.dispatch)
+        self.sessions = sessions = Sessions(
+            s, self.metrics, self.hub, routes.dispatch, refused=routes.refused
+        )
         # The listener first: a port in use stops the start before any background work
         # (the dailies' choices, race events) has begun.
         self.server = await serve(

@@ -66,6 +66,9 @@ SPENDS: dict[Op, tuple[tuple[Kind, ...], tuple[Kind, ...]]] = {
     # a race's code opens it to a spectator as to a member: the same limits
     Op.RACE_WATCH: ((Kind.RACE_JOIN,), (Kind.RACE_JOIN_FAILED,)),
 }
+#: ops that spend their address's limits even when refused before they run (malformed,
+#: or past the connection's bucket): every ``register`` attempt counts
+SPENT_WHEN_REFUSED = frozenset({Op.REGISTER})
 #: what an op refused with a code spends afterwards: a join by a code that names no
 #: race is someone guessing codes
 FAILS: dict[tuple[Op, ErrorCode], Kind] = {
@@ -175,6 +178,25 @@ class Routes:
             await self.addresses.check(kind, conn.address)
         for kind in counts:
             await self.addresses.spend(kind, conn.address)
+
+    async def refused(self, conn: Conn, op: object, rid: int | None) -> Reply | None:
+        """A request refused before it was dispatched (``Sessions.refused``): an op of
+        :data:`SPENT_WHEN_REFUSED` still spends its address's limits; past them the
+        refusal says so (``rate_limited``). Never raises: a storage outage leaves the
+        first refusal standing."""
+        spent = next((o for o in SPENT_WHEN_REFUSED if o.value == op), None)
+        if spent is None:
+            return None
+        try:
+            await self.spend(conn, spent)
+        except ProtocolError as exc:
+            self.metrics.count_op(spent, exc.code)
+            return P.error(rid, exc.code, exc.message, **exc.extra)
+        except OUTAGE as exc:
+            log.error("storage outage counting a refused %s against %s: %r", op, conn.address, exc)
+        except redis.exceptions.RedisError as exc:
+            log.error("storage error counting a refused %s against %s: %r", op, conn.address, exc)
+        return None
 
     # -- open to anyone ---------------------------------------------------------------
 
@@ -356,3 +378,6 @@ class Routes:
 
     async def challenges(self, player: str, req: P.ChallengesRequest) -> Result:
         return await self.sv.challenges.mine(player, req.limit)
+
+    async def challenge_close(self, player: str, req: P.ChallengeCloseRequest) -> Result:
+        return await self.sv.challenges.close(player, req.code)

@@ -138,11 +138,19 @@ class Sessions:
         metrics: Metrics,
         hub: Hub,
         dispatch: Callable[[Conn, P.Request], Awaitable[Reply]],
+        *,
+        refused: Callable[[Conn, object, int | None], Awaitable[Reply | None]] | None = None,
     ) -> None:
+        """``refused`` is told of every request refused here, before it reaches
+        ``dispatch`` (malformed, or past the connection's bucket), with its ``op`` as
+        sent: what such a request still spends of its address's limits (a refused
+        ``register`` counts, docs/protocol.md "Limits per address"); a reply it
+        returns (the address's limit is reached) answers the request instead."""
         self.settings = settings
         self.metrics = metrics
         self.hub = hub
         self.dispatch = dispatch
+        self.refused = refused
         self.draining = False
         self.inflight = 0
         self._idle = asyncio.Event()
@@ -196,7 +204,7 @@ class Sessions:
         if not conn.bucket.take(time.monotonic()):
             self.metrics.rate_limited.inc()
             retry = round(conn.bucket.wait() + 0.001, 3)
-            return P.error(
+            return await self._counted(conn, msg, rid) or P.error(
                 rid,
                 ErrorCode.RATE_LIMITED,
                 f"too many requests: retry after {retry:g} s",
@@ -205,9 +213,16 @@ class Sessions:
         try:
             req = P.parse_request(msg)
         except ProtocolError as exc:
-            return self._bad(conn, rid, exc)
+            bad = self._bad(conn, rid, exc)
+            return await self._counted(conn, msg, rid) or bad
         conn.bad = 0
         return await self.dispatch(conn, req)
+
+    async def _counted(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> Reply | None:
+        """What a request refused here spends of its address (see ``refused``)."""
+        if self.refused is None:
+            return None
+        return await self.refused(conn, msg.get("op"), rid)
 
     def _bad(self, conn: Conn, rid: int | None, exc: ProtocolError) -> Reply:
         conn.bad += 1

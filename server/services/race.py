@@ -101,6 +101,9 @@ class Races:
         games.on_race_change = self._game_changed
         #: hook: how many spectators watch a race now (set by ``watch.Watch``)
         self.watchers_of: Callable[[str], Awaitable[int]] | None = None
+        #: hook: called once when a race is finished, every member's game over (set by
+        #: ``watch.Watch``: the spectators see the boards then)
+        self.on_finished: Callable[[str], Awaitable[None]] | None = None
 
     async def close(self) -> None:
         for task in list(self._tasks):
@@ -510,6 +513,8 @@ class Races:
         if status == RaceStatus.RUNNING and players and over:
             if await self.store.race_status(rid, RaceStatus.RUNNING, RaceStatus.FINISHED, {}):
                 await self.games.race_over(gids)  # the deal may be shown to all now
+                if self.on_finished is not None:
+                    await self.on_finished(rid)
             status = RaceStatus.FINISHED
         players.sort(key=lambda p: (p["place"] is None, p["place"] or 0, -p["foundation"]))
         starts_at = info.get("starts_at")

@@ -6,7 +6,7 @@ others', whether it ended by the rules, the moves in force after its undos.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +33,7 @@ SUMMARY_FIELDS = [
     "auto",
     "out",
     "active",
+    "assisted",
 ]
 #: why a game ended other than by its rules (a game ``lost`` with no ``out`` had no
 #: move left): the player resigned, or the server gave it up for them
@@ -101,6 +102,12 @@ class Record:
     #: the player's active time up to ``updated``, in ms (-1: a game stored before it
     #: was kept, whose time runs from ``created``)
     active: int = 0
+    #: the player asked the server's solver for help: a hint, or a ``finish`` with
+    #: ``assist`` (see :func:`assisted` for what the player is told)
+    assisted: bool = False
+    #: a challenge game: when its seed may be shown (ms; 0: not stored, a game of
+    #: before issue 36 — see ``Views.seed_hidden``), the challenge's closing
+    reveal_at: int = 0
     #: the encoded bytes (``pack``) of each pile of ``game.view(state)`` (see ``packed_wire``)
     packed_piles: tuple[bytes, ...] | None = None
 
@@ -134,6 +141,8 @@ class Record:
             out=text("out"),
             race_over=raw.get("race_over") == b"1",
             active=int(raw.get("active", -1)),
+            assisted=raw.get("assisted") == b"1",
+            reveal_at=int(raw.get("reveal_at") or 0),
         )
 
     def changed(
@@ -178,6 +187,8 @@ class Record:
             self.out,
             self.race_over,
             active,
+            self.assisted,
+            self.reveal_at,
             packed_piles,
         )
 
@@ -225,6 +236,21 @@ def compared(rec: Record) -> bool:
     game, a challenge game): what it shows may not be taken back, and the server's
     solver may not play it (docs/protocol.md, "Fair play")."""
     return rec.ranked or bool(rec.race) or rec.mode is Mode.CHALLENGE
+
+
+def assisted(rec: Record) -> bool:
+    """Whether the game had the solver's help, as every place its result shows says:
+    a hint, a ``finish`` with ``assist``, or a ``finish`` of a game not compared (that
+    finish is the solver's search; a compared game's plays only a trivially won rest,
+    docs/protocol.md "Fair play")."""
+    return rec.assisted or (rec.auto_completed and not compared(rec))
+
+
+def assisted_summary(raw: Mapping[str, bytes | None]) -> bool:
+    """:func:`assisted` from a game's stored fields (``SUMMARY_FIELDS``; a race game
+    is never finished by the server, so its race does not matter here)."""
+    compared_ = raw.get("ranked") == b"1" or raw.get("mode") == str(Mode.CHALLENGE).encode()
+    return raw.get("assisted") == b"1" or (raw.get("auto") == b"1" and not compared_)
 
 
 def by_the_rules(rec: Record) -> bool:

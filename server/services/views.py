@@ -13,10 +13,28 @@ from protocol import Encoded, GameStatus, Mode, encode_array, encode_map, pack
 from ..patience.engine import AnyGame, AnyState, Game, Move
 from .clock import Clock
 from .daily import Dailies
-from .records import SUMMARY_FIELDS, Record, active_time, packed_legal
+from .records import (
+    SUMMARY_FIELDS,
+    Record,
+    active_time,
+    assisted,
+    assisted_summary,
+    packed_legal,
+)
 
 #: marks a key missing from a dict (None is a value)
 _GONE = object()
+
+
+#: a challenge game stored before its challenge's closing was kept on it (issue 36):
+#: its seed stays hidden as long as a challenge could have stayed open, in ms (the
+#: default --challenge-days, 30, and the day its keys outlive it)
+LEGACY_REVEAL_MS = 31 * 86_400_000
+
+
+def reveal_at(rec: Record) -> int:
+    """When a challenge game's seed may be shown: its challenge's closing (ms)."""
+    return rec.reveal_at or rec.created + LEGACY_REVEAL_MS
 
 
 class Views:
@@ -177,18 +195,39 @@ class Views:
         """Whether the game's seed is still secret: on a daily deal until the day is
         over, in a race until the race is over for every member (a member who left
         early could otherwise deal the same layout elsewhere and solve it), in a
-        challenge until its player's game is over."""
+        challenge until the challenge closes and its player's game is over (a player
+        who resigned at once could otherwise solve the deal for another account)."""
         return (
             (bool(rec.date) and not self.dailies.revealed(rec.date))
             or (bool(rec.race) and not rec.race_over)
-            or (rec.mode is Mode.CHALLENGE and rec.status == GameStatus.PLAYING)
+            or self.challenge_hidden(rec)
         )
 
-    @staticmethod
-    def _tail(rec: Record) -> dict[str, Any]:
+    def solver_helps(self, rec: Record) -> bool:
+        """Whether the solver may search this game for its player (``hint``, a
+        searched ``finish``): only where the deal is no longer anyone else's to play —
+        not on today's daily (any play of it), in a race, or on a challenge, whose
+        deal other players are playing now: the solver's line from it would be
+        theirs too, copied by a second account."""
+        return not self.seed_hidden(rec)
+
+    def challenge_hidden(self, rec: Record) -> bool:
+        """Whether a challenge game's seed is still secret: until the challenge closes
+        (expires, or its creator closes it) and the game is over."""
+        return rec.mode is Mode.CHALLENGE and (
+            rec.status == GameStatus.PLAYING or self.clock.now_ms() < reveal_at(rec)
+        )
+
+    def _tail(self, rec: Record) -> dict[str, Any]:
         """The state object's fields after ``legal`` (``auto_completed`` and ``out``
         only when set)."""
-        tail: dict[str, Any] = {"clean": rec.clean, "ranked": rec.ranked, "date": rec.date or None}
+        tail: dict[str, Any] = {
+            "clean": rec.clean,
+            "ranked": rec.ranked,
+            "assisted": assisted(rec),
+            "hints": self.solver_helps(rec),
+            "date": rec.date or None,
+        }
         if rec.auto_completed:
             tail["auto_completed"] = True
         if rec.out:
@@ -223,6 +262,7 @@ class Views:
             "ranked": raw["ranked"] == b"1",
             "clean": raw["clean"] != b"0",
             "auto_completed": raw["auto"] == b"1",
+            "assisted": assisted_summary(raw),
             "out": text("out"),
             "time_ms": active_time(
                 int(raw["active"]) if raw["active"] is not None else -1,

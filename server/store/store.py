@@ -807,6 +807,15 @@ class Store:
             )
         return 0 if int(done) else int(first)
 
+    async def close_challenge(self, code: str, player: str, now_ms: int) -> bool:
+        """Close the challenge (once: ``closed`` is its first closing's time) and take
+        it off its creator ``player``'s open ones; False if it was closed already."""
+        async with self._call("challenge"):
+            if not await self.redis.hsetnx(self.keys.challenge(code), "closed", now_ms):
+                return False
+            await self.redis.zrem(self.keys.player_open_challenges(player), code)
+            return True
+
     async def claim_challenge_game(self, code: str, player: str, gid: str, ttl_ms: int) -> str:
         """``player``'s game on the challenge: ``gid`` if they had none (one each)."""
         key = self.keys.challenge_games(code)

@@ -1,5 +1,5 @@
 """Challenges and watching a race from the command line (issue 27), over a real
-server: ``pasyans challenge new|play|show``, ``pasyans challenges``, ``pasyans race
+server: ``pasyans challenge new|play|show|close``, ``pasyans challenges``, ``pasyans race
 watch CODE`` (script mode, as without a terminal), and the texts they print."""
 
 from __future__ import annotations
@@ -65,8 +65,12 @@ def test_challenge_new_show_and_the_list(
     out = capsys.readouterr().out
     assert account.player in out and friend in out and "the mark" in out
     assert "deal 9" in out  # the creator dealt it: no secret to her
+    assert "its creator could see this deal's number" in out  # and every player is told
     assert main(["challenges"]) == EXIT_OK
     assert "new result" not in capsys.readouterr().out  # read now
+    assert main(["challenge", "close", code]) == EXIT_OK  # issue 36: she closes it
+    out = capsys.readouterr().out
+    assert out.startswith("closed.") and "closed: its results are final" in out
 
     # Her own mark is not hers to play; a challenge on a deal with no mark is.
     assert main(["challenge", "play", code]) == EXIT_REFUSED
@@ -84,7 +88,7 @@ def test_challenge_new_show_and_the_list(
 
 
 def test_the_texts() -> None:
-    challenge = {
+    challenge: dict[str, Any] = {
         "code": "K7QX2MPA",
         "game": "crescent",
         "creator": "anna",
@@ -104,7 +108,16 @@ def test_the_texts() -> None:
     text = challenge_text(challenge)
     assert "K7QX2MPA" in text and "playing now: vera" in text
     assert "assisted" in text and "undo, the mark" in text and "lost (resigned)" in text
-    assert text.endswith("play it: pasyans challenge play K7QX2MPA")
+    assert "play it: pasyans challenge play K7QX2MPA" in text
+    assert text.endswith("pasyans challenge close K7QX2MPA")
+    assert "could see this deal's number" not in text and "public" not in text
+    apart = {**challenge, "seed_known": True, "seed_public": True, "closed": True}
+    apart["results"] = [{**challenge["results"][1], "rank": None, "seed_known": True}]
+    text = challenge_text(apart)
+    assert "its creator could see this deal's number before playing it" in text
+    assert "this deal's number is public" in text and "closed: its results are final" in text
+    assert "seed known: not ranked" in text and "—  anna" in text
+    assert "play it" not in text and "close" not in text.splitlines()[-1]
     listed = {"challenges": [{**challenge, "results": 2, "unread": 2}], "unread": 2}
     assert "2 new results on your challenges" in challenges_text(listed)
     assert unread_line({"unread": 0}) == ""
@@ -165,5 +178,5 @@ def test_race_watch_in_script_mode(
     racing.join(20)
     out = capsys.readouterr().out
     assert f"watching race {code_box[0]}" in out and "1 watching" in out
-    assert re.search(r": moves 1 · ", out), out
     assert "finished" in out
+    assert re.search(r" · moves 1 · ", out), out  # the boards once it is over

@@ -43,6 +43,23 @@ async def test_c_on_the_end_screen_makes_a_challenge(
         assert [c["code"] for c in mine["challenges"]] == [code]
 
 
+async def test_c_on_todays_daily_makes_a_challenge_that_opens_when_the_day_closes(
+    server_url: str, account: config.Credentials
+) -> None:
+    """Issue 36, point 7: ``C`` on the end screen of today's daily is offered and
+    works: the challenge is made at once and says it opens when the day is over."""
+    app = PasyansApp(server_url, launch=Launch(game="short", mode=Mode.DAILY))
+    async with app.run_test(size=SIZE) as pilot:
+        end = await resigned_end(pilot)
+        assert "C: challenge friends" in str(end.query_one("#end").render())
+        await pilot.press("C")
+        await until(pilot, lambda: bool(end.shared))
+        shown = str(end.query_one("#shared").render())
+        assert f"challenge {end.challenge} made" in shown
+        assert "opens to them at" in shown and "when the day of its daily is over" in shown
+        assert "forbidden" not in shown
+
+
 async def test_the_home_screen_says_how_many_results_are_new(
     server_url: str, account: config.Credentials
 ) -> None:
@@ -61,7 +78,7 @@ async def test_the_home_screen_says_how_many_results_are_new(
         await all_keys_shown(pilot)
 
 
-async def test_watching_a_race_shows_the_boards_live(
+async def test_watching_a_race_shows_progress_live_and_the_boards_at_its_end(
     server_url: str, account: config.Credentials
 ) -> None:
     async with Connection(server_url) as a, Connection(server_url) as b:
@@ -90,11 +107,18 @@ async def test_watching_a_race_shows_the_boards_live(
             await until(
                 pilot, lambda: names[0] in screen_text(pilot) and "1 watching" in screen_text(pilot)
             )
+            assert "cards shown once every member's game is over" in screen_text(pilot)
             state = dealt[0]
             await a.move(str(state["game_id"]), int(state["seq"]), state["legal"][0])
-            await until(pilot, lambda: screen.watched.boards[names[0]]["moves"] == 1)
+            await until(pilot, lambda: screen.watched.counters(names[0])["moves"] == 1)
             await until(pilot, lambda: "moves 1" in screen_text(pilot))
             await pilot.press("tab")
             assert screen.one in names and f"{screen.one}'s board" in screen_text(pilot)
             await pilot.press("b")
             assert screen.one == "" and "all boards" in screen_text(pilot)
+            # the race over, every board is shown whole
+            for conn in (a, b):
+                mine = await conn.my_games(limit=1)
+                await conn.resign(str(mine["games"][0]["game_id"]))
+            await until(pilot, lambda: all(s.get("view") for s in screen.watched.boards.values()))
+            await until(pilot, lambda: "cards shown once" not in screen_text(pilot))

@@ -149,12 +149,14 @@ async def test_the_board_shows_who_is_away_and_the_creator_drops_and_ends(
     presence_cluster: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The Textual client of a race's creator, under Pilot: a member who went away is
-    shown away with the time left, ``d`` drops them, ``e`` ends the race."""
+    shown away with the time left, ``d`` drops them, ``e`` ends the race (each once
+    asked)."""
     from textual.widgets import Static
 
     from client import config
     from client.app import PasyansApp
     from client.launch import Launch
+    from client.screens.dialogs import ConfirmScreen
     from client.screens.race import RaceBoardScreen, RaceScreen, ResultScreen
     from protocol.messages import Mode
 
@@ -195,10 +197,14 @@ async def test_the_board_shows_who_is_away_and_the_creator_drops_and_ends(
         await until(lambda: "away" in text("#race-panel"))
         assert "given up in " in text("#race-panel")
         assert board.check_action("drop", ())
-        await pilot.press("d")
-        await until(lambda: "lost (dropped)" in text("#race-panel"))
+        await pilot.press("d")  # asked first (issue 36)
+        await until(lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await until(lambda: app.screen is board and "lost (dropped)" in text("#race-panel"))
         assert not board.check_action("drop", ())
         await pilot.press("e")
+        await until(lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
         await until(lambda: isinstance(app.screen, ResultScreen) and app.screen.query("#results"))
         table = text("#results")
         assert "lost (dropped)" in table and "lost (race ended)" in table
