@@ -11,6 +11,7 @@ import os
 import time
 import uuid
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
 
 import pytest
 
@@ -21,8 +22,10 @@ from server.services import FakeClock
 from server.services.daily import Dailies, lower_priority
 from server.settings import Settings
 from server.solver.daily import Budget, Choice, candidate_seed, choose
-from tests.support import connect
+from tests.support import connect, eventually
 from tests.support.server import server_settings
+
+from .test_daily_busy import Gate
 
 GAME = "travellers_classic"  # certified within a few hundred nodes nearly always
 
@@ -108,18 +111,15 @@ async def test_searching_ahead_chooses_what_one_scan_chooses(
         date = f"2031-0{1 + len(slug) % 9}-1{len(slug) % 10}"
         chosen = await dailies.choice(date, slug)
     assert chosen == choose(slug, await dailies.secret(), date, budget)
-    await asyncio.sleep(0.05)  # the workers' last "done" reaches the loop
-    assert chosen.tried >= 1 and dailies._in_flight == 0
-
-
-def slow_chooser(slug: str, secret: bytes, date: str, budget: Budget) -> Choice:
-    time.sleep(1.0)
-    return Choice(candidate_seed(secret, date, slug, 0), 0, False, None, 10)
+    # the workers' last "done" reaches the loop just after the choice
+    await eventually(lambda: dailies._in_flight == 0, what="every worker's search done")
+    assert chosen.tried >= 1
 
 
 async def test_start_daily_while_preparing_says_when_to_try_again(redis_url: str) -> None:
     settings = dataclasses.replace(server_settings(redis_url), daily_wait=0.1)
-    app = App(settings, clock=FakeClock(), chooser=slow_chooser)
+    gate = Gate()  # the choice goes on until the test lets it end
+    app = App(settings, clock=FakeClock(), chooser=gate)
     await app.start()
     try:
         async with connect(f"ws://127.0.0.1:{app.port}/ws") as client:
@@ -130,19 +130,24 @@ async def test_start_daily_while_preparing_says_when_to_try_again(redis_url: str
             assert set(error["preparing"]) == {"tried", "elapsed_ms"}
             practice = await client.start("short", "practice")  # playable at once
             assert practice["mode"] == "practice"
-            # The choice goes on meanwhile (a second, longer on a busy machine): the
-            # player tries again when told to, and gets the daily once it is chosen.
-            deadline = asyncio.get_running_loop().time() + 20
-            while True:
+            # The choice ends: the player tries again when told to, and gets the daily
+            # once it is chosen.
+            gate.open()
+
+            async def started() -> dict[str, Any] | None:
                 reply = await client.request("start", game="short", mode="daily")
-                if reply["ok"]:
-                    break
-                assert reply["error"]["code"] == ErrorCode.UNAVAILABLE
-                assert asyncio.get_running_loop().time() < deadline, "never chosen"
-                await asyncio.sleep(0.1)  # sooner than told: it is a test
+                if not reply["ok"]:
+                    assert reply["error"]["code"] == ErrorCode.UNAVAILABLE
+                    return None
+                return reply
+
+            # sooner than told (retry_after): it is a test
+            reply = await eventually(started, every=0.05, what="the daily chosen")
             state = reply["state"]
             assert state["mode"] == "daily" and state["ranked"] is True
+        assert gate.stuck == 0
     finally:
+        gate.open()
         await app.stop()
 
 
@@ -191,10 +196,10 @@ async def test_today_first_then_the_next_two_days_kept_prepared(redis_url: str) 
         assert app.services is not None
         dailies = app.services.dailies
         games = len(registry.slugs())
-        for _ in range(400):  # chosen, and stored
-            if len(chosen) >= 3 * games and not dailies.preparing():
-                break
-            await asyncio.sleep(0.05)
+        await eventually(  # chosen, and stored
+            lambda: len(chosen) >= 3 * games and not dailies.preparing(),
+            what="three days of dailies prepared",
+        )
         dates = [date for date, _ in chosen]
         assert dates == ["2030-05-30"] * games + ["2030-05-31"] * games + ["2030-06-01"] * games
         assert dailies.preparing() == 0
