@@ -5,7 +5,6 @@ shows the members' boards (Tab: one at a time) with the progress panel."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from client import config
@@ -15,6 +14,7 @@ from client.launch import Launch
 from client.screens.home import DailyScreen
 from client.screens.watch import WatchScreen
 from protocol.messages import Mode, Push
+from tests.support import eventually
 
 from .conftest import fresh_name
 from .test_80x24 import SMALL, all_keys_shown, screen_text
@@ -34,8 +34,9 @@ async def test_c_on_the_end_screen_makes_a_challenge(
         assert end.shared.startswith("pasyans · Полумесяц (Crescent) · deal ")
         assert app.clipboard == end.shared
         assert f"challenge {code} made" in str(end.query_one("#shared").render())
+        end.shared = ""
         await pilot.press("C")  # again: the same challenge, not a second one
-        await pilot.pause(0.2)
+        await until(pilot, lambda: bool(end.shared))  # shown again: the press is done
         assert end.challenge == code
     async with Connection(server_url) as conn:
         await conn.auth(account.token)
@@ -78,10 +79,7 @@ async def test_watching_a_race_shows_the_boards_live(
 
         a.on_event = heard
         await a.race_start(str(race["race_id"]))
-        for _ in range(100):
-            if dealt:
-                break
-            await asyncio.sleep(0.05)
+        await eventually(lambda: dealt, what="the race dealt")
         app = PasyansApp(server_url, launch=Launch(watch=str(race["code"])))
         async with app.run_test(size=(200, 50)) as pilot:
             await until(pilot, lambda: isinstance(app.screen, WatchScreen))
