@@ -16,23 +16,23 @@ from typing import Any
 
 import pytest
 
-from tests.support import TestClient
+from tests.support import GUARD, TestClient, eventually
 
-from .conftest import ABSENT, AWAY, BEAT, Cluster
+from .conftest import ABSENT, AWAY, Cluster
 from .test_races import member, started_race
 
 Row = dict[str, Any]
 
 
 async def row_until(
-    client: TestClient, who: str | None, cond: Callable[[Row], bool], timeout: float = 5
+    client: TestClient, who: str | None, cond: Callable[[Row], bool]
 ) -> tuple[Row, dict[str, Any]]:
     """The first ``race`` event ``client`` gets whose row of ``who`` meets ``cond``:
-    (that row, the event)."""
-    deadline = time.monotonic() + timeout
+    (that row, the event); a failure after the hang guard."""
+    deadline = time.monotonic() + GUARD
     while True:
         left = deadline - time.monotonic()
-        assert left > 0, f"no race event with {who} as wanted within {timeout} s"
+        assert left > 0, f"no race event with {who} as wanted within {GUARD:g} s"
         ev = await client.next_event("race", timeout=left)
         rows = {p["player"]: p for p in ev["players"]}
         if who in rows and cond(rows[who]):
@@ -50,10 +50,9 @@ async def test_an_absent_member_is_away_then_timed_out(presence_cluster: Cluster
             sb = await b.move(sb, sb["legal"][0])
             row, ev = await row_until(a, b.player, lambda r: r["moves"] == 1)
             assert row["away"] is False and row["away_ms"] == 0 and row["out"] is None
-        # b's connection to instance 1 drops; instance 0's member a sees b away
-        gone = time.monotonic()
+        # b's connection to instance 1 drops; instance 0's member a sees b away, not at
+        # once: after AWAY since b was last seen (the server's own account)
         row, ev = await row_until(a, b.player, lambda r: r["away"])
-        assert time.monotonic() - gone >= AWAY - 2 * BEAT  # last seen up to a beat before
         assert row["away_ms"] > AWAY * 1000 and row["status"] == "playing"
         assert not {p["player"]: p for p in ev["players"]}[a.player]["away"]
         # b comes back, to the other instance, before the limit: here again
@@ -63,10 +62,9 @@ async def test_an_absent_member_is_away_then_timed_out(presence_cluster: Cluster
             row, _ = await row_until(a, b2.player, lambda r: not r["away"])
             assert row["away_ms"] == 0 and row["moves"] == 1
         # and away for good: after the limit the server gives b's game up, as resigned
-        gone = time.monotonic()
         await row_until(a, b.player, lambda r: r["away"])
-        row, ev = await row_until(a, b.player, lambda r: r["status"] == "lost", timeout=ABSENT + 5)
-        assert time.monotonic() - gone >= ABSENT - 2 * BEAT
+        row, ev = await row_until(a, b.player, lambda r: r["status"] == "lost")
+        assert row["away_ms"] > ABSENT * 1000  # not before the limit
         assert row["out"] == "timed_out" and row["moves"] == 1
         assert ev["status"] == "running"  # a still plays
         await a.call("resign", game_id=sa["game_id"])
@@ -170,12 +168,8 @@ async def test_the_board_shows_who_is_away_and_the_creator_drops_and_ends(
         def text(selector: str) -> str:
             return str(app.screen.query_one(selector, Static).render())
 
-        async def until(cond: Callable[[], object], timeout: float = 10) -> None:
-            for _ in range(int(timeout / 0.05)):
-                if cond():
-                    return
-                await pilot.pause(0.05)
-            raise AssertionError(f"never got there; screen {app.screen}")
+        async def until(cond: Callable[[], object]) -> None:
+            await eventually(cond, what="the app never got there", pause=pilot.pause)
 
         await until(lambda: isinstance(app.screen, RaceScreen) and app.screen.query("#lobby"))
         lobby = app.screen
@@ -232,7 +226,7 @@ async def test_script_mode_end_and_drop(presence_cluster: Cluster, tmp_path: Pat
         proc.stdin.write(f"drop {b.player}\nstart\nwait\nend\nwait finished\n")
         proc.stdin.close()
         try:
-            out, err = await asyncio.wait_for(asyncio.to_thread(finish, proc), 20)
+            out, err = await asyncio.wait_for(asyncio.to_thread(finish, proc), GUARD)
         finally:
             if proc.poll() is None:
                 proc.kill()
