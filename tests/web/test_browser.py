@@ -17,13 +17,14 @@ from typing import Any
 import pytest
 
 from server.patience import registry
-from tests.support import ServerProcess, connect
+from tests.support import GUARD, ServerProcess, connect
 from tools.browser import a_card_move, board_at, click_move, held, sign_in
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 
-#: milliseconds any one step of the page may take (a loaded machine, a fresh daily)
-STEP = 20_000
+#: milliseconds any one step of the page may take before the test fails: a hang guard
+#: (tests/support/wait.py's GUARD), far beyond a loaded machine or a fresh daily
+STEP = int(GUARD * 1000)
 
 
 @pytest.fixture
