@@ -253,9 +253,8 @@ async def test_race_screens_at_80x24(server_url: str, account: config.Credential
         async with connect(server_url) as friend:
             await friend.register(fresh_name())
             await friend.call("race_join", code=lobby.race["code"])
-            await until(pilot, lambda: str(friend.player) in screen_text(pilot))
-            shown = screen_text(pilot)
-            assert str(lobby.race["code"]) in shown and "Press s to start" in shown
+            code = str(lobby.race["code"])
+            shown = await on_screen(pilot, str(friend.player), code, "Press s to start")
             assert f"{account.player} (you)" in shown
             await all_keys_shown(pilot)
             await pilot.press("s")

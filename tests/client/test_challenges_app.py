@@ -93,6 +93,8 @@ async def test_watching_a_race_shows_the_boards_live(
             await until(pilot, lambda: screen.watched.boards[names[0]]["moves"] == 1)
             await until(pilot, lambda: "moves 1" in screen_text(pilot))
             await pilot.press("tab")
-            assert screen.one in names and f"{screen.one}'s board" in screen_text(pilot)
+            assert screen.one in names
+            await until(pilot, lambda: f"{screen.one}'s board" in screen_text(pilot))
             await pilot.press("b")
-            assert screen.one == "" and "all boards" in screen_text(pilot)
+            assert screen.one == ""
+            await until(pilot, lambda: "all boards" in screen_text(pilot))

@@ -19,7 +19,11 @@ from tests.faults.conftest import server_args
 from tests.support import ServerProcess
 
 SIZES = {"half_open": 500, "idle": 300, "starts": 250, "races": 30}
-HANDSHAKE_TIMEOUT = 1.0
+#: seconds the server gives a connection to finish its handshake (the default is 10):
+#: the half-open ones are closed after it, and the test waits for that; the honest
+#: connections, a hundred at once beside them, must each be through within it on a
+#: machine under load (at 1 s, some were not)
+HANDSHAKE_TIMEOUT = 5.0
 
 
 @pytest.fixture
