@@ -384,8 +384,11 @@ async def test_board_lobby_panel_and_results(
             def text(selector: str) -> str:
                 return str(app.screen.query_one(selector, Static).render())
 
+            def stuck() -> str:
+                return f"never got there: {app.screen}"
+
             async def until(cond: Any) -> None:
-                await eventually(cond, what="the app never got there", pause=pilot.pause)
+                await eventually(cond, what=stuck, pause=pilot.pause)
 
             await until(lambda: isinstance(app.screen, RaceScreen) and app.screen.query("#lobby"))
             lobby = text("#lobby")

@@ -30,7 +30,7 @@ GUARD = 60.0
 async def eventually(
     condition: Callable[[], Awaitable[T | None]],
     *,
-    what: str = ...,
+    what: str | Callable[[], str] = ...,
     guard: float = ...,
     every: float = ...,
     pause: Callable[[float], Awaitable[object]] = ...,
@@ -41,7 +41,7 @@ async def eventually(
 async def eventually(
     condition: Callable[[], T | None],
     *,
-    what: str = ...,
+    what: str | Callable[[], str] = ...,
     guard: float = ...,
     every: float = ...,
     pause: Callable[[float], Awaitable[object]] = ...,
@@ -51,15 +51,16 @@ async def eventually(
 async def eventually(
     condition: Callable[[], Any],
     *,
-    what: str = "",
+    what: str | Callable[[], str] = "",
     guard: float = GUARD,
     every: float = 0.01,
     pause: Callable[[float], Awaitable[object]] = asyncio.sleep,
 ) -> Any:
     """The first true value of ``condition()`` (a coroutine function is awaited),
-    asked every ``every`` seconds; an ``AssertionError`` naming ``what`` if it is still
-    false after ``guard`` seconds. ``pause`` waits between two asks (a Textual test
-    passes ``pilot.pause``, so the app handles its messages meanwhile)."""
+    asked every ``every`` seconds; an ``AssertionError`` naming ``what`` (or saying
+    what ``what()`` returns then) if it is still false after ``guard`` seconds.
+    ``pause`` waits between two asks (a Textual test passes ``pilot.pause``, so the
+    app handles its messages meanwhile)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + guard
     while True:
@@ -69,6 +70,8 @@ async def eventually(
         if value:
             return value
         if loop.time() > deadline:
-            said = what or getattr(condition, "__qualname__", repr(condition))
+            said = (what() if callable(what) else what) or getattr(
+                condition, "__qualname__", repr(condition)
+            )
             raise AssertionError(f"never came true within the {guard:g} s hang guard: {said}")
         await pause(every)
