@@ -18,6 +18,7 @@ from client.screens.home import DailyScreen
 from client.screens.leaderboard import LeaderboardScreen
 from client.widgets import BoardView
 from protocol.messages import Mode
+from tests.support import GUARD, eventually
 
 from .conftest import fresh_name
 from .views import engine_state
@@ -26,13 +27,11 @@ SIZE = (120, 40)
 WIDE = (200, 50)  # thirteen piles in a row
 
 
-async def until(pilot: Pilot[int], cond: Callable[[], bool], timeout: float = 10.0) -> None:
-    steps = int(timeout / 0.02)
-    for _ in range(steps):
-        if cond():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("the app never got there")
+async def until(pilot: Pilot[int], cond: Callable[[], bool], timeout: float = GUARD) -> None:
+    """Wait for the app to get where ``cond`` says (``timeout``: a hang guard)."""
+    await eventually(
+        cond, what="the app never got there", guard=timeout, every=0.02, pause=pilot.pause
+    )
 
 
 def board_of(app: PasyansApp) -> BoardScreen:

@@ -17,7 +17,8 @@ from client import config
 from client.challenges import challenge_text, challenges_text, share_lines, unread_line
 from client.cli import EXIT_OK, EXIT_REFUSED, main
 from client.connection import Connection
-from protocol.messages import Mode
+from protocol.messages import Mode, Push
+from tests.support import GUARD, eventually
 
 from .conftest import fresh_name
 
@@ -127,26 +128,30 @@ def test_the_texts() -> None:
     ]
 
 
-async def a_race_with_moves(url: str, code_box: list[str], go: threading.Event) -> None:
-    """Two players race Crescent: once a spectator watches (``go``), one moves, then
-    both resign."""
+async def a_race_with_moves(url: str, code_box: list[str], made: threading.Event) -> None:
+    """Two players race Crescent: once a spectator watches (the members are told so),
+    one moves, then both resign."""
     async with Connection(url) as a, Connection(url) as b:
         await a.register(fresh_name())
         await b.register(fresh_name())
+        dealt: list[dict[str, Any]] = []
+        watched = asyncio.Event()
+
+        def heard(push: Push) -> None:
+            if push.name == "race_started":
+                dealt.append(push.fields["state"])
+            elif push.name == "race" and push.fields.get("watchers"):
+                watched.set()
+
+        a.on_event = heard
         race = await a.race_create("crescent")
         await b.race_join(str(race["code"]))
         code_box.append(str(race["code"]))
-        dealt: list[dict[str, Any]] = []
-        a.on_event = lambda push: (
-            dealt.append(push.fields["state"]) if push.name == "race_started" else None
-        )
+        made.set()
         await a.race_start(str(race["race_id"]))
-        for _ in range(200):
-            if dealt:
-                break
-            await asyncio.sleep(0.05)
+        await eventually(lambda: dealt, what="the race dealt")
         state = dealt[0]
-        await asyncio.to_thread(go.wait, 20)
+        await eventually(watched.is_set, what="the spectator watching")
         await a.move(str(state["game_id"]), int(state["seq"]), state["legal"][0])
         mine = await a.my_games(limit=1)
         await a.resign(str(mine["games"][0]["game_id"]))
@@ -163,19 +168,16 @@ def test_race_watch_in_script_mode(
     """``pasyans race watch CODE`` without a terminal prints the race and the boards,
     each member's progress as it changes, and stops once the race is over."""
     code_box: list[str] = []
-    go = threading.Event()
+    made = threading.Event()
     racing = threading.Thread(
-        target=lambda: asyncio.run(a_race_with_moves(server_env, code_box, go)), daemon=True
+        target=lambda: asyncio.run(a_race_with_moves(server_env, code_box, made)), daemon=True
     )
     racing.start()
-    for _ in range(200):
-        if code_box:
-            break
-        threading.Event().wait(0.05)
+    assert made.wait(GUARD), "no race made"
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    threading.Timer(0.5, go.set).start()
     assert main(["race", "watch", code_box[0]]) == EXIT_OK
-    racing.join(20)
+    racing.join(GUARD)
+    assert not racing.is_alive()
     out = capsys.readouterr().out
     assert f"watching race {code_box[0]}" in out and "1 watching" in out
     assert "finished" in out

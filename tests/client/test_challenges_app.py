@@ -5,7 +5,6 @@ shows the members' boards (Tab: one at a time) with the progress panel."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from client import config
@@ -15,6 +14,7 @@ from client.launch import Launch
 from client.screens.home import DailyScreen
 from client.screens.watch import WatchScreen
 from protocol.messages import Mode, Push
+from tests.support import eventually
 
 from .conftest import fresh_name
 from .test_80x24 import SMALL, all_keys_shown, screen_text
@@ -34,8 +34,9 @@ async def test_c_on_the_end_screen_makes_a_challenge(
         assert end.shared.startswith("pasyans · Полумесяц (Crescent) · deal ")
         assert app.clipboard == end.shared
         assert f"challenge {code} made" in str(end.query_one("#shared").render())
+        end.shared = ""
         await pilot.press("C")  # again: the same challenge, not a second one
-        await pilot.pause(0.2)
+        await until(pilot, lambda: bool(end.shared))  # shown again: the press is done
         assert end.challenge == code
     async with Connection(server_url) as conn:
         await conn.auth(account.token)
@@ -95,10 +96,7 @@ async def test_watching_a_race_shows_progress_live_and_the_boards_at_its_end(
 
         a.on_event = heard
         await a.race_start(str(race["race_id"]))
-        for _ in range(100):
-            if dealt:
-                break
-            await asyncio.sleep(0.05)
+        await eventually(lambda: dealt, what="the race dealt")
         app = PasyansApp(server_url, launch=Launch(watch=str(race["code"])))
         async with app.run_test(size=(200, 50)) as pilot:
             await until(pilot, lambda: isinstance(app.screen, WatchScreen))
@@ -113,9 +111,11 @@ async def test_watching_a_race_shows_progress_live_and_the_boards_at_its_end(
             await until(pilot, lambda: screen.watched.counters(names[0])["moves"] == 1)
             await until(pilot, lambda: "moves 1" in screen_text(pilot))
             await pilot.press("tab")
-            assert screen.one in names and f"{screen.one}'s board" in screen_text(pilot)
+            assert screen.one in names
+            await until(pilot, lambda: f"{screen.one}'s board" in screen_text(pilot))
             await pilot.press("b")
-            assert screen.one == "" and "all boards" in screen_text(pilot)
+            assert screen.one == ""
+            await until(pilot, lambda: "all boards" in screen_text(pilot))
             # the race over, every board is shown whole
             for conn in (a, b):
                 mine = await conn.my_games(limit=1)

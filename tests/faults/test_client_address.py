@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from deploy.local import start_balancer
-from tests.support import TestClient, connect, running_app
+from tests.support import GUARD, TestClient, connect, running_app
 from tests.support.fixtures import redis_server, redis_url, unique_name
 
 from .conftest import need_balancer
@@ -74,7 +74,7 @@ async def test_the_web_client_is_served_through_the_balancer(
         root = url.removeprefix("ws://").removesuffix("/ws")
 
         def get(path: str) -> tuple[int, str, bytes]:
-            with urllib.request.urlopen(f"http://{root}{path}", timeout=5) as r:
+            with urllib.request.urlopen(f"http://{root}{path}", timeout=GUARD) as r:
                 return r.status, r.headers.get("Content-Type", ""), r.read()
 
         status, kind_, body = await asyncio.to_thread(get, "/")

@@ -11,5 +11,15 @@ from __future__ import annotations
 from .client import TestClient, connect
 from .redis import RedisProcess, free_port
 from .server import ServerProcess, running_app
+from .wait import GUARD, eventually
 
-__all__ = ["RedisProcess", "ServerProcess", "TestClient", "connect", "free_port", "running_app"]
+__all__ = [
+    "GUARD",
+    "RedisProcess",
+    "ServerProcess",
+    "TestClient",
+    "connect",
+    "eventually",
+    "free_port",
+    "running_app",
+]

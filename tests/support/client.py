@@ -20,6 +20,8 @@ from websockets.typing import Subprotocol
 
 import protocol as P
 
+from .wait import GUARD
+
 
 class TestClient:
     __test__ = False  # not a pytest test class
@@ -35,8 +37,9 @@ class TestClient:
     async def send_raw(self, data: bytes | str) -> None:
         await self.ws.send(data)
 
-    async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
-        """The next frame, decoded (events included)."""
+    async def recv(self, timeout: float = GUARD) -> dict[str, Any]:
+        """The next frame, decoded (events included). ``timeout`` is a hang guard,
+        never a measure: a test waits for a frame however long a loaded machine takes."""
         import asyncio
 
         data = await asyncio.wait_for(self.ws.recv(), timeout)
@@ -44,7 +47,7 @@ class TestClient:
         self.frames.append(data)
         return P.decode(data, max_size=1 << 24)
 
-    async def reply(self, rid: int | None, timeout: float = 10.0) -> dict[str, Any]:
+    async def reply(self, rid: int | None, timeout: float = GUARD) -> dict[str, Any]:
         """The reply to ``rid``; events received meanwhile go to ``events``."""
         while True:
             msg = await self.recv(timeout)
@@ -89,15 +92,22 @@ class TestClient:
         )["state"]
         return new
 
-    async def next_event(self, ev: str, timeout: float = 5, **match: Any) -> dict[str, Any]:
+    async def next_event(self, ev: str, timeout: float = GUARD, **match: Any) -> dict[str, Any]:
         """The next event ``ev`` whose fields include ``match`` (events that arrived
-        while a reply was awaited come first)."""
+        while a reply was awaited come first); an ``AssertionError`` after ``timeout``
+        seconds, a hang guard."""
         deadline = time.monotonic() + timeout
         while True:
             if self.events:
                 msg = self.events.pop(0)
             else:
-                msg = await self.recv(timeout=max(0.01, deadline - time.monotonic()))
+                left = deadline - time.monotonic()
+                try:
+                    msg = await self.recv(timeout=max(0.01, left))
+                except TimeoutError:
+                    raise AssertionError(
+                        f"no event {ev} {match or ''} within the {timeout:g} s hang guard"
+                    ) from None
                 assert "ev" in msg, f"a reply while waiting for {ev}: {msg}"
             if msg["ev"] == ev and all(msg.get(k) == v for k, v in match.items()):
                 return msg

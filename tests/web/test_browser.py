@@ -18,13 +18,14 @@ import pytest
 import redis
 
 from server.patience import registry
-from tests.support import RedisProcess, ServerProcess, connect
+from tests.support import GUARD, RedisProcess, ServerProcess, connect, eventually
 from tools.browser import a_card_move, board_at, click_move, held, sign_in
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 
-#: milliseconds any one step of the page may take (a loaded machine, a fresh daily)
-STEP = 20_000
+#: milliseconds any one step of the page may take before the test fails: a hang guard
+#: (tests/support/wait.py's GUARD), far beyond a loaded machine or a fresh daily
+STEP = int(GUARD * 1000)
 
 
 @pytest.fixture
@@ -130,12 +131,15 @@ def test_yesterdays_commitments_verify_in_the_browser_with_exact_seeds(
             today = datetime.date.fromisoformat((await c.call("daily"))["date"])
             date = (today - datetime.timedelta(days=1)).isoformat()
 
-            for _ in range(600):  # a hang guard of a minute or more, never reached
+            async def chosen() -> dict[str, Any] | None:
                 reply: dict[str, Any] = await c.call("daily", date=date)
-                if not any(g.get("preparing") for g in reply["games"].values()):
-                    return reply
-                await asyncio.sleep(0.1)
-            raise AssertionError(f"yesterday's dailies were never chosen: {reply}")
+                done = not any(g.get("preparing") for g in reply["games"].values())
+                return reply if done else None
+
+            past: dict[str, Any] = await eventually(
+                chosen, every=0.1, what="yesterday's dailies chosen"
+            )
+            return past
 
     # Playwright's sync API runs an event loop in this thread: ask from another one
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
