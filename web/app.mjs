@@ -146,6 +146,7 @@ export async function start(slug, mode, extra = {}) {
     if (mode === "daily" && err.error && err.error.preparing) {
       // still being certified: it opens by itself once it is (the home screen asks)
       update({ startWhenReady: { [slug]: true }, notice: null });
+      if (app.reloadHome) app.reloadHome();
       return;
     }
     update({ notice: err.message });
@@ -244,8 +245,6 @@ function Mine({ mine }) {
 
 function Home() {
   const [daily, setDaily] = useState(app.daily);
-  // the dailies to open as soon as the server has certified them (asked while it was)
-  const [waiting, setWaiting] = useState(app.startWhenReady);
   const [past, setPast] = useState(null);
   const [checks, setChecks] = useState({});
   const [dealGame, setDealGame] = useState("");
@@ -266,15 +265,21 @@ function Home() {
           start(ready, "daily");
           return;
         }
-        if (Object.values(reply.games).some((g) => g.preparing)) timer = setTimeout(load, 3000);
+        const waiting = Object.keys(app.startWhenReady || {}).length > 0;
+        if (waiting || Object.values(reply.games).some((g) => g.preparing)) timer = setTimeout(load, 3000);
       } catch (err) {
         if (alive) timer = setTimeout(load, 3000);
       }
     };
     load();
+    app.reloadHome = () => {
+      clearTimeout(timer);
+      timer = setTimeout(load, 3000);
+    };
     conn.call("daily", { date: utcDate(-1) }).then((reply) => alive && setPast(reply)).catch(() => {});
     return () => {
       alive = false;
+      app.reloadHome = null;
       clearTimeout(timer);
     };
   }, []);
@@ -298,9 +303,8 @@ function Home() {
   // Play a daily: at once, or, while it is being certified, as soon as it is ready.
   const playDaily = (slug, entry) => {
     if (!entry || !entry.preparing) return start(slug, "daily");
-    const next = app.startWhenReady && app.startWhenReady[slug] ? {} : { [slug]: true };
-    app.startWhenReady = next;
-    setWaiting(next);
+    // opened as soon as the server has certified it (the home asks every 3 s)
+    update({ startWhenReady: app.startWhenReady[slug] ? {} : { [slug]: true } });
   };
   const race = async (slug) => {
     try {
@@ -330,11 +334,11 @@ function Home() {
             ${entry && entry.commitment ? html`<code class="commitment" title=${entry.commitment}>${entry.commitment.slice(0, 12)}…</code>` : ""}
           </div>
           <div class="row-actions">
-            <button class="primary" data-do="daily" aria-pressed=${entry && entry.preparing ? String(Boolean(waiting[g.slug])) : undefined} onClick=${() => playDaily(g.slug, entry)}>
+            <button class="primary" data-do="daily" aria-pressed=${entry && entry.preparing ? String(Boolean(app.startWhenReady[g.slug])) : undefined} onClick=${() => playDaily(g.slug, entry)}>
               ${entry && entry.mine
                 ? entry.mine.status === "playing" ? "Resume" : "Result"
                 : entry && entry.preparing
-                  ? waiting[g.slug] ? "Opens when ready — cancel" : "Play when ready"
+                  ? app.startWhenReady[g.slug] ? "Opens when ready — cancel" : "Play when ready"
                   : "Play daily"}
             </button>
             <button data-do="practice" onClick=${() => start(g.slug, "practice")}>Practice</button>

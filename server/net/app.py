@@ -132,6 +132,10 @@ class App:
             watch_stale_after=max(5.0, 3 * s.presence_interval),
         )
         services.dailies.observe = self.metrics.daily_chosen
+        try:  # the deployment's first day is the first day a server of it started
+            await services.dailies.first_day()
+        except Exception:  # storage is out: read (or set) at the first request instead
+            log.warning("the deployment's first day could not be read yet", exc_info=True)
         self.metrics.dailies_preparing.set_function(services.dailies.preparing)
         if s.backfill_look_alikes and not await self.backfill_look_alikes():
             later = asyncio.create_task(self.backfill_look_alikes(retry=10), name="look-alikes")
