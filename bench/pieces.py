@@ -2,7 +2,7 @@
 
     python -m bench.pieces [--games 20] [--reps 30]
 
-The moves are those bench/hotpath.py's and bench/load_server.py's players play in
+The moves are those bench/hotpath.py's and bench/load_server's players play in
 Crescent (``legal[seq % len(legal)]``, deals 1 to ``--games``). Each piece runs over
 all of them ``--reps`` times; the least CPU (``time.process_time``) of a pass, per move,
 is printed. The engine piece replays the games from their deals, so that every
