@@ -8,9 +8,10 @@ all of them ``--reps`` times; the least CPU (``time.process_time``) of a pass, p
 is printed. The engine piece replays the games from their deals, so that every
 position is new to the legal-move cache, as a move's is in the server.
 
-The figures are for comparing two versions of the code (docs/performance.md, issue
-28): run this in both checkouts *at the same time*, so that both see the same load on
-the machine; one run alone moves by 10-30 % with what else runs.
+The figures are for comparing two versions of the code
+(docs/history/performance-rounds.md, issue 28): run this in both checkouts *at the
+same time*, so that both see the same load on the machine; one run alone moves by
+10-30 % with what else runs.
 """
 
 from __future__ import annotations

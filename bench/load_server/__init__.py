@@ -28,8 +28,8 @@ floor's work and the engine's in one process, driven by the same load client as
 pasyans, and nothing else (no validation, records, clock or cache). It is the least a
 server running our engine can spend a move, measured as the servers are: the engine
 figure above is measured apart, and in a server's process, beside its sockets and
-buffers, the same work costs up to ~1.7 × as much (docs/performance.md, "Issue 28,
-third round"). ``"floor_engine_cpu_us"``, ``"floor_engine_p99_ms"``,
+buffers, the same work costs up to ~1.7 × as much (docs/history/performance-rounds.md,
+"Issue 28, third round"). ``"floor_engine_cpu_us"``, ``"floor_engine_p99_ms"``,
 ``"cpu_vs_floor_engine"`` (pasyans's CPU a move over it: what our own code adds) and
 ``"floor_engine_p99_ratio"`` (its p99 over the floor's) are in each single-Redis row.
 Targets (issue 15): pasyans's server CPU per move ≤ 1.2 × (the floor's + the
@@ -64,7 +64,7 @@ together). The preparing server's solver processes are frozen (SIGSTOP) outside 
 own turns, or they would take the other servers' CPU in theirs. On this shared
 machine the speed of everything drifts by ±30 % within minutes: measured one after
 another, a ratio of two servers read the drift as much as the servers
-(docs/performance.md, "Issue 28, fourth round").
+(docs/history/performance-rounds.md, "Issue 28, fourth round").
 
 Each run is compared with the saved baseline ``bench/load_server_baseline.json`` when
 present (the ratios to the echo count: absolute figures move with the machine's load);

@@ -90,10 +90,10 @@ def engine_cost(seconds: float, games: int = 1) -> EngineCost:
     each in turn (a new deal when one ends), as a server holding that many players'
     games plays them: 1,000 games' positions and legal-move lists do not stay in the
     CPU's caches as one game's do (measured: ~1.5 × the µs of one game at a time at
-    the same move indices, docs/performance.md). CPU time, as the servers' figures:
-    the timed sections' wall time is split by move index and scaled by the process's
-    CPU over wall time of the whole measurement (a CPU clock read twice a move would
-    cost more than a tenth of what it measures)."""
+    the same move indices, docs/history/performance-rounds.md). CPU time, as the
+    servers' figures: the timed sections' wall time is split by move index and scaled
+    by the process's CPU over wall time of the whole measurement (a CPU clock read
+    twice a move would cost more than a tenth of what it measures)."""
     from server.net.app import LEGAL_POSITIONS
     from server.patience import registry
     from server.patience.engine import keep_legal_moves

@@ -197,8 +197,8 @@ def reference_server(args: argparse.Namespace) -> Coroutine[Any, Any, None] | No
     ``--floor-server`` or ``--floor-engine-server``; ``None`` for the benchmark
     itself). It collects garbage as pasyans does (``server.net.app.GC_THRESHOLDS``):
     with CPython's default thresholds the floor plus the engine spent 12–37 µs a move
-    more on collections than pasyans does (docs/performance.md, fifth round), which
-    flattered pasyans's ratio to it."""
+    more on collections than pasyans does (docs/history/performance-rounds.md, fifth
+    round), which flattered pasyans's ratio to it."""
     if args.echo_server:
         served = echo_server(args.echo_server)
     elif args.floor_server:
