@@ -15,7 +15,7 @@ started when one ended (at the CPU of a start, measured after the run: a start i
 move, and costs several moves' CPU), and with ``--profile N``
 the N functions of most own time under cProfile, where the time goes when the
 WebSocket layer and the other processes are out of the picture. The players play
-``legal[seq % len(legal)]`` as bench/load_server.py's do, a new game when one ends.
+``legal[seq % len(legal)]`` as bench/load_server's do, a new game when one ends.
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ async def run(args: argparse.Namespace) -> None:
         metrics = Metrics()
         hub = Hub()
         sessions = Sessions(settings, metrics, hub, Routes(sv, hub, settings, metrics).dispatch)
-        # An account per player, as bench/load_server.py's: an account keeps only its
+        # An account per player, as bench/load_server's: an account keeps only its
         # newest 100 practice games in play (``max_in_play``), so players sharing one
         # would resign each other's games on every start.
         stamp = uuid.uuid4().hex[:8]

@@ -47,13 +47,13 @@ log = logging.getLogger("pasyans.server")
 #: allocates a few hundred short-lived objects (state, view, reply), so with CPython's
 #: default (700, 10, 10) the collector runs every couple of moves and, with many
 #: connections, full collections walk every connection's objects (a large share of a
-#: move's CPU at 1,000 players: docs/performance.md). Reference counting frees nearly
-#: all of it anyway; the collector still runs, just less often.
+#: move's CPU at 1,000 players: docs/history/performance-rounds.md). Reference
+#: counting frees nearly all of it anyway; the collector still runs, just less often.
 GC_THRESHOLDS = (50_000, 20, 100)
 #: positions whose legal moves each game keeps in a server: more than the games in play
 #: at once between two moves of one, so a move is checked against the list its previous
 #: reply sent. At the engine's default 256, 1,000 players of one game each found their
-#: position evicted and paid for its moves twice (docs/performance.md)
+#: position evicted and paid for its moves twice (docs/history/performance-rounds.md)
 LEGAL_POSITIONS = 2048
 
 

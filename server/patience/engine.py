@@ -49,7 +49,8 @@ MOVE_CAP = 5000
 #: positions whose legal moves each game keeps (see :meth:`Game.legal_moves`): enough
 #: for one player's next move. A server raises it (:func:`keep_legal_moves`) to the games
 #: in play at once between two moves of one; kept small, random play and search (which
-#: keep nothing for long) spend less on garbage collection (docs/performance.md)
+#: keep nothing for long) spend less on garbage collection
+#: (docs/history/performance-rounds.md)
 LEGAL_CACHE = 256
 #: ``bytes.translate`` table mapping a card id of either deck to its first-deck id
 _MOD52 = bytes(c % 52 for c in range(256))

@@ -1,4 +1,4 @@
-"""bench/load_server.py's floor-plus-engine server: the server its CPU and p99 figures
+"""bench/load_server's floor-plus-engine server: the server its CPU and p99 figures
 are compared with must do the engine's real work and the floor's real write, or the
 comparison means nothing."""
 

@@ -1,4 +1,4 @@
-"""bench/load_server.py measures its servers in interleaved rounds, so a drift of the
+"""bench/load_server measures its servers in interleaved rounds, so a drift of the
 machine's speed falls on every server alike: the order must alternate, a row must
 pool every round it measured, and a preparing server's solvers must work in its own
 turns only."""
