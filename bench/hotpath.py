@@ -1,7 +1,7 @@
 """The server's hot path per move, in one process and without a socket to the players:
 each request frame goes through the connection's own path (``server.net.session``:
 decode, rate limit, ``protocol`` parsing; ``server.net.routes``: dispatch, metrics) to
-the games service (``Games.move_delta``: the rules, the one Redis script on a real
+the games service (``Games.move``: the rules, the one Redis script on a real
 ``redis-server`` with AOF ``everysec`` over a unix socket, the delta), and its reply
 is encoded, as the server does for each move with ``"reply": "delta"``; only the
 WebSocket frame's read and write are left out.

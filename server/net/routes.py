@@ -27,6 +27,7 @@ from ..patience import registry
 from ..services import Services, daily_overview
 from ..services.games import find_game
 from ..services.limits import AddressLimits, Kind
+from ..services.records import Change
 from ..settings import Settings
 from ..store.errors import OUTAGE
 from .metrics import Metrics
@@ -288,15 +289,20 @@ class Routes:
         return {"state": await self.sv.games.resume(player, req.game_id)}
 
     async def move(self, player: str, req: P.MoveRequest) -> Answer:
-        games = self.sv.games
-        if req.reply is P.ReplyForm.DELTA:
-            return {"delta": await games.move_delta(player, req.game_id, req.seq, req.move)}
-        return await games.move_packed(player, req.game_id, req.seq, req.move)
+        change = await self.sv.games.move(player, req.game_id, req.seq, req.move)
+        return self.answer(change, req.reply)
 
-    async def undo(self, player: str, req: P.UndoRequest) -> Result:
-        delta = req.reply is P.ReplyForm.DELTA
-        state = await self.sv.games.undo(player, req.game_id, req.seq, delta=delta)
-        return {"delta": state} if delta else {"state": state}
+    async def undo(self, player: str, req: P.UndoRequest) -> Answer:
+        change = await self.sv.games.undo(player, req.game_id, req.seq)
+        return self.answer(change, req.reply)
+
+    def answer(self, change: Change, form: P.ReplyForm) -> Answer:
+        """A written change as its reply asks: the whole state (its bytes, shaped by
+        ``Views.answer``: ``{"state": …}``), or ``{"delta": …}``."""
+        views = self.sv.games.views
+        if form is P.ReplyForm.DELTA:
+            return {"delta": views.delta(change.before, change.after)}
+        return views.answer(change)
 
     async def resign(self, player: str, req: P.ResignRequest) -> Result:
         return {"state": await self.sv.games.resign(player, req.game_id)}

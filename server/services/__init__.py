@@ -11,6 +11,7 @@ from ..workers import SolverPool
 from .accounts import Accounts
 from .assistance import Assistance
 from .challenges import Challenges
+from .changes import Changes
 from .clock import Clock, FakeClock, SystemClock
 from .daily import Dailies
 from .friends import Friends
@@ -81,11 +82,13 @@ class Services:
             first_day=limits.first_day,
         )
         boards = Leaderboards(store)
+        changes = Changes()
         games = Games(
             store,
             clock,
             dailies,
             boards,
+            changes,
             cache_size=cache_size,
             idle_gap=idle_gap,
             max_in_play=limits.max_in_play,
@@ -110,14 +113,22 @@ class Services:
         )
         accounts = Accounts(store, clock)
         stats = Stats(store, clock, games)
-        # After Stats and Races: each wraps the hook set before it (a finished game is
-        # counted, then noted in its challenge; a race's news, then the board).
         challenges = Challenges(
             store, clock, games, days=limits.challenge_days, most_open=limits.challenge_open
         )
         watch = Watch(
             store, clock, games, races, most=limits.race_watchers, stale_after=watch_stale_after
         )
+        # What happens after a game is written, in this order: a finished game is
+        # counted in its player's statistics, noted in its challenge, ranked on its
+        # daily's boards; a race game's race publishes its news; a race over shows its
+        # spectators the boards.
+        changes.on_finished(stats.count)
+        changes.on_finished(challenges.finished)
+        changes.on_finished(games.rank)
+        changes.on_race_game(races.game_changed)
+        changes.on_race_finished(watch.race_finished)
+        races.watchers_of = watch.count
         return cls(
             store,
             clock,
