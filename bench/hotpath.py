@@ -32,13 +32,13 @@ import uuid
 import protocol as P
 from deploy.procs import RedisProcess
 from protocol.messages import Mode
-from server.net.app import GC_THRESHOLDS, LEGAL_POSITIONS
+from server.net.app import GC_THRESHOLDS
 from server.net.metrics import Metrics
 from server.net.ratelimit import TokenBucket
 from server.net.routes import Routes
 from server.net.session import Conn, Hub, Sessions
 from server.patience.engine import keep_legal_moves
-from server.services import Services
+from server.services import LEGAL_POSITIONS, Services
 from server.settings import Settings
 from server.store import Store
 
