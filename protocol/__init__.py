@@ -7,8 +7,10 @@ Pure: no I/O, and nothing from ``server`` or ``client``::
     reply = parse_reply(decode(answer))      # Reply(re=1, ok=True, result={"state": ...})
 
 One module a job: ``ops`` (names), ``checks`` (a request field's check and schema),
-``requests`` (one type per op), ``builders`` (frames as maps), ``codec`` (msgpack),
-``errors``, ``status``, ``cards``, ``delta``.
+``requests`` (one type per op), ``objects``, ``results`` and ``events`` (what the
+server sends, as types: the contract, not built by the server), ``builders`` (frames
+as maps), ``codec`` (msgpack), ``errors``, ``status``, ``cards``, ``delta``;
+``schema`` makes the AsyncAPI document (docs/protocol.asyncapi.json) from the types.
 """
 
 from __future__ import annotations
