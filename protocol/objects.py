@@ -304,7 +304,8 @@ class Race(TypedDict):
     starts_at: Annotated[Ms | None, "the deal's time, once counting down"]
     players: Annotated[
         list[RaceRow],
-        "winners first by place, then the others by more cards founded; ties by name",
+        "the winners first by place, then the others by more cards founded; ties by "
+        "name, in code-point order",
     ]
     creator: Player
     rematch: Rematch | None

@@ -29,6 +29,18 @@ async def test_a_bad_id_is_answered_with_re_null(client: TestClient) -> None:
         assert reply["re"] is None and reply["ok"] is False
 
 
+async def test_a_map_with_a_key_that_is_no_string_is_answered_with_its_id(
+    client: TestClient,
+) -> None:
+    """A map refused before its fields are read still has its ``id`` read; a frame
+    that is no map has none."""
+    await client.send_raw(msgpack.packb({1: "x", "id": 7, "op": "games"}))
+    reply = await client.reply(7)
+    assert reply["error"]["code"] == "bad_request"
+    await client.send_raw(msgpack.packb({1: "x", "op": "games"}))
+    assert (await client.reply(None))["ok"] is False
+
+
 async def test_a_whole_number_float_is_no_integer(player: TestClient) -> None:
     state = await player.start("fifteen", "practice")
     reply = await raw(
