@@ -31,6 +31,19 @@ def test_the_committed_document_is_the_one_the_types_make() -> None:
     assert tool.main([]) == 0
 
 
+def test_every_schema_of_the_document_is_json_schema_draft_7() -> None:
+    """What a client author's validator reads: each schema, and each message's payload,
+    is valid against draft 7's meta-schema (AsyncAPI 3's default schema format is a
+    superset of it)."""
+    from jsonschema import Draft7Validator
+
+    doc = json.loads(DOC.read_text(encoding="utf-8"))
+    for schema in doc["components"]["schemas"].values():
+        Draft7Validator.check_schema(schema)
+    for message in doc["components"]["messages"].values():
+        Draft7Validator.check_schema(message["payload"])
+
+
 def test_every_op_and_event_has_its_messages() -> None:
     doc = json.loads(DOC.read_text(encoding="utf-8"))
     assert doc["asyncapi"].startswith("3.")
