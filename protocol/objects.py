@@ -249,6 +249,7 @@ class DailyPreparing(TypedDict):
     certified: None
     best_founded: None
     seed: None
+    label: None
     total: Count
     mine: Summary | None
 
