@@ -3,7 +3,6 @@ games, and the zsets of the newest (in play, races created) that a game's start 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,27 +20,11 @@ class GameStore(Connection):
         """Store a new game (False, and nothing written, if ``gid`` exists)."""
         args: list[Value] = [x for item in fields.items() for x in item]
         keys = [self.keys.game(gid)]
-        created_ms = int(fields["created"])
-        if self._replicated is None and self._piped_scripts:
-            # The game's commands on the pipelined connections, as its moves.
-            if not await self._piped("create_game", self._create, keys, args):
-                return False
-            if self._pipe is not None:
-                zadd = ("ZADD", self.keys.player_games(player), created_ms, gid)
-                await self._piped_command("create_game", *zadd)
-            else:
-                async with self._call("create_game"):
-                    await self.redis.zadd(self.keys.player_games(player), {gid: created_ms})
-            return True
-        async with self._call("create_game"):
-            if self._replicated is not None:
-                created = await self._replicated.run(scripts.CREATE, keys, args)
-            else:
-                created = await self._create(keys=keys, args=args)
-            if not created:
-                return False
-            await self.redis.zadd(self.keys.player_games(player), {gid: created_ms})
-            return True
+        zadd = ("ZADD", self.keys.player_games(player), int(fields["created"]), gid)
+        if not await self._writes.run("create_game", self._create, keys, args):
+            return False
+        await self._writes.command("create_game", *zadd)
+        return True
 
     async def game(self, gid: str) -> Fields | None:
         async with self._call("game"):
@@ -70,8 +53,9 @@ class GameStore(Connection):
         clean: bool,
         active_ms: int = 0,
     ) -> tuple[int, int]:
-        """One atomic compare-and-set on ``seq``: ``(1, new seq)`` when written,
-        ``(0, current seq)`` when another writer was first, ``(-1, 0)`` if missing."""
+        """One atomic compare-and-set on ``seq`` (``scripts.MOVE``, one round trip on
+        the store's transport for writes): ``(1, new seq)`` when written, ``(0, current
+        seq)`` when another writer was first, ``(-1, 0)`` if missing."""
         args: list[Value] = [
             seq,
             state,
@@ -85,43 +69,8 @@ class GameStore(Connection):
             active_ms,
         ]
         keys = [self.keys.game(gid), self.keys.game_log(gid)]
-        if self._replicated is not None:
-            async with self._call("move"):
-                done, current = await self._replicated.run(scripts.MOVE, keys, args)
-            return int(done), int(current)
-        start = time.perf_counter()
-        pipe = self._pipe
-        if pipe is not None:
-            # Pipelined on its own connection: no pool, so no semaphore needed.
-            try:
-                done, current = await pipe.evalsha(self._move_script, self._move_sha, keys, args)
-            finally:
-                if self._observe is not None:
-                    self._observe("move", time.perf_counter() - start)
-            return int(done), int(current)
-        nodes = self._nodes
-        if nodes is not None:
-            try:
-                done, current = await nodes.evalsha(keys, args, lambda: self._library(keys, args))
-            finally:
-                if self._observe is not None:
-                    self._observe("move", time.perf_counter() - start)
-            return int(done), int(current)
-        try:
-            done, current = await self._library(keys, args)
-        finally:
-            if self._observe is not None:
-                self._observe("move", time.perf_counter() - start)
+        done, current = await self._writes.run("move", self._move, keys, args)
         return int(done), int(current)
-
-    async def _library(self, keys: list[str], args: list[Value]) -> Any:
-        """The move script through redis-py (which follows a cluster's redirections)."""
-        sem = self._sem.get()
-        await sem.acquire()
-        try:
-            return await self._move(keys=keys, args=args)
-        finally:
-            sem.release()
 
     async def game_log(self, gid: str) -> list[bytes]:
         async with self._call("log"):
@@ -145,12 +94,7 @@ class GameStore(Connection):
         just after the newest's); the members past its newest ``most`` (oldest first),
         still in it: the caller deals with them, then :meth:`forget`."""
         args: list[Value] = [member, score, most]
-        old: list[bytes]
-        if self._piped_scripts:
-            old = await self._piped("keep_newest", self._keep_newest, [key], args)
-        else:
-            async with self._call("keep_newest"):
-                old = await self._keep_newest(keys=[key], args=args)
+        old: list[bytes] = await self._scripts.run("keep_newest", self._keep_newest, [key], args)
         return [_text(x) or "" for x in old]
 
     async def forget(self, key: str, members: list[str]) -> None:

@@ -112,10 +112,7 @@ class PlayerStore(Connection):
         """Count a finished game in the player's statistics (``scripts.STATS``, whose
         ARGV ``args`` is); False when it was counted before."""
         keys = [self.keys.player_stats(player), self.keys.player_counted(player)]
-        if self._piped_scripts:
-            return bool(await self._piped("stats", self._stats, keys, args))
-        async with self._call("stats"):
-            return bool(await self._stats(keys=keys, args=args))
+        return bool(await self._scripts.run("stats", self._stats, keys, args))
 
     async def player_stats(self, player: str) -> Fields:
         async with self._call("stats"):

@@ -3,19 +3,19 @@
 
 Each concept keeps its methods in a module of its own, as a class over
 :class:`~.connection.Connection` (the client, the key names, the bound on concurrent
-calls and their timing, and the pipelined connections scripts take):
+calls and their timing, and the transports of scripts, chosen once: :mod:`.transport`):
 
-==============================  =========================================================
-:mod:`.players`                 accounts, tokens, look-alike names, streak, statistics
-:mod:`.follows`                 the players a player follows
-:mod:`.limits`                  counts per client address
-:mod:`.games`                   a game, its log, the move's compare-and-set, lists of games
-:mod:`.dailies`                 the secret, the first day, each day's choice, ranked attempts
-:mod:`.boards`                  leaderboards
-:mod:`.races`                   races, their codes, leases and presence
-:mod:`.challenges`              challenges and each player's own
-:mod:`.watchers`                spectators of races
-==============================  =========================================================
+=================  ============================================================
+:mod:`.players`    accounts, tokens, look-alike names, streak, statistics
+:mod:`.follows`    the players a player follows
+:mod:`.limits`     counts per client address
+:mod:`.games`      a game, its log, a move's compare-and-set, lists of games
+:mod:`.dailies`    the secret, the first day, each day's choice, ranked attempts
+:mod:`.boards`     leaderboards
+:mod:`.races`      races, their codes, leases and presence
+:mod:`.challenges` challenges, and each player's own
+:mod:`.watchers`   spectators of races
+=================  ============================================================
 
 Why one class of many bases rather than a store holding one object per concept: the
 services, the net, the tests and the benches call ``store.<method>(...)``, and keep
