@@ -17,9 +17,9 @@ way where one goes with a script (a new game's place in its player's list).
                    connection (:class:`~.durability.Replicated`), under the bound
 =================  ==============================================================
 
-With metrics on, the store's transport is wrapped in :class:`Timed`, which times each
-call as its ``name`` (the others ignore it): so an unobserved store pays nothing for
-the timing. None retries a script that may have run (a compare-and-set on ``seq``
+With metrics on, the store's transports are wrapped in :class:`Timed`, which times
+each call as its ``name`` (the others ignore it): so an unobserved store pays nothing
+for the timing. None retries a script that may have run (a compare-and-set on ``seq``
 makes the client's own retry safe).
 """
 
@@ -45,8 +45,8 @@ Observer = Callable[[str, float], None]
 
 class Script(AsyncScript):
     """A script of :mod:`.scripts` registered on the store's client: redis-py runs it
-    when called (``await script(keys=…, args=…)``); the pipelined connections send
-    ``text``, encoded once, or rather its sha."""
+    when called (``await script(keys=…, args=…)``); the others send its sha, and its
+    ``text`` (encoded once) to a Redis that has not seen it."""
 
     def __init__(self, client: aioredis.Redis | RedisCluster, source: str) -> None:
         super().__init__(client, source)
@@ -153,7 +153,8 @@ class Replicas:
 
 class Timed:
     """Another transport's calls, each timed into ``observe`` as its ``name`` (from
-    before it waits for the bound, if it has one, to its reply)."""
+    before it waits for the bound, if it has one, to its reply): the one place a
+    script's time is taken."""
 
     def __init__(self, inner: Transport, observe: Observer) -> None:
         self.inner = inner
