@@ -22,7 +22,7 @@ import http
 import itertools
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -34,9 +34,11 @@ from websockets.typing import Subprotocol
 from protocol import SUBPROTOCOL
 from protocol.codec import MAX_FRAME, decode, encode
 from protocol.delta import DeltaGap, apply_delta
-from protocol.errors import ErrorCode, ProtocolError
+from protocol.errors import ErrorCode, ProtocolError, error_key
 from protocol.messages import Board, Mode, Op, Push, Reply, ReplyForm, parse_reply, request
 from protocol.status import GameStatus
+
+from .lang import _, current, say
 
 #: seconds to wait for the handshake and for each reply
 OPEN_TIMEOUT = 5.0
@@ -89,20 +91,42 @@ class ServerError(ClientError):
     was a move or undo of :meth:`Connection.play`/:meth:`Connection.take_back`
     (None otherwise, or when it could not be fetched)."""
 
-    def __init__(self, code: str, message: str, extra: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        extra: dict[str, Any] | None = None,
+        *,
+        key: str | None = None,
+        params: Mapping[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.extra = extra or {}
+        #: what to say to the player: a keyed message of the catalogues and its
+        #: parameters (the code's own key when the server names none)
+        self.key = key or error_key(code)
+        self.params = dict(params or {})
         self.state: Message | None = None
 
     def __str__(self) -> str:
+        """The error in the player's words (never its code): the keyed message; in
+        English, the server's own words where they say more than the code's key (why a
+        move is illegal, what a request lacks)."""
+        said = say(self.key, self.params, fallback=self.message)
+        own = self.key == error_key(self.code) and self.code in DETAILED
+        if own and self.message and current().lang == "en":
+            said = self.message[:1].upper() + self.message[1:]
         if self.code == ErrorCode.UNAUTHORIZED:
-            return (
-                f"{self.message} — the server does not know this token: "
-                "run `pasyans login TOKEN` or `pasyans register NAME`"
-            )
-        return f"{self.message} ({self.code})"
+            return said + " " + _("Run `pasyans login TOKEN` or `pasyans register NAME`.")
+        return said
+
+
+#: codes whose English message says more than their key (the rule a move broke)
+DETAILED = frozenset(
+    {ErrorCode.ILLEGAL_MOVE, ErrorCode.BAD_REQUEST, ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND}
+)
 
 
 class UsageError(ClientError):
@@ -461,7 +485,7 @@ class Connection:
             raise ServerUnavailable(f"no reply to {op} within {self.reply_timeout:g} s") from None
         if reply.error is not None:
             err = reply.error
-            raise ServerError(err.code, err.message, err.extra)
+            raise ServerError(err.code, err.message, err.extra, key=err.key, params=err.params)
         return reply.result
 
     # -- one method per operation (docs/protocol.md) -----------------------------

@@ -113,7 +113,7 @@ class Routes:
             return P.ok(req.id, **result)
         except ProtocolError as exc:
             self.metrics.count_op(op, exc.code)
-            return P.error(req.id, exc.code, exc.message, **exc.extra)
+            return P.error(req.id, exc.code, exc.message, **exc.wire())
         except OUTAGE as exc:
             log.error("storage outage in %s (id %s, player %s): %r", op, req.id, conn.player, exc)
             self.metrics.count_op(op, ErrorCode.UNAVAILABLE)
@@ -122,6 +122,7 @@ class Routes:
                 req.id,
                 ErrorCode.UNAVAILABLE,
                 f"storage is unavailable; try again in {retry:g} s",
+                params={"seconds": round(retry)},
                 retry_after=retry,
             )
         except redis.exceptions.RedisError as exc:
@@ -157,7 +158,7 @@ class Routes:
             await self.spend(conn, spent)
         except ProtocolError as exc:
             self.metrics.count_op(spent, exc.code)
-            return P.error(rid, exc.code, exc.message, **exc.extra)
+            return P.error(rid, exc.code, exc.message, **exc.wire())
         except OUTAGE as exc:
             log.error("storage outage counting a refused %s against %s: %r", op, conn.address, exc)
         except redis.exceptions.RedisError as exc:

@@ -185,6 +185,8 @@ class Dailies:
                 ErrorCode.UNAVAILABLE,
                 f"certifying a winnable daily of {slug} for {date} ({progress['tried']} "
                 f"candidates so far{left}): try again in {RETRY_SECONDS:.0f} s",
+                key="error.certifying",
+                params={"game": slug},
                 retry_after=RETRY_SECONDS,
                 preparing=progress,
             )

@@ -55,7 +55,12 @@ async def test_a_signed_in_op_refuses_a_stranger(client: TestClient, op: P.Op) -
 @pytest.mark.parametrize("op", [P.Op.RULES, P.Op.LEADERBOARD])
 async def test_an_unknown_game_is_not_found_in_one_wording(client: TestClient, op: P.Op) -> None:
     err = await client.error(op, game="solitaire")
-    assert err == {"code": "not_found", "message": "no patience is called 'solitaire'"}
+    assert err == {
+        "code": "not_found",
+        "message": "no patience is called 'solitaire'",
+        "key": "error.not_found",
+        "params": {},
+    }
 
 
 def test_the_engines_status_is_the_protocols() -> None:
