@@ -41,6 +41,11 @@ _CARD = re.compile(r"^([A2-9TJQK])([SHDC])$")
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 
 
+def N_(msgid: str) -> str:
+    """Marks a message to be translated where it is used (a constant of a module)."""
+    return msgid
+
+
 def mo_path(lang: str) -> Any:
     """The compiled catalogue of ``lang`` (a package resource)."""
     return resources.files(__package__).joinpath("locale", lang, "LC_MESSAGES", f"{DOMAIN}.mo")
@@ -179,13 +184,63 @@ class Words:
             day = date.fromisoformat(day)
         return format_date(day, format="medium", locale=self.lang)
 
+    # -- the games' words: piles, actions, moves (docs/i18n.md) -------------------------
+
+    def pile(self, pile: Mapping[str, Any] | None, form: str = "") -> str:
+        """What a pile of the view is called (its ``name`` and ``n``): ``form`` ""
+        (column 3), ``from`` (from column 3), ``to`` (to column 3) or ``acc`` (column 3
+        as an action's object: "колонку 3"). A pile without a name: its id."""
+        if not pile:
+            return ""
+        name = pile.get("name")
+        if not isinstance(name, str) or not name:
+            return str(pile.get("id", ""))
+        key = f"{name}.{form}" if form else name
+        return self.say(key, {"n": pile.get("n")}, fallback=str(pile.get("id", "")))
+
+    def move(self, move: Mapping[str, Any], piles: Iterable[Mapping[str, Any]] = ()) -> str:
+        """A move as a sentence: "Move the 5♦ from your hand to foundation 1", "Pick
+        up column 1", "Deal". ``piles`` are the view's (the names and the cards)."""
+        by_id = {str(p.get("id")): p for p in piles}
+        if "action" in move:
+            action = str(move["action"])
+            params = {k: v for k, v in move.items() if k != "action"}
+            said: dict[str, str] = {}
+            for k, v in params.items():  # a pile as the object ({column}) or whence ({a_from})
+                said[k] = self.pile(by_id.get(str(v)), "acc") or str(v)
+                said[f"{k}_from"] = self.pile(by_id.get(str(v)), "from") or str(v)
+            key = action_key(action, params, params)
+            return self.say(key, said, fallback=action.replace("_", " ").capitalize())
+        src, dst = by_id.get(str(move.get("from"))), by_id.get(str(move.get("to")))
+        cards = list((src or {}).get("cards") or [])
+        index = move.get("index")
+        card = cards[index] if isinstance(index, int) and 0 <= index < len(cards) else None
+        if index is None and cards:
+            card = cards[-1]
+        ends = {"from": self.pile(src, "from"), "to": self.pile(dst, "to")}
+        if isinstance(card, str):
+            return self.say("move.card", {"card": card, **ends})
+        return self.say("move.a_card", ends)
+
+
+def action_key(action: str, params: Mapping[str, Any], declared: Iterable[str] = ()) -> str:
+    """The keyed message of an action (``action.pick_up``): the action's own when each
+    of its ``declared`` parameters has a value, else the action's with the names of
+    the ones that have (``action.grace.ace``: a grace naming its ace only)."""
+    names = sorted(declared)
+    given = [k for k in names if params.get(k) is not None]
+    if len(given) == len(names):
+        return f"action.{action}"
+    return f"action.{action}." + "_".join(given)
+
+
+#: the forms a pile's name is said in (:meth:`Words.pile`)
+PILE_FORMS = ("", "from", "to", "acc")
+#: the sentences of a card move (:meth:`Words.move`)
+MOVE_KEYS = (N_("move.card"), N_("move.a_card"))
+
 
 @functools.cache
 def words(lang: str) -> Words:
     """The (shared) :class:`Words` of ``lang``."""
     return Words(lang)
-
-
-def N_(msgid: str) -> str:
-    """Marks a message to be translated where it is used (a constant of a module)."""
-    return msgid

@@ -29,7 +29,8 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from protocol.i18n import DOMAIN, LANGS
+from protocol.i18n import DOMAIN, LANGS, PILE_FORMS
+from server.patience import registry
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "protocol" / "locale"
@@ -61,11 +62,24 @@ def extracted() -> Iterator[tuple[str | tuple[str, str], str]]:
             yield message, f"{top}/{path}:{lineno}"
 
 
+def declared() -> list[str]:
+    """The keyed messages the games declare (server/patience): each pile name in its
+    forms, each action (with the parameters it may leave out)."""
+    keys: set[str] = set()
+    for game in registry.games():
+        for key in game.word_keys():
+            forms = PILE_FORMS if key.startswith("pile.") else ("",)
+            keys.update(f"{key}.{form}" if form else key for form in forms)
+    return sorted(keys)
+
+
 def template() -> Catalog:
     catalog = Catalog(domain=DOMAIN, project="pasyans", creation_date=EPOCH)
     for message, where in extracted():
         path, _, line = where.rpartition(":")
         catalog.add(message, locations=[(path, int(line))])
+    for key in declared():
+        catalog.add(key, locations=[("server/patience/games", 0)])
     return catalog
 
 

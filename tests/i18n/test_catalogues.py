@@ -27,6 +27,7 @@ def test_the_compiled_catalogues_are_up_to_date() -> None:
 
 def test_every_marked_message_is_in_every_catalogue() -> None:
     marked = {m if isinstance(m, str) else m[0] for m, _ in i18n.extracted()}
+    marked |= set(i18n.declared())  # every game's piles and actions
     assert len(marked) > 30
     for lang in LANGS:
         catalog = i18n.read(lang)
@@ -81,3 +82,32 @@ def test_the_language_follows_the_terminal_or_the_browser() -> None:
     assert pick(from_environ({})) == "en"
     assert pick(from_accept_language("de;q=0.9, ru-RU;q=0.8, en;q=0.5")) == "ru"
     assert pick(from_accept_language("en-GB,en;q=0.9,ru;q=0.8")) == "en"
+
+
+def test_every_game_names_its_piles_and_actions_in_both_languages() -> None:
+    from server.patience import registry
+
+    for lang in LANGS:
+        words = Words(lang)
+        for game in registry.games():
+            for key in game.word_keys():
+                assert words.known(key), f"{lang}: {game.slug} says {key!r}"
+                if key.startswith("pile."):
+                    for form in ("from", "to", "acc"):
+                        assert words.known(f"{key}.{form}"), f"{lang}: {key}.{form}"
+
+
+def test_a_move_reads_as_a_sentence() -> None:
+    piles = [
+        {"id": "H", "name": "pile.hand", "cards": ["KS", "5D"]},
+        {"id": "F1", "name": "pile.foundation", "n": 1, "cards": ["4D"]},
+        {"id": "C1", "name": "pile.column", "n": 1, "cards": ["2C"]},
+    ]
+    en, ru = Words("en"), Words("ru")
+    move = {"from": "H", "to": "F1"}
+    assert en.move(move, piles) == "Move the 5♦ from your hand to foundation 1"
+    assert ru.move(move, piles) == "Переложить 5♦ из руки на базу 1"
+    pick = {"action": "pick_up", "column": "C1"}
+    assert en.move(pick, piles) == "Pick up column 1"
+    assert ru.move(pick, piles) == "Взять колонку 1"
+    assert ru.move({"action": "deal"}, piles) == "Сдать"
