@@ -4,6 +4,7 @@ every language, Russian is Russian, and the compiled files agree with the source
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -98,7 +99,7 @@ def test_every_game_names_its_piles_and_actions_in_both_languages() -> None:
 
 
 def test_a_move_reads_as_a_sentence() -> None:
-    piles = [
+    piles: list[dict[str, Any]] = [
         {"id": "H", "name": "pile.hand", "cards": ["KS", "5D"]},
         {"id": "F1", "name": "pile.foundation", "n": 1, "cards": ["4D"]},
         {"id": "C1", "name": "pile.column", "n": 1, "cards": ["2C"]},
