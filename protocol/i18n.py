@@ -23,10 +23,11 @@ its rank and suit (``5♦``). Words (:class:`Words`) of a language do it all::
 
 from __future__ import annotations
 
+import argparse
 import functools
 import gettext
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import date, timedelta
 from importlib import resources
 from typing import Any
@@ -152,12 +153,12 @@ class Words:
         return _PLACEHOLDER.sub(one, text)
 
     def value(self, name: str, value: Any) -> str:
-        """A parameter as words: seconds as a duration, numbers by the locale."""
+        """A parameter as words: seconds as a duration, a count ``n`` by the locale."""
         if name == "seconds" and isinstance(value, int | float):
             return self.duration(value)
         if isinstance(value, bool):
             return str(value)
-        if isinstance(value, int):
+        if isinstance(value, int) and name == "n":  # a count (not a seed, nor an id)
             return self.number(value)
         if name == "card" and isinstance(value, str):
             return card_words(value)
@@ -244,3 +245,55 @@ MOVE_KEYS = (N_("move.card"), N_("move.a_card"))
 def words(lang: str) -> Words:
     """The (shared) :class:`Words` of ``lang``."""
     return Words(lang)
+
+
+# -- command lines: argparse's own words and each parser's help ---------------------
+
+#: argparse's own messages a player may read (its help headings and usage errors)
+ARGPARSE: tuple[str, ...] = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("expected one argument"),
+    N_("not allowed with argument %s"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("one of the arguments %s is required"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+)
+
+
+def _texts(parser: argparse.ArgumentParser) -> Iterator[tuple[Any, str]]:
+    """Every (object, attribute) of a parser's words: its description and epilog,
+    each argument's help, each subcommand's help, and the same of each subparser."""
+    yield parser, "description"
+    yield parser, "epilog"
+    for action in parser._actions:
+        if action.help and action.help != argparse.SUPPRESS:
+            yield action, "help"
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:
+                yield choice, "help"
+            for sub in dict.fromkeys(action.choices.values()):  # aliases: once
+                yield from _texts(sub)
+
+
+def help_texts(parser: argparse.ArgumentParser) -> list[str]:
+    """The English help a parser prints (tools/i18n.py puts it in the catalogues)."""
+    return list(dict.fromkeys(t for o, a in _texts(parser) if (t := getattr(o, a, None))))
+
+
+def translate_parser(parser: argparse.ArgumentParser, words: Words) -> argparse.ArgumentParser:
+    """Say a parser's help, and argparse's own words, in ``words``' language."""
+    for obj, attr in _texts(parser):
+        text = getattr(obj, attr, None)
+        if text:
+            setattr(obj, attr, words._t.gettext(text))
+    argparse._ = words._t.gettext  # type: ignore[attr-defined]
+    argparse.ngettext = words._t.ngettext  # type: ignore[attr-defined]
+    return parser

@@ -22,7 +22,9 @@ import sys
 from collections.abc import Coroutine, Sequence
 from typing import Any
 
-from .settings import Settings, env_name
+from protocol import i18n
+
+from .settings import PREPARE, Settings, env_name
 
 log = logging.getLogger("pasyans.server")
 
@@ -60,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     prepare.add_argument("--date", default=None, help="first day, YYYY-MM-DD [today]")
     prepare.add_argument("--days", type=int, default=2, help="how many days [2]")
-    Settings.parser(prepare)
+    Settings.parser(prepare, only=PREPARE)
     solve = commands.add_parser(
         "solve",
         help="search one deal for a winning line",
@@ -274,7 +276,8 @@ def run(main: Coroutine[Any, Any, None], loop: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = i18n.words(i18n.pick(i18n.from_environ(os.environ)))  # the operator's language
+    args = i18n.translate_parser(build_parser(), words).parse_args(argv)
     if args.command == "solve":
         return solve_command(args)
     if args.command == "prepare-dailies":

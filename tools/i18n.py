@@ -29,7 +29,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from protocol.i18n import DOMAIN, LANGS, PILE_FORMS
+from protocol.i18n import DOMAIN, LANGS, PILE_FORMS, help_texts
 from server.patience import registry
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -73,6 +73,15 @@ def declared() -> list[str]:
     return sorted(keys)
 
 
+def helps() -> list[str]:
+    """The help ``pasyans --help`` and ``pasyans-server --help`` print (every
+    command's), in English: argparse says it, so no source marks it."""
+    from client import cli
+    from server import __main__ as server_cli
+
+    return [*help_texts(cli.build_parser()), *help_texts(server_cli.build_parser())]
+
+
 def template() -> Catalog:
     catalog = Catalog(domain=DOMAIN, project="pasyans", creation_date=EPOCH)
     for message, where in extracted():
@@ -80,6 +89,9 @@ def template() -> Catalog:
         catalog.add(message, locations=[(path, int(line))])
     for key in declared():
         catalog.add(key, locations=[("server/patience/games", 0)])
+    for text in helps():
+        if text not in catalog:
+            catalog.add(text, locations=[("--help", 0)])
     return catalog
 
 

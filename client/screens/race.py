@@ -23,6 +23,7 @@ from protocol.messages import Push
 
 from ..connection import ClientError
 from ..host import Host, host
+from ..lang import ngettext
 from ..races import (
     END_QUESTION,
     away_members,
@@ -34,7 +35,6 @@ from ..races import (
     member_status,
     my_game_over,
     now_ms,
-    plural,
     read_event,
     result_table,
     seconds_left,
@@ -65,7 +65,7 @@ def panel_text(
         found, total = int(p.get("foundation") or 0), int(p.get("total") or 0)
         playing = p.get("status") == "playing" and race.get("status") == "running"
         ms = int(p.get("time_ms") or 0) + (later_ms if playing else 0)
-        moves, time_ = plural(int(p.get("moves") or 0), "move"), clock(ms)
+        moves, time_ = ngettext("{n} move", "{n} moves", int(p.get("moves") or 0)), clock(ms)
         status = escape(
             member_status(
                 p, later_ms=later_ms, limit_ms=None if narrow or limit is None else int(limit)
@@ -165,7 +165,7 @@ class RaceScreen(Screen[None]):
                 "unless you have played that daily already."
             )
         lines.append("")
-        lines.append(f"{plural(len(players), 'player')} (up to 10):")
+        lines.append(ngettext("{n} player (up to 10):", "{n} players (up to 10):", len(players)))
         for p in players:
             you = " (you)" if p["player"] == self.you else ""
             away = ", away" if p.get("away") else ""

@@ -22,6 +22,12 @@ def keyed(msgid: str) -> bool:
     return bool(re.fullmatch(r"[a-z_]+(\.[a-z0-9_]+)+", msgid))
 
 
+def operators_only(msgid: str) -> bool:
+    """The help of one of ``pasyans-server serve``'s settings (``(env PASYANS_…)``):
+    written for operators, in English only for now (docs/i18n.md)."""
+    return "(env PASYANS_" in msgid
+
+
 def test_the_compiled_catalogues_are_up_to_date() -> None:
     assert i18n.stale() == [], "run: python -m tools.i18n"
 
@@ -29,6 +35,7 @@ def test_the_compiled_catalogues_are_up_to_date() -> None:
 def test_every_marked_message_is_in_every_catalogue() -> None:
     marked = {m if isinstance(m, str) else m[0] for m, _ in i18n.extracted()}
     marked |= set(i18n.declared())  # every game's piles and actions
+    marked |= set(i18n.helps())  # every command's --help
     assert len(marked) > 30
     for lang in LANGS:
         catalog = i18n.read(lang)
@@ -37,6 +44,8 @@ def test_every_marked_message_is_in_every_catalogue() -> None:
         for msgid in marked:
             entry = catalog.get(msgid)
             assert entry is not None
+            if operators_only(msgid):
+                continue
             if lang != "en" or keyed(msgid):
                 said = all(i18n.strings(entry)) and not entry.fuzzy
                 assert said, f"{lang}: {msgid!r} is not translated"
