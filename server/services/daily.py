@@ -272,6 +272,11 @@ class Dailies:
             )
         return choice
 
+    async def chosen(self, date: str) -> int:
+        """How many games' dailies of ``date`` are chosen (stored) so far."""
+        stored = await self.store.daily(date)
+        return sum(1 for slug in registry.slugs() if f"seed:{slug}" in stored)
+
     async def progress(self, date: str, slugs: Sequence[str]) -> dict[str, dict[str, int | None]]:
         """``{tried, elapsed_ms}`` of the scans of ``slugs`` on ``date`` under way: this
         instance's own, else what the instance choosing it wrote to Redis."""
