@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 from protocol.cards import pretty
 
 from ..host import host
+from ..lang import N_
 from ..notation import WireMove, format_move
 from ..widgets import KeyFooter
 
@@ -37,9 +38,9 @@ class RulesScreen(ModalScreen[None]):
         + "RulesScreen VerticalScroll { height: auto; max-height: 30; }"
     )
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
-        Binding("escape", "dismiss", "Close"),
-        Binding("q", "dismiss", "Close"),
-        Binding("question_mark", "dismiss", "Close"),
+        Binding("escape", "dismiss", N_("Close")),
+        Binding("q", "dismiss", N_("Close")),
+        Binding("question_mark", "dismiss", N_("Close")),
     ]
 
     def __init__(self, heading: str, text: str) -> None:
@@ -60,9 +61,9 @@ class RulesScreen(ModalScreen[None]):
 class ConfirmScreen(ModalScreen[bool]):
     DEFAULT_CSS = MODAL_CSS.format(name="ConfirmScreen")
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n", "answer(False)", "No"),
-        Binding("escape", "answer(False)", "No"),
+        Binding("y", "answer(True)", N_("Yes")),
+        Binding("n", "answer(False)", N_("No")),
+        Binding("escape", "answer(False)", N_("No")),
     ]
 
     def __init__(self, question: str) -> None:
@@ -93,7 +94,7 @@ class PickScreen(ModalScreen[WireMove | None]):
     """Choose one of several legal moves (actions, or cards of a spread pile)."""
 
     DEFAULT_CSS = MODAL_CSS.format(name="PickScreen")
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]  # noqa: RUF012
+    BINDINGS = [Binding("escape", "dismiss(None)", N_("Cancel"))]  # noqa: RUF012
 
     def __init__(self, moves: Sequence[WireMove], piles: Sequence[Mapping[str, Any]]) -> None:
         super().__init__()
@@ -120,7 +121,7 @@ class MessageScreen(Screen[None]):
     """A full-screen message (e.g. the server cannot be reached); q quits."""
 
     DEFAULT_CSS = "MessageScreen { align: center middle; } #message { width: 80%; }"
-    BINDINGS = [Binding("q", "app.quit", "Quit"), Binding("escape", "app.quit", "Quit")]  # noqa: RUF012
+    BINDINGS = [Binding("q", "app.quit", N_("Quit")), Binding("escape", "app.quit", N_("Quit"))]  # noqa: RUF012
 
     def __init__(self, text: str) -> None:
         super().__init__()
@@ -139,7 +140,7 @@ class NameScreen(Screen[None]):
     NameScreen > Vertical { width: 60; height: auto; border: thick $primary; padding: 1 2; }
     #why { color: $warning; }
     """
-    BINDINGS = [Binding("escape", "app.quit", "Quit")]  # noqa: RUF012
+    BINDINGS = [Binding("escape", "app.quit", N_("Quit"))]  # noqa: RUF012
 
     def __init__(self, why: str = "") -> None:
         super().__init__()

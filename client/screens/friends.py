@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Static
 
 from ..connection import ClientError
+from ..lang import N_
 from ..records import friend, friends, today_lines
 from .base import LIST_CSS, ListScreen
 from .dialogs import MODAL_CSS
@@ -21,7 +22,7 @@ class FollowScreen(ModalScreen[str | None]):
     """Ask for the name of a player to follow."""
 
     DEFAULT_CSS = MODAL_CSS.format(name="FollowScreen")
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]  # noqa: RUF012
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]  # noqa: RUF012
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -39,10 +40,10 @@ class FriendsScreen(ListScreen):
     DEFAULT_CSS = LIST_CSS.format(name="FriendsScreen")
     TABLE = "friends"
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
-        Binding("a", "follow", "Follow"),
-        Binding("d", "unfollow", "Unfollow"),
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("q", "app.pop_screen", "Back"),
+        Binding("a", "follow", N_("Follow")),
+        Binding("d", "unfollow", N_("Unfollow")),
+        Binding("escape", "app.pop_screen", N_("Back")),
+        Binding("q", "app.pop_screen", N_("Back")),
     ]
 
     def __init__(self) -> None:

@@ -23,7 +23,7 @@ from protocol.messages import Push
 
 from ..connection import ClientError
 from ..host import Host, host
-from ..lang import ngettext
+from ..lang import N_, _, ngettext
 from ..races import (
     END_QUESTION,
     away_members,
@@ -94,11 +94,11 @@ class RaceScreen(Screen[None]):
     #lobby { height: 1fr; padding: 1 2; }
     """
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
-        Binding("s", "start", "Start"),
-        Binding("e", "end", "End race"),
-        Binding("d", "drop", "Drop away"),
-        Binding("r", "rematch", "Rematch"),
-        Binding("q", "leave", "Leave"),
+        Binding("s", "start", N_("Start")),
+        Binding("e", "end", N_("End race")),
+        Binding("d", "drop", N_("Drop away")),
+        Binding("r", "rematch", N_("Rematch")),
+        Binding("q", "leave", N_("Leave")),
     ]
 
     def __init__(self, race: Race, state: dict[str, Any] | None = None) -> None:
@@ -346,9 +346,9 @@ class RaceBoardScreen(BoardScreen):
     RaceBoardScreen.narrow #race-panel { width: 24; }
     """
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
-        Binding("t", "toggle_panel", "Race panel"),
-        Binding("e", "end", "End race"),
-        Binding("d", "drop", "Drop away"),
+        Binding("t", "toggle_panel", N_("Race panel")),
+        Binding("e", "end", N_("End race")),
+        Binding("d", "drop", N_("Drop away")),
     ]
 
     def __init__(self, state: dict[str, Any], lobby: RaceScreen) -> None:
@@ -423,7 +423,7 @@ class RaceBoardScreen(BoardScreen):
         # later (``call_later``): the screen may be gone by then (the app closing), its
         # status line with it
         with contextlib.suppress(NoMatches):
-            self.say("your game is over: waiting for the others (the panel shows them)")
+            self.say(_("your game is over: waiting for the others (the panel shows them)"))
 
     def action_leave(self) -> None:
         self.lobby.action_leave()
@@ -434,10 +434,10 @@ class ResultScreen(ModalScreen[None]):
 
     DEFAULT_CSS = MODAL_CSS.format(name="ResultScreen")
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
-        Binding("enter", "dismiss", "Back"),
-        Binding("escape", "dismiss", "Back"),
-        Binding("r", "rematch", "Rematch"),
-        Binding("q", "leave", "Leave"),
+        Binding("enter", "dismiss", N_("Back")),
+        Binding("escape", "dismiss", N_("Back")),
+        Binding("r", "rematch", N_("Rematch")),
+        Binding("q", "leave", N_("Leave")),
     ]
 
     def __init__(self, race: Mapping[str, Any]) -> None:
