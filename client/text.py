@@ -147,9 +147,25 @@ def _value(value: Any) -> str:
 
 
 def info_line(state: Mapping[str, Any]) -> str:
-    """The game's own counters (``view.info``), e.g. ``shifts left 3``."""
-    info = (state.get("view") or {}).get("info") or {}
-    return " · ".join(f"{k.replace('_', ' ')} {_value(v)}" for k, v in info.items())
+    """The game's own counters (``view.info``) in words, e.g. ``shifts left 3``: each
+    the keyed message ``info.KEY`` (a flag said only when set, a list by its length, a
+    pile by its name), else the key's own words."""
+    view = state.get("view") or {}
+    piles = {str(p.get("id")): p for p in view.get("piles") or []}
+    words, out = current(), []
+    for key, value in (view.get("info") or {}).items():
+        plain = f"{key.replace('_', ' ')} {_value(value)}"
+        if value is None or value is False:
+            continue
+        if value is True:
+            out.append(words.say(f"info.{key}", {}, plain))
+        elif isinstance(value, list | tuple):
+            out.append(words.say(f"info.{key}", {"n": len(value)}, plain))
+        elif isinstance(value, str) and value in piles:
+            out.append(words.say(f"info.{key}", {"value": words.pile(piles[value])}, plain))
+        else:
+            out.append(words.say(f"info.{key}", {"value": value}, plain))
+    return " · ".join(out)
 
 
 def legal_line(legal: Sequence[Mapping[str, Any]]) -> str:
@@ -281,10 +297,7 @@ def unproven_label(entry: Mapping[str, Any] | None) -> str | None:
     is still trying): the server's ``label``, else made from ``best_founded``."""
     if not entry or entry.get("certified") is not False or entry.get("best_founded") is None:
         return None
-    label = entry.get("label")
-    if label:
-        return str(label)
-    if entry.get("total"):
+    if entry.get("total"):  # our words, not the server's English label
         return _(
             "not proven winnable (best line founds {n} of {total})",
             n=entry["best_founded"],

@@ -14,11 +14,9 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
-from protocol.cards import pretty
-
 from ..host import host
-from ..lang import N_
-from ..notation import WireMove, format_move
+from ..lang import N_, _, current
+from ..notation import WireMove
 from ..widgets import KeyFooter
 
 MODAL_CSS = """
@@ -79,15 +77,9 @@ class ConfirmScreen(ModalScreen[bool]):
 
 
 def describe(move: Mapping[str, Any], piles: Sequence[Mapping[str, Any]]) -> str:
-    """A move in notation, with the card it takes when that card is visible."""
-    text = format_move(dict(move))
-    if "from" in move:
-        pile = next((p for p in piles if p["id"] == move["from"]), None)
-        cards = list(pile.get("cards") or []) if pile else []
-        index = move.get("index", len(cards) - 1)
-        if isinstance(index, int) and 0 <= index < len(cards) and cards[index]:
-            text += f"   ({pretty(cards[index])})"
-    return text
+    """A move in words, in the player's language ("Pick up column 1", "Move the 5♦
+    from your hand to foundation 1")."""
+    return current().move(move, piles)
 
 
 class PickScreen(ModalScreen[WireMove | None]):
@@ -103,7 +95,7 @@ class PickScreen(ModalScreen[WireMove | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("Which move? (Enter plays it, Esc cancels)")
+            yield Static(_("Which move? (Enter plays it, Esc cancels)"))
             yield OptionList(
                 *(Option(describe(m, self.piles), id=str(i)) for i, m in enumerate(self.moves)),
                 markup=False,

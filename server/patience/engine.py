@@ -326,6 +326,7 @@ class Game(Generic[V]):
         """The keyed messages a client says this game's piles and actions with (every
         one is in every catalogue: tests/i18n)."""
         keys = {name for name, _ in self.names}
+        keys |= {f"info.{key}" for key in self.info(self.deal(1))}  # the view's counters
         for action in self.actions:
             declared = sorted(self.action_params.get(action, ()))
             for size in range(1 if declared else 0, len(declared) + 1):
