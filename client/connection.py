@@ -521,7 +521,10 @@ class Connection:
         return {str(g["slug"]): g for g in await self.games()}
 
     async def rules(self, game: str) -> str:
-        return str((await self.call(Op.RULES, game=game))["text"])
+        """A game's rules page (Markdown) in the player's language when the server has
+        it written so, else in English."""
+        lang = current().lang
+        return str((await self.call(Op.RULES, game=game, lang=lang))["text"])
 
     async def start(self, game: str, mode: Mode, seed: int | None = None) -> Message:
         return dict((await self.call(Op.START, game=game, mode=mode, seed=seed))["state"])

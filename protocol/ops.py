@@ -81,6 +81,13 @@ class Mode(StrEnum):
     CHALLENGE = "challenge"
 
 
+class Lang(StrEnum):
+    """A language the server has words in (docs/i18n.md)."""
+
+    EN = "en"
+    RU = "ru"
+
+
 class Board(StrEnum):
     """A leaderboard: a day's, or all time's."""
 

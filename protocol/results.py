@@ -36,7 +36,7 @@ from .objects import (
     State,
     Summary,
 )
-from .ops import Board, Op
+from .ops import Board, Lang, Op
 
 
 class Signed(TypedDict):
@@ -61,6 +61,8 @@ class Games(TypedDict):
 class Rules(TypedDict):
     game: Slug
     text: Annotated[str, "the rules page, Markdown"]
+    html: Annotated[str, "the same page rendered to HTML (no raw HTML of its own): show it"]
+    lang: Annotated[Lang, "the page's language: the one asked for, else English"]
 
 
 class GameState(TypedDict):

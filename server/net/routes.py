@@ -188,7 +188,7 @@ class Routes:
         return {"games": catalogue.games(), "deployment": await self.sv.deployment()}
 
     async def rules(self, conn: Conn, req: P.RulesRequest) -> Result:
-        return {"game": req.game, "text": await catalogue.rules(req.game)}
+        return await catalogue.rules(req.game, req.lang)
 
     async def daily(self, conn: Conn, req: P.DailyRequest) -> Result:
         return await daily_overview(self.sv.games, req.date, conn.player)

@@ -196,6 +196,7 @@ VALID: dict[str, Any] = {
     "token": "tok-1",
     "game": "crescent",
     "mode": "practice",
+    "lang": "ru",
     "seed": None,
     "game_id": "g1",
     "seq": 3,
