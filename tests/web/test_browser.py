@@ -19,7 +19,7 @@ import redis
 
 from server.patience import registry
 from tests.support import GUARD, RedisProcess, ServerProcess, connect, eventually
-from tools.browser import a_card_move, board_at, click_move, held, sign_in
+from tools.browser import a_card_move, board_at, click_move, held, press, sign_in
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 
@@ -111,7 +111,8 @@ def test_a_practice_of_travellers_classic_is_won(page: Any) -> None:
         page.wait_for_selector("section.game[data-status=playing]")
         page.click("[data-do=finish]")
         page.wait_for_function(
-            "() => !window.pasyans.app.game.busy && document.querySelector('.message').textContent"
+            "() => !window.pasyans.app.game.inflight"
+            " && document.querySelector('.message').textContent"
         )
         if page.locator("section.game[data-status=won]").count():
             break
@@ -187,7 +188,7 @@ def test_two_players_race_by_link_to_the_end_and_a_replay_steps_to_the_final_boa
             ".some(e => /1 move/.test(e.textContent))"
         )
         for p in (page, friend):
-            p.click("[data-do=resign]")
+            press(p, "resign")
             p.wait_for_selector("section.game[data-status=lost]")
         for p in (page, friend):
             p.wait_for_selector(".race-panel[data-race-status=finished]")
@@ -197,10 +198,13 @@ def test_two_players_race_by_link_to_the_end_and_a_replay_steps_to_the_final_boa
     page.locator("[data-history] button", has_text="replay").first.click()
     page.wait_for_selector(".replay[data-moves]")
     moves = int(page.get_attribute(".replay", "data-moves") or "0")
+    page.wait_for_selector(".replay[data-step='0'] [data-status=playing]")  # opens at move 0
+    page.click("[data-do=last]")
     page.wait_for_selector(f".replay[data-step='{moves}'] [data-status=lost]")
     page.click("[data-do=first]")
     page.wait_for_selector(".replay[data-step='0'] [data-status=playing]")
-    page.click("[data-do=last]")
+    page.click("[data-do=play]")  # plays by itself to the end
+    page.wait_for_selector(f".replay[data-step='{moves}'] [data-status=lost]")
     page.wait_for_selector(f".replay[data-step='{moves}'] [data-status=lost]")
 
 
@@ -247,7 +251,7 @@ def test_a_challenge_link_opens_and_plays_the_same_deal(
     state = page.evaluate("() => window.pasyans.app.game.state")
     assert state["mode"] == "challenge" and state["deal"]["seed"] is None
     page.on("dialog", lambda d: d.accept())
-    page.click("[data-do=resign]")
+    press(page, "resign")
     page.wait_for_selector("section.game[data-status=lost]")
     page.goto(f"{base(web_server)}#challenge/{code}")
     page.wait_for_selector(f"[data-challenge='{code}'] tr[data-player]")
@@ -316,7 +320,7 @@ def test_a_race_is_watched_by_link(page: Any, web_server: ServerProcess) -> None
         assert page.locator("[data-member-board] [data-card]").count() == 0
         pool.submit(asyncio.run, move(token, gid)).result()
         page.wait_for_function(
-            "() => [...document.querySelectorAll('[data-member-board] h3')]"
+            "() => [...document.querySelectorAll('[data-member-board] h2')]"
             ".some(e => /1 move/.test(e.textContent))"
         )
         assert page.locator("[data-member-board] [data-card]").count() == 0
@@ -386,7 +390,7 @@ def test_a_race_ended_by_its_creator_reaches_a_members_board_at_once(
         page.goto(f"{base(web_server)}#race/{code}")
         page.wait_for_function("() => document.querySelectorAll('[data-member]').length === 2")
         pool.submit(asyncio.run, start(rid, creator)).result()
-        page.wait_for_selector("section.game[data-status=playing] [data-do=resign]")
+        page.wait_for_selector("section.game[data-status=playing] [data-do=undo]")
         pool.submit(asyncio.run, end(rid, creator)).result()
     page.wait_for_selector("section.game[data-status=lost]")
     assert page.locator("[data-do=resign]").count() == 0
@@ -408,7 +412,7 @@ def test_an_assisted_game_says_so_on_every_screen(page: Any) -> None:
     page.click("[data-do=hint]")
     page.wait_for_selector(".mode[data-assisted='1']")
     assert "assisted (not ranked)" in page.inner_text(".game-head .mode")
-    page.click("[data-do=resign]")
+    press(page, "resign")
     page.wait_for_selector("aside.end [data-assisted='1']")
     assert "assisted (the solver helped: not ranked)" in page.inner_text("aside.end pre.share")
     gid = page.get_attribute("section.game", "data-game-id")
