@@ -54,7 +54,7 @@ function Pile({ place, table, game, targets, sources, queued, onPointerDown }) {
   >
     ${place.labelled ? html`<div class="label" aria-hidden="true" style=${{ width: `${place.labelRoom}px` }}>${shown}</div>` : ""}
     <div class="cards" style=${{ top: `${place.label}px` }} aria-hidden="true">
-      ${empty ? html`<div class="slot">${pile.base && pile.base.length <= 3 ? baseText(pile.base) : place.labelled ? "" : pile.label}</div>` : ""}
+      ${empty ? html`<div class="slot" data-text=${pile.base && pile.base.length <= 3 ? baseText(pile.base) : place.labelled ? "" : pile.label}></div>` : ""}
       ${spots.map(
         (s, n) => html`<${Card}
           key=${s.i}
@@ -67,8 +67,8 @@ function Pile({ place, table, game, targets, sources, queued, onPointerDown }) {
           moved=${movedTo && n === spots.length - 1}
         />`,
       )}
-      ${count ? html`<span class="count">${count}</span>` : ""}
-      ${mark ? html`<span class="orient" title=${pile.orient === "v" ? "↕" : "↔"}>${mark}</span>` : ""}
+      ${count ? html`<span class="count" data-count=${count}></span>` : ""}
+      ${mark ? html`<span class="orient" data-mark=${mark}></span>` : ""}
     </div>
   </div>`;
 }

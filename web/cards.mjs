@@ -53,7 +53,8 @@ function Art({ rank, suit }) {
 }
 
 // One card at (x, y) of its pile; `code` null is a card face down. `whole`: nothing
-// covers it (its art is drawn).
+// covers it (its art is drawn). The rank is drawn by the style sheet (b::before): the
+// pile around the card says it aloud, whole ("T3: queen of hearts, 4 cards").
 export function Card({ code, index, x, y, whole, chosen, moved }) {
   const style = { left: `${x}px`, top: `${y}px` };
   if (code === null) {
@@ -66,7 +67,7 @@ export function Card({ code, index, x, y, whole, chosen, moved }) {
   if (chosen) cls.push("chosen");
   if (moved) cls.push("moved");
   return html`<div class=${cls.join(" ")} data-card=${code} data-index=${index} style=${style}>
-    <span class="ix"><b>${rankText(code)}</b><${Pip} suit=${suit} /></span>
+    <span class="ix"><b data-rank=${rankText(code)}></b><${Pip} suit=${suit} /></span>
     ${whole ? html`<${Art} rank=${rank} suit=${suit} />` : ""}
   </div>`;
 }
