@@ -1,7 +1,7 @@
 """The server's hot path per move, in one process and without a socket to the players:
 each request frame goes through the connection's own path (``server.net.session``:
 decode, rate limit, ``protocol`` parsing; ``server.net.routes``: dispatch, metrics) to
-the games service (``Games.move_delta``: the rules, the one Redis script on a real
+the games service (``Games.move``: the rules, the one Redis script on a real
 ``redis-server`` with AOF ``everysec`` over a unix socket, the delta), and its reply
 is encoded, as the server does for each move with ``"reply": "delta"``; only the
 WebSocket frame's read and write are left out.
@@ -32,13 +32,13 @@ import uuid
 import protocol as P
 from deploy.procs import RedisProcess
 from protocol.messages import Mode
-from server.net.app import GC_THRESHOLDS, LEGAL_POSITIONS
+from server.net.app import GC_THRESHOLDS
 from server.net.metrics import Metrics
 from server.net.ratelimit import TokenBucket
 from server.net.routes import Routes
 from server.net.session import Conn, Hub, Sessions
 from server.patience.engine import keep_legal_moves
-from server.services import Services
+from server.services import LEGAL_POSITIONS, Services
 from server.settings import Settings
 from server.store import Store
 

@@ -90,6 +90,8 @@ class Event(StrEnum):
     RACE_BOARD = "race_board"
     #: someone finished a challenge: to its creator
     CHALLENGE_RESULT = "challenge_result"
+    #: a game of the player's changed: to their other connections
+    GAME = "game"
     BYE = "bye"
 
 

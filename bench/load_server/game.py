@@ -94,9 +94,9 @@ def engine_cost(seconds: float, games: int = 1) -> EngineCost:
     servers' figures: the timed sections' wall time is split by move index and scaled
     by the process's CPU over wall time of the whole measurement (a CPU clock read
     twice a move would cost more than a tenth of what it measures)."""
-    from server.net.app import LEGAL_POSITIONS
     from server.patience import registry
     from server.patience.engine import keep_legal_moves
+    from server.services import LEGAL_POSITIONS
 
     keep_legal_moves(LEGAL_POSITIONS)  # as the server does (else 1,000 games miss it)
     game = registry.get(GAME)

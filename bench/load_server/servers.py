@@ -110,9 +110,9 @@ async def floor_engine_server(port: int, redis_url: str) -> None:
     spend a move, measured as the servers are (in its own process, with its own CPU
     caches). ``register`` is answered at once and ``start`` deals a game held in the
     connection."""
-    from server.net.app import LEGAL_POSITIONS
     from server.patience import registry
     from server.patience.engine import keep_legal_moves
+    from server.services import LEGAL_POSITIONS
 
     keep_legal_moves(LEGAL_POSITIONS)  # as the server does
     game = registry.get(GAME)

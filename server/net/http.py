@@ -4,20 +4,17 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import http
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
-import redis.exceptions
 from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 import protocol as P
 
-from ..store import Store
+from ..services import Services
 from .metrics import Metrics
 from .session import Sessions
 from .static import StaticFiles
@@ -78,14 +75,14 @@ class Origins:
 class Endpoints:
     def __init__(
         self,
-        store: Store,
+        services: Services,
         metrics: Metrics,
         sessions: Sessions,
         *,
         static: StaticFiles | None = None,
         origins: Origins | None = None,
     ) -> None:
-        self.store = store
+        self.services = services
         self.metrics = metrics
         self.sessions = sessions
         self.static = static
@@ -101,10 +98,7 @@ class Endpoints:
         if path == "/healthz":
             if self.sessions.draining:  # a load balancer stops sending us players
                 return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "shutting down\n")
-            healthy = False
-            with contextlib.suppress(redis.exceptions.RedisError, OSError, TimeoutError):
-                healthy = await asyncio.wait_for(self.store.ping(), 2.0)
-            if healthy:
+            if await self.services.healthy():
                 return connection.respond(http.HTTPStatus.OK, "ok")
             return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "redis unavailable\n")
         if path == "/metrics":

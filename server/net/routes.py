@@ -10,12 +10,9 @@ a storage outage is logged and answered ``unavailable`` with a ``retry_after``
 
 from __future__ import annotations
 
-import asyncio
-import importlib.resources
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 import redis.exceptions
@@ -23,12 +20,11 @@ import redis.exceptions
 import protocol as P
 from protocol import ErrorCode, Op, ProtocolError
 
-from ..patience import registry
-from ..services import Services, daily_overview
+from ..services import OUTAGE, Services, catalogue, daily_overview
 from ..services.games import find_game
-from ..services.limits import AddressLimits, Kind
+from ..services.limits import Kind
+from ..services.records import Change
 from ..settings import Settings
-from ..store.errors import OUTAGE
 from .metrics import Metrics
 from .relay import Relay
 from .session import Conn, Hub, Reply
@@ -39,24 +35,6 @@ Result = dict[str, Any]
 #: What a handler answers: the reply's fields, or (the hot path: ``move``) the reply's
 #: ``state`` already encoded.
 Answer = Result | bytes
-
-#: the players' rules pages in a source checkout (an editable install); an installed
-#: package carries them as ``server.rules``
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"
-
-
-def rules_text(slug: str) -> str | None:
-    """The rules page of ``slug`` (Markdown), from the package or the checkout."""
-    try:
-        page = importlib.resources.files("server.rules").joinpath(f"{slug}.md")
-        return page.read_text(encoding="utf-8")
-    except (ModuleNotFoundError, FileNotFoundError):
-        pass
-    try:
-        return (DOCS / f"{slug}.md").read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-
 
 #: what an op spends of its client address's limits (``server.services.limits``),
 #: before it runs: the kinds it counts, then the kinds it only must not have used up
@@ -77,18 +55,6 @@ FAILS: dict[tuple[Op, ErrorCode], Kind] = {
 }
 
 
-def address_limits(services: Services, settings: Settings) -> AddressLimits:
-    """The limits per client address the settings give (none when turned off)."""
-    most = {
-        Kind.REGISTER: settings.address_registrations,
-        Kind.RACE_JOIN: settings.address_race_joins,
-        Kind.RACE_JOIN_FAILED: settings.address_failed_joins,
-    }
-    if not settings.address_limits:
-        most = {}
-    return AddressLimits(services.store, services.clock, window=settings.address_window, most=most)
-
-
 def ok_packed(re: int, state: bytes) -> bytes:
     """``P.encode(P.ok(re, state=...))`` for a state already encoded."""
     return P.encode_map(P.ok(re), P.Encoded("state", state))
@@ -106,11 +72,11 @@ class Routes:
     ):
         self.sv = services
         #: who watches which race from here (the app's; a bare one without it)
-        self.relay = relay or Relay(services.store, hub, services.watch)
+        self.relay = relay or Relay(hub, services.watch)
         self.hub = hub
         self.settings = settings
         self.metrics = metrics
-        self.addresses = address_limits(services, settings)
+        self.addresses = services.addresses
         #: each op's handler is the method named after it (derived from the protocol's
         #: request types): ops open to anyone get the connection, the others the
         #: signed-in player's name
@@ -218,24 +184,10 @@ class Routes:
         return {"player": name, "limits": self.limits, "deployment": await self.sv.deployment()}
 
     async def games(self, conn: Conn, req: P.GamesRequest) -> Result:
-        games = [
-            {
-                "slug": g.slug,
-                "title_en": g.title_en,
-                "title_ru": g.title_ru,
-                "decks": g.decks,
-                "summary": g.summary,
-            }
-            for g in registry.games()
-        ]
-        return {"games": games, "deployment": await self.sv.deployment()}
+        return {"games": catalogue.games(), "deployment": await self.sv.deployment()}
 
     async def rules(self, conn: Conn, req: P.RulesRequest) -> Result:
-        find_game(req.game)
-        text = await asyncio.to_thread(rules_text, req.game)
-        if text is None:
-            raise ProtocolError(ErrorCode.NOT_FOUND, f"the rules of {req.game} are not written yet")
-        return {"game": req.game, "text": text}
+        return {"game": req.game, "text": await catalogue.rules(req.game)}
 
     async def daily(self, conn: Conn, req: P.DailyRequest) -> Result:
         return await daily_overview(self.sv.games, req.date, conn.player)
@@ -288,15 +240,20 @@ class Routes:
         return {"state": await self.sv.games.resume(player, req.game_id)}
 
     async def move(self, player: str, req: P.MoveRequest) -> Answer:
-        games = self.sv.games
-        if req.reply is P.ReplyForm.DELTA:
-            return {"delta": await games.move_delta(player, req.game_id, req.seq, req.move)}
-        return await games.move_packed(player, req.game_id, req.seq, req.move)
+        change = await self.sv.games.move(player, req.game_id, req.seq, req.move)
+        return self.answer(change, req.reply)
 
-    async def undo(self, player: str, req: P.UndoRequest) -> Result:
-        delta = req.reply is P.ReplyForm.DELTA
-        state = await self.sv.games.undo(player, req.game_id, req.seq, delta=delta)
-        return {"delta": state} if delta else {"state": state}
+    async def undo(self, player: str, req: P.UndoRequest) -> Answer:
+        change = await self.sv.games.undo(player, req.game_id, req.seq)
+        return self.answer(change, req.reply)
+
+    def answer(self, change: Change, form: P.ReplyForm) -> Answer:
+        """A written change as its reply asks: the whole state (its bytes, shaped by
+        ``Views.answer``: ``{"state": …}``), or ``{"delta": …}``."""
+        views = self.sv.games.views
+        if form is P.ReplyForm.DELTA:
+            return {"delta": views.delta(change.before, change.after)}
+        return views.answer(change)
 
     async def resign(self, player: str, req: P.ResignRequest) -> Result:
         return {"state": await self.sv.games.resign(player, req.game_id)}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import time
 from collections.abc import Awaitable, Callable, Collection
@@ -59,12 +60,27 @@ class Conn:
         return self.player
 
 
-class Hub:
-    """Who is connected: every connection, and each player's connections (for events)."""
+#: the connection whose request is being answered (set once in each connection's own
+#: task: whatever that request causes runs there): an event about a change it made
+#: goes to the player's other connections, not back to it with its reply
+ANSWERING: contextvars.ContextVar[Conn | None] = contextvars.ContextVar("answering", default=None)
 
-    def __init__(self) -> None:
+
+class Hub:
+    """Who is connected: every connection, and each player's connections (for events).
+    ``arrived`` and ``left`` are told of a player's first connection here and of the
+    last one closing (``News.arrived``/``left``: their channel is followed meanwhile)."""
+
+    def __init__(
+        self,
+        *,
+        arrived: Callable[[str], None] | None = None,
+        left: Callable[[str], None] | None = None,
+    ) -> None:
         self.conns: set[Conn] = set()
         self.players: dict[str, set[Conn]] = {}
+        self.arrived = arrived
+        self.left = left
 
     def add(self, conn: Conn) -> None:
         self.conns.add(conn)
@@ -73,7 +89,10 @@ class Hub:
         if conn.player is not None:
             self._forget(conn)
         conn.player = player
-        self.players.setdefault(player.casefold(), set()).add(conn)
+        mine = self.players.setdefault(player.casefold(), set())
+        mine.add(conn)
+        if len(mine) == 1 and self.arrived is not None:
+            self.arrived(player)
 
     def remove(self, conn: Conn) -> None:
         self.conns.discard(conn)
@@ -86,13 +105,16 @@ class Hub:
                 mine.discard(conn)
                 if not mine:
                     del self.players[conn.player.casefold()]
+                    if self.left is not None:
+                        self.left(conn.player)
 
     def online(self, player: str) -> bool:
         return bool(self.players.get(player.casefold()))
 
-    async def send_to(self, player: str, msg: dict[str, Any]) -> None:
+    async def send_to(self, player: str, msg: dict[str, Any], *, skip: Conn | None = None) -> None:
         for conn in list(self.players.get(player.casefold(), ())):
-            await conn.push(msg)
+            if conn is not skip:
+                await conn.push(msg)
 
 
 async def bounded(what: str, aw: Awaitable[Any], seconds: float) -> None:
@@ -166,6 +188,7 @@ class Sessions:
     async def handler(self, ws: ServerConnection) -> None:
         s = self.settings
         conn = Conn(ws, TokenBucket(s.rate, s.burst, time.monotonic()), self.address_of(ws))
+        ANSWERING.set(conn)  # this task answers this connection alone
         self.hub.add(conn)
         self.metrics.connections.inc()
         self.metrics.connections_total.inc()

@@ -14,7 +14,7 @@ from ..patience.engine import Move
 from ..solver import jobs
 from ..workers import Busy, Lane, SolverPool, WorkerDied
 from .games import Games
-from .records import Record, compared, packed_move
+from .records import Record, compared
 
 NO_RACE_FINISH = (ErrorCode.FORBIDDEN, "no auto-complete in a race: everyone plays alone")
 
@@ -268,7 +268,6 @@ class Assistance:
                 move = next(todo, None)
             if move is None:
                 break
-            state = game.apply(rec.state, move)
-            rec = await self.games.commit(rec, state, packed_move(move), clean=rec.clean)
+            rec = (await self.games.play(rec, move)).after
             played.append(move)
         return rec, played

@@ -10,7 +10,7 @@ is hidden from its player until it is over, as a race's is, and which follows th
 rules of play of a compared game (``games.compared``: undo takes back no move that
 showed a card, ``finish`` plays only a trivially won rest unless ``assist``); hints
 are allowed but mark the result ``assisted``. When such a game ends its result is
-noted in the challenge (once, ``Games.on_finished``) and the creator is told
+noted in the challenge (once: a listener of finished games, ``Changes``) and the creator is told
 (``challenge_result``, through the ``ch:chal`` channel, by the instance they are
 connected to).
 
@@ -123,15 +123,6 @@ class Challenges:
         #: how long a code lasts, in ms
         self.ttl_ms = int(days * DAY_MS)
         self.most_open = most_open
-        counted = games.on_finished
-
-        async def finished(rec: Record) -> None:
-            if counted is not None:
-                await counted(rec)
-            if rec.mode is Mode.CHALLENGE:
-                await self.finished(rec)
-
-        games.on_finished = finished
 
     # -- ops ----------------------------------------------------------------------------
 
@@ -338,7 +329,10 @@ class Challenges:
     # -- a challenge game ends ------------------------------------------------------------
 
     async def finished(self, rec: Record) -> None:
-        """Note a finished challenge game's result (once), and tell the creator."""
+        """Note a finished challenge game's result (once), and tell the creator (a
+        listener of finished games: any other game is none of its business)."""
+        if rec.mode is not Mode.CHALLENGE:
+            return
         raw = await self.store.game(rec.gid)
         if raw is None:
             return

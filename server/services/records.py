@@ -1,7 +1,8 @@
 """A game as the server keeps it: the record stored in Redis (a hash: seed, player,
 mode, seq, status, the state bytes, timestamps, score; and a log of its moves), and
-what is decided from a record alone: its time, whether its result is compared with
-others', whether it ended by the rules, the moves in force after its undos.
+what is decided from a record alone: a change of its position (:func:`step`), its
+time, whether its result is compared with others', whether it ended by the rules,
+the moves in force after its undos.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from protocol import ErrorCode, GameStatus, Mode, ProtocolError, encode_array, pack, unpack
+from protocol import ErrorCode, GameStatus, Mode, ProtocolError, pack, unpack
 
 from ..patience import registry
 from ..patience.engine import AnyGame, AnyState, Move, UnknownGame
@@ -55,9 +56,13 @@ def packed_move(move: Move) -> bytes:
     return packed
 
 
-def packed_legal(legal: Sequence[Move]) -> bytes:
-    """``pack([m.to_wire() for m in legal])``."""
-    return encode_array([packed_move(move) for move in legal])
+def packed_moves(moves: Sequence[Move]) -> list[bytes]:
+    """:func:`packed_move` of each of ``moves`` (a legal list: one call, not one a move)."""
+    out = []
+    for move in moves:
+        packed = _WIRE_MOVES.get(move)
+        out.append(packed if packed is not None else packed_move(move))
+    return out
 
 
 def find_game(slug: str) -> AnyGame:
@@ -108,7 +113,7 @@ class Record:
     #: a challenge game: when its seed may be shown (ms; 0: not stored, a game of
     #: before issue 36 — see ``Views.seed_hidden``), the challenge's closing
     reveal_at: int = 0
-    #: the encoded bytes (``pack``) of each pile of ``game.view(state)`` (see ``packed_wire``)
+    #: the encoded bytes (``pack``) of each pile of ``game.view(state)`` (see ``Views.answer``)
     packed_piles: tuple[bytes, ...] | None = None
 
     @classmethod
@@ -213,6 +218,52 @@ class Record:
             "race": self.race,
             "active": self.active,
         }
+
+
+@dataclass(slots=True)
+class Change:
+    """A change of a game's position, decided: the record before, the record after
+    (its ``seq`` the next), and the entry its log gets. :meth:`Games.commit` writes it."""
+
+    before: Record
+    after: Record
+    entry: bytes
+
+
+def step(
+    rec: Record,
+    state: AnyState,
+    entry: bytes,
+    *,
+    now: int,
+    gap: int,
+    clean: bool,
+    status: GameStatus | None = None,
+    count: bool = True,
+) -> Change:
+    """The game after its position became ``state`` at ``now`` (a move, an undo, a
+    resignation with ``status`` lost and ``count`` False): its status and score by
+    the rules, its moves, its player's active time (pauses counted up to ``gap`` ms).
+    Pure: nothing is written."""
+    game = rec.game
+    if status is None:
+        status = game.status(state)
+    active = active_time(
+        rec.active, created=rec.created, updated=rec.updated, finished=0, now=now, gap=gap
+    )
+    after = rec.changed(
+        seq=rec.seq + 1,
+        status=status,
+        state=state,
+        updated=now,
+        finished=now if status != GameStatus.PLAYING else 0,
+        moves=rec.moves + 1 if count else rec.moves,
+        foundation=game.score(state)[0],
+        clean=clean,
+        active=active,
+        packed_piles=None,
+    )
+    return Change(rec, after, entry)
 
 
 def active_time(

@@ -50,8 +50,6 @@ class Watch:
         self.races = races
         self.most = most
         self.stale_ms = int(stale_after * 1000)
-        races.watchers_of = self.count
-        races.on_finished = self.race_finished
 
     async def watch(self, player: str, code: str) -> dict[str, Any]:
         """``race_watch``: the race (its ``watchers`` counting ``player``) and every

@@ -210,6 +210,14 @@ class Keys:
         """pub/sub channel of a race's members' boards, for its spectators."""
         return f"{self.prefix}ch:watch:{rid}"
 
+    def player_channel(self, name: str) -> str:
+        """pub/sub channel of one player's news (a game of theirs written on another
+        instance), subscribed where they are connected; the name casefolded."""
+        return f"{self.player_channels_prefix()}{name.casefold()}"
+
+    def player_channels_prefix(self) -> str:
+        return f"{self.prefix}ch:pl:"
+
     def watch_channels(self) -> str:
         """pattern matching every watch channel."""
         return f"{self.prefix}ch:watch:*"

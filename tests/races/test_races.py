@@ -130,6 +130,34 @@ async def test_members_on_two_instances_see_each_other(cluster: Cluster) -> None
         assert s1["game_id"] not in (sa["game_id"], sb["game_id"])
 
 
+async def test_a_players_connections_on_two_instances_hear_of_each_others_changes(
+    cluster: Cluster,
+) -> None:
+    """Issue 37's two tabs, each behind the balancer on another instance: a change of
+    one's game is the ``game`` event to the other (the player's channel carries it once
+    each instance knows the other holds a connection of that player)."""
+    async with connect(cluster.url(0)) as here, connect(cluster.url(1)) as there:
+        token = await here.register(f"two{uuid.uuid4().hex[:6]}")
+        await there.call("auth", token=token)
+        state = await here.start("crescent", "deal", seed=5)
+
+        async def heard() -> dict[str, Any] | None:
+            nonlocal state
+            state = await here.move(state, state["legal"][0])  # a move, until one is heard
+            try:
+                return await there.next_event("game", timeout=0.5, seq=state["seq"])
+            except AssertionError:  # the instances had not met yet: that move was not
+                return None  # published (nothing to resend: the next one is)
+
+        ev = await eventually(heard, what="a move heard on the other instance")
+        assert ev["game_id"] == state["game_id"] and ev["status"] == "playing"
+        # ... and the other way
+        back = (await there.call("resume", game_id=state["game_id"]))["state"]
+        moved = (await there.call("undo", game_id=back["game_id"], seq=back["seq"]))["state"]
+        ev = await here.next_event("game", seq=moved["seq"])
+        assert ev["game_id"] == state["game_id"]
+
+
 async def test_a_reconnect_to_the_other_instance_resumes_game_and_race(cluster: Cluster) -> None:
     async with member(cluster.url(1)) as b:
         async with member(cluster.url(0)) as a:
