@@ -77,7 +77,8 @@ function Pile({ place, table, game, targets, sources, queued, onPointerDown }) {
 // a race watched).
 function Table({ game, table, tableRef, targets, sources, queued, onPointerDown }) {
   const style = { width: `${table.width}px`, height: `${table.height}px`, "--cw": `${table.w}px`, "--ch": `${table.h}px`, "--f": `${table.font}px`, "--label": `${table.label}px`, "--gap": `${table.gap}px` };
-  return html`<div class="table" ref=${tableRef} style=${style} data-arrangement=${table.arrangement}>
+  // data-room: the board's size this table was laid out for (the tests wait for it)
+  return html`<div class="table" ref=${tableRef} style=${style} data-arrangement=${table.arrangement} data-room=${`${table.room.width}x${table.room.height}`}>
     ${table.placed.map(
       (place) => html`<${Pile}
         key=${place.pile.id}
@@ -100,7 +101,7 @@ function useTable(ref, piles, key, view) {
     () => (room.width ? choose(piles, room, view) : null),
     [key, room.width, room.height, view.zoom, view.fit],
   );
-  return chosen ? layout(piles, room, chosen) : null;
+  return chosen ? { ...layout(piles, room, chosen), room } : null;
 }
 
 function Clock({ game }) {

@@ -88,7 +88,8 @@ export class Lost extends Error {
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
 export class Connection {
-  // onEvent(event): unasked frames; onStatus(text|null): a banner while offline;
+  // onEvent(event): unasked frames; onStatus(text|null, offline): a banner while the
+  // connection is down (offline: not even the network reaches the server);
   // onOpen(): after every (re)connection, before other requests go out (sign in again).
   constructor({ onEvent = () => {}, onStatus = () => {}, onOpen = async () => {} } = {}) {
     this.onEvent = onEvent;
@@ -112,7 +113,7 @@ export class Connection {
       // the network is back: try now rather than at the end of the pause
       if (!this.ws && !this.closed) this.dial();
     });
-    window.addEventListener("offline", () => this.onStatus(W.net.offline));
+    window.addEventListener("offline", () => this.onStatus(W.net.offline, true));
   }
 
   // a new `ready` promise: resolved once the connection is open and signed in
@@ -181,9 +182,25 @@ export class Connection {
   retry(why) {
     const pause = Math.min(RECONNECT_MOST_MS, RECONNECT_FIRST_MS * 2 ** this.attempt);
     this.attempt += 1;
-    this.onStatus(navigator.onLine === false ? W.net.offline : W.net.lost(why));
+    this.say(why);
     clearTimeout(this.redial);
     this.redial = setTimeout(() => this.dial(), pause * (1 + Math.random() * 0.25));
+  }
+
+  // Why the page is not connected, in words: offline (the browser says so, or not even
+  // an HTTP request reaches the server), else the connection is coming back.
+  async say(why) {
+    let offline = navigator.onLine === false;
+    if (!offline) {
+      try {
+        await fetch("/healthz", { cache: "no-store" });
+      } catch (err) {
+        offline = true;
+      }
+    }
+    if (this.online) return;
+    const text = !offline ? W.net.lost(why) : navigator.onLine === false ? W.net.offline : W.net.unreachable;
+    this.onStatus(text, offline);
   }
 
   close() {

@@ -82,7 +82,7 @@ const EVENTS = {
 };
 
 export const conn = new Connection({
-  onStatus: (text) => update({ banner: text, offline: navigator.onLine === false }),
+  onStatus: (text, offline = false) => update({ banner: text, offline: Boolean(text) && offline }),
   onOpen: async () => {
     app.opens += 1;
     await signIn();

@@ -32,6 +32,7 @@ export const W = {
     wasLost: "the connection was lost",
     busy: "The server cannot answer just now — trying again…",
     offline: "You are offline. The page comes back by itself when the network does.",
+    unreachable: "You are offline, or the server is out of reach: the page comes back by itself when it answers.",
     offlineBody: "You are offline: the games need the server. This page opens again by itself when the network is back.",
     bye: (reason) => `The server says goodbye (${reason}): reconnecting…`,
     lostRequest: "the connection to the server was lost",

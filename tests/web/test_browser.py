@@ -18,31 +18,17 @@ import pytest
 import redis
 
 from server.patience import registry
-from tests.support import GUARD, RedisProcess, ServerProcess, connect, eventually
+from tests.support import RedisProcess, ServerProcess, connect, eventually
+from tests.web.pages import STEP, base, opened
 from tools.browser import a_card_move, board_at, click_move, held, press, sign_in
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 
-#: milliseconds any one step of the page may take before the test fails: a hang guard
-#: (tests/support/wait.py's GUARD), far beyond a loaded machine or a fresh daily
-STEP = int(GUARD * 1000)
-
 
 @pytest.fixture
 def page(browser: Any, web_server: ServerProcess) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.set_default_timeout(STEP)
-    page.goto(base(web_server))
-    yield page
-    context.close()
-    assert not errors, errors
-
-
-def base(server: ServerProcess) -> str:
-    return f"http://127.0.0.1:{server.port}/"
+    with opened(browser, web_server) as page:
+        yield page
 
 
 def test_sign_in_with_a_cyrillic_name_and_move_by_click_in_every_daily(page: Any) -> None:

@@ -9,7 +9,7 @@ import { app } from "../store.mjs";
 import { W } from "../words.mjs";
 
 export function Rules({ slug, onClose }) {
-  const [text, setText] = useState("…");
+  const [text, setText] = useState(null);
   const ref = useRef(null);
   useEffect(() => {
     conn.call("rules", { game: slug }).then((r) => setText(r.text)).catch((e) => setText(e.message));
@@ -19,7 +19,7 @@ export function Rules({ slug, onClose }) {
   return html`<dialog class="dialog" ref=${ref} aria-labelledby="rules-title" onClose=${onClose}>
     <h2 id="rules-title">${W.rules.title}</h2>
     <button class="close" data-do="rules-close" onClick=${() => ref.current.close()}>${W.rules.close}</button>
-    <pre class="rules">${text}</pre>
+    <pre class="rules" data-loaded=${text === null ? "0" : "1"}>${text === null ? "…" : text}</pre>
   </dialog>`;
 }
 
