@@ -3,7 +3,7 @@
 // no rules here. Clicks and taps, drag and drop, double-click to a foundation and the
 // keys all end in the Game's queue (game.mjs); the behaviour is in hooks.mjs.
 
-import { html, useMemo, useRef, useState } from "./vendor/preact-htm.mjs";
+import { Component, html, useMemo, useRef, useState } from "./vendor/preact-htm.mjs";
 import { Card } from "./cards.mjs";
 import { EndPanel } from "./end.mjs";
 import { useChanges, useDrag, useKeys, useMotion, useSize, useTick, useTiming } from "./hooks.mjs";
@@ -24,54 +24,74 @@ export function pileLabel(pile) {
 
 const baseText = (base) => (/^[A2-9TJQK][SHDC]$/.test(base) ? pretty(base) : base);
 
-function Pile({ place, table, game, targets, sources, queued, onPointerDown }) {
-  const { pile, spots } = place;
-  const source = game.source && game.source.pid === pile.id;
-  const last = game.last && (game.last.from === pile.id || game.last.to === pile.id);
-  const hinted = game.hintMove && (game.hintMove.from === pile.id || game.hintMove.to === pile.id);
-  const cls = ["pile", `kind-${pile.kind}`, `fan-${pile.fan}`];
-  if (source) cls.push("source");
-  if (targets.has(pile.id)) cls.push("target");
-  if (sources.has(pile.id)) cls.push("can");
-  if (last) cls.push("last");
-  if (hinted) cls.push("hinted");
-  if (queued.has(pile.id)) cls.push("queued");
-  const mark = pile.orient === "v" ? "↕" : pile.orient === "h" ? "↔" : "";
-  const shown = pile.label && pile.label !== pile.id ? pile.label : "";
-  const count = pile.fan === "none" && pile.cards.length > 1 ? pile.cards.length : null;
-  const movedTo = game.last && game.last.to === pile.id;
-  const chosenFrom = source ? (game.source.index === null ? pile.cards.length - 1 : game.source.index) : Infinity;
-  const empty = !pile.cards.length;
-  return html`<div
-    class=${cls.join(" ")}
-    data-pile=${pile.id}
-    tabindex="0"
-    role="button"
-    aria-label=${pileLabel(pile)}
-    title=${pile.base ? `${pile.label} · ${pile.base}` : pile.label}
-    style=${{ left: `${place.left}px`, top: `${place.top}px`, width: `${place.width + table.gap}px`, height: `${place.label + place.height + 6}px` }}
-    onPointerDown=${onPointerDown}
-  >
-    ${place.labelled ? html`<div class="label" aria-hidden="true" style=${{ width: `${place.labelRoom}px` }}>${shown}</div>` : ""}
-    <div class="cards" style=${{ top: `${place.label}px` }} aria-hidden="true">
-      ${empty ? html`<div class="slot" data-text=${pile.base && pile.base.length <= 3 ? baseText(pile.base) : place.labelled ? "" : pile.label}></div>` : ""}
-      ${spots.map(
-        (s, n) => html`<${Card}
-          key=${s.i}
-          code=${pile.cards[s.i]}
-          index=${s.i}
-          x=${s.x}
-          y=${s.y}
-          whole=${n === spots.length - 1}
-          chosen=${s.i >= chosenFrom}
-          moved=${movedTo && n === spots.length - 1}
-        />`,
-      )}
-      ${count ? html`<span class="count" data-count=${count}></span>` : ""}
-      ${mark ? html`<span class="orient" data-mark=${mark}></span>` : ""}
-    </div>
-  </div>`;
+// What a pile shows besides its cards: chosen, a target, playable, the last move's,
+// the hint's, waiting for the server; and `chosen`: the index of its first card chosen.
+function marks(pile, game, targets, sources, queued) {
+  const id = pile.id;
+  const source = Boolean(game.source && game.source.pid === id);
+  return {
+    source,
+    target: targets.has(id),
+    can: sources.has(id),
+    last: Boolean(game.last && (game.last.from === id || game.last.to === id)),
+    movedTo: Boolean(game.last && game.last.to === id),
+    hinted: Boolean(game.hintMove && (game.hintMove.from === id || game.hintMove.to === id)),
+    queued: queued.has(id),
+    chosen: source ? (game.source.index === null ? pile.cards.length - 1 : game.source.index) : Infinity,
+  };
 }
+
+// A pile is drawn again only when it, its place or its marks changed (a move redraws
+// two piles of a hundred, not the table).
+class Pile extends Component {
+  shouldComponentUpdate(next) {
+    return next.place.pile !== this.props.place.pile || next.sig !== this.props.sig;
+  }
+
+  render({ place, gap, mark: m, onPointerDown }) {
+    const { pile, spots } = place;
+    const cls = ["pile", `kind-${pile.kind}`, `fan-${pile.fan}`];
+    for (const flag of ["source", "target", "can", "last", "hinted", "queued"]) if (m[flag]) cls.push(flag);
+    const orient = pile.orient === "v" ? "↕" : pile.orient === "h" ? "↔" : "";
+    const shown = pile.label && pile.label !== pile.id ? pile.label : "";
+    const count = pile.fan === "none" && pile.cards.length > 1 ? pile.cards.length : null;
+    const empty = !pile.cards.length;
+    return html`<div
+      class=${cls.join(" ")}
+      data-pile=${pile.id}
+      tabindex="0"
+      role="button"
+      aria-label=${pileLabel(pile)}
+      title=${pile.base ? `${pile.label} · ${pile.base}` : pile.label}
+      style=${{ left: `${place.left}px`, top: `${place.top}px`, width: `${place.width + gap}px`, height: `${place.label + place.height + 6}px` }}
+      onPointerDown=${onPointerDown}
+    >
+      ${place.labelled ? html`<div class="label" aria-hidden="true" style=${{ width: `${place.labelRoom}px` }}>${shown}</div>` : ""}
+      <div class="cards" style=${{ top: `${place.label}px` }} aria-hidden="true">
+        ${empty ? html`<div class="slot" data-text=${pile.base && pile.base.length <= 3 ? baseText(pile.base) : place.labelled ? "" : pile.label}></div>` : ""}
+        ${spots.map(
+          (s, n) => html`<${Card}
+            key=${s.i}
+            code=${pile.cards[s.i]}
+            index=${s.i}
+            x=${s.x}
+            y=${s.y}
+            whole=${n === spots.length - 1}
+            chosen=${s.i >= m.chosen}
+            moved=${m.movedTo && n === spots.length - 1}
+          />`,
+        )}
+        ${count ? html`<span class="count" data-count=${count}></span>` : ""}
+        ${orient ? html`<span class="orient" data-mark=${orient}></span>` : ""}
+      </div>
+    </div>`;
+  }
+}
+
+// everything a pile is drawn from, but the pile itself, in one string
+const signature = (place, table, m) =>
+  [place.left, place.top, place.width, place.height, place.label, place.labelRoom, table.w, table.gap,
+    place.spots.map((s) => `${s.x},${s.y}`).join(" "), Object.values(m).join(",")].join("|");
 
 // The piles laid out on the table: shared by the board and the still boards (replays,
 // a race watched).
@@ -79,18 +99,10 @@ function Table({ game, table, tableRef, targets, sources, queued, onPointerDown 
   const style = { width: `${table.width}px`, height: `${table.height}px`, "--cw": `${table.w}px`, "--ch": `${table.h}px`, "--f": `${table.font}px`, "--label": `${table.label}px`, "--gap": `${table.gap}px` };
   // data-room: the board's size this table was laid out for (the tests wait for it)
   return html`<div class="table" ref=${tableRef} style=${style} data-arrangement=${table.arrangement} data-room=${`${table.room.width}x${table.room.height}`}>
-    ${table.placed.map(
-      (place) => html`<${Pile}
-        key=${place.pile.id}
-        place=${place}
-        table=${table}
-        game=${game}
-        targets=${targets}
-        sources=${sources}
-        queued=${queued}
-        onPointerDown=${onPointerDown}
-      />`,
-    )}
+    ${table.placed.map((place) => {
+      const m = marks(place.pile, game, targets, sources, queued);
+      return html`<${Pile} key=${place.pile.id} place=${place} gap=${table.gap} mark=${m} sig=${signature(place, table, m)} onPointerDown=${onPointerDown} />`;
+    })}
   </div>`;
 }
 
@@ -159,10 +171,10 @@ function Actions({ game, onRules, onNew, view, setView }) {
               ? html`<button data-do="finish" title=${W.board.finishTitle} onClick=${() => game.finish()}>${W.board.finish}</button>`
               : ""}`
       : ""}
-    <${Zoom} view=${view} setView=${setView} />
     <details class="more">
       <summary data-do="more">${W.board.more}</summary>
       <div class="more-list">
+        <${Zoom} view=${view} setView=${setView} />
         ${game.playing
           ? html`<label class="toggle"><input type="checkbox" data-field="safe-after" checked=${prefs.safeAfter} onChange=${(e) => (prefs.safeAfter = e.target.checked)} /> ${W.board.safeAfter}</label>
               <button data-do="resign" onClick=${askResign}>${W.board.resign}</button>`
@@ -222,8 +234,8 @@ export function Board({ game, titles, onLeave, onRules, onNew, side }) {
     <header class="game-head">
       <button class="link home" data-do="home" onClick=${onLeave}>${W.board.home}</button>
       <h1><span lang="ru">${title.title_ru || s.game}</span> <small>${title.title_en || ""}</small></h1>
-      <span class="mode" data-assisted=${s.assisted ? "1" : "0"}>${mode.filter(Boolean).join(" ")}</span>
       <span class="counters">
+        <span class="mode" data-assisted=${s.assisted ? "1" : "0"}>${mode.filter(Boolean).join(" ")}</span>
         <span>${W.board.counters(s.foundation, s.total)}</span>
         <span>${W.count.moves(Number(s.moves || 0))}</span>
         <${Clock} game=${game} />

@@ -64,10 +64,8 @@ function ChallengeFriend({ game }) {
     setBusy(false);
   };
   if (!made) {
-    return html`<div class="challenge-make">
-      <button data-do="challenge-make" disabled=${busy} onClick=${make}>${busy ? W.end.challengeMaking : W.end.challenge}</button>
-      ${error ? html`<p class="error" role="alert">${error}</p>` : ""}
-    </div>`;
+    return html`<button data-do="challenge-make" disabled=${busy} onClick=${make}>${busy ? W.end.challengeMaking : W.end.challenge}</button>
+      ${error ? html`<p class="error" role="alert">${error}</p>` : ""}`;
   }
   const link = `${location.origin}/${made.link}`;
   const share = async () => {
@@ -120,7 +118,7 @@ export function EndPanel({ game, titles, onLeave, onNew, onHide }) {
       ${onNew ? html`<button class="primary" data-do="new-end" onClick=${onNew}>${W.end.newGame}</button>` : ""}
       <button data-do="end-home" onClick=${onLeave}>${W.end.home}</button>
       <button data-do="look" onClick=${onHide}>${W.end.look}</button>
+      <${ChallengeFriend} game=${game} />
     </div>
-    <${ChallengeFriend} game=${game} />
   </aside>`;
 }

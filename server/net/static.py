@@ -52,6 +52,7 @@ FILES: Mapping[str, str] = {
             "store.mjs",
             "ui.mjs",
             "words.mjs",
+            "markdown.mjs",
             "screens/account.mjs",
             "screens/challenge.mjs",
             "screens/game.mjs",
@@ -72,6 +73,9 @@ FILES: Mapping[str, str] = {
         )
     },
 }
+#: the page: told every module to preload, after this line of it
+PAGE = "index.html"
+PRELOAD = "<!-- modulepreload: every module, listed here by the server (server/net/static.py) -->"
 #: the service worker: told the shell's URLs and a version (a hash of every file), so a
 #: new file makes a new cache (web/sw.js)
 SERVICE_WORKER = "sw.js"
@@ -114,6 +118,8 @@ def load(files: Mapping[str, str] = FILES, package: str = PACKAGE) -> dict[str, 
     """Every whitelisted file, read and compressed now (a missing one is an error: the
     package was built without the web client)."""
     bodies = {name: read_file(package, name) for name in dict.fromkeys(files.values())}
+    if PAGE in bodies:
+        bodies[PAGE] = page(bodies[PAGE], files)
     if SERVICE_WORKER in bodies:
         bodies[SERVICE_WORKER] = service_worker(bodies, files)
     read = {name: asset(name, body) for name, body in bodies.items()}
@@ -130,6 +136,15 @@ def asset(name: str, body: bytes) -> Asset:
         etag='"' + hashlib.sha256(body).hexdigest()[:20] + '"',
         cache=VENDOR_CACHE if name.startswith("vendor/") else REVALIDATE,
     )
+
+
+def page(body: bytes, files: Mapping[str, str]) -> bytes:
+    """web/index.html with a ``modulepreload`` link to every module: the browser fetches
+    them all at once instead of finding them import by import."""
+    links = "".join(
+        f'<link rel="modulepreload" href="{url}">\n' for url in files if url.endswith(".mjs")
+    )
+    return body.replace(PRELOAD.encode(), (PRELOAD + "\n" + links.rstrip("\n")).encode())
 
 
 def service_worker(bodies: Mapping[str, bytes], files: Mapping[str, str]) -> bytes:

@@ -101,7 +101,7 @@ def test_every_screen_has_no_critical_or_serious_violation(
         page.click("[data-game=crescent] [data-do=daily]")
         page.wait_for_selector("section.game[data-status=playing] .table")
         press(page, "rules")
-        audit("rules", "dialog[open] pre.rules[data-loaded='1']")
+        audit("rules", "dialog[open] .rules[data-loaded='1']")
         page.keyboard.press("Escape")
         press(page, "resign")
         page.click("aside.end [data-do=challenge-make]")

@@ -50,7 +50,7 @@ def test_sign_in_with_a_cyrillic_name_and_move_by_click_in_every_daily(page: Any
         click_move(page, move, state)
         after = board_at(page, state["seq"] + 1)
         assert after["game_id"] == state["game_id"], slug
-        page.click("text=← home")
+        page.click("[data-do=home]")
         page.wait_for_selector(f"[data-game={slug}]")
 
 
@@ -102,7 +102,7 @@ def test_a_practice_of_travellers_classic_is_won(page: Any) -> None:
         )
         if page.locator("section.game[data-status=won]").count():
             break
-        page.click("text=← home")
+        page.click("[data-do=home]")
     page.wait_for_selector("section.game[data-status=won]")
     assert "won" in page.inner_text("pre.share")
     assert page.locator("[data-pile] [data-card='?']").count() == 0
@@ -392,7 +392,7 @@ def test_an_assisted_game_says_so_on_every_screen(page: Any) -> None:
     page.click("[data-game=travellers_classic] [data-do=daily]")
     page.wait_for_selector("section.game[data-status=playing] .mode[data-assisted='0']")
     assert page.locator("[data-do=hint]").count() == 0
-    page.click("text=← home")
+    page.click("[data-do=home]")
     page.click("[data-game=travellers_classic] [data-do=practice]")
     page.wait_for_selector("section.game[data-status=playing] .mode[data-assisted='0']")
     page.click("[data-do=hint]")

@@ -118,7 +118,7 @@ def test_a_whole_game_from_the_keyboard_alone(page: Any) -> None:
     keys.press("Space")
     focus_until(page, "[data-do=rules]")
     keys.press("Space")
-    page.wait_for_selector("dialog[open] pre.rules")
+    page.wait_for_selector("dialog[open] .rules[data-loaded='1']")
     keys.press("Escape")
     page.wait_for_selector("dialog", state="detached")
 

@@ -95,6 +95,8 @@ def test_everything_the_page_loads_is_on_the_whitelist() -> None:
     page = assets["/"].body.decode()
     for url in re.findall(r'(?:href|src)="(/[^"]*)"', page):
         assert url in FILES, url
+    for url in FILES:  # every module preloaded: fetched at once, not import by import
+        assert not url.endswith(".mjs") or f'<link rel="modulepreload" href="{url}">' in page, url
     for url, name in FILES.items():
         if not name.endswith(".mjs"):
             continue

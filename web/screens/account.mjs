@@ -47,12 +47,12 @@ export function Account() {
         ${CARD_BACKS.map(
           (back) => html`<label class=${`back-choice back-${back}`}>
             <input type="radio" name="back" value=${back} data-field=${`back-${back}`} checked=${prefs.cardBack === back} onChange=${() => (prefs.cardBack = back)} />
-            <span class="sample table" aria-hidden="true"><${Card} code=${null} index=${0} x=${0} y=${0} /></span>
+            <span class="sample" aria-hidden="true"><${Card} code=${null} index=${0} x=${0} y=${0} /></span>
             ${W.account.backs[back]}
           </label>`,
         )}
       </fieldset>
-      <div class="sample-cards table" aria-hidden="true">
+      <div class="sample-cards" aria-hidden="true">
         ${["AS", "KH", "QD", "JC", "TS"].map((code, i) => html`<${Card} code=${code} index=${i} x=${i * 62} y=${0} whole=${true} />`)}
       </div>
     </div>

@@ -3,6 +3,7 @@
 
 import { html, useEffect, useRef, useState } from "../vendor/preact-htm.mjs";
 import { Board } from "../board.mjs";
+import { Markdown } from "../markdown.mjs";
 import { go } from "../route.mjs";
 import { conn, openGame, start } from "../session.mjs";
 import { app } from "../store.mjs";
@@ -17,9 +18,11 @@ export function Rules({ slug, onClose }) {
     if (dialog && !dialog.open) dialog.showModal();
   }, [slug]);
   return html`<dialog class="dialog" ref=${ref} aria-labelledby="rules-title" onClose=${onClose}>
-    <h2 id="rules-title">${W.rules.title}</h2>
-    <button class="close" data-do="rules-close" onClick=${() => ref.current.close()}>${W.rules.close}</button>
-    <pre class="rules" data-loaded=${text === null ? "0" : "1"}>${text === null ? "…" : text}</pre>
+    <header class="dialog-head">
+      <h2 id="rules-title">${W.rules.title}</h2>
+      <button class="close" data-do="rules-close" onClick=${() => ref.current.close()}>${W.rules.close}</button>
+    </header>
+    <div class="rules" data-loaded=${text === null ? "0" : "1"}>${text === null ? W.loading : html`<${Markdown} text=${text} />`}</div>
   </dialog>`;
 }
 

@@ -47,11 +47,11 @@ export function Replay({ args }) {
     <h1>${R.title} · <${Title} slug=${r.game} /> <small>${modeName(r.mode)}${r.date ? ` ${r.date}` : ""}${r.player ? ` · ${r.player}` : ""}</small></h1>
     <p data-assisted=${r.assisted ? "1" : "0"}>${outcome(r)} · ${r.foundation}/${r.total} · ${W.count.moves(r.moves)}${assistedNote(r)}${r.seed !== null && r.seed !== undefined ? ` · seed ${String(r.seed)}` : ""}</p>
     <div class="stepper">
-      <button data-do="first" aria-label=${R.first} title=${R.first} onClick=${() => go(0)} disabled=${at === 0}>⏮</button>
+      <button data-do="first" aria-label=${R.first} title=${R.first} onClick=${() => go(0)} disabled=${at === 0}>|◀</button>
       <button data-do="back" aria-label=${R.back} title=${R.back} onClick=${() => go(at - 1)} disabled=${at === 0}>◀</button>
       <button data-do="play" class="primary" aria-pressed=${String(playing)} onClick=${() => (playing ? setPlaying(false) : (at >= total && setStep(0), setPlaying(true)))}>${playing ? R.pause : R.play}</button>
       <button data-do="forward" aria-label=${R.forward} title=${R.forward} onClick=${() => go(at + 1)} disabled=${at === total}>▶</button>
-      <button data-do="last" aria-label=${R.last} title=${R.last} onClick=${() => go(total)} disabled=${at === total}>⏭</button>
+      <button data-do="last" aria-label=${R.last} title=${R.last} onClick=${() => go(total)} disabled=${at === total}>▶|</button>
       <label class="field slider">${R.step}
         <input type="range" data-field="step" min="0" max=${total} value=${at} onInput=${(e) => go(Number(e.target.value))} />
       </label>

@@ -2,6 +2,7 @@
 // another device.
 
 import { html, useState } from "../vendor/preact-htm.mjs";
+import { Card } from "../cards.mjs";
 import { register, signInWith } from "../session.mjs";
 import { W } from "../words.mjs";
 
@@ -24,6 +25,9 @@ export function SignIn() {
     if (!(await signInWith(token.trim()))) setError(W.signIn.unknown);
   };
   return html`<main class="signin">
+    <div class="hero" aria-hidden="true">
+      ${["KH", "QS", "AD", "JC", "TH"].map((code, i) => html`<span class="fanned" style=${{ "--i": i }}><${Card} code=${code} index=${i} x=${0} y=${0} whole=${true} /></span>`)}
+    </div>
     <h1><span lang="ru">${W.brand}</span> <small>${W.brandLatin}</small></h1>
     <p>${W.signIn.lead}</p>
     <form onSubmit=${onRegister}>
