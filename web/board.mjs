@@ -7,7 +7,7 @@ import { Component, html, useMemo, useRef, useState } from "./vendor/preact-htm.
 import { Card } from "./cards.mjs";
 import { EndPanel } from "./end.mjs";
 import { useChanges, useDrag, useKeys, useMotion, useSize, useTick, useTiming } from "./hooks.mjs";
-import { choose, layout } from "./layout.mjs";
+import { choose, hasLabel, layout } from "./layout.mjs";
 import { prefs } from "./store.mjs";
 import { actionLabel, cardName, clock, formatMove, modeName, pretty, W } from "./words.mjs";
 
@@ -22,7 +22,11 @@ export function pileLabel(pile) {
   return W.board.pile(name, cardName(cards[cards.length - 1]), cards.length);
 }
 
-const baseText = (base) => (/^[A2-9TJQK][SHDC]$/.test(base) ? pretty(base) : base);
+// an empty pile shows its base card ("A♠"), else its name when no label above says it
+function slotText({ pile, showsLabel }) {
+  if (pile.base && pile.base.length <= 3) return /^[A2-9TJQK][SHDC]$/.test(pile.base) ? pretty(pile.base) : pile.base;
+  return showsLabel || hasLabel(pile) ? "" : pile.label;
+}
 
 // What a pile shows besides its cards: chosen, a target, playable, the last move's,
 // the hint's, waiting for the server; and `chosen`: the index of its first card chosen.
@@ -53,7 +57,7 @@ class Pile extends Component {
     const cls = ["pile", `kind-${pile.kind}`, `fan-${pile.fan}`];
     for (const flag of ["source", "target", "can", "last", "hinted", "queued"]) if (m[flag]) cls.push(flag);
     const orient = pile.orient === "v" ? "↕" : pile.orient === "h" ? "↔" : "";
-    const shown = pile.label && pile.label !== pile.id ? pile.label : "";
+    const shown = place.showsLabel ? pile.label : "";
     const count = pile.fan === "none" && pile.cards.length > 1 ? pile.cards.length : null;
     const empty = !pile.cards.length;
     return html`<div
@@ -68,7 +72,7 @@ class Pile extends Component {
     >
       ${place.labelled ? html`<div class="label" aria-hidden="true" style=${{ width: `${place.labelRoom}px` }}>${shown}</div>` : ""}
       <div class="cards" style=${{ top: `${place.label}px` }} aria-hidden="true">
-        ${empty ? html`<div class="slot" data-text=${pile.base && pile.base.length <= 3 ? baseText(pile.base) : place.labelled ? "" : pile.label}></div>` : ""}
+        ${empty ? html`<div class="slot" data-text=${slotText(place)}></div>` : ""}
         ${spots.map(
           (s, n) => html`<${Card}
             key=${s.i}
@@ -90,7 +94,7 @@ class Pile extends Component {
 
 // everything a pile is drawn from, but the pile itself, in one string
 const signature = (place, table, m) =>
-  [place.left, place.top, place.width, place.height, place.label, place.labelRoom, table.w, table.gap,
+  [place.left, place.top, place.width, place.height, place.label, place.labelRoom, place.showsLabel, table.w, table.gap,
     place.spots.map((s) => `${s.x},${s.y}`).join(" "), Object.values(m).join(",")].join("|");
 
 // The piles laid out on the table: shared by the board and the still boards (replays,

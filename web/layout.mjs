@@ -114,7 +114,9 @@ export function arrangements(piles) {
 }
 
 // a label that says more than the pile's id (a foundation's "A↑", "stock", a row's rank)
-const hasLabel = (pile) => Boolean(pile.label) && pile.label !== pile.id;
+// (a stock and a waste need none: a stock's back and a waste's place say what they are,
+// and an empty one shows its name inside)
+export const hasLabel = (pile) => Boolean(pile.label) && pile.label !== pile.id && pile.kind !== "stock" && pile.kind !== "waste";
 
 // -- measuring one arrangement at one card width --------------------------------------
 
@@ -173,10 +175,18 @@ export function place(piles, arrangement, w, squeeze = 1) {
     p.label = p.labelled ? s.label : 0;
     right = Math.max(right, p.left + p.width + s.gap);
   }
-  // a label may run on over the room of the piles after it that show no label of their own
+  // A label too long for its pile, the same as the one before it in its row, is shown
+  // once for the run ("2 5 8 J" over Parade's first row); a label may run on over the
+  // room of the piles after it that show none of their own.
+  const byPlace = placed.filter((p) => p.labelled && hasLabel(p.pile)).sort((a, b) => a.cell.r - b.cell.r || a.cell.c - b.cell.c);
+  byPlace.forEach((p, i) => {
+    const before = byPlace[i - 1];
+    const long = p.pile.label.length * s.font * 0.62 > p.width + s.gap;
+    p.showsLabel = !(long && before && before.cell.r === p.cell.r && before.pile.label === p.pile.label);
+  });
   for (const p of placed) {
     if (!p.labelled) continue;
-    const after = placed.filter((o) => o.cell.r === p.cell.r && o.cell.c > p.cell.c && hasLabel(o.pile)).map((o) => o.left);
+    const after = placed.filter((o) => o.cell.r === p.cell.r && o.cell.c > p.cell.c && o.showsLabel).map((o) => o.left);
     p.labelRoom = (after.length ? Math.min(...after) : right) - p.left;
   }
   return {
