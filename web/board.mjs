@@ -243,7 +243,7 @@ export function Board({ game, titles, onLeave, onRules, onNew, side }) {
         <span>${W.board.counters(s.foundation, s.total)}</span>
         <span>${W.count.moves(Number(s.moves || 0))}</span>
         <${Clock} game=${game} />
-        ${info.map(([k, v]) => html`<span class="info">${k.replace(/_/g, " ")}${v === true ? "" : `: ${String(v)}`}</span>`)}
+        ${info.map(([k, v]) => html`<span class="info">${W.board.info(k)}${v === true ? "" : `: ${String(v)}`}</span>`)}
       </span>
     </header>
     <div class="board-wrap">

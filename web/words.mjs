@@ -116,6 +116,8 @@ export const W = {
     newGame: "New game",
     newGameTitle: "a fresh practice deal of this game",
     actionMenu: (name) => `${name}…`,
+    // a game's own counter (the view's `info`, named by the server): "redeals left"
+    info: (key) => key.replace(/_/g, " "),
     zoomIn: "Larger cards",
     zoomOut: "Smaller cards",
     zoomFit: "Fit the whole table",

@@ -25,7 +25,7 @@ function RacePanel({ race }) {
       ${race.players.map(
         (p) => html`<li data-member=${p.player} class=${p.away ? "away" : ""}>
           <strong>${p.player}</strong> ${W.race.row(p)}
-          ${p.out ? ` (${p.out.replace(/_/g, " ")})` : ""}${p.away ? W.race.away : ""}
+          ${p.out ? ` (${W.out[p.out] || p.out})` : ""}${p.away ? W.race.away : ""}
           ${creator && p.away && p.player !== me
             ? html` <button data-do="race-drop" onClick=${() => act("race_drop", { player: p.player }, W.race.dropAsk(p.player))}>${W.race.drop}</button>`
             : ""}
