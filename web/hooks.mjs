@@ -72,7 +72,10 @@ export function useKeys(game, { onTyped }) {
       const control = !pile && target && target.closest(CONTROLS);
       // a button, a link or a field keeps its keys: Enter and Space work it, a field
       // takes what is typed
-      if (control && (event.key === "Enter" || event.key === " " || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName))) return;
+      if (control && (event.key === "Enter" || event.key === " " || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName))) {
+        if (typed && event.key !== " ") setTyped("");
+        return;
+      }
       if (event.key === "Escape") {
         game.source = null;
         game.choices = null;

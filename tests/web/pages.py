@@ -1,10 +1,12 @@
 """What the browser tests share: the hang guard of a page's steps, the page's address,
-and a page opened on it that fails its test on any error of the page's own."""
+a page opened on it that fails its test on any error of the page's own, and axe-core
+(vendored for the tests: tests/web/vendor) run on what a page shows."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from tests.support import GUARD, ServerProcess
@@ -38,3 +40,39 @@ def opened(
     finally:
         context.close()
     assert not errors, errors
+
+
+AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
+
+#: every violation axe finds, as {id, impact, help, where}
+RUN_AXE = """async (options) => {
+  const result = await axe.run(document, options);
+  return result.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+    where: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}));
+}"""
+#: axe's rules, with the one that a name holds the visible text (off by default) on
+ALL_RULES = {"rules": {"label-content-name-mismatch": {"enabled": True}}}
+CONTRAST = {"runOnly": ["color-contrast"]}
+
+
+class Audit:
+    """axe run on each screen shown; the critical and serious violations kept (the test
+    asserts there are none), every other one printed."""
+
+    def __init__(self, page: Any, options: dict[str, Any] = ALL_RULES) -> None:
+        self.page = page
+        self.options = options
+        self.bad: list[str] = []
+        self.screens = 0
+
+    def __call__(self, screen: str, ready: str) -> None:
+        self.page.wait_for_selector(ready)
+        if not self.page.evaluate("() => typeof window.axe !== 'undefined'"):
+            self.page.evaluate(AXE)  # after each page load: the page never loads it
+        self.screens += 1
+        for v in self.page.evaluate(RUN_AXE, self.options):
+            line = f"{screen}: {v['impact']} {v['id']} ({v['help']}) at {v['where']}"
+            if v["impact"] in ("critical", "serious"):
+                self.bad.append(line)
+            else:
+                print(line)

@@ -1,7 +1,7 @@
 """The web client in a real headless Chromium against a real server process.
 
-Kept short (the whole file runs in well under a minute): one move of each game, not
-whole games; bench/web.py plays long. The page is found by its stable hooks:
+Kept short (the whole file runs in well under a minute): test_boards.py plays one
+move of every game, bench/web.py plays long. The page is found by its stable hooks:
 ``data-pile``, ``data-card``, ``data-game`` (home rows), ``data-game-id`` and
 ``data-status`` (the board), ``data-do`` (buttons)."""
 
@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 import redis
 
-from server.patience import registry
 from tests.support import RedisProcess, ServerProcess, connect, eventually
 from tests.web.pages import STEP, base, opened
 from tools.browser import a_card_move, board_at, click_move, held, press, sign_in
@@ -29,29 +28,6 @@ pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 def page(browser: Any, web_server: ServerProcess) -> Iterator[Any]:
     with opened(browser, web_server) as page:
         yield page
-
-
-def test_sign_in_with_a_cyrillic_name_and_move_by_click_in_every_daily(page: Any) -> None:
-    name = sign_in(page)
-    assert page.get_attribute("[data-player]", "data-player") == name
-    for slug in registry.slugs():
-        page.click(f"[data-game={slug}] [data-do=daily]")
-        page.wait_for_selector("section.game[data-status=playing]")
-        state = held(page)
-        assert page.get_attribute("section.game", "data-game-id") == state["game_id"]
-        for pid, cards in state["piles"].items():  # every pile and card has its hook
-            pile = page.locator(f"[data-pile='{pid}']")
-            assert pile.count() == 1, (slug, pid)
-            if cards and cards[-1] is not None:
-                assert pile.locator(f"[data-card='{cards[-1]}']").count() >= 1, (slug, pid)
-            elif cards:
-                assert pile.locator("[data-card='?']").count() >= 1, (slug, pid)
-        move = a_card_move(state["legal"])
-        click_move(page, move, state)
-        after = board_at(page, state["seq"] + 1)
-        assert after["game_id"] == state["game_id"], slug
-        page.click("[data-do=home]")
-        page.wait_for_selector(f"[data-game={slug}]")
 
 
 def drag(page: Any, source: Any, target: Any) -> None:

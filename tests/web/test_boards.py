@@ -1,10 +1,12 @@
-"""Every game fits every screen (issue 37): each of the 16 boards at a phone's 390×844
-and 844×390, a tablet's 768×1024, a laptop's 1280×800 and 1920×1080, measured in the
-page in one session (the viewport resized, no page loaded again): every pile on the
-board's visible area or within what the board itself pans to, no page scrolled
-sideways, cards at least 36 px wide, every pile and button a 40 px tap target, and the
-table filling the board across or down. And a drag reaches a pile off screen: the
-board scrolls by itself while the card is held at its edge."""
+"""The board of every game, in one page session (each game's daily dealt once, the
+viewport resized, no page loaded again): every pile and card has its hook, axe-core
+finds no critical or serious violation, a move by click is played, and the game fits
+every screen (issue 37) — at a phone's 390×844 and 844×390, a tablet's 768×1024, a
+laptop's 1280×800 and 1920×1080: every pile on the board's visible area or within what
+the board itself pans to, no page scrolled sideways, cards at least 36 px wide, every
+pile and button a 40 px tap target, and the table filling the board across or down.
+And a drag reaches a pile off screen: the board scrolls by itself while the card is
+held at its edge."""
 
 from __future__ import annotations
 
@@ -15,8 +17,8 @@ import pytest
 
 from server.patience import registry
 from tests.support import ServerProcess
-from tests.web.pages import PHONE, opened
-from tools.browser import held, sign_in
+from tests.web.pages import PHONE, Audit, opened
+from tools.browser import a_card_move, board_at, click_move, held, sign_in
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 
@@ -72,20 +74,35 @@ MEASURE = """() => {
 }""".replace("__TAP__", str(TAP)).replace("__CARD__", str(CARD))
 
 
+#: the piles of the state the page holds that have no hook, or whose top card has none
+HOOKLESS = """() => [...window.pasyans.app.game.state.view.piles].filter((p) => {
+  const shown = document.querySelectorAll(`[data-pile="${p.id}"]`);
+  if (shown.length !== 1) return true;
+  const top = p.cards[p.cards.length - 1];
+  return p.cards.length > 0 && !shown[0].querySelector(`[data-card="${top === null ? '?' : top}"]`);
+}).map((p) => p.id)"""
+
+
 @pytest.fixture(scope="module")
 def page(browser: Any, web_server: ServerProcess) -> Iterator[Any]:
     with opened(browser, web_server, viewport=PHONE) as page:
-        sign_in(page, "Вёрстка")
         yield page
 
 
-def test_every_game_fits_every_screen(page: Any) -> None:
+def test_every_board_has_its_hooks_passes_axe_plays_and_fits_every_screen(page: Any) -> None:
+    name = sign_in(page, "Вёрстка")  # a Cyrillic name
+    assert page.get_attribute("[data-player]", "data-player") == name
+    audit = Audit(page)
     wrong: list[str] = []
     report: list[str] = []
     for slug in registry.slugs():
         page.set_viewport_size(PHONE)
-        page.click(f"[data-game={slug}] [data-do=practice]")
+        page.click(f"[data-game={slug}] [data-do=daily]")
         page.wait_for_selector("section.game[data-status=playing] .table")
+        state = held(page)
+        assert page.get_attribute("section.game", "data-game-id") == state["game_id"]
+        assert page.evaluate(HOOKLESS) == [], slug
+        audit(f"the board of {slug}", "section.game .table")
         for width, height in SIZES:
             page.set_viewport_size({"width": width, "height": height})
             page.wait_for_function(SETTLED)
@@ -93,9 +110,12 @@ def test_every_game_fits_every_screen(page: Any) -> None:
             shown = f"{measured['arrangement']}, {measured['card']} px"
             report.append(f"{slug} {width}×{height}: {shown}")
             wrong += [f"{slug} at {width}×{height}: {p}" for p in measured["problems"]]
+        click_move(page, a_card_move(state["legal"]), state)
+        assert board_at(page, state["seq"] + 1)["game_id"] == state["game_id"], slug
         page.click("[data-do=home]")
         page.wait_for_selector(f"[data-game={slug}]")
     print("\n".join(report))
+    assert not audit.bad, "\n".join(audit.bad)
     assert not wrong, "\n".join(wrong)
 
 
@@ -103,6 +123,8 @@ def test_a_drag_reaches_a_pile_off_screen(page: Any) -> None:
     """Squaring the Circle on a phone: its ring is below the grid, off screen; a card
     held at the board's lower edge scrolls the board until its foundation shows."""
     page.set_viewport_size(PHONE)
+    if page.locator("[data-field=name]").count():
+        sign_in(page, "Тяга")
     page.click("[data-game=squaring_circle] [data-do=practice]")
     page.wait_for_selector("section.game[data-status=playing] .table")
     page.wait_for_function(SETTLED)
