@@ -6,6 +6,7 @@ The creator may end a running race (``e``) or drop the members who are away (``d
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -14,6 +15,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
@@ -417,8 +419,11 @@ class RaceBoardScreen(BoardScreen):
         return "the board is wider than the room beside the race panel: t hides the panel"
 
     async def show_end(self) -> None:
-        # your game is over; the race's result table comes when everybody is done
-        self.say("your game is over: waiting for the others (the panel shows them)")
+        # your game is over; the race's result table comes when everybody is done. Called
+        # later (``call_later``): the screen may be gone by then (the app closing), its
+        # status line with it
+        with contextlib.suppress(NoMatches):
+            self.say("your game is over: waiting for the others (the panel shows them)")
 
     def action_leave(self) -> None:
         self.lobby.action_leave()

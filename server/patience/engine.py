@@ -32,13 +32,14 @@ from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeAlias, TypeV
 
 import msgpack
 
+from protocol.objects import Fan, PileKind
 from protocol.status import GameStatus
 
 from . import cards as C
 from .rng import check_seed, shuffle
 
-Kind = Literal["foundation", "tableau", "stock", "waste", "reserve", "cell", "grid", "discard"]
-Fan = Literal["none", "down", "right"]
+#: a pile's kind and how its cards are drawn: the wire's words (the pile object)
+Kind = PileKind
 Show = Literal["up", "top", "down"]
 #: a game's status: the protocol's enum (it compares equal to the plain strings)
 Status = GameStatus

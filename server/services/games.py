@@ -436,7 +436,9 @@ async def daily_overview(games: Games, date: str | None, player: str | None) -> 
     for slug, choice in choices.items():
         gid = mine_ids.get(slug)
         if choice is None:  # still being certified: ask again in a few seconds
-            out[slug] = dict.fromkeys(("commitment", "par", "certified", "best_founded", "seed"))
+            out[slug] = dict.fromkeys(
+                ("commitment", "par", "certified", "best_founded", "seed", "label")
+            )
             out[slug] |= {
                 "preparing": progress.get(slug)
                 or {"tried": 0, "elapsed_ms": 0, "estimate_ms": None},

@@ -4,6 +4,10 @@ async with connect(url) as c:
     await c.register("alice")
     state = (await c.call("start", game="crescent", mode="practice"))["state"]
     reply = await c.request("move", game_id=..., seq=0, move=...)  # raw reply map
+
+Every request it sends and every frame it reads is checked against the protocol's
+AsyncAPI document (``tests.support.schema``): a reply or event the document does not
+describe fails the test, and so does a successful reply to a request it refuses.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from websockets.typing import Subprotocol
 
 import protocol as P
 
+from .schema import Frames
 from .wait import GUARD
 
 
@@ -33,6 +38,8 @@ class TestClient:
         self.frames: list[bytes] = []  # every binary frame received, as sent
         self.player: str | None = None
         self.token: str | None = None
+        #: the frames' check against the protocol's schema
+        self.checked = Frames()
 
     async def send_raw(self, data: bytes | str) -> None:
         await self.ws.send(data)
@@ -45,7 +52,9 @@ class TestClient:
         data = await asyncio.wait_for(self.ws.recv(), timeout)
         assert isinstance(data, bytes), "the server sends binary frames only"
         self.frames.append(data)
-        return P.decode(data, max_size=1 << 24)
+        msg = P.decode(data, max_size=1 << 24)
+        self.checked.received(msg)
+        return msg
 
     async def reply(self, rid: int | None, timeout: float = GUARD) -> dict[str, Any]:
         """The reply to ``rid``; events received meanwhile go to ``events``."""
@@ -60,7 +69,9 @@ class TestClient:
     async def request(self, op: str, **params: Any) -> dict[str, Any]:
         """Send one request; return the raw reply map (ok or not)."""
         rid = next(self.ids)
-        await self.ws.send(P.encode(P.request(rid, op, **params)))
+        msg = P.request(rid, op, **params)
+        self.checked.sent(msg)
+        await self.ws.send(P.encode(msg))
         return await self.reply(rid)
 
     async def call(self, op: str, **params: Any) -> dict[str, Any]:
