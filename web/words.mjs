@@ -154,6 +154,23 @@ export const W = {
     keys: "Keys: Tab or the arrows move between piles, Enter or Space picks a pile, or type a pile's name and Enter; Esc lets go.",
   },
 
+  // the games' actions on their buttons (the server's names: deal, swap, …); an action
+  // offered many ways is one button "Name…" opening its list
+  actions: {
+    deal: { name: "Deal" },
+    redeal: { name: "Redeal" },
+    shift: { name: "Shift" },
+    travel: { name: "Travel" },
+    next_row: { name: "Next row" },
+    spread: { name: "Spread the reserve" },
+    pick_up: { name: "Pick up", params: ({ column }) => `Pick up ${column}` },
+    swap: { name: "Swap", params: ({ a, b }) => `Swap ${a} ↔ ${b}` },
+    grace: {
+      name: "Grace",
+      params: ({ ace, king }) => `Grace: ${[ace && `ace from ${ace}`, king && `king from ${king}`].filter(Boolean).join(", ")}`,
+    },
+  },
+
   end: {
     won: "You won!",
     line: (home, total, moves, par, time, rank) =>
@@ -327,27 +344,24 @@ export const pretty = (code) => (code ? rankText(code) + SUITS[code[1]] : "▒�
 export const cardName = (code) =>
   code ? W.cardName(W.ranks[code[0]] || code[0], W.suits[code[1]]) : W.faceDownCard;
 
-// a move as the terminal client writes it: "T2 → FA-D", "H → C4 (card 2)", "deal", "swap a=P1 b=P4"
+// a move as the player reads it: "T2 → FA-D", "H → C4 (card 2)", "Deal", "Swap P1 ↔ P4"
 export function formatMove(move) {
   if (!move) return "";
-  if ("action" in move) {
-    const params = Object.entries(move)
-      .filter(([key]) => key !== "action")
-      .map(([key, value]) => `${key}=${value === null ? "-" : value}`);
-    return [move.action, ...params].join(" ");
-  }
+  if ("action" in move) return actionLabel(move);
   let text = `${move.from} → ${move.to}`;
   if (move.index !== undefined && move.index !== null) text += W.moveCard(move.index);
   if (move.n !== undefined && move.n !== null) text += ` ×${move.n}`;
   return text;
 }
 
-// an action's button: "deal", "pick up C3", "swap P1 P4"
+// an action's button, in words: "Deal", "Pick up C3", "Swap P1 ↔ P4", "Grace: ace C3"
 export function actionLabel(move) {
-  const params = Object.entries(move)
-    .filter(([key, value]) => key !== "action" && value !== null && value !== undefined)
-    .map(([, value]) => value);
-  return [move.action.replace(/_/g, " "), ...params].join(" ");
+  const said = W.actions[move.action];
+  const name = said ? said.name : move.action.replace(/_/g, " ");
+  const params = Object.entries(move).filter(([key, value]) => key !== "action" && value !== null && value !== undefined);
+  if (!params.length) return name;
+  if (said && said.params) return said.params(Object.fromEntries(params));
+  return [name, ...params.map(([, value]) => value)].join(" ");
 }
 
 export function clock(ms) {

@@ -103,6 +103,8 @@ def test_every_board_has_its_hooks_passes_axe_plays_and_fits_every_screen(page: 
         assert page.get_attribute("section.game", "data-game-id") == state["game_id"]
         assert page.evaluate(HOOKLESS) == [], slug
         audit(f"the board of {slug}", "section.game .table")
+        for label in page.locator("button.action, .action-group > summary").all_text_contents():
+            assert label[:1].isupper() and not set(label) & set("_="), (slug, label)  # words
         for width, height in SIZES:
             page.set_viewport_size({"width": width, "height": height})
             page.wait_for_function(SETTLED)

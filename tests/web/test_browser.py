@@ -81,6 +81,8 @@ def test_a_practice_of_travellers_classic_is_won(page: Any) -> None:
         page.click("[data-do=home]")
     page.wait_for_selector("section.game[data-status=won]")
     assert "won" in page.inner_text("pre.share")
+    assert page.inner_text("aside.end h2") == "You won!"
+    page.wait_for_selector("aside.end.moment .burst .bit")  # a win's moment: suits thrown up
     assert page.locator("[data-pile] [data-card='?']").count() == 0
 
 

@@ -284,3 +284,65 @@ def test_the_page_opens_offline_and_says_so(browser: Any, web_server: ServerProc
         page.wait_for_selector("main:has-text('You are offline')")
         page.context.set_offline(False)
         page.wait_for_selector("[data-game=crescent]")  # back by itself
+
+
+#: every call of Element.animate counted (a move's glide, a win's burst)
+COUNT_GLIDES = """(() => { window.__glides = 0; const real = Element.prototype.animate;
+  Element.prototype.animate = function (...args) { window.__glides += 1; return real.apply(this, args); };
+})();"""
+
+#: the colour each suit is drawn in on the board, and the colour of a card's back
+COLOURS = """() => { const colour = (sel) => { const e = document.querySelector(`.table ${sel}`);
+    return e ? getComputedStyle(e).color : null; };
+  const back = document.querySelector('.table .card.back');
+  return {S: colour('.card.suit-S'), H: colour('.card.suit-H'), D: colour('.card.suit-D'),
+          C: colour('.card.suit-C'), back: back && getComputedStyle(back).backgroundColor}; }"""
+
+
+def deal_by_number(page: Any, slug: str, seed: int) -> str:
+    page.select_option("[data-field=deal-game]", slug)
+    page.fill("[data-field=seed]", str(seed))
+    page.click("[data-do=deal]")
+    page.wait_for_selector("section.game[data-status=playing] .table")
+    return str(page.get_attribute("section.game", "data-game-id"))
+
+
+def test_four_colour_suits_and_the_card_back_chosen_reach_the_board(page: Any) -> None:
+    """Under Account: four-colour suits (♦ blue, ♣ green) and the card back (blue, red
+    or green) — the board draws them; by default two colours and the blue back."""
+    sign_in(page, "Колода")
+    gid = deal_by_number(page, "travellers", 1)  # its stock face down, all four suits up
+    before = page.evaluate(COLOURS)
+    assert None not in before.values(), before
+    assert before["D"] == before["H"] and before["C"] == before["S"]
+    page.goto(f"{base_of(page)}#account")
+    page.check("[data-field=four-colour]")
+    page.check("[data-field=back-red]")
+    page.goto(f"{base_of(page)}#game/{gid}")
+    page.wait_for_selector("section.game[data-status=playing] .table .card.back")
+    after = page.evaluate(COLOURS)
+    assert len({after["S"], after["H"], after["D"], after["C"]}) == 4, after
+    assert after["H"] == before["H"] and after["S"] == before["S"]
+    assert after["back"] != before["back"]
+    page.reload()  # the choices are kept
+    page.wait_for_selector("section.game[data-status=playing] .table .card.back")
+    assert page.evaluate(COLOURS) == after
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_move_glides_unless_the_player_asks_for_less_motion(
+    browser: Any, web_server: ServerProcess, motion: str
+) -> None:
+    """A move's cards glide to their pile (and a win throws its suits up); with
+    prefers-reduced-motion nothing moves by itself."""
+    with opened(browser, web_server, viewport=PHONE, reduced_motion=motion) as page:
+        page.add_init_script(COUNT_GLIDES)
+        page.reload()
+        sign_in(page, "Плавно")
+        page.click("[data-game=crescent] [data-do=practice]")
+        page.wait_for_selector("section.game[data-status=playing] .table")
+        state = held(page)
+        click_move(page, a_card_move(state["legal"]), state)
+        board_at(page, state["seq"] + 1)
+        glides = page.evaluate("() => window.__glides")
+        assert glides > 0 if motion == "no-preference" else glides == 0, glides
