@@ -288,7 +288,10 @@ def test_the_page_opens_offline_and_says_so(browser: Any, web_server: ServerProc
 
 #: every call of Element.animate counted (a move's glide, a win's burst)
 COUNT_GLIDES = """(() => { window.__glides = 0; const real = Element.prototype.animate;
-  Element.prototype.animate = function (...args) { window.__glides += 1; return real.apply(this, args); };
+  Element.prototype.animate = function (...args) {
+    window.__glides += 1;
+    return real.apply(this, args);
+  };
 })();"""
 
 #: the colour each suit is drawn in on the board, and the colour of a card's back
