@@ -1,6 +1,7 @@
 // The rules pages' Markdown (docs/games/*.md, as the `rules` op sends it) drawn as
 // elements: headings, paragraphs, lists, tables, **strong**, *emphasis* and `code`.
-// Only that much Markdown, and never as HTML: every piece of text stays text.
+// Only that much Markdown, and never as HTML: every piece of text stays text; Russian
+// in the text is marked lang="ru".
 
 import { html } from "./vendor/preact-htm.mjs";
 
@@ -11,8 +12,17 @@ function inline(text) {
     if (part.startsWith("**") && part.endsWith("**") && part.length > 4) return html`<strong>${inline(part.slice(2, -2))}</strong>`;
     if (part.startsWith("`") && part.endsWith("`") && part.length > 2) return html`<code>${part.slice(1, -1)}</code>`;
     if (part.startsWith("*") && part.endsWith("*") && part.length > 2) return html`<em>${inline(part.slice(1, -1))}</em>`;
-    return part;
+    return russian(part);
   });
+}
+
+// a run of Russian (Cyrillic letters and what lies between them: spaces, punctuation,
+// «quotes») — marked lang="ru" so a screen reader speaks it in Russian
+const RUSSIAN = /(«?[\u0400-\u04ff](?:[^a-zA-Z"()]*[\u0400-\u04ff»])?)/;
+
+function russian(text) {
+  if (!RUSSIAN.test(text)) return text;
+  return text.split(RUSSIAN).map((part, i) => (i % 2 ? html`<span lang="ru">${part}</span>` : part));
 }
 
 const cells = (line) => line.trim().replace(/^\||\|$/g, "").split("|").map((cell) => cell.trim());

@@ -22,6 +22,16 @@ from tools.browser import press, sign_in
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 
 
+#: the text in Russian under ``root`` with no lang="ru" around it (the page is English:
+#: a screen reader would read Russian with English sounds)
+UNMARKED_RUSSIAN = """(root) => { const out = [];
+  const walk = document.createTreeWalker(document.querySelector(root), NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode())
+    if (/[\u0400-\u04ff]/.test(n.textContent) && !n.parentElement.closest('[lang=ru]'))
+      out.push(n.textContent.trim().slice(0, 60));
+  return out; }"""
+
+
 def in_thread(coroutine: Any) -> Any:
     """Run ``coroutine`` on its own event loop (Playwright's runs in this thread)."""
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
@@ -63,6 +73,8 @@ def test_every_screen_has_no_critical_or_serious_violation(
         page.wait_for_selector("section.game[data-status=playing] .table")
         press(page, "rules")
         audit("rules", "dialog[open] .rules[data-loaded='1']")
+        assert page.evaluate(UNMARKED_RUSSIAN, "dialog[open] .rules") == []
+        assert page.evaluate(UNMARKED_RUSSIAN, "section.game header.game-head") == []
         page.keyboard.press("Escape")
         press(page, "resign")
         page.click("aside.end [data-do=challenge-make]")
