@@ -136,19 +136,31 @@ function Zoom({ view, setView }) {
   </span>`;
 }
 
+// A list that opens from a button (More, an action's many ways): above the button, and
+// towards the side where the screen has room; closed once one of its items is chosen.
+function placeList(event) {
+  const list = event.currentTarget.querySelector(".more-list");
+  if (!event.currentTarget.open || !list) return;
+  list.classList.remove("from-left");
+  if (list.getBoundingClientRect().left < 0) list.classList.add("from-left");
+}
+const closeList = (event) => {
+  if (event.target.closest("[data-closes]")) event.currentTarget.closest("details").open = false;
+};
+
 // The game's actions (deal, shift, pick up…) as buttons; an action offered several
 // ways (Hand Reserve's pick-up of each column) as one button opening its list.
 function ActionButtons({ game }) {
   const actions = game.actions();
   const groups = new Map();
   actions.forEach((m, i) => groups.set(m.action, [...(groups.get(m.action) || []), [m, i]]));
-  const button = (m, i, label) => html`<button class="action primary" data-action=${m.action} data-action-index=${i} onClick=${() => game.pick(m)}>${label}</button>`;
+  const button = (m, i, label) => html`<button class="action primary" data-closes="1" data-action=${m.action} data-action-index=${i} onClick=${() => game.pick(m)}>${label}</button>`;
   return [...groups.entries()].map(([name, list]) =>
     list.length <= 2
       ? list.map(([m, i]) => button(m, i, actionLabel(m)))
-      : html`<details class="more action-group" data-group=${name}>
+      : html`<details class="more action-group" data-group=${name} onToggle=${placeList}>
           <summary class="primary">${W.board.actionMenu(actionLabel({ action: name }))}</summary>
-          <div class="more-list">${list.map(([m, i]) => button(m, i, actionLabel(m)))}</div>
+          <div class="more-list" onClick=${closeList}>${list.map(([m, i]) => button(m, i, actionLabel(m)))}</div>
         </details>`,
   );
 }
@@ -175,16 +187,16 @@ function Actions({ game, onRules, onNew, view, setView }) {
               ? html`<button data-do="finish" title=${W.board.finishTitle} onClick=${() => game.finish()}>${W.board.finish}</button>`
               : ""}`
       : ""}
-    <details class="more">
+    <details class="more" onToggle=${placeList}>
       <summary data-do="more">${W.board.more}</summary>
-      <div class="more-list">
+      <div class="more-list" onClick=${closeList}>
         <${Zoom} view=${view} setView=${setView} />
         ${game.playing
           ? html`<label class="toggle"><input type="checkbox" data-field="safe-after" checked=${prefs.safeAfter} onChange=${(e) => (prefs.safeAfter = e.target.checked)} /> ${W.board.safeAfter}</label>
-              <button data-do="resign" onClick=${askResign}>${W.board.resign}</button>`
+              <button data-do="resign" data-closes="1" onClick=${askResign}>${W.board.resign}</button>`
           : ""}
-        ${onNew ? html`<button data-do="new" title=${W.board.newGameTitle} onClick=${onNew}>${W.board.newGame}</button>` : ""}
-        <button data-do="rules" onClick=${onRules}>${W.board.rules}</button>
+        ${onNew ? html`<button data-do="new" data-closes="1" title=${W.board.newGameTitle} onClick=${onNew}>${W.board.newGame}</button>` : ""}
+        <button data-do="rules" data-closes="1" onClick=${onRules}>${W.board.rules}</button>
       </div>
     </details>
   </div>`;

@@ -349,3 +349,21 @@ def test_a_move_glides_unless_the_player_asks_for_less_motion(
         board_at(page, state["seq"] + 1)
         glides = page.evaluate("() => window.__glides")
         assert glides > 0 if motion == "no-preference" else glides == 0, glides
+
+
+def test_the_more_list_opens_on_screen_and_closes_once_used(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """On a phone the More button sits at the left edge: its list opens on screen, and
+    closes once Resign is chosen (it stayed open behind the end panel)."""
+    with opened(browser, web_server, viewport=PHONE) as page:
+        page.on("dialog", lambda d: d.accept())
+        sign_in(page, "Меню")
+        page.click("[data-game=hand_reserve] [data-do=practice]")
+        page.wait_for_selector("section.game[data-status=playing] .table")
+        page.click("details.more:not(.action-group) > summary")
+        box = page.locator("details.more:not(.action-group) .more-list").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+        page.click("[data-do=resign]")
+        page.wait_for_selector("aside.end")
+        assert page.locator("details.more[open]").count() == 0
