@@ -60,6 +60,13 @@ BEFORE_SHOWN = """() => [...performance.getEntriesByType('navigation'),
   .reduce((sum, e) => sum + e.transferSize, 0)"""
 
 
+#: what the page shows when a click played nothing (for the report)
+STUCK = """() => { const g = window.pasyans.app.game;
+  return {message: document.querySelector('.message')?.textContent, seq: g.state.seq,
+          source: g.source, queued: g.queue.length, inflight: Boolean(g.inflight),
+          choices: g.choices && g.choices.length}; }"""
+
+
 def first_load(browser: Any, url: str) -> dict[str, float]:
     """One first visit, in a fresh context (nothing cached)."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
@@ -119,7 +126,8 @@ def run(moves: int, slugs: list[str], loads: int = 5) -> dict[str, Any]:
                 try:
                     after = board_at(page, state["seq"] + 1)
                 except Exception:  # the click played nothing: a defect of the page
-                    stuck.append(f"{slug} move {done + 1}: {move}")
+                    said = page.evaluate(STUCK)
+                    stuck.append(f"{slug} move {done + 1}: {move}; the page: {said}")
                     break
                 played += 1
                 truth = resumed(page, state["game_id"])
