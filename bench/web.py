@@ -8,10 +8,13 @@
 - a click to its move drawn (before the server's answer: ``window.pasyansDrawn``) and
   to the board drawn after the answer (``window.pasyansTimings``), ≤ 50 ms median (the
   page measures both with ``performance.now()``);
+- with ``--latency MS`` every frame of the moves' page arrives MS late each way (a
+  far server): the board after the answer then waits 2 × MS, and the target is the
+  click to its move drawn;
 - ``--moves`` moves of every game played by clicks, the page's board compared with a
   ``resume`` of the game after each: 0 mismatches.
 
-    python -m bench.web [--moves 60] [--loads 5] [--games crescent,parade] [--json]
+    python -m bench.web [--moves 60] [--loads 5] [--latency 250] [--games crescent,parade] [--json]
 
 Long by design: the browser tests (tests/web) play one move a game.
 """
@@ -60,6 +63,22 @@ BEFORE_SHOWN = """() => [...performance.getEntriesByType('navigation'),
   .reduce((sum, e) => sum + e.transferSize, 0)"""
 
 
+#: a WebSocket whose every frame, each way, arrives ``__LATENCY__`` ms late (in order)
+LATENCY = """(() => {
+  const Real = window.WebSocket;
+  const late = __LATENCY__;
+  class Late extends Real {
+    send(data) {
+      setTimeout(() => { if (this.readyState === 1) super.send(data); }, late);
+    }
+    set onmessage(handler) {
+      super.onmessage = (event) => setTimeout(() => handler(event), late);
+    }
+    get onmessage() { return super.onmessage; }
+  }
+  window.WebSocket = Late;
+})();"""
+
 #: what the page shows when a click played nothing (for the report)
 STUCK = """() => { const g = window.pasyans.app.game;
   return {message: document.querySelector('.message')?.textContent, seq: g.state.seq,
@@ -91,7 +110,7 @@ def first_load(browser: Any, url: str) -> dict[str, float]:
     return {"bytes": first, "all": transferred, "shown": shown, "outside": outside}
 
 
-def run(moves: int, slugs: list[str], loads: int = 5) -> dict[str, Any]:
+def run(moves: int, slugs: list[str], loads: int = 5, latency: int = 0) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     with (
@@ -106,7 +125,9 @@ def run(moves: int, slugs: list[str], loads: int = 5) -> dict[str, Any]:
         transferred = int(load["bytes"])
         interactive = load["shown"]
         page = browser.new_page(viewport={"width": 1280, "height": 800})
-        page.set_default_timeout(10_000)
+        page.set_default_timeout(10_000 + 40 * latency)
+        if latency:
+            page.add_init_script(LATENCY.replace("__LATENCY__", str(latency)))
         page.goto(url)
         page.fill("[data-field=name]", f"bench{uuid.uuid4().hex[:6]}")
         page.click("[data-do=register]")
@@ -139,13 +160,15 @@ def run(moves: int, slugs: list[str], loads: int = 5) -> dict[str, Any]:
         drawn: list[float] = page.evaluate("() => window.pasyansDrawn || []")
         browser.close()
     median = statistics.median(timings) if timings else float("nan")
+    drawn_median = statistics.median(drawn) if drawn else float("nan")
     return {
         "first_load_bytes": transferred,
         "all_bytes": int(load["all"]),
         "interactive_s": round(interactive, 3),
         "interactive_outside_s": round(load["outside"], 3),
         "loads": len(visits),
-        "click_to_drawn_median_ms": round(statistics.median(drawn), 1) if drawn else None,
+        "latency_ms": latency,
+        "click_to_drawn_median_ms": round(drawn_median, 1) if drawn else None,
         "click_to_board_median_ms": round(median, 1),
         "moves": played,
         "mismatches": mismatches,
@@ -153,7 +176,7 @@ def run(moves: int, slugs: list[str], loads: int = 5) -> dict[str, Any]:
         "ok": not stuck
         and transferred <= LOAD_BYTES
         and interactive <= LOAD_SECONDS
-        and median <= CLICK_MS
+        and (drawn_median if latency else median) <= CLICK_MS
         and mismatches == 0,
     }
 
@@ -162,10 +185,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.web", description=__doc__)
     parser.add_argument("--moves", type=int, default=60, help="moves per game")
     parser.add_argument("--loads", type=int, default=5, help="first loads measured")
+    parser.add_argument(
+        "--latency",
+        type=int,
+        default=0,
+        help="ms each frame of the moves' page is held back, each way (a far server)",
+    )
     parser.add_argument("--games", default=",".join(registry.slugs()))
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    result = run(args.moves, [s for s in args.games.split(",") if s], args.loads)
+    slugs = [s for s in args.games.split(",") if s]
+    result = run(args.moves, slugs, args.loads, args.latency)
     if args.json:
         print(json.dumps(result))
     else:
