@@ -11,7 +11,7 @@ import pytest
 from server.net import App
 from server.patience import registry
 from server.services import FakeClock
-from server.services import replay as replay_service
+from server.services import games as games_service
 from server.solver import certify
 from server.workers import Lane
 from tests.support import TestClient, connect, jobs, running_app
@@ -87,7 +87,7 @@ async def test_a_long_way_to_a_step_is_replayed_by_a_worker(
 ) -> None:
     """A step more than INLINE_MOVES from any kept position is a worker's job (here a
     thread: the test server's pool), under the players' limits; the same position."""
-    monkeypatch.setattr(replay_service, "INLINE_MOVES", 0)
+    monkeypatch.setattr(games_service, "INLINE_MOVES", 0)
     state = await player.start("crescent", "deal", seed=3)
     state = await finish(player, await play_some(player, state, 8, undo=False))
     gid, n = state["game_id"], state["moves"]
