@@ -30,6 +30,10 @@ from .records import Record, effective_moves, find_game
 
 #: positions kept (a player stepping through a replay asks for neighbours)
 POSITIONS_KEPT = 512
+#: finished games whose moves in force are kept: a finished game's log never changes,
+#: and reading a 5,000-move one is a few ms of the event loop's CPU, which a player
+#: stepping through it (or flooding ``replay``) would pay at every request
+LINES_KEPT = 64
 #: the ``mode`` of a par line's replay
 PAR = "par"
 
@@ -82,6 +86,7 @@ class Replays:
         self.store = games.store
         self.dailies = games.dailies
         self._positions: OrderedDict[tuple[str, int], AnyState] = OrderedDict()
+        self._lines: OrderedDict[str, tuple[dict[str, Any], ...]] = OrderedDict()
 
     async def replay(
         self,
@@ -122,7 +127,7 @@ class Replays:
         refused = refusal(rec, viewer, day_over=day_over, race_over=race_over)
         if refused is not None:
             raise refused
-        line = tuple(effective_moves(await self.store.game_log(gid)))
+        line = await self._line(gid)
         hidden = not day_over or not race_over
         out = {
             "game_id": gid,
@@ -147,6 +152,17 @@ class Replays:
         }
         source = Source(gid, rec.game, rec.seed, line)
         return await self._answer(out, source, step, viewer)
+
+    async def _line(self, gid: str) -> tuple[dict[str, Any], ...]:
+        """The moves in force of a finished game (kept: they never change again)."""
+        line = self._lines.get(gid)
+        if line is None:
+            line = tuple(effective_moves(await self.store.game_log(gid)))
+        self._lines[gid] = line
+        self._lines.move_to_end(gid)
+        while len(self._lines) > LINES_KEPT:
+            self._lines.popitem(last=False)
+        return line
 
     async def _par(self, slug: str, day: str, step: int | None) -> dict[str, Any]:
         if not self.dailies.revealed(day):

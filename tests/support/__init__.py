@@ -10,6 +10,14 @@ from __future__ import annotations
 
 from .client import TestClient, connect
 from .redis import RedisProcess, free_port
-from .server import ServerProcess, running_app
+from .server import ServerProcess, redis_calls, running_app
 
-__all__ = ["RedisProcess", "ServerProcess", "TestClient", "connect", "free_port", "running_app"]
+__all__ = [
+    "RedisProcess",
+    "ServerProcess",
+    "TestClient",
+    "connect",
+    "free_port",
+    "redis_calls",
+    "running_app",
+]
