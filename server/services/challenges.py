@@ -24,6 +24,7 @@ a day longer in Redis).
 from __future__ import annotations
 
 import base64
+import bisect
 import datetime as dt
 import hashlib
 import secrets
@@ -73,8 +74,8 @@ def ranked(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return (1, -int(r["foundation"]), 0)
 
     out = sorted(results, key=lambda r: (key(r), int(r.get("finished") or 0)))
-    keys = [key(r) for r in out]
-    return [{**r, "rank": 1 + sum(k < keys[i] for k in keys)} for i, r in enumerate(out)]
+    keys = [key(r) for r in out]  # in order: those before a key are bisected, not counted
+    return [{**r, "rank": 1 + bisect.bisect_left(keys, k)} for r, k in zip(out, keys, strict=True)]
 
 
 def _text(value: bytes | None) -> str:
