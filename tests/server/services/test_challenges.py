@@ -23,7 +23,7 @@ import pytest
 from server.net import App
 from server.patience import registry
 from server.services import FakeClock
-from server.services.challenges import ranked
+from server.services.challenges import FRESH_MS, ranked
 from server.solver import solve
 from tests.support import TestClient, connect, redis_calls, running_app
 from tests.support.fixtures import unique_name
@@ -268,6 +268,30 @@ async def test_the_list_of_challenges_is_read_in_one_round_trip(
     assert sum(c["game_id"] is not None for c in listed) == MOST_OPEN
     # the player's codes, what they saw of each, the challenges
     assert redis_calls(app, "challenge") - before == 3
+
+
+async def test_a_flood_of_challenges_lists_once_a_moment(
+    app: App, clock: FakeClock, player: TestClient, player2: TestClient
+) -> None:
+    """``challenges`` answers again what it listed for FRESH_MS (a list of 100 was 13
+    moves' worth of the server's CPU, 50 a second from one connection); a change this
+    server makes to the player's challenges (a result, a view, a new one) lists afresh."""
+    code = (await player.call("challenge_create", game=SLUG))["challenge"]["code"]
+    accepted = await player2.call("challenge_accept", code=code)
+    first = await player.call("challenges")
+    before = redis_calls(app, "challenge")
+    for _ in range(5):
+        assert await player.call("challenges") == first
+    assert redis_calls(app, "challenge") == before
+    clock.advance(ms=FRESH_MS)
+    assert await player.call("challenges") == first
+    assert redis_calls(app, "challenge") == before + 3
+    await player2.call("resign", game_id=accepted["state"]["game_id"])
+    (mine,) = (await player.call("challenges"))["challenges"]
+    assert mine["results"] == 1 and mine["unread"] == 1
+    await player.call("challenge", code=code)
+    (mine,) = (await player.call("challenges"))["challenges"]
+    assert mine["unread"] == 0
 
 
 def test_a_rank_is_one_plus_the_results_strictly_before() -> None:
