@@ -71,6 +71,11 @@ IN_PLAY_DAILY = "fifteen"
 CHALLENGES = 100
 #: rows are measured with the clients paced this far under the server's bucket
 MARGIN = 0.95
+#: seconds the measured server is watched idle first (its CPU a second then is taken
+#: off every row)
+SETTLE = 30.0
+#: seconds apart the rows that miss a cache ask (friends', challenges': 2 s)
+MISS = 2.1
 TICK = os.sysconf("SC_CLK_TCK")
 
 Params = dict[str, Any]
@@ -245,7 +250,8 @@ class Row:
     requests: int = 0
     replies: dict[str, int] = field(default_factory=dict)
     server_us: float = 0.0
-    #: one clock tick over the row's requests: a smaller figure is no figure
+    #: one clock tick, and what the idle rate subtracted may be off by over the row's
+    #: time, over its requests: a smaller figure is no figure
     resolution_us: float = 0.0
     vs_move: float | None = None
     #: None while another connection holds a search (``busy``): that one's
@@ -279,15 +285,18 @@ class Meter:
         assert server.process is not None
         self.pid = server.process.pid
         self.url = url
-        self.idle = 0.0
+        #: the server's CPU seconds a second idle, and what that may be off by
+        self.idle = self.idle_error = 0.0
         #: the connections' budget, as ``auth`` tells it (the defaults until then)
         self.limits = {"rate": 50.0, "burst": 100}
 
-    async def settle(self, seconds: float = 10.0) -> None:
+    async def settle(self, seconds: float = SETTLE) -> None:
         """The server's CPU a second when nobody asks anything (beats, timers)."""
         start, t0 = cpu(self.pid), time.monotonic()
         await asyncio.sleep(seconds)
-        self.idle = (cpu(self.pid) - start) / (time.monotonic() - t0)
+        elapsed = time.monotonic() - t0
+        self.idle = (cpu(self.pid) - start) / elapsed
+        self.idle_error = 1 / TICK / elapsed
 
     async def row(
         self,
@@ -298,10 +307,12 @@ class Meter:
         params: Callable[[int], Params],
         *,
         busy: Callable[[Wire, asyncio.Event], Coroutine[Any, Any, None]] | None = None,
+        pause: float = 0.0,
     ) -> Row:
         """``n`` requests of ``op`` (the i-th with ``params(i)``) from one connection
-        signed in with ``token``; with ``busy``, a second connection of the same account
-        runs ``busy`` meanwhile (holding a search in flight), not counted."""
+        signed in with ``token``, ``pause`` seconds apart (else as fast as the bucket
+        allows); with ``busy``, a second connection of the same account runs ``busy``
+        meanwhile (holding a search in flight), not counted."""
         row = Row(op, what, n, load=round(os.getloadavg()[0], 2))
         latencies: list[float] = []
         sizes: list[int] = []
@@ -320,6 +331,8 @@ class Meter:
                 await asyncio.sleep(0.3)  # its search is under way
             own, solvers, t0 = cpu(self.pid), children_cpu(self.pid), time.monotonic()
             for i in range(n):
+                if pause and i:
+                    await asyncio.sleep(pause)
                 await pacer.take()
                 start = time.perf_counter()
                 reply, size = await w.call(op, **params(i))
@@ -327,7 +340,7 @@ class Meter:
                 sizes.append(size)
                 codes["ok" if reply.get("ok") else reply["error"]["code"]] += 1
             elapsed = time.monotonic() - t0
-            row.resolution_us = 1e6 / TICK / n
+            row.resolution_us = (1 / TICK + self.idle_error * elapsed) / n * 1e6
             row.server_us = max(0.0, cpu(self.pid) - own - self.idle * elapsed) / n * 1e6
             if busy is None:
                 row.solver_ms = spent(solvers, children_cpu(self.pid)) / n * 1e3
@@ -404,7 +417,21 @@ async def measure(meter: Meter, data: Data, args: argparse.Namespace) -> list[Ro
     add(await meter.row("stats", "the player's own", me, n, lambda i: {}))
     add(
         await meter.row(
-            "friends", f"{data.follows} followed, their dailies of today", me, n, lambda i: {}
+            "friends",
+            f"{data.follows} followed, again and again (a read is kept 2 s)",
+            me,
+            n,
+            lambda i: {},
+        )
+    )
+    add(
+        await meter.row(
+            "friends",
+            f"{data.follows} followed, read afresh ({MISS} s apart)",
+            me,
+            few,
+            lambda i: {},
+            pause=MISS,
         )
     )
     long_game = {"game_id": data.long_done}
@@ -507,7 +534,25 @@ async def measure(meter: Meter, data: Data, args: argparse.Namespace) -> list[Ro
             lambda i: {"code": data.big_challenge},
         )
     )
-    add(await meter.row("challenges", "limit 100", me, n, lambda i: {"limit": 100}))
+    add(
+        await meter.row(
+            "challenges",
+            "limit 100, again and again (a list is kept 2 s)",
+            me,
+            n,
+            lambda i: {"limit": 100},
+        )
+    )
+    add(
+        await meter.row(
+            "challenges",
+            f"limit 100, listed afresh ({MISS} s apart)",
+            me,
+            few,
+            lambda i: {"limit": 100},
+            pause=MISS,
+        )
+    )
     add(
         await meter.row(
             "start",
