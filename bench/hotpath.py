@@ -1,7 +1,7 @@
 """The server's hot path per move, in one process and without a socket to the players:
 each request frame goes through the connection's own path (``server.net.session``:
 decode, rate limit, ``protocol`` parsing; ``server.net.routes``: dispatch, metrics) to
-the games service (``Games.move_delta``: the rules, the one Redis script on a real
+the games service (``Games.move``: the rules, the one Redis script on a real
 ``redis-server`` with AOF ``everysec`` over a unix socket, the delta), and its reply
 is encoded, as the server does for each move with ``"reply": "delta"``; only the
 WebSocket frame's read and write are left out.
@@ -15,7 +15,7 @@ started when one ended (at the CPU of a start, measured after the run: a start i
 move, and costs several moves' CPU), and with ``--profile N``
 the N functions of most own time under cProfile, where the time goes when the
 WebSocket layer and the other processes are out of the picture. The players play
-``legal[seq % len(legal)]`` as bench/load_server.py's do, a new game when one ends.
+``legal[seq % len(legal)]`` as bench/load_server's do, a new game when one ends.
 """
 
 from __future__ import annotations
@@ -32,13 +32,13 @@ import uuid
 import protocol as P
 from deploy.procs import RedisProcess
 from protocol.messages import Mode
-from server.net.app import GC_THRESHOLDS, LEGAL_POSITIONS
+from server.net.app import GC_THRESHOLDS
 from server.net.metrics import Metrics
 from server.net.ratelimit import TokenBucket
 from server.net.routes import Routes
 from server.net.session import Conn, Hub, Sessions
 from server.patience.engine import keep_legal_moves
-from server.services import Services
+from server.services import LEGAL_POSITIONS, Services
 from server.settings import Settings
 from server.store import Store
 
@@ -102,7 +102,7 @@ async def run(args: argparse.Namespace) -> None:
         metrics = Metrics()
         hub = Hub()
         sessions = Sessions(settings, metrics, hub, Routes(sv, hub, settings, metrics).dispatch)
-        # An account per player, as bench/load_server.py's: an account keeps only its
+        # An account per player, as bench/load_server's: an account keeps only its
         # newest 100 practice games in play (``max_in_play``), so players sharing one
         # would resign each other's games on every start.
         stamp = uuid.uuid4().hex[:8]

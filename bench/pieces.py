@@ -2,15 +2,16 @@
 
     python -m bench.pieces [--games 20] [--reps 30]
 
-The moves are those bench/hotpath.py's and bench/load_server.py's players play in
+The moves are those bench/hotpath.py's and bench/load_server's players play in
 Crescent (``legal[seq % len(legal)]``, deals 1 to ``--games``). Each piece runs over
 all of them ``--reps`` times; the least CPU (``time.process_time``) of a pass, per move,
 is printed. The engine piece replays the games from their deals, so that every
 position is new to the legal-move cache, as a move's is in the server.
 
-The figures are for comparing two versions of the code (docs/performance.md, issue
-28): run this in both checkouts *at the same time*, so that both see the same load on
-the machine; one run alone moves by 10-30 % with what else runs.
+The figures are for comparing two versions of the code
+(docs/history/performance-rounds.md, issue 28): run this in both checkouts *at the
+same time*, so that both see the same load on the machine; one run alone moves by
+10-30 % with what else runs.
 """
 
 from __future__ import annotations

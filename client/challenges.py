@@ -11,7 +11,7 @@ from .records import when
 from .text import Titles, clock, outcome, plural, table, title
 
 RESULTS_HEADER = ["#", "player", "result", "cards", "moves", "time", "help"]
-LIST_HEADER = ["code", "game", "creator", "results", "new", "leader", "you", "expires (UTC)"]
+LIST_HEADER = ["code", "game", "creator", "results", "new", "leader", "you", "open until (UTC)"]
 
 
 def play_command(code: str) -> str:
@@ -23,8 +23,19 @@ def share_lines(code: str) -> list[str]:
     return [f"beat me on this deal: {play_command(code)}  (or #challenge/{code})"]
 
 
+#: what a challenge says of whoever could know its seed (docs/protocol.md, "Challenges")
+SEED_KNOWN_WORDS = (
+    "its creator could see this deal's number before playing it: their result ranks apart"
+)
+SEED_PUBLIC_WORDS = (
+    "this deal's number is public (a past daily's, a race's or another challenge's "
+    "deal): any result on it may have been worked out in advance"
+)
+
+
 def help_words(result: Mapping[str, Any]) -> str:
-    """Whether a result had help: a hint or the solver (``assisted``), or undo."""
+    """Whether a result had help: a hint or the solver (``assisted``), undo, or a seed
+    its player could see (``seed_known``: it ranks apart)."""
     words = []
     if result.get("assisted"):
         words.append("assisted")
@@ -34,24 +45,55 @@ def help_words(result: Mapping[str, Any]) -> str:
         words.append("undo")
     if result.get("mark"):
         words.append("the mark")
+    if result.get("seed_known"):
+        words.append("seed known: not ranked")
     return ", ".join(words)
+
+
+def rank_cell(result: Mapping[str, Any]) -> str:
+    """A result's rank, or ``—`` for one that ranks apart."""
+    rank = result.get("rank")
+    return "—" if rank is None else str(rank)
+
+
+def when_open(challenge: Mapping[str, Any]) -> str:
+    """Whether a challenge takes players: ``closed``, ``opens …`` or its expiry."""
+    if challenge.get("closed") or challenge.get("expired"):
+        return "closed"
+    if challenge.get("opens"):
+        return f"opens {when(challenge.get('opens'))}"
+    return when(challenge.get("expires"))
 
 
 def challenge_text(challenge: Mapping[str, Any], titles: Titles | None = None) -> str:
     """A challenge as ``pasyans challenge show`` prints it: what it is, its results
     ranked, who is still playing, and how to play it."""
     code = str(challenge.get("code") or "")
+    closed = bool(challenge.get("closed"))
     head = [
         f"challenge {code} · {title(str(challenge.get('game') or ''), titles)}",
-        f"by {challenge.get('creator')} · expires {when(challenge.get('expires'))} UTC",
+        f"by {challenge.get('creator')} · "
+        + (
+            "closed: its results are final"
+            if closed
+            else f"expires {when(challenge.get('expires'))} UTC"
+        ),
     ]
     if challenge.get("seed_chosen"):
         head[-1] += " · a chosen deal"
+    if challenge.get("opens") and not closed:
+        head.append(
+            f"opens to players at {when(challenge.get('opens'))} UTC, when its daily's day is over"
+        )
+    if challenge.get("seed_known"):
+        head.append(SEED_KNOWN_WORDS)
+    if challenge.get("seed_public"):
+        head.append(SEED_PUBLIC_WORDS)
     if challenge.get("seed") is not None:
         head.append(f"deal {challenge['seed']}")
     rows = [
         [
-            r.get("rank"),
+            rank_cell(r),
             r.get("player"),
             outcome(r),
             f"{r.get('foundation')}/{r.get('total')}",
@@ -71,9 +113,15 @@ def challenge_text(challenge: Mapping[str, Any], titles: Titles | None = None) -
         lines.append("you have played it")
     elif challenge.get("game_id"):
         lines.append(f"your game is in play: {play_command(code)} goes on with it")
-    else:
+    elif not closed:
         lines.append(f"play it: {play_command(code)}")
+    if not closed:
+        lines.append(f"its creator closes it (results final, deal shown): {close_command(code)}")
     return "\n".join(lines)
+
+
+def close_command(code: str) -> str:
+    return f"pasyans challenge close {code}"
 
 
 def challenges_text(result: Mapping[str, Any], titles: Titles | None = None) -> str:
@@ -81,7 +129,7 @@ def challenges_text(result: Mapping[str, Any], titles: Titles | None = None) -> 
     rows: list[Sequence[Any]] = []
     for c in result.get("challenges") or []:
         you = "played" if c.get("played") else ("playing" if c.get("game_id") else "—")
-        expires = "expired" if c.get("expired") else when(c.get("expires"))
+        expires = when_open(c)
         name = title(str(c.get("game") or ""), titles).split(" — ")[0]
         rows.append(
             [
@@ -119,10 +167,21 @@ def made_text(challenge: Mapping[str, Any]) -> str:
     """What ``pasyans challenge new`` and the end screen's ``C`` say of a new one."""
     code = str(challenge.get("code") or "")
     mark = "your result is the mark to beat" if challenge.get("mark") else "no mark yet"
-    return (
-        f"challenge {code} made ({mark}); friends play it with: {play_command(code)}\n"
-        f"link: {challenge.get('link') or '#challenge/' + code}"
-    )
+    lines = [
+        f"challenge {code} made ({mark}); friends play it with: {play_command(code)}",
+        f"link: {challenge.get('link') or '#challenge/' + code}",
+    ]
+    if challenge.get("opens"):
+        lines.append(
+            f"it opens to them at {when(challenge.get('opens'))} UTC, when the day of "
+            "its daily is over"
+        )
+    if challenge.get("seed_known"):
+        lines.append(
+            "you could see this deal's number before playing: every player is told, "
+            "and your result ranks apart"
+        )
+    return "\n".join(lines)
 
 
 def challenge_news(event: Mapping[str, Any]) -> str:
@@ -131,7 +190,7 @@ def challenge_news(event: Mapping[str, Any]) -> str:
     return (
         f"{event.get('player')} finished your challenge {event.get('code')}: "
         f"{outcome(result)}, {result.get('foundation')}/{result.get('total')} cards, "
-        f"{plural(int(result.get('moves') or 0), 'move')} — rank {result.get('rank')}"
+        f"{plural(int(result.get('moves') or 0), 'move')} — rank {rank_cell(result)}"
     )
 
 

@@ -1,5 +1,5 @@
-"""The command line's challenges: ``pasyans challenge new|play|show`` and ``pasyans
-challenges``. :mod:`client.cli` adds them to its parser and table of commands;
+"""The command line's challenges: ``pasyans challenge new|play|show|close`` and
+``pasyans challenges``. :mod:`client.cli` adds them to its parser and table of commands;
 ``challenge play`` opens the board on a terminal (:func:`board_launch`), else plays
 in script mode like ``pasyans play --script``."""
 
@@ -33,11 +33,12 @@ def add_commands(command: Command) -> None:
     """Declare the commands on ``command`` (``cli.build_parser``'s maker of one)."""
     p = command(
         "challenge",
-        "challenge friends on a deal (new, play, show)",
+        "challenge friends on a deal (new, play, show, close)",
         "Challenge friends who are not online with you: `new GAME_ID` makes a challenge\n"
         "of a finished game of yours (its result is the mark to beat) and prints its\n"
         "code; a friend plays the same deal with `play CODE` (once; the deal's number is\n"
-        "hidden until their game is over); `show CODE` prints everyone's results.",
+        "hidden until the challenge closes); `show CODE` prints everyone's results;\n"
+        "`close CODE` (its creator) ends it: results final, the deal's number shown.",
     )
     sub = p.add_subparsers(dest="challenge_command", metavar="ACTION", required=True)
     p.set_defaults(script=False)
@@ -61,6 +62,14 @@ def add_commands(command: Command) -> None:
     c.add_argument("code", type=challenge_code, metavar="CODE", help="the challenge's code")
     c.add_argument("--script", action="store_true", help="read moves from stdin, print text")
     c = sub.add_parser("show", help="a challenge's results, ranked")
+    c.add_argument("code", type=challenge_code, metavar="CODE", help="the challenge's code")
+    c = sub.add_parser(
+        "close",
+        help="close a challenge you made: its results final, its deal shown",
+        description="Close challenge CODE (you made it): nobody plays it any more, its\n"
+        "results are final (a game still in play counts nowhere), and its deal's number\n"
+        "is shown to everyone who played it. Otherwise it closes when it expires.",
+    )
     c.add_argument("code", type=challenge_code, metavar="CODE", help="the challenge's code")
     command(
         "challenges",
@@ -90,6 +99,9 @@ def commands(connect: Connect) -> dict[str, Run]:
                 out.write(made_text(made) + "\n")
             elif args.challenge_command == "show":
                 out.write(challenge_text(await conn.challenge(args.code), titles) + "\n")
+            elif args.challenge_command == "close":
+                closed = await conn.challenge_close(args.code)
+                out.write(f"closed.\n{challenge_text(closed, titles)}\n")
             else:
                 state = await open_game(conn, Launch(challenge=args.code))
                 return await Script(conn, state, out, titles).run(stdin_reader(sys.stdin))

@@ -66,6 +66,11 @@ PING_TIMEOUT = 2.0
 CLOSE_TIMEOUT = 0.5
 
 Message = dict[str, Any]
+#: told of every frame of every connection: ``(connection, "out", request)`` before a
+#: request is sent, ``(connection, "in", frame)`` for each frame read (decoded). None
+#: but in the tests, which check each frame against the protocol's schema
+#: (tests/client/conftest.py); it must not raise.
+watch_frames: Callable[[Connection, str, Message], None] | None = None
 
 
 class ClientError(Exception):
@@ -353,7 +358,10 @@ class Connection:
         try:
             async for frame in self._ws:
                 try:
-                    msg = parse_reply(decode(frame, max_size=MAX_REPLY))
+                    raw = decode(frame, max_size=MAX_REPLY)
+                    if watch_frames is not None:
+                        watch_frames(self, "in", raw)
+                    msg = parse_reply(raw)
                 except ProtocolError:
                     continue  # a frame we cannot read is dropped, not fatal
                 if isinstance(msg, Push):
@@ -438,8 +446,11 @@ class Connection:
         rid = next(self._ids)
         future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
         self._waiting[rid] = future
+        msg = request(rid, op, **params)
+        if watch_frames is not None:
+            watch_frames(self, "out", msg)
         try:
-            await self._ws.send(encode(request(rid, op, **params)))
+            await self._ws.send(encode(msg))
         except ConnectionClosed:
             self._waiting.pop(rid, None)
             raise ServerUnavailable("the server closed the connection") from None
@@ -655,3 +666,7 @@ class Connection:
     async def challenges(self, limit: int = 20) -> Message:
         """``{"challenges": […], "unread": int}``: yours, made or accepted."""
         return await self.call(Op.CHALLENGES, limit=limit)
+
+    async def challenge_close(self, code: str) -> Message:
+        """Close your challenge: no more players, its results final, its deal shown."""
+        return dict((await self.call(Op.CHALLENGE_CLOSE, code=code))["challenge"])

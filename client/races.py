@@ -133,6 +133,28 @@ def away_members(race: Race, you: str | None = None) -> list[str]:
     ]
 
 
+#: the questions End race and Drop ask first (the same words in both clients)
+END_QUESTION = (
+    "End the race now? Every game still in play is given up (lost: race ended); a "
+    "member's daily attempt leaves the race and plays on as their daily."
+)
+
+
+def drop_question(names: Sequence[str]) -> str:
+    """What dropping the members ``names`` (away) means, asked first."""
+    who = ", ".join(names)
+    return (
+        f"Drop {who}? Their game is given up (lost: dropped); a daily attempt leaves "
+        "the race and plays on as their daily."
+    )
+
+
+def my_game_over(race: Race, you: str | None) -> bool:
+    """Whether the race says your game is over (lost, won, given up for you), or the
+    race is over: a board still showing it in play is out of date."""
+    return race.get("status") == "finished" or _yours(race, you).get("status") in ("won", "lost")
+
+
 def seconds_left(race: Race, now_ms: int) -> float:
     starts = race.get("starts_at")
     return max(0.0, (int(starts) - now_ms) / 1000) if starts else 0.0

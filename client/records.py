@@ -14,7 +14,19 @@ from protocol.messages import Op
 from .connection import Connection, Message
 from .drawing import draw
 from .notation import format_move
-from .text import STREAK_MEANING, Titles, clock, outcome, share_text, short_title, table, title
+from .text import (
+    ASSISTED,
+    ASSISTED_LONG,
+    STREAK_MEANING,
+    Titles,
+    assisted,
+    clock,
+    outcome,
+    share_text,
+    short_title,
+    table,
+    title,
+)
 
 
 @dataclass(frozen=True)
@@ -58,6 +70,8 @@ def replay_heading(replay: Mapping[str, Any], titles: Titles | None = None) -> s
         parts.append(f"deal hidden until the day is over ({str(replay['commitment'])[:12]}…)")
     ended = outcome(replay)
     parts.append(f"{ended} {replay.get('foundation')}/{replay.get('total')}")
+    if assisted(replay):
+        parts.append(ASSISTED_LONG)
     counted = f"{len(replay.get('line') or [])} moves"
     if replay.get("moves") != len(replay.get("line") or []):
         counted += f" ({replay.get('moves')} counted, with undos)"
@@ -114,6 +128,8 @@ def history_row(summary: Mapping[str, Any], titles: Titles | None = None) -> lis
     mode = str(summary.get("mode") or "")
     if summary.get("date") and mode == "daily":
         mode = f"daily {summary['date']}"
+    if assisted(summary):
+        mode = f"{mode}, {ASSISTED}"
     return [
         when(summary.get("created")),
         short_title(str(summary.get("game") or ""), titles),
@@ -240,7 +256,8 @@ def today_lines(today: Mapping[str, Any], titles: Titles | None = None) -> list[
             parts.append(f"{name} playing")
         else:
             founded = f"{game.get('foundation')}/{game.get('total')}"
-            parts.append(f"{name} {status} {founded} in {game.get('moves')} moves")
+            help_ = f", {ASSISTED} (not ranked)" if assisted(game) else ""
+            parts.append(f"{name} {status} {founded} in {game.get('moves')} moves{help_}")
     return parts
 
 
@@ -315,7 +332,8 @@ def friends_line(result: Mapping[str, Any], titles: Titles | None = None, width:
             founded = (
                 "" if status == "playing" else f" {game.get('foundation')}/{game.get('total')}"
             )
-            parts.append(f"{row['player']} {name} {status}{founded}")
+            help_ = f" {ASSISTED}" if assisted(game) else ""
+            parts.append(f"{row['player']} {name} {status}{founded}{help_}")
     if not parts:
         return f"friends today: none of the {len(rows)} you follow has played a daily yet"
     head, shown = "friends today: ", list[str]()

@@ -85,6 +85,19 @@ def outcome(state: Mapping[str, Any], resigned: bool = False) -> str:
     return status
 
 
+#: what an assisted game (a hint, the solver's finish) is called wherever its result
+#: shows: it never ranks (docs/protocol.md, "Fair play")
+ASSISTED = "assisted"
+#: the same, said whole where there is room
+ASSISTED_LONG = "assisted (the solver helped: not ranked)"
+
+
+def assisted(game: Mapping[str, Any]) -> bool:
+    """Whether a game (a state, summary, replay or challenge result) had the solver's
+    help, as the server says (``assisted``)."""
+    return bool(game.get("assisted"))
+
+
 def end_words(state: Mapping[str, Any], resigned: bool = False) -> str:
     """The end of a game in a sentence: "You won!", "You resigned.", "No move left."."""
     if state.get("status") == "won":
@@ -263,9 +276,10 @@ def result_short(mine: Mapping[str, Any] | None) -> str:
     if not mine:
         return "not played"
     status = mine.get("status") or ("won" if mine.get("won") else "played")
+    help_ = f" {ASSISTED}" if assisted(mine) else ""
     if "foundation" in mine:
-        return f"{status} {mine['foundation']}/{mine.get('total', '?')}"
-    return str(status)
+        return f"{status} {mine['foundation']}/{mine.get('total', '?')}{help_}"
+    return f"{status}{help_}"
 
 
 def result_text(mine: Mapping[str, Any] | None) -> str:
@@ -284,6 +298,8 @@ def result_text(mine: Mapping[str, Any] | None) -> str:
         bits.append(f"rank {mine['rank']}")
     if mine.get("clean") is False:
         bits.append("undo used")
+    if assisted(mine):
+        bits.append(ASSISTED_LONG)
     return ", ".join(bits) or "played"
 
 
@@ -389,6 +405,8 @@ def share_text(
         result.append(f"#{rank} of {of}" if of else f"#{rank}")
     if game.get("auto_completed"):
         result.append("auto-completed")
+    if assisted(game):
+        result.append(ASSISTED_LONG)
     lines = [" · ".join(p for p in head if p), " · ".join(result)]
     deal = game.get("deal")
     commitment = (deal.get("commitment") if isinstance(deal, Mapping) else None) or game.get(

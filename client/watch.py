@@ -38,13 +38,29 @@ class Watched:
 
     @property
     def players(self) -> list[str]:
-        """The members, in the race's order (those with a board)."""
+        """The members, in the race's order: those with a board, or once the race is
+        dealt every member (a board the server holds back until the race is over)."""
         order = [str(p["player"]) for p in self.race.get("players") or []]
-        return [p for p in order if p in self.boards] + sorted(set(self.boards) - set(order))
+        dealt = self.race.get("status") in ("running", "finished")
+        shown = [p for p in order if p in self.boards or dealt]
+        return shown + sorted(set(self.boards) - set(order))
+
+    def board(self, player: str) -> dict[str, Any]:
+        """``player``'s board (``view`` None while the server holds it back)."""
+        return self.boards.get(player) or {"view": None}
 
     @property
     def finished(self) -> bool:
         return self.race.get("status") == "finished"
+
+    def counters(self, player: str) -> dict[str, Any]:
+        """What to say of ``player``'s game: their board's counters, or while their
+        board is held back (the race still runs) their row of the race, newer."""
+        board = self.board(player)
+        if board.get("view") is not None:
+            return board
+        rows = [p for p in self.race.get("players") or [] if p.get("player") == player]
+        return dict(rows[0]) if rows else board
 
     def apply(self, push: Push) -> str | None:
         """Take in an event of this race: ``"race"``, ``"board"`` (then the member's
@@ -75,11 +91,20 @@ def progress_text(watched: Watched, titles: Titles | None = None) -> str:
     return f"{race_text(watched.race, None, titles)}\n  ({watchers_words(watched.race)})"
 
 
-def board_text(player: str, state: Mapping[str, Any]) -> str:
-    """A member's board as text: their name and counters, and the cards (face-down
-    ones as the member sees them: hidden)."""
-    piles = (state.get("view") or {}).get("piles") or []
-    return f"{player} · {status_line(state)}\n{draw(piles).plain()}"
+#: what a spectator is told instead of a board while the race runs
+HELD_BACK = (
+    "cards shown once every member's game is over (while anybody plays, no spectator "
+    "sees a card: all play the same deal)"
+)
+
+
+def board_text(player: str, state: Mapping[str, Any], counters: Mapping[str, Any]) -> str:
+    """A member's board as text: their name and ``counters``, and the cards
+    (face-down ones as the member sees them: hidden), or why they are not shown yet."""
+    view = state.get("view")
+    if view is None:
+        return f"{player} · {status_line(counters)}\n{HELD_BACK}"
+    return f"{player} · {status_line(state)}\n{draw(view.get('piles') or []).plain()}"
 
 
 async def watch_text(
@@ -118,7 +143,7 @@ async def watch_text(
     say(f"watching race {code} (a spectator: you cannot play it)")
     show_race()
     for player in watched.players:
-        say(board_text(player, watched.boards[player]))
+        say(board_text(player, watched.board(player), watched.counters(player)))
     conn.on_event = event
     try:
         await asyncio.wait_for(done.wait(), limit)
@@ -127,5 +152,5 @@ async def watch_text(
     finally:
         conn.on_event = None
     for player in watched.players:
-        say(board_text(player, watched.boards[player]))
+        say(board_text(player, watched.board(player), watched.counters(player)))
     return EXIT_OK

@@ -102,8 +102,9 @@ class RedisProcess:
         wait_ready(("127.0.0.1", self.port))
         return self
 
-    def synced(self, timeout: float = 10.0) -> RedisProcess:
-        """Wait (bounded) until this replica's link to its primary is up."""
+    def synced(self, timeout: float = 60.0) -> RedisProcess:
+        """Wait (bounded: a hang guard, generous for a loaded machine) until this
+        replica's link to its primary is up."""
         import redis
 
         client = redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=2)
@@ -175,9 +176,10 @@ class ServerProcess:
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
 
-    def start(self, timeout: float = 20.0, *, port: int | None = None) -> ServerProcess:
+    def start(self, timeout: float = 60.0, *, port: int | None = None) -> ServerProcess:
         """Start on ``port`` (a restart on the port it had: pass ``self.port``), by
-        default a free one."""
+        default a free one; ``timeout``: a hang guard (it is up in a second or two,
+        longer on a loaded machine)."""
         self.port = port if port is not None else free_port()
         cmd = [
             sys.executable,
@@ -220,7 +222,7 @@ class ServerProcess:
     def healthy(self) -> bool:
         return healthy(self.port)
 
-    def terminate(self, timeout: float = 15.0) -> int:
+    def terminate(self, timeout: float = 60.0) -> int:
         assert self.process is not None
         self.process.send_signal(signal.SIGTERM)
         try:

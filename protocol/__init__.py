@@ -5,10 +5,17 @@ Pure: no I/O, and nothing from ``server`` or ``client``::
     frame = encode(request(1, Op.MOVE, game_id=gid, seq=3, move={"from": "T1", "to": "T2"}))
     req = parse_request(decode(frame))       # MoveRequest(id=1, game_id=..., seq=3, move={...})
     reply = parse_reply(decode(answer))      # Reply(re=1, ok=True, result={"state": ...})
+
+One module a job: ``ops`` (names), ``checks`` (a request field's check and schema),
+``requests`` (one type per op), ``objects``, ``results`` and ``events`` (what the
+server sends, as types: the contract, not built by the server), ``builders`` (frames
+as maps), ``codec`` (msgpack), ``errors``, ``status``, ``cards``, ``delta``;
+``schema`` makes the AsyncAPI document (docs/protocol.asyncapi.json) from the types.
 """
 
 from __future__ import annotations
 
+from .builders import Push, Reply, error, event, ok, parse_reply, request
 from .codec import (
     MAX_FRAME,
     MAX_ID,
@@ -35,18 +42,17 @@ from .errors import (
     ErrorCode,
     ProtocolError,
 )
-from .messages import (
-    PUBLIC_OPS,
+from .ops import PUBLIC_OPS, Board, Event, Mode, Op, ReplyForm
+from .requests import (
     REQUESTS,
     AuthRequest,
     AutoRequest,
-    Board,
     ChallengeAcceptRequest,
+    ChallengeCloseRequest,
     ChallengeCreateRequest,
     ChallengeRequest,
     ChallengesRequest,
     DailyRequest,
-    Event,
     FinishRequest,
     FriendAddRequest,
     FriendRemoveRequest,
@@ -54,11 +60,8 @@ from .messages import (
     GamesRequest,
     HintRequest,
     LeaderboardRequest,
-    Mode,
     MoveRequest,
     MyGamesRequest,
-    Op,
-    Push,
     RaceCreateRequest,
     RaceDropRequest,
     RaceEndRequest,
@@ -70,8 +73,6 @@ from .messages import (
     RaceWatchRequest,
     RegisterRequest,
     ReplayRequest,
-    Reply,
-    ReplyForm,
     Request,
     ResignRequest,
     ResumeRequest,
@@ -79,12 +80,7 @@ from .messages import (
     StartRequest,
     StatsRequest,
     UndoRequest,
-    error,
-    event,
-    ok,
-    parse_reply,
     parse_request,
-    request,
 )
 from .status import GameStatus, RaceStatus
 
@@ -111,6 +107,7 @@ __all__ = [
     "AutoRequest",
     "Board",
     "ChallengeAcceptRequest",
+    "ChallengeCloseRequest",
     "ChallengeCreateRequest",
     "ChallengeRequest",
     "ChallengesRequest",

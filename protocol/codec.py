@@ -10,7 +10,7 @@ values encoded earlier (:func:`encode_map`, :func:`encode_array`), byte for byte
 string keys or raises :class:`~protocol.errors.ProtocolError`. Nesting depth is left
 to msgpack's own limit (it refuses absurd depths) and to the validators, which read
 every field's shape. It does not validate
-the message itself (see :mod:`protocol.messages`).
+the message itself (see :mod:`protocol.requests`).
 """
 
 from __future__ import annotations

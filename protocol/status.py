@@ -24,3 +24,18 @@ class RaceStatus(StrEnum):
     COUNTDOWN = "countdown"
     RUNNING = "running"
     FINISHED = "finished"
+
+
+class Out(StrEnum):
+    """``out``: why a ``lost`` game ended other than with no move left — its player
+    resigned, or the server gave it up for them."""
+
+    RESIGNED = "resigned"
+    #: a race member away past the race's ``absent_limit_ms``
+    TIMED_OUT = "timed_out"
+    #: the race's creator dropped the member (``race_drop``)
+    DROPPED = "dropped"
+    #: the race's creator ended the race (``race_end``)
+    ENDED = "ended"
+    #: a race on a daily deal still running when its day closed (midnight UTC)
+    DAY_OVER = "day_over"

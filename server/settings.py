@@ -97,10 +97,11 @@ class Settings:
         "per window: guessing codes (0 = no limit)",
     )
     trusted_proxies: str = _opt(
-        "127.0.0.1,::1",
+        "none",
         "load balancers whose X-Forwarded-For header names the client's address, as "
         "addresses or networks (10.0.0.0/8), comma-separated; a connection from any "
-        "other peer counts as its own address ('none' = trust none)",
+        "other peer counts as its own address (default 'none': trust none; a balancer "
+        "on this machine: 127.0.0.1)",
     )
     allowed_origins: str = _opt(
         "",

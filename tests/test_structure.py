@@ -3,7 +3,8 @@
 inside functions and under ``TYPE_CHECKING`` (a cycle dodged by a late import is still
 a cycle), and the layers keep their direction: ``protocol`` imports nothing of ours,
 ``server/patience`` and ``server/solver`` stay sans-I/O (no services, store or net),
-and ``bench``/``deploy``/``tools`` never import the tests."""
+``server/net`` reaches games and storage only through services, and
+``bench``/``deploy``/``tools`` never import the tests."""
 
 from __future__ import annotations
 
@@ -85,3 +86,8 @@ def test_the_layers_keep_their_direction() -> None:
             assert not bad, (name, bad)
         if top in ("bench", "deploy", "tools", "server", "protocol", "client"):
             assert not any(d.startswith("tests") for d in deps), (name, deps)
+        if name.startswith("server.net") and name != "server.net.app":
+            # the edge only translates frames: games and storage come through services
+            # (the app, the process's composition root, builds the store it hands them)
+            bad = {d for d in deps if d.startswith(("server.store", "server.patience"))}
+            assert not bad, (name, bad)

@@ -7,7 +7,7 @@ import { html, render, useEffect, useState } from "./vendor/preact-htm.mjs";
 import { Connection, parseSeed, ServerError } from "./net.mjs";
 import { Board, Game } from "./board.mjs";
 import { Challenge, Friends, History, Leaderboard, Race, Replay, Stats, Watch } from "./screens.mjs";
-import { commitment, outcome, plural, utcDate } from "./words.mjs";
+import { assistedNote, commitment, outcome, plural, utcDate } from "./words.mjs";
 
 const ACCOUNT_KEY = "pasyans.account";
 const FOUR_COLOUR_KEY = "pasyans.fourColour";
@@ -88,6 +88,10 @@ export const conn = new Connection({
     } else if (event.ev === "race" && app.race && event.race_id === app.race.race_id) {
       const { ev, ...race } = event;
       update({ race });
+      // the race says our game is over (ended, dropped, timed out) while the board
+      // still shows it in play: the board fetches it now, not at the next move
+      const game = app.game;
+      if (game && game.state.mode === "race" && game.playing && myRaceGameOver(race)) game.resume();
     } else if (event.ev === "race_started" && app.race && event.race_id === app.race.race_id) {
       openGame(event.state, { race: true });
     } else if (event.ev === "bye") {
@@ -95,6 +99,13 @@ export const conn = new Connection({
     }
   },
 });
+
+function myRaceGameOver(race) {
+  if (race.status === "finished") return true;
+  const me = app.account && app.account.player;
+  const row = (race.players || []).find((p) => p.player === me);
+  return Boolean(row && (row.status === "won" || row.status === "lost"));
+}
 
 // after a reconnection: the game on the board as the server has it (a move whose
 // answer was lost is never sent again: the player sees the board and decides)
@@ -135,6 +146,7 @@ export async function start(slug, mode, extra = {}) {
     if (mode === "daily" && err.error && err.error.preparing) {
       // still being certified: it opens by itself once it is (the home screen asks)
       update({ startWhenReady: { [slug]: true }, notice: null });
+      if (app.reloadHome) app.reloadHome();
       return;
     }
     update({ notice: err.message });
@@ -228,13 +240,11 @@ function dailyState(entry) {
 function Mine({ mine }) {
   if (!mine) return html`<span class="mine none">not played</span>`;
   if (mine.status === "playing") return html`<span class="mine playing">in play · ${plural(mine.moves, "move")}</span>`;
-  return html`<span class="mine ${mine.status}">${outcome(mine)} · ${mine.foundation}/${mine.total} · ${plural(mine.moves, "move")}</span>`;
+  return html`<span class="mine ${mine.status}" data-assisted=${mine.assisted ? "1" : "0"}>${outcome(mine)} · ${mine.foundation}/${mine.total} · ${plural(mine.moves, "move")}${assistedNote(mine)}</span>`;
 }
 
 function Home() {
   const [daily, setDaily] = useState(app.daily);
-  // the dailies to open as soon as the server has certified them (asked while it was)
-  const [waiting, setWaiting] = useState(app.startWhenReady);
   const [past, setPast] = useState(null);
   const [checks, setChecks] = useState({});
   const [dealGame, setDealGame] = useState("");
@@ -255,15 +265,21 @@ function Home() {
           start(ready, "daily");
           return;
         }
-        if (Object.values(reply.games).some((g) => g.preparing)) timer = setTimeout(load, 3000);
+        const waiting = Object.keys(app.startWhenReady || {}).length > 0;
+        if (waiting || Object.values(reply.games).some((g) => g.preparing)) timer = setTimeout(load, 3000);
       } catch (err) {
         if (alive) timer = setTimeout(load, 3000);
       }
     };
     load();
+    app.reloadHome = () => {
+      clearTimeout(timer);
+      timer = setTimeout(load, 3000);
+    };
     conn.call("daily", { date: utcDate(-1) }).then((reply) => alive && setPast(reply)).catch(() => {});
     return () => {
       alive = false;
+      app.reloadHome = null;
       clearTimeout(timer);
     };
   }, []);
@@ -287,9 +303,8 @@ function Home() {
   // Play a daily: at once, or, while it is being certified, as soon as it is ready.
   const playDaily = (slug, entry) => {
     if (!entry || !entry.preparing) return start(slug, "daily");
-    const next = app.startWhenReady && app.startWhenReady[slug] ? {} : { [slug]: true };
-    app.startWhenReady = next;
-    setWaiting(next);
+    // opened as soon as the server has certified it (the home asks every 3 s)
+    update({ startWhenReady: app.startWhenReady[slug] ? {} : { [slug]: true } });
   };
   const race = async (slug) => {
     try {
@@ -319,11 +334,11 @@ function Home() {
             ${entry && entry.commitment ? html`<code class="commitment" title=${entry.commitment}>${entry.commitment.slice(0, 12)}…</code>` : ""}
           </div>
           <div class="row-actions">
-            <button class="primary" data-do="daily" aria-pressed=${entry && entry.preparing ? String(Boolean(waiting[g.slug])) : undefined} onClick=${() => playDaily(g.slug, entry)}>
+            <button class="primary" data-do="daily" aria-pressed=${entry && entry.preparing ? String(Boolean(app.startWhenReady[g.slug])) : undefined} onClick=${() => playDaily(g.slug, entry)}>
               ${entry && entry.mine
                 ? entry.mine.status === "playing" ? "Resume" : "Result"
                 : entry && entry.preparing
-                  ? waiting[g.slug] ? "Opens when ready — cancel" : "Play when ready"
+                  ? app.startWhenReady[g.slug] ? "Opens when ready — cancel" : "Play when ready"
                   : "Play daily"}
             </button>
             <button data-do="practice" onClick=${() => start(g.slug, "practice")}>Practice</button>

@@ -8,7 +8,7 @@
 
 import { html, useEffect, useRef, useState } from "./vendor/preact-htm.mjs";
 import { applyDelta, DeltaGap, Lost, ServerError } from "./net.mjs";
-import { cardName, clock, formatMove, outcome, plural, pretty, shareText } from "./words.mjs";
+import { ASSISTED_LONG, cardName, clock, formatMove, outcome, plural, pretty, shareText } from "./words.mjs";
 
 // piles whose lower cards never play show only their last cards (client/drawing.py)
 const SHORT_KINDS = new Set(["waste", "foundation", "discard"]);
@@ -278,7 +278,7 @@ export class Game {
     try {
       const reply = await this.conn.call("hint", { game_id: this.state.game_id });
       this.hintAsked = true;
-      this.state = { ...this.state, ranked: false };
+      this.state = { ...this.state, ranked: false, assisted: true };
       if (reply.move) {
         this.hintMove = reply.move;
         this.say(`hint: ${formatMove(reply.move)}`);
@@ -645,7 +645,7 @@ export function Board({ game, titles, onLeave, onRules, onAgain, side }) {
     <header class="game-head">
       <button class="link" onClick=${onLeave}>← home</button>
       <h2>${title.title_ru || s.game} <small>${title.title_en || ""}</small></h2>
-      <span class="mode">${s.mode}${s.date ? ` ${s.date}` : ""}${s.ranked ? " · ranked" : ""}</span>
+      <span class="mode" data-assisted=${s.assisted ? "1" : "0"}>${s.mode}${s.date ? ` ${s.date}` : ""}${s.ranked ? " · ranked" : ""}${s.assisted ? " · assisted (not ranked)" : ""}</span>
     </header>
     <div class="status-line" aria-live="polite">
       <span>${s.foundation}/${s.total} home</span>
@@ -689,7 +689,7 @@ export function Board({ game, titles, onLeave, onRules, onAgain, side }) {
               (m) => html`<button class="action" data-action=${m.action} onClick=${() => game.play(m)}>${formatMove(m)}</button>`,
             )}
             <button data-do="undo" onClick=${() => game.undo()}>Undo</button>
-            ${s.mode !== "race" ? html`<button data-do="hint" onClick=${askHint}>Hint</button>` : ""}
+            ${s.mode !== "race" && s.hints !== false ? html`<button data-do="hint" onClick=${askHint}>Hint</button>` : ""}
             <button data-do="safe" onClick=${() => game.safe()}>Safe moves</button>
             <label class="toggle"><input
               type="checkbox"
@@ -717,7 +717,7 @@ function EndPanel({ game, titles, onLeave, onAgain }) {
   const [rank, setRank] = useState(null);
   const [copied, setCopied] = useState(false);
   useEffect(() => {
-    if (s.mode !== "daily" || !s.date) return;
+    if (s.mode !== "daily" || !s.date || !s.ranked) return;
     game.conn
       .call("leaderboard", { game: s.game, board: "daily", date: s.date, around_me: true, limit: 1 })
       .then((reply) => reply.me && setRank({ rank: reply.me.rank, of: reply.total }))
@@ -736,6 +736,7 @@ function EndPanel({ game, titles, onLeave, onAgain }) {
   return html`<aside class="end" data-end=${s.status}>
     <h3>${s.status === "won" ? "Won!" : outcome(s)}</h3>
     <p>${s.foundation}/${s.total} cards · ${plural(Number(s.moves || 0), "move")}${par !== null && par !== undefined ? ` (par ${par})` : ""} · ${clock(s.time_ms)}${rank ? ` · #${rank.rank} of ${rank.of}` : ""}</p>
+    ${s.assisted ? html`<p class="note" data-assisted="1">${ASSISTED_LONG}: a hint or the solver's finish, so this result ranks nowhere</p>` : ""}
     ${s.deal && s.deal.seed !== null && s.deal.seed !== undefined ? html`<p class="seed">seed ${String(s.deal.seed)}</p>` : ""}
     <pre class="share">${text}</pre>
     <button onClick=${copy}>${copied ? "Copied ✓" : "Copy the result"}</button>

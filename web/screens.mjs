@@ -4,7 +4,7 @@
 import { html, useEffect, useState } from "./vendor/preact-htm.mjs";
 import { app, conn, go, openGame, update } from "./app.mjs";
 import { Board, StaticBoard } from "./board.mjs";
-import { clock, formatMove, outcome, plural, utcDate } from "./words.mjs";
+import { assistedNote, clock, formatMove, outcome, plural, utcDate } from "./words.mjs";
 
 function useAsk(ask, deps) {
   const [answer, setAnswer] = useState(null);
@@ -111,7 +111,7 @@ export function Replay({ args }) {
   const pos = position && position.position;
   return html`<section class="replay" data-step=${pos ? pos.step : ""} data-moves=${total}>
     <h2>Replay · ${title(r.game)} <small>${r.mode}${r.date ? ` ${r.date}` : ""}${r.player ? ` · ${r.player}` : ""}</small></h2>
-    <p>${outcome(r)} · ${r.foundation}/${r.total} · ${plural(r.moves, "move")}${r.seed !== null && r.seed !== undefined ? ` · seed ${String(r.seed)}` : ""}</p>
+    <p data-assisted=${r.assisted ? "1" : "0"}>${outcome(r)} · ${r.foundation}/${r.total} · ${plural(r.moves, "move")}${assistedNote(r)}${r.seed !== null && r.seed !== undefined ? ` · seed ${String(r.seed)}` : ""}</p>
     <div class="stepper">
       <button data-do="first" onClick=${() => setStep(0)} disabled=${at === 0}>⏮</button>
       <button data-do="back" onClick=${() => setStep(Math.max(0, at - 1))} disabled=${at === 0}>◀</button>
@@ -177,7 +177,7 @@ export function History() {
         ${pages.map(
           (g) => html`<tr data-history=${g.game_id}>
             <td>${title(g.game)}</td><td>${g.mode}${g.date ? ` ${g.date}` : ""}</td>
-            <td>${outcome(g)} · ${g.foundation}/${g.total}</td><td>${g.moves}</td><td>${clock(g.time_ms)}</td>
+            <td data-assisted=${g.assisted ? "1" : "0"}>${outcome(g)} · ${g.foundation}/${g.total}${assistedNote(g)}</td><td>${g.moves}</td><td>${clock(g.time_ms)}</td>
             <td>${g.status === "playing"
               ? html`<button onClick=${() => resume(g.game_id)}>resume</button>`
               : html`<button onClick=${() => go("replay", g.game_id)}>replay</button>`}</td>
@@ -222,7 +222,7 @@ export function Friends() {
           ${answer.friends.map(
             (f) => html`<li data-friend=${f.player}>
               <strong>${f.player}</strong>
-              ${Object.entries(f.today).map(([slug, g]) => html` <span class="today">${title(slug)}: ${g.status === "playing" ? "in play" : outcome(g)}</span>`)}
+              ${Object.entries(f.today).map(([slug, g]) => html` <span class="today" data-assisted=${g.assisted ? "1" : "0"}>${title(slug)}: ${g.status === "playing" ? "in play" : `${outcome(g)}${assistedNote(g)}`}</span>`)}
               <button class="link" onClick=${() => go("stats", f.player)}>stats</button>
               <button class="link" onClick=${() => remove(f.player)}>unfollow</button>
             </li>`,
@@ -251,13 +251,13 @@ function RacePanel({ race }) {
           <strong>${p.player}</strong> ${p.status}${p.place ? ` · place ${p.place}` : ""} · ${p.foundation}/${p.total} · ${plural(p.moves, "move")}
           ${p.out ? ` (${p.out.replace(/_/g, " ")})` : ""}${p.away ? " · away" : ""}
           ${creator && p.away && p.player !== me
-            ? html` <button data-do="race-drop" onClick=${() => act("race_drop", { player: p.player }, `Drop ${p.player}? Their game is given up (a daily attempt plays on outside the race).`)}>Drop</button>`
+            ? html` <button data-do="race-drop" onClick=${() => act("race_drop", { player: p.player }, `Drop ${p.player}? Their game is given up (lost: dropped); a daily attempt leaves the race and plays on as their daily.`)}>Drop</button>`
             : ""}
         </li>`,
       )}
     </ol>
     ${creator && race.status === "running"
-      ? html`<button data-do="race-end" onClick=${() => act("race_end", {}, "End the race now? Every game still in play is given up (a member's daily attempt plays on outside the race).")}>End race</button>`
+      ? html`<button data-do="race-end" onClick=${() => act("race_end", {}, "End the race now? Every game still in play is given up (lost: race ended); a member's daily attempt leaves the race and plays on as their daily.")}>End race</button>`
       : ""}
   </aside>`;
 }
@@ -356,25 +356,44 @@ export function Challenge({ code }) {
       reload();
     }
   };
-  const mine = c.creator === (app.account && app.account.player) && c.mark;
-  return html`<section class="challenge" data-challenge=${c.code}>
+  const me = app.account && app.account.player;
+  const mine = c.creator === me && c.mark;
+  const close = async () => {
+    if (!window.confirm("Close this challenge? Nobody can play it any more, its results are final (a game still in play counts nowhere), and its deal's number is shown to everyone who played it.")) return;
+    setFailed("");
+    try {
+      await conn.call("challenge_close", { code: c.code });
+      reload();
+    } catch (err) {
+      setFailed(err.message);
+    }
+  };
+  const day = (ms) => new Date(Number(ms)).toISOString().slice(0, 16).replace("T", " ");
+  const waiting = c.opens !== null && c.opens !== undefined && !c.closed;
+  return html`<section class="challenge" data-challenge=${c.code} data-closed=${c.closed ? "1" : "0"}>
     <h2>Challenge ${c.code} · ${title(c.game)}</h2>
-    <p>by ${c.creator}${c.seed_chosen ? " · the deal's seed was chosen by a player" : ""}
-      · expires ${new Date(Number(c.expires)).toISOString().slice(0, 10)}</p>
+    <p>by ${c.creator}${c.seed_chosen ? " · the deal's seed was chosen by a player" : ""}${" · "}${c.closed ? "closed: its results are final" : `open until ${day(c.expires)} UTC`}</p>
+    ${waiting ? html`<p class="note" data-opens="1">It opens to players at ${day(c.opens)} UTC, when the day of its daily is over.</p>` : ""}
+    ${c.seed_known ? html`<p class="note" data-seed-known="1">Its creator could see this deal's number before playing it: their result ranks apart.</p>` : ""}
+    ${c.seed_public ? html`<p class="note" data-seed-public="1">This deal's number is public (a past daily's, a race's or another challenge's deal): any result on it may have been worked out in advance.</p>` : ""}
+    ${c.seed !== null && c.seed !== undefined ? html`<p>Deal ${String(c.seed)}</p>` : ""}
     <p>Share: <code>${location.origin}/#challenge/${c.code}</code></p>
     ${c.results.length
       ? html`<table class="results"><tr><th>#</th><th>player</th><th>result</th><th>cards</th><th>moves</th><th>time</th></tr>
           ${c.results.map(
-            (r) => html`<tr data-player=${r.player}><td>${r.rank}</td><td>${r.player}${r.mark ? " (mark)" : ""}</td>
-              <td>${outcome(r)}${r.assisted ? " · assisted" : ""}</td><td>${r.foundation}/${r.total}</td>
+            (r) => html`<tr data-player=${r.player}><td>${r.rank === null || r.rank === undefined ? "–" : r.rank}</td><td>${r.player}${r.mark ? " (mark)" : ""}</td>
+              <td>${outcome(r)}${assistedNote(r)}${r.seed_known ? " · seed known: not ranked" : ""}</td><td>${r.foundation}/${r.total}</td>
               <td>${r.moves}</td><td>${clock(r.time_ms)}</td></tr>`,
           )}</table>`
       : html`<p>No result yet.</p>`}
     ${c.playing.length ? html`<p>Playing now: ${c.playing.join(", ")}</p>` : ""}
     ${mine
       ? html`<p>Your result is the mark to beat.</p>`
-      : html`<button class="primary" data-do="challenge-play" disabled=${busy} onClick=${play}>
+      : c.closed && !c.game_id
+        ? ""
+        : html`<button class="primary" data-do="challenge-play" disabled=${busy || (waiting && !c.game_id)} onClick=${play}>
           ${c.game_id ? "Back to your game" : "Play this deal"}</button>`}
+    ${c.creator === me && !c.closed ? html`<button data-do="challenge-close" onClick=${close}>Close the challenge</button>` : ""}
     ${failed ? html`<p class="error">${failed}</p>` : ""}
   </section>`;
 }
@@ -412,7 +431,11 @@ export function Watch({ code }) {
       const state = w.boards[p.player];
       return html`<div class="watched" data-member-board=${p.player}>
         <h3>${p.player} · ${p.status} · ${p.foundation}/${p.total} · ${plural(p.moves, "move")}</h3>
-        ${state ? html`<${StaticBoard} view=${state.view} />` : html`<p>not dealt yet</p>`}
+        ${!state
+          ? html`<p>not dealt yet</p>`
+          : state.view
+            ? html`<${StaticBoard} view=${state.view} />`
+            : html`<p class="note" data-held-back="1">cards shown once every member's game is over (while anybody plays, no spectator sees a card: all play the same deal)</p>`}
       </div>`;
     })}
   </section>`;

@@ -56,6 +56,12 @@ export function outcome(game) {
   return why ? `lost (${why})` : "lost: no move left";
 }
 
+// an assisted game (a hint, the solver's finish) ranks nowhere: every place its result
+// shows says so (client/text.py ASSISTED, ASSISTED_LONG)
+export const ASSISTED = "assisted";
+export const ASSISTED_LONG = "assisted (the solver helped: not ranked)";
+export const assistedNote = (game) => (game && game.assisted ? ` · ${ASSISTED_LONG}` : "");
+
 export const SHARE_COMMITMENT = 12;
 
 // A finished game's result to share: nothing that gives the deal away (client/text.py).
@@ -73,6 +79,7 @@ export function shareText(game, titles, { par = null, rank = null, of = null } =
   ];
   if (rank !== null && rank !== undefined) result.push(of ? `#${rank} of ${of}` : `#${rank}`);
   if (game.auto_completed) result.push("auto-completed");
+  if (game.assisted) result.push(ASSISTED_LONG);
   const lines = [head.filter(Boolean).join(" · "), result.join(" · ")];
   const commitment = (game.deal && game.deal.commitment) || game.commitment;
   if (commitment && game.date) lines.push(`commitment ${String(commitment).slice(0, SHARE_COMMITMENT)}…`);

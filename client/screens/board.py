@@ -31,7 +31,18 @@ from ..drawing import FULL, Marks
 from ..host import ConnectionLost, Reconnected, host
 from ..notation import AUTO_LIMIT, WireMove, forced, format_move
 from ..records import share
-from ..text import Titles, clock, deal_text, end_words, info_line, outcome, title, unproven_label
+from ..text import (
+    ASSISTED,
+    Titles,
+    assisted,
+    clock,
+    deal_text,
+    end_words,
+    info_line,
+    outcome,
+    title,
+    unproven_label,
+)
 from ..widgets import BoardView, KeyFooter
 from .base import HostedScreen
 from .dialogs import MODAL_CSS, ConfirmScreen, PickScreen
@@ -42,6 +53,16 @@ T = TypeVar("T")
 #: the longest pause between two changes a game's time counts (the server's --idle-gap)
 IDLE_GAP_MS = 60_000
 PILE_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")
+
+
+#: why ``h`` gives no hint on this game (the state's ``hints: false``): its deal is
+#: others' to play now, and the solver's line from it would be theirs too
+NO_HINTS: dict[str, str] = {
+    Mode.DAILY.value: "no hints on today's daily until the day is over: its line would be "
+    "everyone's",
+    Mode.CHALLENGE.value: "no hints on a challenge: its line would be every accepter's",
+    Mode.RACE.value: "no hints in a race: everyone plays alone",
+}
 
 
 class BoardScreen(HostedScreen):
@@ -79,7 +100,10 @@ class BoardScreen(HostedScreen):
     def __init__(self, state: dict[str, Any]) -> None:
         super().__init__()
         self.state = state
-        self.received = time.monotonic()
+        #: seconds on a steady clock, that the board's clock runs on between replies
+        #: (a test gives a fake one, to say how long it was without waiting)
+        self.monotonic: Callable[[], float] = time.monotonic
+        self.received = self.monotonic()
         self.source: str | None = None
         self.source_index: int | None = None
         self.cursor: str | None = None
@@ -182,7 +206,7 @@ class BoardScreen(HostedScreen):
     def set_state(self, state: dict[str, Any]) -> None:
         was_playing = self.playing
         self.state = state
-        self.received = time.monotonic()
+        self.received = self.monotonic()
         self.source = self.source_index = None
         if self.finish_offer is not None:
             self.finish_offer = None
@@ -205,7 +229,7 @@ class BoardScreen(HostedScreen):
         default, a minute), so the clock stops while nobody plays."""
         ms = int(self.state.get("time_ms") or 0)
         if self.playing:
-            ms += min(int((time.monotonic() - self.received) * 1000), IDLE_GAP_MS)
+            ms += min(int((self.monotonic() - self.received) * 1000), IDLE_GAP_MS)
         return ms
 
     def redraw(self) -> None:
@@ -222,6 +246,8 @@ class BoardScreen(HostedScreen):
             ),
         )
         rest = [str(state.get("mode", ""))]
+        if assisted(state):
+            rest[0] += f", {ASSISTED} {NOT_RANKED}"
         deal = deal_text(state)
         if deal:
             rest.append(deal)
@@ -624,7 +650,8 @@ class BoardScreen(HostedScreen):
         self.set_state(state)
         self.say(f"auto-completed: the server played the last {len(played)} moves")
 
-    #: the question a hint on a ranked daily asks first (once a game)
+    #: the question a hint on a ranked daily asks first (once a game: an older
+    #: server's; this one gives no hint on a deal others are playing)
     HINT_QUESTION = (
         "A hint unranks this daily: it will no longer count on the leaderboards, "
         "your stats' dailies or your streak. Ask for a hint?"
@@ -634,6 +661,9 @@ class BoardScreen(HostedScreen):
         """A hint; on a ranked daily only after the player agreed that it unranks the
         game (asked once a game: later hints in it do not ask again)."""
         if not self.playing or self.busy:
+            return
+        if self.state.get("hints") is False:  # the server says so for this deal
+            self.say(NO_HINTS.get(str(self.state.get("mode")), NO_HINTS[Mode.DAILY.value]))
             return
         gid = str(self.state.get("game_id"))
         if not self.state.get("ranked") or gid in self.hint_agreed:
@@ -659,7 +689,9 @@ class BoardScreen(HostedScreen):
         if reply is None:
             return
         if reply.get("assisted"):
-            self.state["ranked"] = False  # as a resume would say from now on
+            # as a resume would say from now on
+            self.state["ranked"], self.state["assisted"] = False, True
+            self.redraw()  # the title says so
         move = reply.get("move")
         if not isinstance(move, dict):
             self.say(f"hint: {reply.get('message') or 'no win found from here'}")
@@ -699,14 +731,16 @@ class BoardScreen(HostedScreen):
 #: the start of an unproven daily's label ("unproven" in a narrow title; the end screen
 #: and the home screen say it whole)
 UNPROVEN_WORD = "not proven winnable"
+#: what the title adds to "assisted" where there is room
+NOT_RANKED = "(not ranked)"
 
 
 def fit_heading(slug: str, titles: Titles, rest: Sequence[str], layout: str, width: int) -> str:
     """``Title · rest… · LAYOUT layout`` in ``width`` cells if it can be: the game's
     two titles, else its Russian one alone, else the layout's name without the word
     ``layout``, else no layout's name, else the shorter title; at each step an unproven
-    daily's label may shrink to "unproven" (the mode, the deal and its commitment are
-    never the part cut)."""
+    daily's label may shrink to "unproven" and "assisted (not ranked)" to "assisted" (the
+    mode, the deal and its commitment are never the part cut)."""
     names = titles.get(slug) or {}
     ru = str(names.get("title_ru") or slug)
     en = str(names.get("title_en") or slug)
@@ -723,7 +757,9 @@ def fit_heading(slug: str, titles: Titles, rest: Sequence[str], layout: str, wid
     ]
     # A daily not proven winnable says so in a word when its label does not fit, and
     # then the board's layout (a narrow terminal shows it) gives way before the title.
-    compact = ["unproven" if r.startswith(UNPROVEN_WORD) else r for r in rest]
+    compact = [
+        "unproven" if r.startswith(UNPROVEN_WORD) else r.replace(f" {NOT_RANKED}", "") for r in rest
+    ]
     tries[3:3] = [(ru, [])]
     for name, end in tries:
         for parts in (rest, compact):
@@ -788,6 +824,10 @@ class EndScreen(ModalScreen[None]):
             lines.append(f"rank {self.rank} on today's board")
         if state.get("auto_completed"):
             lines.append("auto-completed: the server played out the certain win")
+        if assisted(state):
+            lines.append(
+                f"{ASSISTED}: the solver helped (a hint or its finish), so it ranks nowhere"
+            )
         lines.append("")
         lines.append("Enter: look at the board · l: leaderboard · c: copy the result · q: leave")
         if self.state.get("game_id"):

@@ -6,6 +6,7 @@ The creator may end a running race (``e``) or drop the members who are away (``d
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -14,6 +15,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
@@ -22,12 +24,15 @@ from protocol.messages import Push
 from ..connection import ClientError
 from ..host import Host, host
 from ..races import (
+    END_QUESTION,
     away_members,
     bar,
+    drop_question,
     given_up_in,
     leave_question,
     leave_reminder,
     member_status,
+    my_game_over,
     now_ms,
     plural,
     read_event,
@@ -183,13 +188,17 @@ class RaceScreen(Screen[None]):
         return True
 
     def set_race(self, race: Race) -> None:
-        """The race as it is now: the text and the keys on offer follow it."""
+        """The race as it is now: the text and the keys on offer follow it; when it
+        says your game is over (the race was ended, you were dropped) while your board
+        still shows it in play, the board fetches your game at once."""
         self.race = race
         self.heard_ms = now_ms()
         self.refresh_bindings()
         self.redraw()
         if self.board is not None:
             self.board.show_race(self.race)
+            if self.board.playing and my_game_over(race, self.you):
+                self.run_worker(self.board.fetch_game(), group="race-board")
 
     @property
     def creator(self) -> bool:
@@ -245,18 +254,39 @@ class RaceScreen(Screen[None]):
         if race is not None:
             self.set_race(race)
 
-    async def action_end(self) -> None:
-        """End the race now (its creator): every game still in play is given up."""
+    def action_end(self) -> None:
+        """End the race now (its creator), once asked: every game still in play is
+        given up."""
+
+        async def confirmed(yes: bool | None) -> None:
+            if yes:
+                await self.end()
+
+        self.app.push_screen(ConfirmScreen(END_QUESTION), confirmed)
+
+    async def end(self) -> None:
         race = await self.ask(self.host.conn.race_end)
         if race is not None:
             self.set_race(race)
             if race.get("status") == "finished":
                 self.show_results()
 
-    async def action_drop(self) -> None:
-        """Drop every member who is away (its creator)."""
+    def action_drop(self) -> None:
+        """Drop every member who is away (its creator), once asked."""
+        away = away_members(self.race, self.you)
+        if not away:
+            self.notify("nobody is away", severity="warning")
+            return
+
+        async def confirmed(yes: bool | None) -> None:
+            if yes:
+                await self.drop(away)
+
+        self.app.push_screen(ConfirmScreen(drop_question(away)), confirmed)
+
+    async def drop(self, away: list[str]) -> None:
         dropped = []
-        for who in away_members(self.race, self.you):
+        for who in away:
             try:
                 race = await self.host.conn.race_drop(str(self.race["race_id"]), who)
             except ClientError as exc:
@@ -350,6 +380,8 @@ class RaceBoardScreen(BoardScreen):
         self.show_race(self.lobby.race)
 
     def show_race(self, race: Mapping[str, Any]) -> None:
+        if not self.is_mounted:
+            return  # dealt a moment ago: its mounting draws the panel (``fit_panel``)
         later = max(0, now_ms() - self.lobby.heard_ms)
         narrow = self.has_class("narrow")
         text = panel_text(race, self.host.conn.player, narrow=narrow, later_ms=later)
@@ -363,11 +395,19 @@ class RaceBoardScreen(BoardScreen):
             return self.lobby.check_action(action, parameters)
         return super().check_action(action, parameters)
 
-    async def action_end(self) -> None:
-        await self.lobby.action_end()
+    def action_end(self) -> None:
+        self.lobby.action_end()
 
-    async def action_drop(self) -> None:
-        await self.lobby.action_drop()
+    def action_drop(self) -> None:
+        self.lobby.action_drop()
+
+    async def fetch_game(self) -> None:
+        """The game as the server has it now (the race said it is over)."""
+        try:
+            state = await self.host.conn.resume(str(self.state["game_id"]))
+        except ClientError:
+            return  # the next move or reconnection fetches it
+        self.set_state(state)
 
     def action_toggle_panel(self) -> None:
         """Hide the race panel (the board gets its room) or show it again."""
@@ -379,8 +419,11 @@ class RaceBoardScreen(BoardScreen):
         return "the board is wider than the room beside the race panel: t hides the panel"
 
     async def show_end(self) -> None:
-        # your game is over; the race's result table comes when everybody is done
-        self.say("your game is over: waiting for the others (the panel shows them)")
+        # your game is over; the race's result table comes when everybody is done. Called
+        # later (``call_later``): the screen may be gone by then (the app closing), its
+        # status line with it
+        with contextlib.suppress(NoMatches):
+            self.say("your game is over: waiting for the others (the panel shows them)")
 
     def action_leave(self) -> None:
         self.lobby.action_leave()

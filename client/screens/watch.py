@@ -1,8 +1,8 @@
-"""Watching a race on the Textual client (``pasyans race watch CODE``): every member's
-board as they see it (face-down cards stay hidden), side by side or one at a time
-(Tab goes to the next, ``b`` back to all), with the race's progress panel; updated
-live from ``race`` and ``race_board`` events. A spectator plays no part: no move is
-offered."""
+"""Watching a race on the Textual client (``pasyans race watch CODE``): the race's
+progress panel, live from ``race`` events, and every member's board as they see it
+(face-down cards stay hidden) once every member's game is over (``race_board``; while
+anybody plays the server shows no card), side by side or one at a time (Tab goes to
+the next, ``b`` back to all). A spectator plays no part: no move is offered."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from ..connection import ClientError
 from ..drawing import draw
 from ..host import Host, host
 from ..text import status_line, title
-from ..watch import Watched, watchers_words
+from ..watch import HELD_BACK, Watched, watchers_words
 from ..widgets import KeyFooter
 from .race import panel_text
 
@@ -87,11 +87,17 @@ class WatchScreen(Screen[None]):
             grid.add_column(no_wrap=True)
         cells: list[RenderableType] = []
         for player in shown:
-            state = self.watched.boards[player]
-            piles = (state.get("view") or {}).get("piles") or []
-            head = Text(f"{player}\n{status_line(state)}\n", style="bold", no_wrap=True)
-            cells.append(Group(head, draw(piles, width=each).rich()))
+            state = self.watched.board(player)
+            counters = self.watched.counters(player)
+            head = Text(f"{player}\n{status_line(counters)}\n", style="bold", no_wrap=True)
+            view = state.get("view")
+            if view is None:
+                cells.append(Group(head, Text("cards hidden", style="italic")))
+            else:
+                cells.append(Group(head, draw(view.get("piles") or [], width=each).rich()))
         grid.add_row(*cells)
+        if any(self.watched.board(p).get("view") is None for p in shown):
+            return Group(Text(f"{HELD_BACK}\n", style="italic"), grid)  # wrapped, whole
         return grid
 
     def redraw(self) -> None:

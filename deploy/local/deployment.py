@@ -47,8 +47,10 @@ class LocalDeployment:
         self.balancer: Child | None = None
         self.lb_port = 0
         self.redis_server = redis_server
-        # Ours first: flags given after '--' may still override them.
-        self.server_args = ["--durability", durability, *server_args]
+        # Ours first: flags given after '--' may still override them. Behind the
+        # balancer (on this machine) the servers believe its X-Forwarded-For.
+        proxies = ["--trusted-proxies", "127.0.0.1"] if lb is not None else []
+        self.server_args = ["--durability", durability, *proxies, *server_args]
         self._tmp = directory is None
         self.directory = directory or Path(tempfile.mkdtemp(prefix="pasyans-local-"))
         self.cluster: LocalCluster | None = None

@@ -1,7 +1,8 @@
 """Whose address a connection counts against: the peer's, or behind a trusted load
 balancer the client's it forwards in ``X-Forwarded-For``.
 
-Only a peer in ``--trusted-proxies`` is believed, and only as far as its own entries go:
+Only a peer in ``--trusted-proxies`` is believed (by default none: the operator names
+the balancer, as deploy/ does), and only as far as its own entries go:
 a proxy appends the address it got the request from to whatever the header held, so
 the header is read from the right, past the trusted proxies, and the first address
 that is not one of them is the client (what a client wrote into the header itself
@@ -21,6 +22,9 @@ Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 #: the length of an IPv6 prefix counted as one address: a host is usually handed a
 #: whole /64, and would otherwise have 2^64 addresses to spread requests over
 IPV6_PREFIX = 64
+#: what every loopback address counts as: 127.0.0.0/8 (and ::1) is one machine, which
+#: could otherwise spread its requests over 16 million addresses of its own
+LOOPBACK = "127.0.0.0/8"
 
 
 def parse_networks(spec: str) -> tuple[Network, ...]:
@@ -51,7 +55,8 @@ def client_address(peer: str | None, forwarded: Iterable[str], proxies: Sequence
     ``peer`` is a trusted proxy the rightmost untrusted address of the
     ``X-Forwarded-For`` headers ``forwarded`` (all of them, in order). An entry
     that is no address ends the walk (the last good one stands). IPv6 addresses
-    count by their /64 (``2001:db8::/64``)."""
+    count by their /64 (``2001:db8::/64``), every loopback address as one
+    (:data:`LOOPBACK`)."""
     found = _address(peer or "")
     if found is None:
         return peer or "unknown"
@@ -64,6 +69,8 @@ def client_address(peer: str | None, forwarded: Iterable[str], proxies: Sequence
             found = address
             if not _trusted(address, proxies):
                 break
+    if found.is_loopback:
+        return LOOPBACK
     if isinstance(found, ipaddress.IPv6Address):
         return str(ipaddress.ip_network(f"{found}/{IPV6_PREFIX}", strict=False))
     return str(found)

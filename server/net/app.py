@@ -6,7 +6,8 @@ lives in its own module:
 
 - ``session``: a connection's loop (frame → request → one reply) and who is connected
 - ``routes``: what each op does, in a dispatch table keyed by op
-- ``events``: race events from any instance, passed to the members connected here
+- ``events``: news from any instance (races, spectators' boards, challenge results,
+  a player's games written elsewhere), as events to the connections here
 - ``http``: the handshake's checks, ``/healthz`` and ``/metrics``
 - ``static``: the web client's files, from memory
 
@@ -26,14 +27,13 @@ from websockets.typing import Subprotocol
 
 import protocol as P
 
-from ..patience.engine import keep_legal_moves
 from ..services import Clock, Services
 from ..settings import Settings
 from ..solver.daily import Budget, Chooser
 from ..store import EmbeddedRedis, Store
 from ..store.durability import Durability
 from ..workers import SolverPool
-from .events import RaceEvents
+from .events import Events
 from .http import Endpoints, Origins
 from .metrics import Metrics
 from .relay import Relay
@@ -47,14 +47,9 @@ log = logging.getLogger("pasyans.server")
 #: allocates a few hundred short-lived objects (state, view, reply), so with CPython's
 #: default (700, 10, 10) the collector runs every couple of moves and, with many
 #: connections, full collections walk every connection's objects (a large share of a
-#: move's CPU at 1,000 players: docs/performance.md). Reference counting frees nearly
-#: all of it anyway; the collector still runs, just less often.
+#: move's CPU at 1,000 players: docs/history/performance-rounds.md). Reference
+#: counting frees nearly all of it anyway; the collector still runs, just less often.
 GC_THRESHOLDS = (50_000, 20, 100)
-#: positions whose legal moves each game keeps in a server: more than the games in play
-#: at once between two moves of one, so a move is checked against the list its previous
-#: reply sent. At the engine's default 256, 1,000 players of one game each found their
-#: position evicted and paid for its moves twice (docs/performance.md)
-LEGAL_POSITIONS = 2048
 
 
 class App:
@@ -88,7 +83,6 @@ class App:
         s = self.settings
         if gc.get_threshold()[0] < GC_THRESHOLDS[0]:
             gc.set_threshold(*GC_THRESHOLDS)
-        keep_legal_moves(LEGAL_POSITIONS)
         url = s.redis_cluster or s.redis_url
         durability = Durability.parse(s.durability)
         if url is None:
@@ -132,13 +126,21 @@ class App:
             watch_stale_after=max(5.0, 3 * s.presence_interval),
         )
         services.dailies.observe = self.metrics.daily_chosen
+        try:  # the deployment's first day is the first day a server of it started
+            await services.dailies.first_day()
+        except Exception:  # storage is out: read (or set) at the first request instead
+            log.warning("the deployment's first day could not be read yet", exc_info=True)
         self.metrics.dailies_preparing.set_function(services.dailies.preparing)
         if s.backfill_look_alikes and not await self.backfill_look_alikes():
             later = asyncio.create_task(self.backfill_look_alikes(retry=10), name="look-alikes")
             self._tasks.append(later)
-        self.relay = relay = Relay(store, self.hub, services.watch, delay=s.watch_delay)
+        self.relay = relay = Relay(self.hub, services.watch, delay=s.watch_delay)
+        # a player's first connection here follows their channel (News)
+        self.hub.arrived, self.hub.left = services.news.arrived, services.news.left
         routes = Routes(services, self.hub, s, self.metrics, relay=relay)
-        self.sessions = sessions = Sessions(s, self.metrics, self.hub, routes.dispatch)
+        self.sessions = sessions = Sessions(
+            s, self.metrics, self.hub, routes.dispatch, refused=routes.refused
+        )
         # The listener first: a port in use stops the start before any background work
         # (the dailies' choices, race events) has begun.
         self.server = await serve(
@@ -147,7 +149,7 @@ class App:
             s.port,
             subprotocols=[Subprotocol(P.SUBPROTOCOL)],
             process_request=Endpoints(
-                store,
+                services,
                 self.metrics,
                 sessions,
                 static=self.static,
@@ -162,8 +164,9 @@ class App:
             close_timeout=5,
             reuse_port=s.reuse_port or None,
         )
-        events = RaceEvents(store, self.hub, services.games, services.races, relay)
-        self._tasks.append(asyncio.create_task(events.listen(), name="race-events"))
+        events = Events(self.hub, services.games, services.races, relay)
+        services.news.local = events.deliver
+        self._tasks.append(asyncio.create_task(services.news.listen(events.deliver), name="news"))
         spectators = relay.keep(s.presence_interval)
         self._tasks.append(asyncio.create_task(spectators, name="spectators"))
         presence = services.races.keep_presence(self.hub.online, interval=s.presence_interval)

@@ -1,74 +1,59 @@
-"""Race events across server instances: every instance listens on the race channels
-and passes each :class:`RaceNews` to the members connected to it (``race``), and a
-starting member their game (``race_started``); the races service learns from it which
-races to watch for presence (:meth:`Races.noticed`). With a :class:`~.relay.Relay`
-the same connection also carries the spectators' and challenge creators' channels,
-and a race's news reaches its spectators too."""
+"""News from any instance, as frames to the players connected here.
+
+The news service (``server/services/news.py``) reads what every instance publishes
+and hands it here as typed items; this module only turns each into events for the
+connections it concerns:
+
+- a race's news: ``race`` to its members (and, through the :class:`~.relay.Relay`, to
+  its spectators), and to a member whose game it just dealt, ``race_started`` with it;
+  the races service learns from it which races to watch for presence
+  (:meth:`Races.noticed`);
+- a member's board: ``race_board`` to the race's spectators (the relay);
+- a finished challenge game: ``challenge_result`` to its creator;
+- a game written: ``game`` to the player's connections, but the one whose request
+  wrote it (it has the reply).
+"""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 
 import protocol as P
 
 from ..services.games import Games
+from ..services.news import ChallengeResult, GameWritten, Item, WatchBoard
 from ..services.race import Races
 from ..services.race_news import RaceNews
-from ..store import Store
 from .relay import Relay
-from .session import Hub, being_cancelled
+from .session import ANSWERING, Hub
 
 log = logging.getLogger("pasyans.server")
 
 
-class RaceEvents:
-    def __init__(
-        self, store: Store, hub: Hub, games: Games, races: Races, relay: Relay | None = None
-    ) -> None:
-        self.store = store
+class Events:
+    def __init__(self, hub: Hub, games: Games, races: Races, relay: Relay | None = None) -> None:
         self.hub = hub
         self.games = games
         self.races = races
         self.relay = relay
 
-    async def listen(self) -> None:
-        """Deliver what any instance publishes, until cancelled; reconnects after a
-        storage outage."""
-        while True:
-            pubsub = self.store.pubsub()
-            try:
-                extra = self.relay.patterns() if self.relay is not None else []
-                await pubsub.psubscribe(self.store.keys.race_channels(), *extra)
-                while True:
-                    msg = await pubsub.get_message(timeout=1.0)
-                    if being_cancelled():  # swallowed by the client's own timeout
-                        raise asyncio.CancelledError
-                    if msg is not None and msg.get("type") == "pmessage":
-                        try:
-                            await self.route(msg["channel"], msg["data"])
-                        except Exception:
-                            log.exception("cannot deliver a race event")
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                if being_cancelled():  # a cancellation the client turned into an error
-                    raise asyncio.CancelledError from exc
-                log.warning("race event listener: %r; reconnecting", exc)
-                await asyncio.sleep(0.5)
-            finally:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(pubsub.aclose(), 1)  # type: ignore[no-untyped-call]
+    async def deliver(self, item: Item) -> None:
+        """One item of news, to whom it concerns here."""
+        if isinstance(item, RaceNews):
+            await self.race_news(item)
+        elif isinstance(item, WatchBoard):
+            if self.relay is not None:
+                await self.relay.board(item)
+        elif isinstance(item, ChallengeResult):
+            if self.hub.online(item.creator):
+                await self.hub.send_to(
+                    item.creator, P.event(P.Event.CHALLENGE_RESULT, **item.event)
+                )
+        elif isinstance(item, GameWritten):
+            ev = P.event(P.Event.GAME, **item.event)
+            await self.hub.send_to(item.player, ev, skip=ANSWERING.get())
 
-    async def route(self, channel: bytes | str, data: bytes) -> None:
-        name = channel.decode() if isinstance(channel, bytes) else channel
-        if self.relay is not None and self.relay.takes(name):
-            await self.relay.deliver(name, data)
-        else:
-            await self.deliver(RaceNews.from_bytes(data))
-
-    async def deliver(self, news: RaceNews) -> None:
+    async def race_news(self, news: RaceNews) -> None:
         self.races.noticed(news.race)
         ev = P.event(P.Event.RACE, **news.race)
         for member in news.members:

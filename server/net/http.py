@@ -1,26 +1,27 @@
 """Plain HTTP on the WebSocket's port: the ``/ws`` handshake's checks (subprotocol,
 ``Origin``), ``/healthz`` (200 when Redis answers, 503 while the server drains),
-``/metrics`` (Prometheus text) and the web client's files (``static``)."""
+``/metrics`` (Prometheus text), ``/protocol.json`` (the protocol's AsyncAPI document)
+and the web client's files (``static``)."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import functools
+import gzip
 import http
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
-import redis.exceptions
 from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 import protocol as P
 
-from ..store import Store
+from ..services import Services
 from .metrics import Metrics
 from .session import Sessions
-from .static import StaticFiles
+from .static import StaticFiles, accepts_gzip
 
 #: the default port of each scheme an Origin or Host may leave out
 DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
@@ -75,17 +76,28 @@ class Origins:
         return origin_key(origin) in self.allowed
 
 
+@functools.cache
+def protocol_document() -> tuple[bytes, bytes]:
+    """The AsyncAPI document of the protocol (``protocol.schema``, as committed in
+    docs/protocol.asyncapi.json), plain and gzipped: made once, on the first ask (a
+    few tenths of a second, in a thread), never on a server that nobody asks."""
+    from protocol.schema import document, dumps
+
+    body = dumps(document()).encode()
+    return body, gzip.compress(body, mtime=0)
+
+
 class Endpoints:
     def __init__(
         self,
-        store: Store,
+        services: Services,
         metrics: Metrics,
         sessions: Sessions,
         *,
         static: StaticFiles | None = None,
         origins: Origins | None = None,
     ) -> None:
-        self.store = store
+        self.services = services
         self.metrics = metrics
         self.sessions = sessions
         self.static = static
@@ -101,10 +113,7 @@ class Endpoints:
         if path == "/healthz":
             if self.sessions.draining:  # a load balancer stops sending us players
                 return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "shutting down\n")
-            healthy = False
-            with contextlib.suppress(redis.exceptions.RedisError, OSError, TimeoutError):
-                healthy = await asyncio.wait_for(self.store.ping(), 2.0)
-            if healthy:
+            if await self.services.healthy():
                 return connection.respond(http.HTTPStatus.OK, "ok")
             return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "redis unavailable\n")
         if path == "/metrics":
@@ -116,13 +125,35 @@ class Endpoints:
                 ]
             )
             return Response(200, "OK", headers, body)
+        if path == "/protocol.json":
+            return await self.protocol(request)
         if self.static is not None:
             answer = self.static.answer(path, request)
             if answer is not None:
                 return answer
         return connection.respond(
-            http.HTTPStatus.NOT_FOUND, "not found: try /, /ws, /healthz, /metrics\n"
+            http.HTTPStatus.NOT_FOUND,
+            "not found: try /, /ws, /healthz, /metrics, /protocol.json\n",
         )
+
+    async def protocol(self, request: Request) -> Response:
+        """``GET /protocol.json``: the protocol's AsyncAPI document, readable by any page
+        (it is public: ``Access-Control-Allow-Origin: *``)."""
+        plain, gzipped = await asyncio.to_thread(protocol_document)
+        headers = Headers(
+            [
+                ("Content-Type", "application/json; charset=utf-8"),
+                ("Cache-Control", "no-cache"),
+                ("Access-Control-Allow-Origin", "*"),
+                ("Vary", "Accept-Encoding"),
+            ]
+        )
+        body = plain
+        if accepts_gzip(request):
+            body = gzipped
+            headers["Content-Encoding"] = "gzip"
+        headers["Content-Length"] = str(len(body))
+        return Response(200, "OK", headers, body)
 
     def handshake(self, connection: ServerConnection, request: Request) -> Response | None:
         if self.sessions.draining:

@@ -1,12 +1,7 @@
-"""Events for players who are not members of a race: spectators (``race_watch``) and
-challenge creators.
-
-Every instance passes on, to the players connected to it:
-
-- to a race's spectators, its ``race`` events and each member's board
-  (``race_board``, from the race's watch channel), after ``watch_delay`` seconds;
-- to a challenge's creator, ``challenge_result`` when someone finishes their
-  challenge (the ``ch:chal`` channel).
+"""Events for the spectators of a race (``race_watch``): every instance passes on, to
+the spectators connected to it, a race's ``race`` events and each member's board
+(``race_board``, from the race's watch channel: ``News``), after ``watch_delay``
+seconds.
 
 Which spectators watch from here is kept here (race → names); each beat
 (``presence_interval``) the instance notes in Redis that they still watch, and that
@@ -21,17 +16,16 @@ from typing import Any
 
 import protocol as P
 
+from ..services.news import WatchBoard
 from ..services.race_news import RaceNews
 from ..services.watch import Watch
-from ..store import Store
 from .session import Hub
 
 log = logging.getLogger("pasyans.server")
 
 
 class Relay:
-    def __init__(self, store: Store, hub: Hub, watch: Watch, *, delay: float = 0.0) -> None:
-        self.store = store
+    def __init__(self, hub: Hub, watch: Watch, *, delay: float = 0.0) -> None:
         self.hub = hub
         self.watch = watch
         self.delay = delay
@@ -76,24 +70,9 @@ class Relay:
 
     # -- what comes in --------------------------------------------------------------------
 
-    def patterns(self) -> list[str]:
-        """The channels (patterns) whose messages this relay takes."""
-        keys = self.store.keys
-        return [keys.watch_channels(), keys.challenge_channel()]
-
-    def takes(self, channel: str) -> bool:
-        keys = self.store.keys
-        return channel == keys.challenge_channel() or channel.startswith(keys.watch_channels()[:-1])
-
-    async def deliver(self, channel: str, data: bytes) -> None:
-        message: dict[str, Any] = P.unpack(data)
-        if channel == self.store.keys.challenge_channel():
-            creator = str(message["creator"])
-            if self.hub.online(creator):
-                ev = P.event(P.Event.CHALLENGE_RESULT, **message["event"])
-                await self.hub.send_to(creator, ev)
-            return
-        await self._to_spectators(str(message["race_id"]), P.event(P.Event.RACE_BOARD, **message))
+    async def board(self, item: WatchBoard) -> None:
+        """A member's board: to the race's spectators here."""
+        await self._to_spectators(item.race_id, P.event(P.Event.RACE_BOARD, **item.fields))
 
     async def race_news(self, news: RaceNews) -> None:
         """A race's news: its spectators here get the ``race`` event too."""

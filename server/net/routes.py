@@ -10,12 +10,9 @@ a storage outage is logged and answered ``unavailable`` with a ``retry_after``
 
 from __future__ import annotations
 
-import asyncio
-import importlib.resources
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 import redis.exceptions
@@ -23,12 +20,11 @@ import redis.exceptions
 import protocol as P
 from protocol import ErrorCode, Op, ProtocolError
 
-from ..patience import registry
-from ..services import Services, daily_overview
+from ..services import OUTAGE, Services, catalogue, daily_overview
 from ..services.games import find_game
-from ..services.limits import AddressLimits, Kind
+from ..services.limits import Kind
+from ..services.records import Change
 from ..settings import Settings
-from ..store.errors import OUTAGE
 from .metrics import Metrics
 from .relay import Relay
 from .session import Conn, Hub, Reply
@@ -40,24 +36,6 @@ Result = dict[str, Any]
 #: ``state`` already encoded.
 Answer = Result | bytes
 
-#: the players' rules pages in a source checkout (an editable install); an installed
-#: package carries them as ``server.rules``
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"
-
-
-def rules_text(slug: str) -> str | None:
-    """The rules page of ``slug`` (Markdown), from the package or the checkout."""
-    try:
-        page = importlib.resources.files("server.rules").joinpath(f"{slug}.md")
-        return page.read_text(encoding="utf-8")
-    except (ModuleNotFoundError, FileNotFoundError):
-        pass
-    try:
-        return (DOCS / f"{slug}.md").read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-
-
 #: what an op spends of its client address's limits (``server.services.limits``),
 #: before it runs: the kinds it counts, then the kinds it only must not have used up
 SPENDS: dict[Op, tuple[tuple[Kind, ...], tuple[Kind, ...]]] = {
@@ -66,24 +44,15 @@ SPENDS: dict[Op, tuple[tuple[Kind, ...], tuple[Kind, ...]]] = {
     # a race's code opens it to a spectator as to a member: the same limits
     Op.RACE_WATCH: ((Kind.RACE_JOIN,), (Kind.RACE_JOIN_FAILED,)),
 }
+#: ops that spend their address's limits even when refused before they run (malformed,
+#: or past the connection's bucket): every ``register`` attempt counts
+SPENT_WHEN_REFUSED = frozenset({Op.REGISTER})
 #: what an op refused with a code spends afterwards: a join by a code that names no
 #: race is someone guessing codes
 FAILS: dict[tuple[Op, ErrorCode], Kind] = {
     (Op.RACE_JOIN, ErrorCode.NOT_FOUND): Kind.RACE_JOIN_FAILED,
     (Op.RACE_WATCH, ErrorCode.NOT_FOUND): Kind.RACE_JOIN_FAILED,
 }
-
-
-def address_limits(services: Services, settings: Settings) -> AddressLimits:
-    """The limits per client address the settings give (none when turned off)."""
-    most = {
-        Kind.REGISTER: settings.address_registrations,
-        Kind.RACE_JOIN: settings.address_race_joins,
-        Kind.RACE_JOIN_FAILED: settings.address_failed_joins,
-    }
-    if not settings.address_limits:
-        most = {}
-    return AddressLimits(services.store, services.clock, window=settings.address_window, most=most)
 
 
 def ok_packed(re: int, state: bytes) -> bytes:
@@ -103,11 +72,11 @@ class Routes:
     ):
         self.sv = services
         #: who watches which race from here (the app's; a bare one without it)
-        self.relay = relay or Relay(services.store, hub, services.watch)
+        self.relay = relay or Relay(hub, services.watch)
         self.hub = hub
         self.settings = settings
         self.metrics = metrics
-        self.addresses = address_limits(services, settings)
+        self.addresses = services.addresses
         #: each op's handler is the method named after it (derived from the protocol's
         #: request types): ops open to anyone get the connection, the others the
         #: signed-in player's name
@@ -176,6 +145,25 @@ class Routes:
         for kind in counts:
             await self.addresses.spend(kind, conn.address)
 
+    async def refused(self, conn: Conn, op: object, rid: int | None) -> Reply | None:
+        """A request refused before it was dispatched (``Sessions.refused``): an op of
+        :data:`SPENT_WHEN_REFUSED` still spends its address's limits; past them the
+        refusal says so (``rate_limited``). Never raises: a storage outage leaves the
+        first refusal standing."""
+        spent = next((o for o in SPENT_WHEN_REFUSED if o.value == op), None)
+        if spent is None:
+            return None
+        try:
+            await self.spend(conn, spent)
+        except ProtocolError as exc:
+            self.metrics.count_op(spent, exc.code)
+            return P.error(rid, exc.code, exc.message, **exc.extra)
+        except OUTAGE as exc:
+            log.error("storage outage counting a refused %s against %s: %r", op, conn.address, exc)
+        except redis.exceptions.RedisError as exc:
+            log.error("storage error counting a refused %s against %s: %r", op, conn.address, exc)
+        return None
+
     # -- open to anyone ---------------------------------------------------------------
 
     @property
@@ -196,24 +184,10 @@ class Routes:
         return {"player": name, "limits": self.limits, "deployment": await self.sv.deployment()}
 
     async def games(self, conn: Conn, req: P.GamesRequest) -> Result:
-        games = [
-            {
-                "slug": g.slug,
-                "title_en": g.title_en,
-                "title_ru": g.title_ru,
-                "decks": g.decks,
-                "summary": g.summary,
-            }
-            for g in registry.games()
-        ]
-        return {"games": games, "deployment": await self.sv.deployment()}
+        return {"games": catalogue.games(), "deployment": await self.sv.deployment()}
 
     async def rules(self, conn: Conn, req: P.RulesRequest) -> Result:
-        find_game(req.game)
-        text = await asyncio.to_thread(rules_text, req.game)
-        if text is None:
-            raise ProtocolError(ErrorCode.NOT_FOUND, f"the rules of {req.game} are not written yet")
-        return {"game": req.game, "text": text}
+        return {"game": req.game, "text": await catalogue.rules(req.game)}
 
     async def daily(self, conn: Conn, req: P.DailyRequest) -> Result:
         return await daily_overview(self.sv.games, req.date, conn.player)
@@ -266,15 +240,20 @@ class Routes:
         return {"state": await self.sv.games.resume(player, req.game_id)}
 
     async def move(self, player: str, req: P.MoveRequest) -> Answer:
-        games = self.sv.games
-        if req.reply is P.ReplyForm.DELTA:
-            return {"delta": await games.move_delta(player, req.game_id, req.seq, req.move)}
-        return await games.move_packed(player, req.game_id, req.seq, req.move)
+        change = await self.sv.games.move(player, req.game_id, req.seq, req.move)
+        return self.answer(change, req.reply)
 
-    async def undo(self, player: str, req: P.UndoRequest) -> Result:
-        delta = req.reply is P.ReplyForm.DELTA
-        state = await self.sv.games.undo(player, req.game_id, req.seq, delta=delta)
-        return {"delta": state} if delta else {"state": state}
+    async def undo(self, player: str, req: P.UndoRequest) -> Answer:
+        change = await self.sv.games.undo(player, req.game_id, req.seq)
+        return self.answer(change, req.reply)
+
+    def answer(self, change: Change, form: P.ReplyForm) -> Answer:
+        """A written change as its reply asks: the whole state (its bytes, shaped by
+        ``Views.answer``: ``{"state": …}``), or ``{"delta": …}``."""
+        views = self.sv.games.views
+        if form is P.ReplyForm.DELTA:
+            return {"delta": views.delta(change.before, change.after)}
+        return views.answer(change)
 
     async def resign(self, player: str, req: P.ResignRequest) -> Result:
         return {"state": await self.sv.games.resign(player, req.game_id)}
@@ -356,3 +335,6 @@ class Routes:
 
     async def challenges(self, player: str, req: P.ChallengesRequest) -> Result:
         return await self.sv.challenges.mine(player, req.limit)
+
+    async def challenge_close(self, player: str, req: P.ChallengeCloseRequest) -> Result:
+        return await self.sv.challenges.close(player, req.code)

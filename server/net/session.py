@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import time
 from collections.abc import Awaitable, Callable, Collection
@@ -59,12 +60,27 @@ class Conn:
         return self.player
 
 
-class Hub:
-    """Who is connected: every connection, and each player's connections (for events)."""
+#: the connection whose request is being answered (set once in each connection's own
+#: task: whatever that request causes runs there): an event about a change it made
+#: goes to the player's other connections, not back to it with its reply
+ANSWERING: contextvars.ContextVar[Conn | None] = contextvars.ContextVar("answering", default=None)
 
-    def __init__(self) -> None:
+
+class Hub:
+    """Who is connected: every connection, and each player's connections (for events).
+    ``arrived`` and ``left`` are told of a player's first connection here and of the
+    last one closing (``News.arrived``/``left``: their channel is followed meanwhile)."""
+
+    def __init__(
+        self,
+        *,
+        arrived: Callable[[str], None] | None = None,
+        left: Callable[[str], None] | None = None,
+    ) -> None:
         self.conns: set[Conn] = set()
         self.players: dict[str, set[Conn]] = {}
+        self.arrived = arrived
+        self.left = left
 
     def add(self, conn: Conn) -> None:
         self.conns.add(conn)
@@ -73,7 +89,10 @@ class Hub:
         if conn.player is not None:
             self._forget(conn)
         conn.player = player
-        self.players.setdefault(player.casefold(), set()).add(conn)
+        mine = self.players.setdefault(player.casefold(), set())
+        mine.add(conn)
+        if len(mine) == 1 and self.arrived is not None:
+            self.arrived(player)
 
     def remove(self, conn: Conn) -> None:
         self.conns.discard(conn)
@@ -86,13 +105,16 @@ class Hub:
                 mine.discard(conn)
                 if not mine:
                     del self.players[conn.player.casefold()]
+                    if self.left is not None:
+                        self.left(conn.player)
 
     def online(self, player: str) -> bool:
         return bool(self.players.get(player.casefold()))
 
-    async def send_to(self, player: str, msg: dict[str, Any]) -> None:
+    async def send_to(self, player: str, msg: dict[str, Any], *, skip: Conn | None = None) -> None:
         for conn in list(self.players.get(player.casefold(), ())):
-            await conn.push(msg)
+            if conn is not skip:
+                await conn.push(msg)
 
 
 async def bounded(what: str, aw: Awaitable[Any], seconds: float) -> None:
@@ -138,11 +160,19 @@ class Sessions:
         metrics: Metrics,
         hub: Hub,
         dispatch: Callable[[Conn, P.Request], Awaitable[Reply]],
+        *,
+        refused: Callable[[Conn, object, int | None], Awaitable[Reply | None]] | None = None,
     ) -> None:
+        """``refused`` is told of every request refused here, before it reaches
+        ``dispatch`` (malformed, or past the connection's bucket), with its ``op`` as
+        sent: what such a request still spends of its address's limits (a refused
+        ``register`` counts, docs/protocol.md "Limits per address"); a reply it
+        returns (the address's limit is reached) answers the request instead."""
         self.settings = settings
         self.metrics = metrics
         self.hub = hub
         self.dispatch = dispatch
+        self.refused = refused
         self.draining = False
         self.inflight = 0
         self._idle = asyncio.Event()
@@ -158,6 +188,7 @@ class Sessions:
     async def handler(self, ws: ServerConnection) -> None:
         s = self.settings
         conn = Conn(ws, TokenBucket(s.rate, s.burst, time.monotonic()), self.address_of(ws))
+        ANSWERING.set(conn)  # this task answers this connection alone
         self.hub.add(conn)
         self.metrics.connections.inc()
         self.metrics.connections_total.inc()
@@ -196,7 +227,7 @@ class Sessions:
         if not conn.bucket.take(time.monotonic()):
             self.metrics.rate_limited.inc()
             retry = round(conn.bucket.wait() + 0.001, 3)
-            return P.error(
+            return await self._counted(conn, msg, rid) or P.error(
                 rid,
                 ErrorCode.RATE_LIMITED,
                 f"too many requests: retry after {retry:g} s",
@@ -205,9 +236,16 @@ class Sessions:
         try:
             req = P.parse_request(msg)
         except ProtocolError as exc:
-            return self._bad(conn, rid, exc)
+            bad = self._bad(conn, rid, exc)
+            return await self._counted(conn, msg, rid) or bad
         conn.bad = 0
         return await self.dispatch(conn, req)
+
+    async def _counted(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> Reply | None:
+        """What a request refused here spends of its address (see ``refused``)."""
+        if self.refused is None:
+            return None
+        return await self.refused(conn, msg.get("op"), rid)
 
     def _bad(self, conn: Conn, rid: int | None, exc: ProtocolError) -> Reply:
         conn.bad += 1

@@ -32,6 +32,11 @@ def suit(c: Card) -> int:
     return (c % 52) // 13
 
 
+#: ``(suit, rank)`` of every card of two decks, by id: a lookup for the hot loops of
+#: move generation and search, where calling :func:`suit` and :func:`rank` costs more
+SUIT_RANK = tuple((suit(c), rank(c)) for c in range(104))
+
+
 def deck(c: Card) -> int:
     return c // 52
 

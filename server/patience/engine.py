@@ -32,13 +32,14 @@ from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeAlias, TypeV
 
 import msgpack
 
+from protocol.objects import Fan, PileKind
 from protocol.status import GameStatus
 
 from . import cards as C
 from .rng import check_seed, shuffle
 
-Kind = Literal["foundation", "tableau", "stock", "waste", "reserve", "cell", "grid", "discard"]
-Fan = Literal["none", "down", "right"]
+#: a pile's kind and how its cards are drawn: the wire's words (the pile object)
+Kind = PileKind
 Show = Literal["up", "top", "down"]
 #: a game's status: the protocol's enum (it compares equal to the plain strings)
 Status = GameStatus
@@ -49,7 +50,8 @@ MOVE_CAP = 5000
 #: positions whose legal moves each game keeps (see :meth:`Game.legal_moves`): enough
 #: for one player's next move. A server raises it (:func:`keep_legal_moves`) to the games
 #: in play at once between two moves of one; kept small, random play and search (which
-#: keep nothing for long) spend less on garbage collection (docs/performance.md)
+#: keep nothing for long) spend less on garbage collection
+#: (docs/history/performance-rounds.md)
 LEGAL_CACHE = 256
 #: ``bytes.translate`` table mapping a card id of either deck to its first-deck id
 _MOD52 = bytes(c % 52 for c in range(256))

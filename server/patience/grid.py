@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence, Sized
 from typing import Any, ClassVar, Literal, NamedTuple
 
-from .cards import pretty, rank, suit
+from .cards import SUIT_RANK, pretty
 from .engine import Game, Move, Pile, State
 from .rules import moved, turned, turned_over
 
@@ -147,10 +147,6 @@ def blocked_reason(r: int, c: int) -> str:
     )
 
 
-#: a card id's (suit, rank), looked up instead of computed in move generation
-KEY = tuple((suit(c), rank(c)) for c in range(104))
-
-
 class CarpetVars(NamedTuple):
     """The variables of both carpet games."""
 
@@ -235,7 +231,7 @@ class CarpetGame(Game[CarpetVars]):
             cell = CELLS[i]
             for dst in targets.get(c % 52, ()):
                 legal.append(Move(cell, dst))
-            if packs and KEY[c] in packs:
+            if packs and SUIT_RANK[c] in packs:
                 legal.append(Move(cell, "X"))
         return legal + self.waste_and_stock_moves(state, targets)
 

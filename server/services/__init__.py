@@ -2,24 +2,39 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
+from redis.exceptions import RedisError
+
+from ..patience.engine import keep_legal_moves
 from ..settings import Settings
 from ..solver.daily import DEFAULT_BUDGET, Budget, Chooser
 from ..store import Store
+from ..store.errors import OUTAGE
 from ..workers import SolverPool
+from . import catalogue
 from .accounts import Accounts
 from .assistance import Assistance
 from .challenges import Challenges
+from .changes import Changes
 from .clock import Clock, FakeClock, SystemClock
 from .daily import Dailies
 from .friends import Friends
 from .games import Games, daily_overview
 from .leaderboard import Leaderboards
+from .limits import AddressLimits
+from .news import News
 from .race import Races
 from .replay import Replays
 from .stats import Stats
 from .watch import Watch
+
+#: positions whose legal moves each game keeps in a server: more than the games in play
+#: at once between two moves of one, so a move is checked against the list its previous
+#: reply sent. At the engine's default 256, 1,000 players of one game each found their
+#: position evicted and paid for its moves twice (docs/history/performance-rounds.md)
+LEGAL_POSITIONS = 2048
 
 
 @dataclass
@@ -37,6 +52,9 @@ class Services:
     friends: Friends
     challenges: Challenges
     watch: Watch
+    news: News
+    #: the limits per client address (``register``, ``race_join``, ``race_watch``)
+    addresses: AddressLimits
     _deployment: str = ""
 
     async def deployment(self) -> str:
@@ -44,6 +62,13 @@ class Services:
         if not self._deployment:
             self._deployment = await self.store.deployment()
         return self._deployment
+
+    async def healthy(self, seconds: float = 2.0) -> bool:
+        """Whether storage answers within ``seconds`` (``/healthz``)."""
+        try:
+            return await asyncio.wait_for(self.store.ping(), seconds)
+        except (RedisError, OSError, TimeoutError):
+            return False
 
     @classmethod
     def build(
@@ -69,6 +94,7 @@ class Services:
         of this process, under the settings' limits: for tests)."""
         limits = limits or Settings()
         clock = clock or SystemClock()
+        keep_legal_moves(LEGAL_POSITIONS)
         if pool is None:
             pool = SolverPool(0, queue=limits.solver_queue, per_account=limits.solver_per_player)
         dailies = Dailies(
@@ -81,11 +107,13 @@ class Services:
             first_day=limits.first_day,
         )
         boards = Leaderboards(store)
+        changes = Changes()
         games = Games(
             store,
             clock,
             dailies,
             boards,
+            changes,
             pool=pool,
             cache_size=cache_size,
             idle_gap=idle_gap,
@@ -111,14 +139,26 @@ class Services:
         )
         accounts = Accounts(store, clock)
         stats = Stats(store, clock, games)
-        # After Stats and Races: each wraps the hook set before it (a finished game is
-        # counted, then noted in its challenge; a race's news, then the board).
         challenges = Challenges(
             store, clock, games, days=limits.challenge_days, most_open=limits.challenge_open
         )
         watch = Watch(
             store, clock, games, races, most=limits.race_watchers, stale_after=watch_stale_after
         )
+        # What happens after a game is written, in this order: a finished game is
+        # counted in its player's statistics, noted in its challenge, ranked on its
+        # daily's boards; a race game's race publishes its news; a race over shows its
+        # spectators the boards.
+        changes.on_finished(stats.count)
+        changes.on_finished(challenges.finished)
+        changes.on_finished(games.rank)
+        changes.on_race_game(races.game_changed)
+        changes.on_race_finished(watch.race_finished)
+        races.watchers_of = watch.count
+        # ... and every written game to the player's other connections, here or on
+        # another instance.
+        news = News(store)
+        changes.on_written(news.game_written)
         return cls(
             store,
             clock,
@@ -133,7 +173,18 @@ class Services:
             Friends(store, games, most=limits.max_follows),
             challenges,
             watch,
+            news,
+            AddressLimits.of(store, clock, limits),
         )
 
 
-__all__ = ["Clock", "FakeClock", "Services", "SystemClock", "daily_overview"]
+__all__ = [
+    "LEGAL_POSITIONS",
+    "OUTAGE",
+    "Clock",
+    "FakeClock",
+    "Services",
+    "SystemClock",
+    "catalogue",
+    "daily_overview",
+]

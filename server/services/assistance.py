@@ -8,15 +8,29 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from protocol import ErrorCode, GameStatus, ProtocolError
+from protocol import ErrorCode, GameStatus, Mode, ProtocolError
 
 from ..patience.engine import Move
 from ..solver import jobs
 from ..workers import Busy, Lane, SolverPool, WorkerDied
 from .games import Games
-from .records import Record, compared, packed_move
+from .records import Record, compared
 
 NO_RACE_FINISH = (ErrorCode.FORBIDDEN, "no auto-complete in a race: everyone plays alone")
+
+
+def no_search(rec: Record, what: str) -> ProtocolError:
+    """Why the solver may not search ``rec`` (``what``: "hints", "a finish that
+    searches"): its deal is others' to play now (:meth:`Views.solver_helps`)."""
+    if rec.race:
+        why = "in a race: everyone plays alone"
+    elif rec.mode is Mode.CHALLENGE:
+        why = "on a challenge: its line would be every accepter's"
+    else:
+        why = f"on the daily deal of {rec.date} until the day is over: its line would be everyone's"
+    return ProtocolError(ErrorCode.FORBIDDEN, f"no {what} {why}")
+
+
 #: games whose hinted line is kept (a player who follows a hint gets the next move of
 #: the same line at once)
 HINTS_KEPT = 1024
@@ -59,8 +73,8 @@ class Assistance:
         rec = await self.games.owned(gid, player)
         if rec.status != GameStatus.PLAYING:
             raise ProtocolError(ErrorCode.GAME_OVER, f"the game is over ({rec.status})")
-        if rec.race:
-            raise ProtocolError(ErrorCode.FORBIDDEN, "no hints in a race: everyone plays alone")
+        if not self.games.views.solver_helps(rec):
+            raise no_search(rec, "hints")
         kept = self._hints.get(gid)
         if kept is not None and kept[0] == (rec.state.piles, rec.state.vars) and kept[1]:
             rec = await self._assist(rec)  # marked, ranked or not (a challenge shows it)
@@ -129,7 +143,7 @@ class Assistance:
     async def _assist(self, rec: Record) -> Record:
         """The solver helps this game: it is *assisted*, no longer ranked."""
         await self.games.store.set_game_fields(rec.gid, {"ranked": 0, "assisted": 1})
-        return self.games.remember(replace(rec, ranked=False))
+        return self.games.remember(replace(rec, ranked=False, assisted=True))
 
     async def auto(self, player: str, gid: str, seq: int) -> tuple[Record, Record, list[Move]]:
         """Play the game's safe moves (``Game.safe_moves``, the first listed each time)
@@ -151,17 +165,29 @@ class Assistance:
     ) -> tuple[Record, Record, list[Move]]:
         """Play the rest of the game along a winning line the solver certifies from
         here (``illegal_move`` when none is found within the budget). The game is
-        marked *auto-completed*. Races refuse it. A ranked game is finished only when
-        it is trivially won (:meth:`Game.trivial_line`: its safe moves win it, no
-        search), and stays ranked; any other finish of it needs ``assist``, and the
-        game is then assisted, as after a hint: the solver's search would otherwise
-        win a ranked daily for anyone at move 0."""
+        marked *auto-completed*. Races refuse it. A ranked game, or one whose deal
+        others are playing now (today's daily, a challenge), is finished only when it
+        is trivially won (:meth:`Game.trivial_line`: its safe moves win it, no
+        search); a ranked game stays ranked. Any other finish of a ranked game needs
+        ``assist`` (the game is then assisted, as after a hint), and only where the
+        solver may search at all (:meth:`Views.solver_helps`): the solver's search
+        would otherwise win a ranked daily for anyone at move 0, or give a second
+        account the day's line."""
         self._room(player)
         rec = first = await self.games.playing(player, gid, seq)
         if rec.race:
             raise ProtocolError(NO_RACE_FINISH[0], NO_RACE_FINISH[1])
-        line = await self._trivial(player, rec) if compared(rec) else None
-        if compared(rec) and line is None:
+        guarded = compared(rec) or not self.games.views.solver_helps(rec)
+        line = await self._trivial(player, rec) if guarded else None
+        if guarded and line is None:
+            if not self.games.views.solver_helps(rec):
+                raise ProtocolError(
+                    ErrorCode.ILLEGAL_MOVE,
+                    "the server finishes this game only once its safe moves win it: its "
+                    "deal is others' to play now, so the solver does not search it; "
+                    "play on",
+                    state=self.games.views.wire(rec),
+                )
             if not assist:
                 raise ProtocolError(
                     ErrorCode.ILLEGAL_MOVE,
@@ -196,7 +222,7 @@ class Assistance:
         rec = await self.games.playing(player, gid, seq)
         if rec.race:
             raise ProtocolError(NO_RACE_FINISH[0], NO_RACE_FINISH[1])
-        if compared(rec):
+        if compared(rec) or not self.games.views.solver_helps(rec):
             line = await self._trivial(player, rec)
         else:
             line = await self.finish_line(player, rec, nodes=nodes)
@@ -242,7 +268,6 @@ class Assistance:
                 move = next(todo, None)
             if move is None:
                 break
-            state = game.apply(rec.state, move)
-            rec = await self.games.commit(rec, state, packed_move(move), clean=rec.clean)
+            rec = (await self.games.play(rec, move)).after
             played.append(move)
         return rec, played

@@ -1,10 +1,13 @@
 """Games: start, resume, move, undo, resign, list.
 
-A game lives in Redis as a hash and a log of its moves (:mod:`.records`). Every change
-is one compare-and-set on ``seq`` (``Store.cas_game``): the reply goes out only after
-Redis accepted it, and of two writers racing on one ``seq`` exactly one wins; the
-other gets ``stale_seq`` with the current state. What a player receives of a game is
-:mod:`.views`; the solver's help (hint, auto, finish) is :mod:`.assistance`.
+A game lives in Redis as a hash and a log of its moves (:mod:`.records`). A move goes
+forward: the game is read (:meth:`Games.playing`), the rules apply the move, the
+change is decided from the record alone (:func:`.records.step`), written by one
+compare-and-set on ``seq`` (:meth:`Games.commit`: the reply goes out only after Redis
+accepted it, and of two writers racing on one ``seq`` exactly one wins; the other
+gets ``stale_seq`` with the current state), the listeners are told
+(:class:`.changes.Changes`), and the reply is shaped once, by :mod:`.views`. The
+solver's help (hint, auto, finish) is :mod:`.assistance`.
 
 A process-wide cache of recently used games saves the read before a move. It needs
 no invalidation: a stale entry only makes the compare-and-set fail, and the game is
@@ -15,18 +18,19 @@ from __future__ import annotations
 
 import secrets
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from protocol import ErrorCode, GameStatus, Mode, ProtocolError
 
 from ..patience import registry
-from ..patience.engine import AnyGame, AnyState, IllegalMove, InvalidMove
+from ..patience.engine import AnyGame, AnyState, IllegalMove, InvalidMove, Move
 from ..solver import jobs
 from ..solver.daily import commitment
 from ..store import Store
 from ..workers import Busy, Lane, SolverPool, WorkerDied
+from .changes import Changes
 from .clock import Clock, day_before, day_end_ms
 from .daily import Dailies
 from .ids import new_id
@@ -37,13 +41,14 @@ from .records import (
     RESIGNED,
     SUMMARY_FIELDS,
     UNDO,
+    Change,
     Record,
-    active_time,
     by_the_rules,
     compared,
     effective_moves,
     find_game,
     packed_move,
+    step,
 )
 from .views import Views
 
@@ -73,6 +78,7 @@ class Games:
         clock: Clock,
         dailies: Dailies,
         boards: Leaderboards,
+        changes: Changes,
         *,
         pool: SolverPool,
         cache_size: int = 4096,
@@ -94,11 +100,8 @@ class Games:
         self.cache_size = cache_size
         #: recently used games: a stale entry only makes the compare-and-set fail
         self.cache: OrderedDict[str, Record] = OrderedDict()
-        #: called after every change of a race game (the race service publishes it)
-        self.on_race_change: Callable[[Record], Awaitable[None]] | None = None
-        #: called with every finished game as it ends (and again, harmlessly, when it
-        #: is resumed): the statistics count it once
-        self.on_finished: Callable[[Record], Awaitable[None]] | None = None
+        #: who is told of a game written (registered in ``Services.build``)
+        self.changes = changes
 
     def remember(self, rec: Record) -> Record:
         self.cache[rec.gid] = rec
@@ -131,7 +134,7 @@ class Games:
         then on). A race game ends, ``out: day_over`` (so does its race, for everyone
         at once); any other plays on unranked, as practice."""
         if rec.race:
-            return await self.give_up(rec, DAY_OVER)
+            return (await self.give_up(rec, DAY_OVER)).after
         if rec.ranked:
             await self.store.set_game_fields(rec.gid, {"ranked": 0})
             rec = self.remember(replace(rec, ranked=False))
@@ -139,7 +142,8 @@ class Games:
 
     async def resume(self, player: str, gid: str) -> dict[str, Any]:
         rec = await self.owned(gid, player)
-        await self._finish(rec)
+        if rec.status != GameStatus.PLAYING:  # again: a crash may have come between
+            await self.changes.finished(rec)  # its last write and its listeners
         return self.views.wire(rec)
 
     async def my_games(self, player: str, limit: int, cursor: str | None) -> dict[str, Any]:
@@ -247,48 +251,34 @@ class Games:
             # A concurrent start of the same daily created it first.
             return await self._fetch(gid)
         self.remember(rec)
-        await self._finish(rec)
+        if rec.status != GameStatus.PLAYING:
+            await self.changes.finished(rec)
         return rec
 
-    async def move(self, player: str, gid: str, seq: int, wire: dict[str, Any]) -> dict[str, Any]:
-        return self.views.wire(await self._move(player, gid, seq, wire))
-
-    async def move_delta(
-        self, player: str, gid: str, seq: int, wire: dict[str, Any]
-    ) -> dict[str, Any]:
-        """:meth:`move` answered with only what changed (:meth:`delta`)."""
-        before = await self.playing(player, gid, seq)
-        return self.views.delta(before, await self._move(player, gid, seq, wire, rec=before))
-
-    async def move_packed(self, player: str, gid: str, seq: int, wire: dict[str, Any]) -> bytes:
-        """:meth:`move`, its state already msgpack-encoded (the server's hot path)."""
-        return self.views.packed_wire(await self._move(player, gid, seq, wire, pack=True))
-
-    async def _move(
-        self,
-        player: str,
-        gid: str,
-        seq: int,
-        wire: dict[str, Any],
-        *,
-        pack: bool = False,
-        rec: Record | None = None,
-    ) -> Record:
-        rec = rec or await self.playing(player, gid, seq)
-        game = rec.game
+    async def move(self, player: str, gid: str, seq: int, wire: dict[str, Any]) -> Change:
+        """The ``move`` op: the player's move in their game at ``seq``, written (the
+        reply is :meth:`Views.answer` or :meth:`Views.delta` of the change)."""
+        rec = await self.playing(player, gid, seq)
         try:
-            move = game.parse_move(wire)
-            state = game.apply(rec.state, move)  # raises IllegalMove with the reason
+            move = rec.game.parse_move(wire)
         except InvalidMove as exc:
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"malformed move: {exc}") from None
+        return await self.play(rec, move)
+
+    async def play(self, rec: Record, move: Move) -> Change:
+        """``move`` in the game ``rec`` (in play, as read): the rules apply it
+        (``illegal_move`` with their reason), and the change is written."""
+        try:
+            state = rec.game.apply(rec.state, move)
         except IllegalMove as exc:
             raise ProtocolError(ErrorCode.ILLEGAL_MOVE, exc.reason) from None
-        entry = packed_move(move)
-        return await self.commit(rec, state, entry, clean=rec.clean, pack=pack)
+        now = self.clock.now_ms()
+        change = step(rec, state, packed_move(move), now=now, gap=self.idle_gap_ms, clean=rec.clean)
+        return await self.commit(change)
 
-    async def undo(self, player: str, gid: str, seq: int, *, delta: bool = False) -> dict[str, Any]:
+    async def undo(self, player: str, gid: str, seq: int) -> Change:
         """Take back the last move (replayed from the deal: "a game is its seed plus its
-        moves"); the new state, or with ``delta`` only what changed."""
+        moves"), written."""
         rec = await self.playing(player, gid, seq)
         if rec.state.moves - 1 > INLINE_MOVES:
             self.admit(player)  # a solver process's job: refused before the log is read
@@ -305,8 +295,8 @@ class Games:
                 "showed a card (a card turned from the stock or uncovered, a redeal): "
                 "what was seen stays seen",
             )
-        after = await self.commit(rec, state, UNDO, clean=False)
-        return self.views.delta(rec, after) if delta else self.views.wire(after)
+        now = self.clock.now_ms()
+        return await self.commit(step(rec, state, UNDO, now=now, gap=self.idle_gap_ms, clean=False))
 
     def admit(self, account: str) -> None:
         """``unavailable`` at once if a job of ``account`` would be refused by the solver's
@@ -356,24 +346,28 @@ class Games:
             if rec.status != GameStatus.PLAYING:
                 raise ProtocolError(ErrorCode.GAME_OVER, f"the game is over ({rec.status})")
             try:
-                return self.views.wire(await self.give_up(rec, out or RESIGNED))
+                return self.views.wire((await self.give_up(rec, out or RESIGNED)).after)
             except ProtocolError as exc:
                 if exc.code is not ErrorCode.STALE_SEQ:
                     raise
         raise ProtocolError(ErrorCode.STALE_SEQ, "the game keeps changing; try again")
 
-    async def give_up(self, rec: Record, out: str) -> Record:
+    async def give_up(self, rec: Record, out: str) -> Change:
         """End a game in play ``lost``, noting ``out`` (why) in it before the change
         is published."""
         await self.store.set_game_fields(rec.gid, {"out": out})
-        return await self.commit(
+        now = self.clock.now_ms()
+        change = step(
             replace(rec, out=out),
             rec.state,
             RESIGN,
+            now=now,
+            gap=self.idle_gap_ms,
             clean=rec.clean,
             status=GameStatus.LOST,
             count=False,
         )
+        return await self.commit(change)
 
     async def leave_race(self, player: str, gid: str) -> bool:
         """Take a ranked daily attempt out of its race (the race is ended, or the
@@ -405,81 +399,43 @@ class Games:
             raise ProtocolError(ErrorCode.GAME_OVER, f"the game is over ({rec.status})")
         return rec
 
-    async def commit(
-        self,
-        rec: Record,
-        state: AnyState,
-        entry: bytes,
-        *,
-        clean: bool,
-        status: GameStatus | None = None,
-        count: bool = True,
-        pack: bool = False,
-    ) -> Record:
-        """Write the new position with the compare-and-set on ``seq``; the new record
-        (with its view's piles encoded when ``pack``)."""
-        game = rec.game
-        foundation = game.score(state)[0]
-        if status is None:
-            status = game.status(state)
-        now = self.clock.now_ms()
-        moves = rec.moves + 1 if count else rec.moves
-        finished = status != GameStatus.PLAYING
-        active = active_time(
-            rec.active,
-            created=rec.created,
-            updated=rec.updated,
-            finished=0,
-            now=now,
-            gap=self.idle_gap_ms,
-        )
+    async def commit(self, change: Change) -> Change:
+        """Write a decided change with the compare-and-set on ``seq`` (``stale_seq``
+        with the game as it is when another write came first), remember it, and tell
+        the listeners. Decides nothing: :func:`~.records.step` did."""
+        before, after = change.before, change.after
         done, current = await self.store.cas_game(
-            rec.gid,
-            seq=rec.seq,
-            state=game.dumps(state),
-            entry=entry,
-            status=status,
-            moves=moves,
-            foundation=foundation,
-            now_ms=now,
-            finished=finished,
-            clean=clean,
-            active_ms=active,
+            before.gid,
+            seq=before.seq,
+            state=after.game.dumps(after.state),
+            entry=change.entry,
+            status=after.status,
+            moves=after.moves,
+            foundation=after.foundation,
+            now_ms=after.updated,
+            finished=bool(after.finished),
+            clean=after.clean,
+            active_ms=after.active,
         )
         if done != 1:
-            self.cache.pop(rec.gid, None)
+            self.cache.pop(before.gid, None)
             if done == 0:
-                fresh = await self._fetch(rec.gid)
+                fresh = await self._fetch(before.gid)
                 raise ProtocolError(
                     ErrorCode.STALE_SEQ,
-                    f"seq is {current}, not {rec.seq}: the game moved on elsewhere",
+                    f"seq is {current}, not {before.seq}: the game moved on elsewhere",
                     state=self.views.wire(fresh),
                 )
-            raise ProtocolError(ErrorCode.NOT_FOUND, f"no game {rec.gid!r}")
-        new = rec.changed(
-            seq=current,
-            status=status,
-            state=state,
-            updated=now,
-            finished=now if finished else 0,
-            moves=moves,
-            foundation=foundation,
-            clean=clean,
-            active=active,
-            packed_piles=self.views.packed_piles(game, state, rec) if pack else None,
-        )
-        self.remember(new)
-        if finished:
-            await self._finish(new)
-        if new.race and self.on_race_change is not None:
-            await self.on_race_change(new)
-        return new
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"no game {before.gid!r}")
+        after.seq = current  # the script's count (the next seq: what step said)
+        self.remember(after)
+        await self.changes.written(after)
+        return change
 
-    async def _finish(self, rec: Record) -> None:
-        """Rank a finished ranked daily (idempotent: redone on resume if a crash came
-        between the move and the ranking)."""
-        if rec.status != GameStatus.PLAYING and self.on_finished is not None:
-            await self.on_finished(rec)
+    async def rank(self, rec: Record) -> None:
+        """Rank a finished ranked daily (a listener of finished games: idempotent, so
+        resuming a finished game does it again if a crash came between the move and
+        the ranking)."""
         if rec.status == GameStatus.PLAYING or not rec.ranked or rec.recorded:
             return
         if rec.finished >= day_end_ms(rec.date):
@@ -530,7 +486,9 @@ async def daily_overview(games: Games, date: str | None, player: str | None) -> 
     for slug, choice in choices.items():
         gid = mine_ids.get(slug)
         if choice is None:  # still being certified: ask again in a few seconds
-            out[slug] = dict.fromkeys(("commitment", "par", "certified", "best_founded", "seed"))
+            out[slug] = dict.fromkeys(
+                ("commitment", "par", "certified", "best_founded", "seed", "label")
+            )
             out[slug] |= {
                 "preparing": progress.get(slug)
                 or {"tried": 0, "elapsed_ms": 0, "estimate_ms": None},

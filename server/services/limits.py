@@ -17,6 +17,7 @@ from enum import StrEnum
 
 from protocol import ErrorCode, ProtocolError
 
+from ..settings import Settings
 from ..store import Store
 from .clock import Clock
 
@@ -48,6 +49,18 @@ class AddressLimits:
         self.clock = clock
         self.window_ms = max(1, int(window * 1000))
         self.most = {kind: n for kind, n in most.items() if n > 0}
+
+    @classmethod
+    def of(cls, store: Store, clock: Clock, settings: Settings) -> AddressLimits:
+        """The limits per client address the settings give (none when turned off)."""
+        most = {
+            Kind.REGISTER: settings.address_registrations,
+            Kind.RACE_JOIN: settings.address_race_joins,
+            Kind.RACE_JOIN_FAILED: settings.address_failed_joins,
+        }
+        if not settings.address_limits:
+            most = {}
+        return cls(store, clock, window=settings.address_window, most=most)
 
     def _window(self) -> tuple[int, int]:
         """The current window's number and the milliseconds left of it."""

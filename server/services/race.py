@@ -98,8 +98,8 @@ class Races:
         self._watched: dict[str, list[str]] = {}
         #: each watched race's status and who its last news showed away
         self._shown: dict[str, tuple[str, frozenset[str]]] = {}
-        games.on_race_change = self._game_changed
-        #: hook: how many spectators watch a race now (set by ``watch.Watch``)
+        #: how many spectators watch a race now (``Watch.count``, wired in
+        #: ``Services.build``)
         self.watchers_of: Callable[[str], Awaitable[int]] | None = None
 
     async def close(self) -> None:
@@ -442,7 +442,9 @@ class Races:
         except Exception:
             log.exception("race %s could not start", rid)
 
-    async def _game_changed(self, rec: Record) -> None:
+    async def game_changed(self, rec: Record) -> None:
+        """A race game was written (a listener of ``Changes``): a winner's place, and
+        the race's news."""
         if rec.status == GameStatus.WON:
             await self.store.race_place(rec.race, rec.player)
         await self.publish(rec.race)
@@ -510,6 +512,7 @@ class Races:
         if status == RaceStatus.RUNNING and players and over:
             if await self.store.race_status(rid, RaceStatus.RUNNING, RaceStatus.FINISHED, {}):
                 await self.games.race_over(gids)  # the deal may be shown to all now
+                await self.games.changes.race_finished(rid)
             status = RaceStatus.FINISHED
         players.sort(key=lambda p: (p["place"] is None, p["place"] or 0, -p["foundation"]))
         starts_at = info.get("starts_at")

@@ -1,16 +1,17 @@
 """A game as the server keeps it: the record stored in Redis (a hash: seed, player,
 mode, seq, status, the state bytes, timestamps, score; and a log of its moves), and
-what is decided from a record alone: its time, whether its result is compared with
-others', whether it ended by the rules, the moves in force after its undos.
+what is decided from a record alone: a change of its position (:func:`step`), its
+time, whether its result is compared with others', whether it ended by the rules,
+the moves in force after its undos.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from protocol import ErrorCode, GameStatus, Mode, ProtocolError, encode_array, pack, unpack
+from protocol import ErrorCode, GameStatus, Mode, ProtocolError, pack, unpack
 
 from ..patience import registry
 from ..patience.engine import AnyGame, AnyState, Move, UnknownGame
@@ -33,6 +34,7 @@ SUMMARY_FIELDS = [
     "auto",
     "out",
     "active",
+    "assisted",
 ]
 #: why a game ended other than by its rules (a game ``lost`` with no ``out`` had no
 #: move left): the player resigned, or the server gave it up for them
@@ -54,9 +56,13 @@ def packed_move(move: Move) -> bytes:
     return packed
 
 
-def packed_legal(legal: Sequence[Move]) -> bytes:
-    """``pack([m.to_wire() for m in legal])``."""
-    return encode_array([packed_move(move) for move in legal])
+def packed_moves(moves: Sequence[Move]) -> list[bytes]:
+    """:func:`packed_move` of each of ``moves`` (a legal list: one call, not one a move)."""
+    out = []
+    for move in moves:
+        packed = _WIRE_MOVES.get(move)
+        out.append(packed if packed is not None else packed_move(move))
+    return out
 
 
 def find_game(slug: str) -> AnyGame:
@@ -101,7 +107,13 @@ class Record:
     #: the player's active time up to ``updated``, in ms (-1: a game stored before it
     #: was kept, whose time runs from ``created``)
     active: int = 0
-    #: the encoded bytes (``pack``) of each pile of ``game.view(state)`` (see ``packed_wire``)
+    #: the player asked the server's solver for help: a hint, or a ``finish`` with
+    #: ``assist`` (see :func:`assisted` for what the player is told)
+    assisted: bool = False
+    #: a challenge game: when its seed may be shown (ms; 0: not stored, a game of
+    #: before issue 36 — see ``Views.seed_hidden``), the challenge's closing
+    reveal_at: int = 0
+    #: the encoded bytes (``pack``) of each pile of ``game.view(state)`` (see ``Views.answer``)
     packed_piles: tuple[bytes, ...] | None = None
 
     @classmethod
@@ -134,6 +146,8 @@ class Record:
             out=text("out"),
             race_over=raw.get("race_over") == b"1",
             active=int(raw.get("active", -1)),
+            assisted=raw.get("assisted") == b"1",
+            reveal_at=int(raw.get("reveal_at") or 0),
         )
 
     def changed(
@@ -178,6 +192,8 @@ class Record:
             self.out,
             self.race_over,
             active,
+            self.assisted,
+            self.reveal_at,
             packed_piles,
         )
 
@@ -204,6 +220,52 @@ class Record:
         }
 
 
+@dataclass(slots=True)
+class Change:
+    """A change of a game's position, decided: the record before, the record after
+    (its ``seq`` the next), and the entry its log gets. :meth:`Games.commit` writes it."""
+
+    before: Record
+    after: Record
+    entry: bytes
+
+
+def step(
+    rec: Record,
+    state: AnyState,
+    entry: bytes,
+    *,
+    now: int,
+    gap: int,
+    clean: bool,
+    status: GameStatus | None = None,
+    count: bool = True,
+) -> Change:
+    """The game after its position became ``state`` at ``now`` (a move, an undo, a
+    resignation with ``status`` lost and ``count`` False): its status and score by
+    the rules, its moves, its player's active time (pauses counted up to ``gap`` ms).
+    Pure: nothing is written."""
+    game = rec.game
+    if status is None:
+        status = game.status(state)
+    active = active_time(
+        rec.active, created=rec.created, updated=rec.updated, finished=0, now=now, gap=gap
+    )
+    after = rec.changed(
+        seq=rec.seq + 1,
+        status=status,
+        state=state,
+        updated=now,
+        finished=now if status != GameStatus.PLAYING else 0,
+        moves=rec.moves + 1 if count else rec.moves,
+        foundation=game.score(state)[0],
+        clean=clean,
+        active=active,
+        packed_piles=None,
+    )
+    return Change(rec, after, entry)
+
+
 def active_time(
     active: int, *, created: int, updated: int, finished: int, now: int, gap: int
 ) -> int:
@@ -225,6 +287,21 @@ def compared(rec: Record) -> bool:
     game, a challenge game): what it shows may not be taken back, and the server's
     solver may not play it (docs/protocol.md, "Fair play")."""
     return rec.ranked or bool(rec.race) or rec.mode is Mode.CHALLENGE
+
+
+def assisted(rec: Record) -> bool:
+    """Whether the game had the solver's help, as every place its result shows says:
+    a hint, a ``finish`` with ``assist``, or a ``finish`` of a game not compared (that
+    finish is the solver's search; a compared game's plays only a trivially won rest,
+    docs/protocol.md "Fair play")."""
+    return rec.assisted or (rec.auto_completed and not compared(rec))
+
+
+def assisted_summary(raw: Mapping[str, bytes | None]) -> bool:
+    """:func:`assisted` from a game's stored fields (``SUMMARY_FIELDS``; a race game
+    is never finished by the server, so its race does not matter here)."""
+    compared_ = raw.get("ranked") == b"1" or raw.get("mode") == str(Mode.CHALLENGE).encode()
+    return raw.get("assisted") == b"1" or (raw.get("auto") == b"1" and not compared_)
 
 
 def by_the_rules(rec: Record) -> bool:

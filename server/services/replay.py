@@ -26,7 +26,7 @@ from ..patience import registry
 from ..patience.engine import AnyGame, AnyState
 from ..solver.daily import commitment
 from .games import Games
-from .records import Record, effective_moves, find_game
+from .records import Record, assisted, effective_moves, find_game
 
 #: positions kept (a player stepping through a replay asks for neighbours)
 POSITIONS_KEPT = 512
@@ -128,7 +128,9 @@ class Replays:
         if refused is not None:
             raise refused
         line = await self._line(gid)
-        hidden = not day_over or not race_over
+        # a challenge game's seed until its challenge closes (the positions are what
+        # its player saw, move by move)
+        hidden = not day_over or not race_over or self.games.views.challenge_hidden(rec)
         out = {
             "game_id": gid,
             "game": rec.game.slug,
@@ -148,6 +150,7 @@ class Replays:
             "finished": rec.finished,
             "clean": rec.clean,
             "auto_completed": rec.auto_completed,
+            "assisted": assisted(rec),
             "out": rec.out or None,
         }
         source = Source(gid, rec.game, rec.seed, line)
@@ -198,6 +201,7 @@ class Replays:
             "finished": None,
             "clean": True,
             "auto_completed": False,
+            "assisted": False,
             "out": None,
             "par": choice.par,
         }

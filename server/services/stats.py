@@ -1,9 +1,10 @@
 """Statistics: per game and overall, from counters written once per finished game.
 
-Every game counts when it ends (``Games.on_finished``): one Lua step on the player's
-slot (``scripts.STATS``) adds the game's id to the player's counted set and bumps the
-counters, so a game is counted exactly once however often its end is seen again (a
-resume, a retry after a crash between the move and the count). What is counted:
+Every game counts when it ends (a listener of finished games, ``Changes``): one Lua
+step on the player's slot (``scripts.STATS``) adds the game's id to the player's
+counted set and bumps the counters, so a game is counted exactly once however often
+its end is seen again (a resume, a retry after a crash between the move and the
+count). What is counted:
 
 - every finished game: played, won, cards founded (their sum, for the average), the
   fewest moves and the shortest time of a win, and the day it ended (UTC) as won or
@@ -81,7 +82,6 @@ class Stats:
         self.store = store
         self.clock = clock
         self.games = games
-        games.on_finished = self.count
 
     async def count(self, rec: Record) -> None:
         """Count a finished game (once: again, it changes nothing)."""

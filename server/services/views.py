@@ -1,7 +1,8 @@
 """What a player receives of a game: the wire ``state`` object (docs/protocol.md, "The
 state object"), packed once per change of a pile on the hot path; the delta of a
 ``"reply": "delta"``; the summary of ``my_games``; the game's time; whether its seed is
-still secret."""
+still secret. The one place a reply's shape is decided: a written change
+(:class:`~.records.Change`) comes here last, and goes out as it leaves."""
 
 from __future__ import annotations
 
@@ -13,10 +14,34 @@ from protocol import Encoded, GameStatus, Mode, encode_array, encode_map, pack
 from ..patience.engine import AnyGame, AnyState, Game, Move
 from .clock import Clock
 from .daily import Dailies
-from .records import SUMMARY_FIELDS, Record, active_time, packed_legal
+from .records import (
+    SUMMARY_FIELDS,
+    Change,
+    Record,
+    active_time,
+    assisted,
+    assisted_summary,
+    packed_moves,
+)
 
 #: marks a key missing from a dict (None is a value)
 _GONE = object()
+
+
+def packed_legal(legal: Sequence[Move]) -> bytes:
+    """``pack([m.to_wire() for m in legal])``, each move's encoding cached."""
+    return encode_array(packed_moves(legal))
+
+
+#: a challenge game stored before its challenge's closing was kept on it (issue 36):
+#: its seed stays hidden as long as a challenge could have stayed open, in ms (the
+#: default --challenge-days, 30, and the day its keys outlive it)
+LEGACY_REVEAL_MS = 31 * 86_400_000
+
+
+def reveal_at(rec: Record) -> int:
+    """When a challenge game's seed may be shown: its challenge's closing (ms)."""
+    return rec.reveal_at or rec.created + LEGACY_REVEAL_MS
 
 
 class Views:
@@ -29,28 +54,33 @@ class Views:
         #: the longest pause between two changes that counts in a game's time, in ms
         self.idle_gap_ms = int(idle_gap * 1000)
 
-    def wire(self, rec: Record) -> dict[str, Any]:
-        """The state object of docs/protocol.md (plus ``clean``, ``ranked`` and ``date``)."""
+    def wire(self, rec: Record, *, written: bool = False) -> dict[str, Any]:
+        """The state object of docs/protocol.md (plus ``clean``, ``ranked`` and ``date``);
+        ``written``: ``rec`` was written just now (its time is the one it holds)."""
         return {
-            **self._head(rec),
+            **self._head(rec, written=written),
             "view": rec.game.view(rec.state),
             "legal": [m.to_wire() for m in self._legal_now(rec)],
             **self._tail(rec),
         }
 
-    def packed_wire(self, rec: Record) -> bytes:
-        """``pack(self.wire(rec))``, byte for byte, with the view's piles taken from
-        ``rec.packed_piles`` (encoded once per change of a pile) and each legal move's
-        encoding cached."""
-        piles = rec.packed_piles
+    def answer(self, change: Change) -> bytes:
+        """The reply to a written change: ``pack(self.wire(change.after))``, byte for
+        byte, its view's piles encoded only where the change touched them (the others'
+        bytes kept from the record before: a move touches one or two piles), each legal
+        move's encoding cached, and the game's time the one the change decided."""
+        after = change.after
+        piles = self.packed_piles(after.game, after.state, change.before)
         if piles is None:
-            return pack(self.wire(rec))
-        view = encode_map(Encoded("piles", encode_array(piles)), {"info": rec.game.info(rec.state)})
+            return pack(self.wire(after, written=True))
+        after.packed_piles = piles  # kept for the next change's reply (a cache)
+        info = {"info": after.game.info(after.state)}
+        view = encode_map(Encoded("piles", encode_array(piles)), info)
         return encode_map(
-            self._head(rec),
+            self._head(after, written=True),
             Encoded("view", view),
-            Encoded("legal", packed_legal(self._legal_now(rec))),
-            self._tail(rec),
+            Encoded("legal", packed_legal(self._legal_now(after))),
+            self._tail(after),
         )
 
     def moved(
@@ -108,7 +138,7 @@ class Views:
             "seq": after.seq,
             "status": after.status,
             "moves": after.moves,
-            "time_ms": self.time_ms(after),
+            "time_ms": self.time_ms(after, written=True),
             "foundation": after.foundation,
             "clean": after.clean,
             "legal": [m.to_wire() for m in self._legal_now(after)],
@@ -143,7 +173,7 @@ class Views:
         """The legal moves of a game still in play (the engine caches them)."""
         return rec.game.legal_moves(rec.state) if rec.status == GameStatus.PLAYING else []
 
-    def _head(self, rec: Record) -> dict[str, Any]:
+    def _head(self, rec: Record, *, written: bool = False) -> dict[str, Any]:
         """The state object's fields before ``view``."""
         game = rec.game
         hidden = self.seed_hidden(rec)
@@ -154,22 +184,25 @@ class Views:
             "seq": rec.seq,
             "status": rec.status,
             "moves": rec.moves,
-            "time_ms": self.time_ms(rec),
+            "time_ms": self.time_ms(rec, written=written),
             "foundation": rec.foundation,
             "total": game.total,
             "deal": {"seed": None if hidden else rec.seed, "commitment": rec.commitment or None},
         }
 
-    def time_ms(self, rec: Record) -> int:
+    def time_ms(self, rec: Record, *, written: bool = False) -> int:
         """The game's time: its player's active time. A pause between two changes
         counts at most ``idle_gap`` (the player was away, or the server was down); a
-        game in play counts the time since its last change the same way."""
+        game in play counts the time since its last change the same way. A record
+        ``written`` just now holds its time (:func:`~.records.step` decided it)."""
+        if written and rec.active >= 0:
+            return rec.active
         return active_time(
             rec.active,
             created=rec.created,
             updated=rec.updated,
             finished=rec.finished,
-            now=self.clock.now_ms(),
+            now=rec.updated if written else self.clock.now_ms(),
             gap=self.idle_gap_ms,
         )
 
@@ -177,18 +210,39 @@ class Views:
         """Whether the game's seed is still secret: on a daily deal until the day is
         over, in a race until the race is over for every member (a member who left
         early could otherwise deal the same layout elsewhere and solve it), in a
-        challenge until its player's game is over."""
+        challenge until the challenge closes and its player's game is over (a player
+        who resigned at once could otherwise solve the deal for another account)."""
         return (
             (bool(rec.date) and not self.dailies.revealed(rec.date))
             or (bool(rec.race) and not rec.race_over)
-            or (rec.mode is Mode.CHALLENGE and rec.status == GameStatus.PLAYING)
+            or self.challenge_hidden(rec)
         )
 
-    @staticmethod
-    def _tail(rec: Record) -> dict[str, Any]:
+    def solver_helps(self, rec: Record) -> bool:
+        """Whether the solver may search this game for its player (``hint``, a
+        searched ``finish``): only where the deal is no longer anyone else's to play —
+        not on today's daily (any play of it), in a race, or on a challenge, whose
+        deal other players are playing now: the solver's line from it would be
+        theirs too, copied by a second account."""
+        return not self.seed_hidden(rec)
+
+    def challenge_hidden(self, rec: Record) -> bool:
+        """Whether a challenge game's seed is still secret: until the challenge closes
+        (expires, or its creator closes it) and the game is over."""
+        return rec.mode is Mode.CHALLENGE and (
+            rec.status == GameStatus.PLAYING or self.clock.now_ms() < reveal_at(rec)
+        )
+
+    def _tail(self, rec: Record) -> dict[str, Any]:
         """The state object's fields after ``legal`` (``auto_completed`` and ``out``
         only when set)."""
-        tail: dict[str, Any] = {"clean": rec.clean, "ranked": rec.ranked, "date": rec.date or None}
+        tail: dict[str, Any] = {
+            "clean": rec.clean,
+            "ranked": rec.ranked,
+            "assisted": assisted(rec),
+            "hints": self.solver_helps(rec),
+            "date": rec.date or None,
+        }
         if rec.auto_completed:
             tail["auto_completed"] = True
         if rec.out:
@@ -223,6 +277,7 @@ class Views:
             "ranked": raw["ranked"] == b"1",
             "clean": raw["clean"] != b"0",
             "auto_completed": raw["auto"] == b"1",
+            "assisted": assisted_summary(raw),
             "out": text("out"),
             "time_ms": active_time(
                 int(raw["active"]) if raw["active"] is not None else -1,

@@ -7,11 +7,16 @@ watching, refreshed every beat by the server they are connected to; one not seen
 ``stale_after`` seconds no longer counts): its size is the race object's
 ``watchers``, shown to the members, and at most ``most`` watch at once.
 
-A spectator gets a member's board as that member sees it — the view of the state
-object, face-down cards null — without the game's id, its legal moves or its seed.
-Each change of a race game is published on the race's watch channel when anybody
-watches (one read of the watchers a change); the server a spectator is connected to
-passes it on (``server.net.relay``), after ``watch_delay`` seconds.
+Nothing a spectator receives shows a card while any member still plays: every member
+plays the same deal, so a face one member turned up is a card still face down in
+another's game, and a member's second account could watch for them (a delay would only
+make the news older). While the race runs a spectator gets each member's progress (the
+``race`` events: cards founded, moves, time) and each board without its ``view``; once
+every member's game is over (the race ``finished``) every member's whole board is
+published on the race's watch channel, when anybody watches, and the server a spectator
+is connected to passes it on (``server.net.relay``), after ``watch_delay`` seconds. A
+board is the member's own view of their game — face-down cards null — without the
+game's id, its legal moves or its seed.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from protocol import ErrorCode, ProtocolError, pack
+from protocol import ErrorCode, ProtocolError, RaceStatus, pack
 
 from ..store import Store
 from .clock import Clock
@@ -45,15 +50,6 @@ class Watch:
         self.races = races
         self.most = most
         self.stale_ms = int(stale_after * 1000)
-        races.watchers_of = self.count
-        changed = games.on_race_change
-
-        async def race_game_changed(rec: Record) -> None:
-            if changed is not None:
-                await changed(rec)
-            await self.game_changed(rec)
-
-        games.on_race_change = race_game_changed
 
     async def watch(self, player: str, code: str) -> dict[str, Any]:
         """``race_watch``: the race (its ``watchers`` counting ``player``) and every
@@ -113,27 +109,34 @@ class Watch:
             )
 
     async def boards(self, rid: str) -> list[dict[str, Any]]:
-        """Each member's board, once the race is dealt."""
-        _, members, games, _ = await self.store.race(rid)
+        """Each member's board, once the race is dealt: its ``view`` only once the race
+        is finished (see the module's docstring)."""
+        info, members, games, _ = await self.store.race(rid)
+        shown = info.get("status") == RaceStatus.FINISHED.encode()
         out = []
         for member in members:
             gid = games.get(member)
             raw = await self.store.game(gid) if gid else None
             if raw is not None:
-                out.append(self.board(rid, Record.load(gid or "", raw)))
+                out.append(self.board(rid, Record.load(gid or "", raw), shown=shown))
         return out
 
-    def board(self, rid: str, rec: Record) -> dict[str, Any]:
+    def board(self, rid: str, rec: Record, *, shown: bool) -> dict[str, Any]:
         """A member's board as a spectator sees it: the member's own view (face-down
-        cards null), without the game id, the legal moves or the seed."""
+        cards null) when ``shown``, else ``view`` null; never the game id, the legal
+        moves or the seed."""
         state = self.games.views.wire(rec)
         for hidden in ("game_id", "legal", "ranked"):
             state.pop(hidden, None)
         state["deal"] = {"seed": None, "commitment": state["deal"]["commitment"]}
+        if not shown:
+            state["view"] = None
         return {"race_id": rid, "player": rec.player, "state": state}
 
-    async def game_changed(self, rec: Record) -> None:
-        """Publish a race game's new board when anybody watches its race."""
-        if await self.count(rec.race):
-            channel = self.store.keys.watch_channel(rec.race)
-            await self.store.publish(channel, pack(self.board(rec.race, rec)))
+    async def race_finished(self, rid: str) -> None:
+        """Every member's game is over: publish every board whole, when anybody
+        watches."""
+        if await self.count(rid):
+            channel = self.store.keys.watch_channel(rid)
+            for board in await self.boards(rid):
+                await self.store.publish(channel, pack(board))

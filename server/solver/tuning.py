@@ -1,9 +1,10 @@
 """How the solver spends its budget on each game: settings measured, not rules.
 
 A game's module says what its rules are (and what a position is worth, in
-:meth:`Game.heuristic`, and which moves cannot hurt, in :meth:`Game.safe_moves`);
-how hard the search leans on each phase for that game lives here, one row a game,
-with the measurements behind each figure in docs/solver.md ("Per-game tuning").
+:meth:`Game.heuristic`, and which moves cannot hurt, in :meth:`Game.safe_moves`, which
+a game with much to say answers from ``<slug>_aids.py`` beside it); how hard the
+search leans on each phase for that game lives here, one row a game, with the
+measurements behind each figure in docs/solver.md ("Per-game tuning").
 A game not listed searches with the defaults.
 """
 
@@ -14,8 +15,8 @@ from dataclasses import dataclass
 from typing import overload
 
 from ..patience.engine import AnyGame
-from ..patience.games.crescent import DEAD as CRESCENT_DEAD
-from ..patience.games.parade import DEAD as PARADE_DEAD
+from ..patience.games.crescent_aids import DEAD as CRESCENT_DEAD
+from ..patience.games.parade_aids import DEAD as PARADE_DEAD
 
 
 @dataclass(frozen=True)

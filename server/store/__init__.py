@@ -1,4 +1,5 @@
-"""Everything that talks to Redis: key names, Lua scripts, the embedded server."""
+"""Everything that talks to Redis: key names, Lua scripts, the store (one module per
+concept, gathered by :class:`Store`: see :mod:`.store`), the embedded server."""
 
 from __future__ import annotations
 

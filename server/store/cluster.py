@@ -33,7 +33,7 @@ from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.exceptions import AskError, MovedError, SlotNotCoveredError
 
-from .pipe import NotConnected, ScriptPipe, sha1
+from .pipe import NotConnected, ScriptPipe
 
 
 @dataclass(frozen=True)
@@ -162,11 +162,9 @@ class NodePipes:
     'unavailable' and the client's retry finds out which).
     """
 
-    def __init__(self, cluster: RedisCluster, spec: ClusterSpec, script: str) -> None:
+    def __init__(self, cluster: RedisCluster, spec: ClusterSpec) -> None:
         self.cluster = cluster
         self.spec = spec
-        self.script = script.encode()
-        self.sha = sha1(script)
         self._pipes: dict[str, ScriptPipe] = {}
 
     def _pipe(self, key: str) -> ScriptPipe | None:
@@ -190,20 +188,20 @@ class NodePipes:
 
     async def evalsha(
         self,
+        script: bytes,
+        sha: str,
         keys: list[str],
         args: list[Any],
         fallback: Callable[[], Awaitable[Any]],
-        script: tuple[bytes, str] | None = None,
     ) -> Any:
-        """The move script (or ``script``, its text and sha: the few scripts of a game's
-        start and end) on the pipe of the primary serving ``keys``."""
+        """``script`` (its text, and ``sha``) on the pipe of the primary serving
+        ``keys``, as :meth:`.pipe.ScriptPipe.evalsha`; else ``fallback()``."""
         await self.cluster.initialize()  # once; a no-op afterwards
         pipe = self._pipe(keys[0])
         if pipe is None:
             return await fallback()
-        text, sha = script or (self.script, self.sha)
         try:
-            return await pipe.evalsha(text, sha, keys, args)
+            return await pipe.evalsha(script, sha, keys, args)
         except (MovedError, AskError, NotConnected):
             return await fallback()
 

@@ -40,7 +40,6 @@ from redis.asyncio.cluster import RedisCluster
 
 from .cluster import ClusterSpec
 from .errors import NotReplicated
-from .pipe import sha1
 
 log = logging.getLogger(__name__)
 
@@ -144,10 +143,10 @@ class Replicated:
         except (rx.RedisError, rx.RedisClusterException, OSError) as exc:
             log.warning("cannot refresh the cluster's slot map: %r", exc)
 
-    async def run(self, script: str, keys: Sequence[str], args: Sequence[Any]) -> Any:
-        """The script's reply, once ``replicas`` replicas confirmed it within the
-        timeout; :class:`~.errors.NotReplicated` when they did not (the script ran)."""
-        sha = sha1(script)
+    async def run(self, script: bytes, sha: str, keys: Sequence[str], args: Sequence[Any]) -> Any:
+        """The reply of ``script`` (its text, and ``sha``, its SHA-1) once ``replicas``
+        replicas confirmed it within the timeout; :class:`~.errors.NotReplicated` when
+        they did not (the script ran)."""
         try:
             client = await self._client(keys[0])
             reply, acked = await self._pipelined(client, ("EVALSHA", sha), keys, args)
@@ -174,7 +173,7 @@ class Replicated:
     async def _pipelined(
         self,
         client: aioredis.Redis,
-        head: tuple[str, str],
+        head: tuple[str, str | bytes],
         keys: Sequence[str],
         args: Sequence[Any],
     ) -> tuple[Any, Any]:

@@ -104,7 +104,8 @@ class Keys:
     def daily(self, date: str) -> str:
         """hash, per slug: ``seed:``, ``commitment:``, ``k:``, ``certified:``, ``par:``,
         ``best_founded:``, ``line:`` (the par line, msgpack), ``tried:``, ``nodes:``, and
-        while it is chosen ``progress:`` (``{tried}:{started epoch ms}``) — each
+        while it is chosen ``progress:`` (``{tried}:{started epoch ms}:{nodes
+        spent}:{nodes expected}``) — each
         ``{field}:{slug}``."""
         return f"{self.prefix}daily:{{{date}}}"
 
@@ -208,6 +209,14 @@ class Keys:
     def watch_channel(self, rid: str) -> str:
         """pub/sub channel of a race's members' boards, for its spectators."""
         return f"{self.prefix}ch:watch:{rid}"
+
+    def player_channel(self, name: str) -> str:
+        """pub/sub channel of one player's news (a game of theirs written on another
+        instance), subscribed where they are connected; the name casefolded."""
+        return f"{self.player_channels_prefix()}{name.casefold()}"
+
+    def player_channels_prefix(self) -> str:
+        return f"{self.prefix}ch:pl:"
 
     def watch_channels(self) -> str:
         """pattern matching every watch channel."""

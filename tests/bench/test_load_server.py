@@ -1,4 +1,4 @@
-"""bench/load_server.py's floor-plus-engine server: the server its CPU and p99 figures
+"""bench/load_server's floor-plus-engine server: the server its CPU and p99 figures
 are compared with must do the engine's real work and the floor's real write, or the
 comparison means nothing."""
 
@@ -11,13 +11,14 @@ import gc
 
 import pytest
 import redis.asyncio as aioredis
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 
 import protocol as P
 from bench.load_server import GAME, Player, floor_engine_server, reference_server
 from deploy.procs import free_port
 from server.net.app import GC_THRESHOLDS
 from server.patience import registry
+from tests.support import eventually
 
 
 async def test_the_floor_plus_engine_server_plays_the_engine_and_writes_each_move(
@@ -27,17 +28,17 @@ async def test_the_floor_plus_engine_server_plays_the_engine_and_writes_each_mov
     task = asyncio.create_task(floor_engine_server(port, redis_url))
     store = aioredis.from_url(redis_url)
     try:
-        for _ in range(100):  # it listens within a few ms
+
+        async def listening() -> ClientConnection | None:
             with contextlib.suppress(OSError):
-                ws = await connect(
+                return await connect(
                     f"ws://127.0.0.1:{port}/",
                     subprotocols=[P.SUBPROTOCOL],  # type: ignore[list-item]
                     compression=None,
                 )
-                break
-            await asyncio.sleep(0.05)
-        else:
-            raise AssertionError("the floor-plus-engine server does not listen")
+            return None
+
+        ws = await eventually(listening, every=0.05, what="the floor-plus-engine server listens")
         async with ws:
             player = Player(ws)
             await player.call("register", name="bench")

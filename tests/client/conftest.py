@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from client import config
-from client.connection import Connection
+from client import config, connection
+from client.connection import Connection, Message
 from tests.support import RedisProcess, ServerProcess
+from tests.support.schema import FrameError, Frames
 
 ROOT = Path(__file__).resolve().parents[2]
 #: seconds of countdown before a race's deal on the test server (the default is 3)
@@ -82,6 +84,27 @@ def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv(config.CONFIG_ENV, str(path))
     monkeypatch.delenv(config.SERVER_ENV, raising=False)
     return path
+
+
+@pytest.fixture(autouse=True)
+def checked_frames(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Every frame the terminal client's connections send or read in a test is checked
+    against the protocol's schema (tests/support/schema.py): one it does not describe
+    fails the test when the test ends (the check runs in the connection's reader, which
+    must go on)."""
+    frames: weakref.WeakKeyDictionary[Connection, Frames] = weakref.WeakKeyDictionary()
+    problems: list[str] = []
+
+    def watch(conn: Connection, way: str, msg: Message) -> None:
+        checked = frames.setdefault(conn, Frames())
+        try:
+            checked.sent(msg) if way == "out" else checked.received(msg)
+        except FrameError as exc:
+            problems.append(str(exc))
+
+    monkeypatch.setattr(connection, "watch_frames", watch)
+    yield problems
+    assert not problems, "\n\n".join(problems)
 
 
 def fresh_name() -> str:

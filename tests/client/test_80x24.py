@@ -62,15 +62,32 @@ def footer_keys(pilot: Pilot[int]) -> list[str]:
 async def all_keys_shown(pilot: Pilot[int], *, footer: bool = True) -> None:
     """Every key of the footer is on screen, whole (a dialog without a footer says
     its keys in its text: ``footer=False``)."""
-    for _ in range(100):  # the footer follows the screen a frame or two later
+
+    def lost() -> list[str] | None:
+        """The footer's keys not on screen (None: no footer yet)."""
         keys = footer_keys(pilot)
+        if footer and not keys:
+            return None
         shown = screen_text(pilot)
-        lost = [k for k in keys if k not in shown]
-        if (keys or not footer) and not lost:
-            return
-        await pilot.pause(0.02)
-    assert keys, "no footer keys"
-    assert not lost, f"footer keys off screen: {lost}\n{shown}"
+        return [k for k in keys if k not in shown]
+
+    try:  # the footer follows the screen a frame or two later
+        await until(pilot, lambda: lost() == [])
+    except AssertionError:
+        raise AssertionError(f"footer keys off screen: {lost()}\n{screen_text(pilot)}") from None
+
+
+async def on_screen(pilot: Pilot[int], *texts: str, wrapped: bool = False) -> str:
+    """What the terminal shows, once each of ``texts`` is on it (``wrapped``: maybe
+    wrapped over lines): a screen is composed a frame or more after it is pushed, and
+    a reply fills it in later still."""
+
+    def shown() -> str:
+        text = screen_text(pilot)
+        return flowing(text) if wrapped else text
+
+    await until(pilot, lambda: all(text in shown() for text in texts))
+    return screen_text(pilot)
 
 
 def at_home(pilot: Pilot[int]) -> bool:
@@ -91,10 +108,9 @@ async def test_home_at_80x24(server_url: str, account: config.Credentials) -> No
     app = PasyansApp(server_url)
     async with app.run_test(size=SMALL) as pilot:
         await until(pilot, lambda: at_home(pilot))
-        await pilot.pause(0.2)
         home = app.screen
         assert isinstance(home, DailyScreen)
-        shown = screen_text(pilot)
+        shown = await on_screen(pilot, "Crescent · commitment", "streak 0")
         # every game, its par and your result column; the chosen one in full below
         for slug in registry.slugs():
             assert str(app.titles[slug]["title_ru"]) in shown, slug
@@ -103,7 +119,7 @@ async def test_home_at_80x24(server_url: str, account: config.Credentials) -> No
         assert f"Crescent · commitment {commitment} · yours: not played" in shown
         assert f"streak 0\nstreak: {STREAK_MEANING}" in shown
         await all_keys_shown(pilot)
-        shown = screen_text(pilot)  # the footer follows the screen a frame later
+        shown = screen_text(pilot)  # with its footer now
         assert "] Day after" in shown and "q Quit" in shown and "[ Day before" in shown
         # the detail line follows the cursor
         await pilot.press("down")
@@ -126,7 +142,7 @@ async def test_your_result_whole_at_80_and_at_120_columns(
         app = PasyansApp(server_url)
         async with app.run_test(size=size) as pilot:
             await until(pilot, lambda: at_home(pilot))
-            await pilot.pause(0.2)
+            await on_screen(pilot, "Crescent · commitment")  # the first row's detail line
             for _ in range(registry.slugs().index("fifteen")):  # its row: the detail line
                 await pilot.press("down")
             home = app.screen
@@ -134,8 +150,7 @@ async def test_your_result_whole_at_80_and_at_120_columns(
             mine = home.daily["games"]["fifteen"]["mine"]
             whole = result_text(mine)
             assert "undo used" in whole
-            shown = screen_text(pilot)
-            assert whole in flowing(shown), (size, whole, shown)
+            await on_screen(pilot, whole, wrapped=True)
             await all_keys_shown(pilot)
 
 
@@ -148,13 +163,13 @@ async def test_every_board_at_80x24(
     app = PasyansApp(server_url, launch=Launch(game=slug, mode=Mode.DEAL, seed=0))
     async with app.run_test(size=SMALL) as pilot:
         board = await on_board(pilot)
-        await pilot.pause(0.2)
+        counters = str(board.query_one("#counters", Static).render())
+        await until(pilot, lambda: flowing(counters) in flowing(screen_text(pilot)))
+        await pilot.pause()  # laid out: every message the screen had is handled
         shown = screen_text(pilot)
         view = board.query_one("#board")
         scroll = board.query_one("#scroll")
         assert off_screen(view, scroll.scrollable_content_region) == [], (slug, shown)  # type: ignore[arg-type]
-        counters = str(board.query_one("#counters", Static).render())
-        assert flowing(counters) in flowing(shown), (counters, shown)
         await all_keys_shown(pilot)
         if slug in ("travellers", "cotillion", "little_packs", "travellers_aces"):
             for pile in board.piles:
@@ -177,7 +192,7 @@ async def test_end_screen_and_rules_at_80x24(server_url: str, account: config.Cr
         await on_board(pilot)
         await pilot.press("question_mark")
         await until(pilot, lambda: isinstance(app.screen, RulesScreen))
-        await pilot.pause(0.2)
+        await on_screen(pilot, "Esc closes")
         await all_keys_shown(pilot, footer=False)
         rules = flowing(screen_text(pilot).replace("█", " ").replace("▊", " "))
         assert "Путешественники — Travellers — Esc closes" in rules, rules
@@ -186,9 +201,7 @@ async def test_end_screen_and_rules_at_80x24(server_url: str, account: config.Cr
         await on_board(pilot)
         await pilot.press("r", "y")
         await until(pilot, lambda: isinstance(app.screen, EndScreen))
-        await pilot.pause(0.2)
-        shown = screen_text(pilot)
-        assert "You resigned" in shown or "resigned" in shown, shown
+        shown = await on_screen(pilot, "resigned", "moves in")
         assert "cards on the foundations" in shown and "moves in" in shown
         text = flowing(shown.replace("█", " "))
         for words in ("Enter: look at the board", "l: leaderboard", "q: leave"):
@@ -210,9 +223,7 @@ async def test_leaderboard_at_80x24(server_url: str, account: config.Credentials
             pilot,
             lambda: isinstance(app.screen, LeaderboardScreen) and bool(app.screen.result),
         )
-        await pilot.pause(0.2)
-        shown = screen_text(pilot)
-        assert name in shown and "rank  player" in shown
+        shown = await on_screen(pilot, name, "rank  player")
         for column in ("won", "foundation", "moves", "time", "clean"):
             assert column in shown
         await all_keys_shown(pilot)
@@ -226,16 +237,13 @@ async def test_race_screens_at_80x24(server_url: str, account: config.Credential
         await until(pilot, lambda: isinstance(app.screen, DailyScreen) and bool(app.screen.rows))
         await pilot.press("j")
         await until(pilot, lambda: isinstance(app.screen, JoinRaceScreen))
-        await pilot.pause(0.1)
-        assert "Join a race — the code your friend's lobby shows" in screen_text(pilot)
+        await on_screen(pilot, "Join a race — the code your friend's lobby shows")
         await all_keys_shown(pilot, footer=False)
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, DailyScreen))
         await pilot.press("n")
         await until(pilot, lambda: isinstance(app.screen, RaceDealScreen))
-        await pilot.pause(0.1)
-        shown = screen_text(pilot)
-        assert "fresh deal" in shown and "daily deal" in shown
+        shown = await on_screen(pilot, "fresh deal", "daily deal")
         assert "Enter or a click chooses · Esc cancels" in shown
         await pilot.press("enter")
         await until(
@@ -247,27 +255,22 @@ async def test_race_screens_at_80x24(server_url: str, account: config.Credential
         async with connect(server_url) as friend:
             await friend.register(fresh_name())
             await friend.call("race_join", code=lobby.race["code"])
-            await until(pilot, lambda: str(friend.player) in screen_text(pilot))
-            shown = screen_text(pilot)
-            assert str(lobby.race["code"]) in shown and "Press s to start" in shown
+            code = str(lobby.race["code"])
+            shown = await on_screen(pilot, str(friend.player), code, "Press s to start")
             assert f"{account.player} (you)" in shown
             await all_keys_shown(pilot)
             await pilot.press("s")
             await until(pilot, lambda: isinstance(app.screen, RaceBoardScreen))
             started = (await friend.next_event("race_started"))["state"]
             await friend.move(started, started["legal"][0])
-            await until(pilot, lambda: "1 move" in screen_text(pilot))
-            await pilot.pause(0.2)
-            shown = screen_text(pilot)
-            assert f"{account.player} *" in shown and str(friend.player) in shown
-            assert "8/104" in shown
+            shown = await on_screen(pilot, "1 move", f"{account.player} *", "8/104")
+            assert str(friend.player) in shown
             await all_keys_shown(pilot)
             await friend.call("resign", game_id=started["game_id"])
             await pilot.press("r", "y")
             await until(pilot, lambda: isinstance(app.screen, ResultScreen))
-            await pilot.pause(0.2)
-            shown = screen_text(pilot)
-            assert "place" in shown and str(friend.player) in shown and "lost" in shown
+            shown = await on_screen(pilot, "place", "lost")
+            assert str(friend.player) in shown
             await all_keys_shown(pilot, footer=False)
 
 
@@ -298,10 +301,9 @@ async def test_history_stats_friends_and_replay_at_80x24(
         await until(pilot, lambda: at_home(pilot))
         await pilot.press("h")
         await until(pilot, lambda: isinstance(app.screen, HistoryScreen) and bool(app.screen.games))
-        await pilot.pause(0.2)
-        shown = screen_text(pilot)
         newest = history_row(page["games"][0], app.titles)
         when, game, mode, result, cards, moves, time, gid = (str(c) for c in newest)
+        shown = await on_screen(pilot, gid, "↓ more")
         for cell in (when, game, mode, result, cards, moves, time, gid):
             assert cell in shown, (cell, shown)
         assert "↓ more" in shown.split("\n")[0]
@@ -311,19 +313,16 @@ async def test_history_stats_friends_and_replay_at_80x24(
         replay = app.screen
         assert isinstance(replay, ReplayScreen)
         await until(pilot, lambda: bool(replay.position))
-        await pilot.pause(0.3)
-        shown = screen_text(pilot)
+        shown = await on_screen(pilot, f"move {replay.count}/{replay.count}")
         assert flowing(replay_heading(replay.replay, app.titles)) in flowing(shown), shown
-        assert f"move {replay.count}/{replay.count}" in shown
         await all_keys_shown(pilot)
         await pilot.press("escape", "escape")
         await until(pilot, lambda: at_home(pilot))
         await pilot.press("s")
         await until(pilot, lambda: isinstance(app.screen, StatsScreen) and bool(app.screen.result))
-        await pilot.pause(0.3)
         stats_screen = app.screen
         assert isinstance(stats_screen, StatsScreen)
-        shown = screen_text(pilot)
+        shown = await on_screen(pilot, LEGEND)
         assert " ".join(SCREEN_HEADER) in " ".join(shown.split()), shown
         overall = screen_row(stats_row("all games", stats_screen.result["overall"]))
         assert " ".join(overall) in " ".join(shown.split()), (overall, shown)
@@ -341,10 +340,8 @@ async def test_history_stats_friends_and_replay_at_80x24(
         await until(pilot, lambda: at_home(pilot))
         await pilot.press("f")
         await until(pilot, lambda: isinstance(app.screen, FriendsScreen) and bool(app.screen.rows))
-        await pilot.pause(0.2)
-        shown = screen_text(pilot)
-        for line in today_lines(app.screen.rows[0]["today"], app.titles):  # type: ignore[attr-defined]
-            assert line in shown, (line, shown)
+        lines = today_lines(app.screen.rows[0]["today"], app.titles)  # type: ignore[attr-defined]
+        await on_screen(pilot, *lines)
         await all_keys_shown(pilot)
 
 
@@ -359,8 +356,7 @@ async def test_home_on_a_past_day_at_80x24(server_url: str, account: config.Cred
         today = home.daily["date"]
         await pilot.press("left_square_bracket")
         await until(pilot, lambda: at_home(pilot) and app.screen.daily["date"] != today)  # type: ignore[attr-defined]
-        await pilot.pause(0.2)
-        lines = screen_text(pilot).split("\n")
+        lines = (await on_screen(pilot, "past day: practice", "Crescent · seed ")).split("\n")
         assert "past day: practice" in lines[0] and "streak" in lines[0], lines[:2]
         assert lines[1].startswith("streak: "), lines[:2]
         shown = "\n".join(lines)
@@ -392,7 +388,6 @@ async def test_st_helena_daily_title_at_80x24(server_url: str, account: config.C
     app = PasyansApp(server_url, launch=Launch(game="st_helena", mode=Mode.DAILY))
     async with app.run_test(size=SMALL) as pilot:
         board = await on_board(pilot)
-        await pilot.pause(0.2)
         commitment = str(board.state["deal"]["commitment"])[:12]
-        head = screen_text(pilot).split("\n")[0]
+        head = (await on_screen(pilot, f"commitment {commitment}…")).split("\n")[0]
         assert f"commitment {commitment}…" in head and "Наполеон" in head, head

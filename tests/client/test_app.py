@@ -13,11 +13,12 @@ from client.app import PasyansApp
 from client.connection import Connection
 from client.launch import Launch
 from client.screens.board import BoardScreen, EndScreen
-from client.screens.dialogs import ConfirmScreen, MessageScreen, NameScreen, PickScreen, RulesScreen
+from client.screens.dialogs import MessageScreen, NameScreen, PickScreen, RulesScreen
 from client.screens.home import DailyScreen
 from client.screens.leaderboard import LeaderboardScreen
 from client.widgets import BoardView
 from protocol.messages import Mode
+from tests.support import GUARD, eventually
 
 from .conftest import fresh_name
 from .views import engine_state
@@ -26,13 +27,11 @@ SIZE = (120, 40)
 WIDE = (200, 50)  # thirteen piles in a row
 
 
-async def until(pilot: Pilot[int], cond: Callable[[], bool], timeout: float = 10.0) -> None:
-    steps = int(timeout / 0.02)
-    for _ in range(steps):
-        if cond():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("the app never got there")
+async def until(pilot: Pilot[int], cond: Callable[[], bool], timeout: float = GUARD) -> None:
+    """Wait for the app to get where ``cond`` says (``timeout``: a hang guard)."""
+    await eventually(
+        cond, what="the app never got there", guard=timeout, every=0.02, pause=pilot.pause
+    )
 
 
 def board_of(app: PasyansApp) -> BoardScreen:
@@ -280,7 +279,6 @@ async def test_every_game_draws_on_the_board(server_url: str, account: config.Cr
 
 
 async def test_resume_the_latest_game(server_url: str, account: config.Credentials) -> None:
-    from client.connection import Connection
 
     async with Connection(server_url) as conn:
         await conn.auth(account.token)
@@ -301,7 +299,6 @@ async def test_a_move_made_elsewhere_refreshes_the_board(
 ) -> None:
     """The same game played from a second place: the board's next move is stale,
     the server sends the current state and the status line says so."""
-    from client.connection import Connection
 
     app = PasyansApp(server_url, launch=Launch(game="crescent", mode=Mode.DEAL, seed=0))
     async with app.run_test(size=SIZE) as pilot:
@@ -331,36 +328,11 @@ async def test_h_highlights_a_hinted_move(server_url: str, account: config.Crede
         assert board.source is not None and board.targets()
 
 
-async def test_h_on_a_ranked_daily_asks_first_once_a_game(
+async def test_h_on_a_practice_deal_hints_without_asking(
     server_url: str, account: config.Credentials
 ) -> None:
-    """A hint unranks a daily: h asks y/n first (n sends nothing and the daily still
-    ranks); after a yes, later hints in that game do not ask again. A practice deal
-    never asks."""
-    app = PasyansApp(server_url, launch=Launch(game="hand_reserve", mode=Mode.DAILY))
-    async with app.run_test(size=WIDE) as pilot:
-        board = await on_board(pilot)
-        assert board.state["ranked"] is True
-        status = app.screen.query_one("#status")
-        await pilot.press("h")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        question = app.screen
-        assert isinstance(question, ConfirmScreen) and "unranks this daily" in question.question
-        await pilot.press("n")
-        await on_board(pilot)
-        assert "still ranks" in str(status.render())
-        async with Connection(server_url) as conn:
-            await conn.auth(account.token)
-            assert (await conn.resume(board.state["game_id"]))["ranked"] is True
-        await pilot.press("h")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        await pilot.press("y")
-        await until(pilot, lambda: "hint:" in str(status.render()))
-        assert board.state["ranked"] is False
-        board.say("")
-        await pilot.press("h")  # the same game: no question this time
-        await until(pilot, lambda: "hint:" in str(status.render()))
-        assert isinstance(app.screen, BoardScreen)
+    """A hint on an unranked game asks nothing (today's daily gets none at all:
+    tests/client/test_assisted.py)."""
     practice = PasyansApp(server_url, launch=Launch(game="hand_reserve", mode=Mode.DEAL, seed=0))
     async with practice.run_test(size=WIDE) as pilot:
         await on_board(pilot)

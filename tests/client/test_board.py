@@ -256,8 +256,15 @@ def test_the_board_clock_stops_while_nobody_plays() -> None:
     the server's idle gap: the clock of a board left alone stops, as the server's."""
     from client.screens.board import IDLE_GAP_MS, BoardScreen
 
+    now = 1_000.0
     board = BoardScreen({"status": "playing", "time_ms": 5_000})
-    board.received -= 3600  # an hour since the last reply
+    board.monotonic = lambda: now  # the board's steady clock, moved by the test
+    board.received = now
+    assert board.elapsed_ms() == 5_000  # the server's time, just received
+    now += 3600  # an hour since the last reply
     assert board.elapsed_ms() == 5_000 + IDLE_GAP_MS
-    board.received += 3600 - 2  # two seconds since
-    assert 6_900 <= board.elapsed_ms() <= 7_500
+    now = board.received + 2  # two seconds since
+    assert board.elapsed_ms() == 7_000
+    board.state = {"status": "won", "time_ms": 7_100}
+    now += 3600
+    assert board.elapsed_ms() == 7_100  # over: the clock shows the server's time

@@ -1,5 +1,5 @@
 """Challenges and watching a race from the command line (issue 27), over a real
-server: ``pasyans challenge new|play|show``, ``pasyans challenges``, ``pasyans race
+server: ``pasyans challenge new|play|show|close``, ``pasyans challenges``, ``pasyans race
 watch CODE`` (script mode, as without a terminal), and the texts they print."""
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from client import config
 from client.challenges import challenge_text, challenges_text, share_lines, unread_line
 from client.cli import EXIT_OK, EXIT_REFUSED, main
 from client.connection import Connection
-from protocol.messages import Mode
+from protocol.messages import Mode, Push
+from tests.support import GUARD, eventually
 
 from .conftest import fresh_name
 
@@ -65,8 +66,12 @@ def test_challenge_new_show_and_the_list(
     out = capsys.readouterr().out
     assert account.player in out and friend in out and "the mark" in out
     assert "deal 9" in out  # the creator dealt it: no secret to her
+    assert "its creator could see this deal's number" in out  # and every player is told
     assert main(["challenges"]) == EXIT_OK
     assert "new result" not in capsys.readouterr().out  # read now
+    assert main(["challenge", "close", code]) == EXIT_OK  # issue 36: she closes it
+    out = capsys.readouterr().out
+    assert out.startswith("closed.") and "closed: its results are final" in out
 
     # Her own mark is not hers to play; a challenge on a deal with no mark is.
     assert main(["challenge", "play", code]) == EXIT_REFUSED
@@ -84,7 +89,7 @@ def test_challenge_new_show_and_the_list(
 
 
 def test_the_texts() -> None:
-    challenge = {
+    challenge: dict[str, Any] = {
         "code": "K7QX2MPA",
         "game": "crescent",
         "creator": "anna",
@@ -104,7 +109,16 @@ def test_the_texts() -> None:
     text = challenge_text(challenge)
     assert "K7QX2MPA" in text and "playing now: vera" in text
     assert "assisted" in text and "undo, the mark" in text and "lost (resigned)" in text
-    assert text.endswith("play it: pasyans challenge play K7QX2MPA")
+    assert "play it: pasyans challenge play K7QX2MPA" in text
+    assert text.endswith("pasyans challenge close K7QX2MPA")
+    assert "could see this deal's number" not in text and "public" not in text
+    apart = {**challenge, "seed_known": True, "seed_public": True, "closed": True}
+    apart["results"] = [{**challenge["results"][1], "rank": None, "seed_known": True}]
+    text = challenge_text(apart)
+    assert "its creator could see this deal's number before playing it" in text
+    assert "this deal's number is public" in text and "closed: its results are final" in text
+    assert "seed known: not ranked" in text and "—  anna" in text
+    assert "play it" not in text and "close" not in text.splitlines()[-1]
     listed = {"challenges": [{**challenge, "results": 2, "unread": 2}], "unread": 2}
     assert "2 new results on your challenges" in challenges_text(listed)
     assert unread_line({"unread": 0}) == ""
@@ -114,26 +128,30 @@ def test_the_texts() -> None:
     ]
 
 
-async def a_race_with_moves(url: str, code_box: list[str], go: threading.Event) -> None:
-    """Two players race Crescent: once a spectator watches (``go``), one moves, then
-    both resign."""
+async def a_race_with_moves(url: str, code_box: list[str], made: threading.Event) -> None:
+    """Two players race Crescent: once a spectator watches (the members are told so),
+    one moves, then both resign."""
     async with Connection(url) as a, Connection(url) as b:
         await a.register(fresh_name())
         await b.register(fresh_name())
+        dealt: list[dict[str, Any]] = []
+        watched = asyncio.Event()
+
+        def heard(push: Push) -> None:
+            if push.name == "race_started":
+                dealt.append(push.fields["state"])
+            elif push.name == "race" and push.fields.get("watchers"):
+                watched.set()
+
+        a.on_event = heard
         race = await a.race_create("crescent")
         await b.race_join(str(race["code"]))
         code_box.append(str(race["code"]))
-        dealt: list[dict[str, Any]] = []
-        a.on_event = lambda push: (
-            dealt.append(push.fields["state"]) if push.name == "race_started" else None
-        )
+        made.set()
         await a.race_start(str(race["race_id"]))
-        for _ in range(200):
-            if dealt:
-                break
-            await asyncio.sleep(0.05)
+        await eventually(lambda: dealt, what="the race dealt")
         state = dealt[0]
-        await asyncio.to_thread(go.wait, 20)
+        await eventually(watched.is_set, what="the spectator watching")
         await a.move(str(state["game_id"]), int(state["seq"]), state["legal"][0])
         mine = await a.my_games(limit=1)
         await a.resign(str(mine["games"][0]["game_id"]))
@@ -150,20 +168,17 @@ def test_race_watch_in_script_mode(
     """``pasyans race watch CODE`` without a terminal prints the race and the boards,
     each member's progress as it changes, and stops once the race is over."""
     code_box: list[str] = []
-    go = threading.Event()
+    made = threading.Event()
     racing = threading.Thread(
-        target=lambda: asyncio.run(a_race_with_moves(server_env, code_box, go)), daemon=True
+        target=lambda: asyncio.run(a_race_with_moves(server_env, code_box, made)), daemon=True
     )
     racing.start()
-    for _ in range(200):
-        if code_box:
-            break
-        threading.Event().wait(0.05)
+    assert made.wait(GUARD), "no race made"
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    threading.Timer(0.5, go.set).start()
     assert main(["race", "watch", code_box[0]]) == EXIT_OK
-    racing.join(20)
+    racing.join(GUARD)
+    assert not racing.is_alive()
     out = capsys.readouterr().out
     assert f"watching race {code_box[0]}" in out and "1 watching" in out
-    assert re.search(r": moves 1 · ", out), out
     assert "finished" in out
+    assert re.search(r" · moves 1 · ", out), out  # the boards once it is over

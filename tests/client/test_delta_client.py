@@ -16,6 +16,7 @@ from client.connection import Connection, Message, ServerError
 from protocol.delta import DeltaGap, apply_delta
 from protocol.errors import ErrorCode
 from protocol.messages import Event, Mode, Op, Push
+from tests.support import GUARD
 
 # -- the function ---------------------------------------------------------------------
 
@@ -216,7 +217,7 @@ async def test_the_move_that_ends_a_race_game_shows_its_deal(
     try:
         race = await conn.race_create("fifteen", seed=0)
         await conn.race_start(race["race_id"])
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(GUARD):
             while (push := await conn.events.get()).name != Event.RACE_STARTED:
                 pass
         state = push.fields["state"]

@@ -74,7 +74,7 @@ async def click_footer(pilot: Pilot[int], key: str) -> None:
         return next((k for k in pilot.app.screen.query(FooterKey) if k.key == key), None)
 
     await until(pilot, lambda: entry() is not None)  # the footer fills in after a frame
-    await pilot.pause(0.1)
+    await pilot.pause()  # and is laid out once the messages it brought are handled
     found = entry()
     assert found is not None
     region = found.region  # a click where it is on the screen (the footer may recompose)

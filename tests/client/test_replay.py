@@ -85,8 +85,7 @@ async def test_replay_screen_steps_forward_and_back(
         await pilot.press("left")
         await until(pilot, lambda: screen.step == 0)
         assert screen.query_one(BoardView).drawing.plain() == deal
-        await pilot.press("left")  # before the deal: stays
-        await pilot.pause(0.1)
+        await pilot.press("left")  # before the deal: stays (handled when press returns)
         assert screen.step == 0
         await pilot.press("end")
         await until(pilot, lambda: screen.step == 3)

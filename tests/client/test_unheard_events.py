@@ -4,10 +4,9 @@ may come first (a script then waited for a deal it had already been sent)."""
 
 from __future__ import annotations
 
-import asyncio
-
 from client.connection import Connection
 from protocol.messages import Push
+from tests.support import eventually
 
 from .conftest import fresh_name
 
@@ -18,10 +17,8 @@ async def test_events_before_a_listener_reach_the_first_listener(server_url: str
         await friend.register(fresh_name())
         race = await creator.race_create("crescent", seed=7)
         await friend.race_join(str(race["code"]))
-        for _ in range(200):  # the creator hears of the join, with nobody listening
-            if creator._unheard:
-                break
-            await asyncio.sleep(0.01)
+        # the creator hears of the join, with nobody listening
+        await eventually(lambda: creator._unheard, what="the join heard")
         heard: list[Push] = []
         creator.on_event = heard.append
         assert heard and heard[-1].name == "race"

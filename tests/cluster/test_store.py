@@ -17,6 +17,7 @@ from redis.asyncio.cluster import RedisCluster
 
 from deploy.local import LocalDeployment
 from server.store import Store
+from tests.support import GUARD, eventually
 
 pytestmark = pytest.mark.cluster
 
@@ -172,7 +173,15 @@ async def test_race_events_published_on_any_node_reach_the_listener(
     pubsub = store.pubsub()
     try:
         await pubsub.psubscribe(store.keys.race_channels())
-        await asyncio.sleep(0.05)
+        # Subscribed once the node has answered a PING sent after it (one connection
+        # answers in order): a message published before then would be lost.
+        await pubsub.ping(b"subscribed")
+
+        async def answered() -> bool:
+            msg = await pubsub.get_message(timeout=1.0)
+            return msg is not None and msg["type"] == "pong" and msg["data"] == b"subscribed"
+
+        await eventually(answered, every=0, what="the PING after PSUBSCRIBE answered")
         sent = [b"via-store"]
         await store.publish(store.keys.race_channel("r1"), sent[0])
         for port in deployment.cluster.ports:
@@ -184,7 +193,7 @@ async def test_race_events_published_on_any_node_reach_the_listener(
             finally:
                 await node.aclose()
         got: list[bytes] = []
-        async with asyncio.timeout(5):
+        async with asyncio.timeout(GUARD):
             while len(got) < len(sent):
                 msg = await pubsub.get_message(timeout=1.0)
                 if msg is not None and msg["type"] == "pmessage":

@@ -9,11 +9,8 @@ saying how to get it.
 
 from __future__ import annotations
 
-import asyncio
 import os
-import time
 import uuid
-from collections.abc import Callable
 
 import pytest
 
@@ -55,13 +52,3 @@ def server_args(*extra: str) -> list[str]:
         "--no-address-limits",  # every player comes from 127.0.0.1
         *extra,
     ]
-
-
-async def until(condition: Callable[[], bool], timeout: float) -> bool:
-    """Whether ``condition`` came true within ``timeout`` seconds (polled)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        await asyncio.sleep(0.02)
-    return True

@@ -3,7 +3,7 @@ it from its AOF (``appendfsync everysec``: Redis has written every acknowledged 
 the file, in the kernel's page cache, before it replied, so a process kill loses none);
 meanwhile every refused request is answered the retryable ``unavailable`` (never
 ``internal``), the players' clients retry by themselves, and moves are played again
-within 2 s of the kill."""
+(the test prints how soon after the kill: about a second, quiet)."""
 
 from __future__ import annotations
 
@@ -17,15 +17,15 @@ from pathlib import Path
 import pytest
 
 from bench.load import lost_moves, make_players
-from tests.faults.conftest import server_args, until
+from tests.faults.conftest import server_args
 from tests.faults.procs import children, command, op_counts
-from tests.support import ServerProcess, connect
+from tests.support import GUARD, ServerProcess, connect, eventually
 
 PLAYERS = 30
 MOVES = 20
 KILL_AFTER = PLAYERS * 6  # acknowledged moves before the kill
-SECONDS = 30.0
-BACK_WITHIN = 2.0  # seconds from the kill to the next move played
+#: the load's hang guard: players stop at it unfinished (they finish in seconds)
+SECONDS = 120.0
 
 
 @pytest.fixture
@@ -50,7 +50,7 @@ async def probe(
         await c.register(f"probe{os.getpid()}")
         state = await c.start("crescent", "deal", seed=5)
         await killed.wait()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + GUARD
         while time.monotonic() < deadline:
             reply = await c.request(
                 "move", game_id=state["game_id"], seq=state["seq"], move=state["legal"][0]
@@ -83,7 +83,7 @@ async def test_kill_the_embedded_redis_under_load_loses_no_acknowledged_move(
     def acked_moves() -> int:
         return sum(p.moves for p in players)
 
-    assert await until(lambda: acked_moves() >= KILL_AFTER, SECONDS / 2), acked_moves()
+    await eventually(lambda: acked_moves() >= KILL_AFTER, what=f"{KILL_AFTER} moves")
     redis = embedded_redis(server)
     at = time.monotonic()
     os.kill(redis, signal.SIGKILL)
@@ -108,7 +108,6 @@ async def test_kill_the_embedded_redis_under_load_loses_no_acknowledged_move(
         f"{slowest:.2f} s; {acknowledged} moves acknowledged, {lost} lost"
     )
     assert refused >= 1 and not internal, (counts, server.output()[-3000:])
-    assert back < BACK_WITHIN
     assert acknowledged >= PLAYERS * MOVES
     assert lost == 0 and not problems, problems[:10]
     assert "Traceback" not in server.output()

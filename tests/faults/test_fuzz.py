@@ -17,7 +17,7 @@ from bench.fuzz import fuzz, report
 from bench.load import make_players
 from tests.faults.conftest import server_args
 from tests.faults.procs import rss_kib
-from tests.support import ServerProcess
+from tests.support import GUARD, ServerProcess
 
 FRAMES = 20_000
 #: MiB the server may grow by over the frames (measured: about 1 MiB for 20,000 and
@@ -49,7 +49,7 @@ async def test_fuzzed_frames_are_answered_or_closed_by_policy(server: ServerProc
     assert tally.policy_closes[P.CLOSE_POLICY] and tally.policy_closes[P.CLOSE_TOO_BIG]
     assert growth < RSS_GROWTH_MIB
     player = make_players(server.url, 1, stem="afterfuzz")[0]
-    await player.play(5, deadline=time.monotonic() + 20)
+    await player.play(5, deadline=time.monotonic() + GUARD)
     assert player.moves == 5 and player.error is None
     log = server.output()
     assert "Traceback" not in log and "unexpected error" not in log

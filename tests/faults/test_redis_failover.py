@@ -16,12 +16,14 @@ import pytest
 from bench.load import lost_moves, make_players
 from deploy.local import LocalDeployment
 from server.store.keys import Keys
-from tests.faults.conftest import need_balancer, server_args, until
+from tests.faults.conftest import need_balancer, server_args
+from tests.support import eventually
 
 PLAYERS = 200
 MOVES = 6
 KILL_AFTER = PLAYERS * 2
-SECONDS = 40.0
+#: the load's hang guard: players stop at it unfinished (they finish in seconds)
+SECONDS = 120.0
 NODE_TIMEOUT_MS = 1000  # a silent primary counts as failed after this long
 
 
@@ -53,8 +55,7 @@ async def test_kill_a_redis_primary_under_load_loses_no_acknowledged_move(
     def acked_moves() -> int:
         return sum(p.moves for p in players)
 
-    await until(lambda: acked_moves() >= KILL_AFTER, SECONDS / 2)
-    assert acked_moves() >= KILL_AFTER
+    await eventually(lambda: acked_moves() >= KILL_AFTER, what=f"{KILL_AFTER} moves")
     # The primary of the first player's game: its players are refused for a while.
     gid = next(gid for p in players for gid in p.acked)
     prefix = deployment.server_args[deployment.server_args.index("--key-prefix") + 1]
@@ -62,9 +63,8 @@ async def test_kill_a_redis_primary_under_load_loses_no_acknowledged_move(
     replica = victim + cluster.masters  # replica i follows primary i % masters
     killed = time.monotonic()
     cluster.nodes[victim].process.kill()
-    promoted = await until(lambda: cluster.role(replica) == "master", 15)
+    await eventually(lambda: cluster.role(replica) == "master", what="the replica promoted")
     failover = time.monotonic() - killed
-    assert promoted, "the replica was not promoted within 15 s"
     # The new primary has no replica left to confirm writes, so its moves are refused
     # ('unavailable') until the dead node is back, as its supervisor would bring it:
     # it rejoins as the new primary's replica.

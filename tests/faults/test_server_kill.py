@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.faults.conftest import server_args, until
+from tests.faults.conftest import server_args
 from tests.faults.procs import children, command
-from tests.support import ServerProcess, connect
+from tests.support import ServerProcess, connect, eventually
 
 #: real solver processes (the tests' servers search in threads by default)
 WORKERS = ("--solver-workers", "2")
@@ -49,7 +49,9 @@ async def test_kill_9_then_start_again_serves_and_keeps_every_move(data_dir: Pat
         first.process.send_signal(signal.SIGKILL)
         first.process.wait()
         # the workers die with it (PR_SET_PDEATHSIG), holding nothing
-        assert await until(lambda: not any(_running(p) for p in workers), 60), workers
+        await eventually(
+            lambda: not any(_running(p) for p in workers), what=f"workers {workers} gone"
+        )
     finally:
         first.kill()
     second = ServerProcess(*args).start(port=first.port)
@@ -73,7 +75,7 @@ async def test_a_solver_process_killed_mid_search_answers_and_heals(data_dir: Pa
             await c.register(f"kw{os.getpid()}")
             state = await c.start("crescent", "deal", seed=3)
             asking = asyncio.create_task(c.request("hint", game_id=state["game_id"]))
-            assert await until(lambda: bool(solvers(server)), 60), server.output()[-2000:]
+            await eventually(lambda: solvers(server), what=lambda: server.output()[-2000:])
             (victim,) = solvers(server)
             os.kill(victim, signal.SIGKILL)
             reply = await asking

@@ -15,8 +15,12 @@ from tests.support import RedisProcess, ServerProcess
 #: seconds of countdown on the test servers (the default is 3)
 COUNTDOWN = 0.5
 #: presence on the presence tests' servers, in seconds: shown away after AWAY (the
-#: default is 5), given up after ABSENT away (the default is 120), a beat every BEAT
-AWAY, ABSENT, BEAT = 0.4, 2.0, 0.1
+#: default is 5), given up after ABSENT away (the default is 120), a beat every BEAT.
+#: AWAY is short, so the tests take seconds, yet far above what a loaded machine may
+#: delay a beat by (a connected member must never look away); ABSENT leaves a minute
+#: to come back or be dropped once shown away. No test here waits it out: a game given
+#: up after the limit is tested by the clock in tests/server/services/test_race.py.
+AWAY, ABSENT, BEAT = 1.0, 60.0, 0.1
 PRESENCE = (
     "--race-away-after",
     str(AWAY),

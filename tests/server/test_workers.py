@@ -16,17 +16,13 @@ from pathlib import Path
 import pytest
 
 from server.workers import Busy, Lane, SolverPool, WorkerDied
-from tests.support import jobs
+from tests.support import eventually, jobs
 
 
 async def started(release: Path) -> None:
     """Until the held job ``release`` runs in a worker."""
     marker = Path(f"{release}.started")
-    for _ in range(24_000):  # a hang guard of two minutes; a pass takes milliseconds
-        if marker.exists():
-            return
-        await asyncio.sleep(0.005)
-    raise AssertionError(f"the job held by {release} never started")
+    await eventually(marker.exists, what=f"the job held by {release} started", every=0.005)
 
 
 async def test_jobs_run_in_other_processes_and_answer(tmp_path: Path) -> None:

@@ -11,12 +11,15 @@ from __future__ import annotations
 from .client import TestClient, connect
 from .redis import RedisProcess, free_port
 from .server import ServerProcess, redis_calls, running_app
+from .wait import GUARD, eventually
 
 __all__ = [
+    "GUARD",
     "RedisProcess",
     "ServerProcess",
     "TestClient",
     "connect",
+    "eventually",
     "free_port",
     "redis_calls",
     "running_app",

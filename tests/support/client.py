@@ -4,6 +4,10 @@ async with connect(url) as c:
     await c.register("alice")
     state = (await c.call("start", game="crescent", mode="practice"))["state"]
     reply = await c.request("move", game_id=..., seq=0, move=...)  # raw reply map
+
+Every request it sends and every frame it reads is checked against the protocol's
+AsyncAPI document (``tests.support.schema``): a reply or event the document does not
+describe fails the test, and so does a successful reply to a request it refuses.
 """
 
 from __future__ import annotations
@@ -20,6 +24,9 @@ from websockets.typing import Subprotocol
 
 import protocol as P
 
+from .schema import Frames
+from .wait import GUARD
+
 
 class TestClient:
     __test__ = False  # not a pytest test class
@@ -31,20 +38,25 @@ class TestClient:
         self.frames: list[bytes] = []  # every binary frame received, as sent
         self.player: str | None = None
         self.token: str | None = None
+        #: the frames' check against the protocol's schema
+        self.checked = Frames()
 
     async def send_raw(self, data: bytes | str) -> None:
         await self.ws.send(data)
 
-    async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
-        """The next frame, decoded (events included)."""
+    async def recv(self, timeout: float = GUARD) -> dict[str, Any]:
+        """The next frame, decoded (events included). ``timeout`` is a hang guard,
+        never a measure: a test waits for a frame however long a loaded machine takes."""
         import asyncio
 
         data = await asyncio.wait_for(self.ws.recv(), timeout)
         assert isinstance(data, bytes), "the server sends binary frames only"
         self.frames.append(data)
-        return P.decode(data, max_size=1 << 24)
+        msg = P.decode(data, max_size=1 << 24)
+        self.checked.received(msg)
+        return msg
 
-    async def reply(self, rid: int | None, timeout: float = 10.0) -> dict[str, Any]:
+    async def reply(self, rid: int | None, timeout: float = GUARD) -> dict[str, Any]:
         """The reply to ``rid``; events received meanwhile go to ``events``."""
         while True:
             msg = await self.recv(timeout)
@@ -57,7 +69,9 @@ class TestClient:
     async def request(self, op: str, **params: Any) -> dict[str, Any]:
         """Send one request; return the raw reply map (ok or not)."""
         rid = next(self.ids)
-        await self.ws.send(P.encode(P.request(rid, op, **params)))
+        msg = P.request(rid, op, **params)
+        self.checked.sent(msg)
+        await self.ws.send(P.encode(msg))
         return await self.reply(rid)
 
     async def call(self, op: str, **params: Any) -> dict[str, Any]:
@@ -89,15 +103,22 @@ class TestClient:
         )["state"]
         return new
 
-    async def next_event(self, ev: str, timeout: float = 5, **match: Any) -> dict[str, Any]:
+    async def next_event(self, ev: str, timeout: float = GUARD, **match: Any) -> dict[str, Any]:
         """The next event ``ev`` whose fields include ``match`` (events that arrived
-        while a reply was awaited come first)."""
+        while a reply was awaited come first); an ``AssertionError`` after ``timeout``
+        seconds, a hang guard."""
         deadline = time.monotonic() + timeout
         while True:
             if self.events:
                 msg = self.events.pop(0)
             else:
-                msg = await self.recv(timeout=max(0.01, deadline - time.monotonic()))
+                left = deadline - time.monotonic()
+                try:
+                    msg = await self.recv(timeout=max(0.01, left))
+                except TimeoutError:
+                    raise AssertionError(
+                        f"no event {ev} {match or ''} within the {timeout:g} s hang guard"
+                    ) from None
                 assert "ev" in msg, f"a reply while waiting for {ev}: {msg}"
             if msg["ev"] == ev and all(msg.get(k) == v for k, v in match.items()):
                 return msg

@@ -18,13 +18,14 @@ import pytest
 import redis
 
 from server.patience import registry
-from tests.support import RedisProcess, ServerProcess, connect
+from tests.support import GUARD, RedisProcess, ServerProcess, connect, eventually
 from tools.browser import a_card_move, board_at, click_move, held, sign_in
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 
-#: milliseconds any one step of the page may take (a loaded machine, a fresh daily)
-STEP = 20_000
+#: milliseconds any one step of the page may take before the test fails: a hang guard
+#: (tests/support/wait.py's GUARD), far beyond a loaded machine or a fresh daily
+STEP = int(GUARD * 1000)
 
 
 @pytest.fixture
@@ -123,18 +124,28 @@ def test_a_practice_of_travellers_classic_is_won(page: Any) -> None:
 def test_yesterdays_commitments_verify_in_the_browser_with_exact_seeds(
     page: Any, web_server: ServerProcess
 ) -> None:
-    sign_in(page, "Оля")
-
     async def yesterday() -> dict[str, Any]:
+        """The day before's dailies, once the server's background scan chose them all
+        (the deployment began two days ago: see the ``web_server`` fixture)."""
         async with connect(web_server.url) as c:
             today = datetime.date.fromisoformat((await c.call("daily"))["date"])
             date = (today - datetime.timedelta(days=1)).isoformat()
-            reply: dict[str, Any] = await c.call("daily", date=date)
-            return reply
+
+            async def chosen() -> dict[str, Any] | None:
+                reply: dict[str, Any] = await c.call("daily", date=date)
+                done = not any(g.get("preparing") for g in reply["games"].values())
+                return reply if done else None
+
+            past: dict[str, Any] = await eventually(
+                chosen, every=0.1, what="yesterday's dailies chosen"
+            )
+            return past
 
     # Playwright's sync API runs an event loop in this thread: ask from another one
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         past = pool.submit(asyncio.run, yesterday()).result()
+    page.reload()  # the home reads the day before once: now that it is chosen
+    sign_in(page, "Оля")
     page.click("[data-do=verify-all]")
     page.wait_for_function(
         f"() => document.querySelectorAll('[data-verified]').length === {len(past['games'])}"
@@ -242,37 +253,76 @@ def test_a_challenge_link_opens_and_plays_the_same_deal(
     page.wait_for_selector(f"[data-challenge='{code}'] tr[data-player]")
 
 
-def test_a_race_is_watched_by_link(page: Any, web_server: ServerProcess) -> None:
-    """Issue 27: `#watch/CODE` shows each member's board, live, with no hidden card
-    shown and no seed."""
+def test_the_creator_closes_a_challenge_whose_seed_she_knew(
+    page: Any, web_server: ServerProcess
+) -> None:
+    """Issue 36: a practice game's challenge says on its page that its creator could
+    see the deal's number (her mark ranks apart, no rank); she closes it there (asked
+    first), and it shows closed, with its deal."""
+    sign_in(page, "Лена")
+    token = page.evaluate("() => window.pasyans.app.account.token")
 
-    async def race() -> tuple[str, str, str]:
+    async def make() -> str:
+        async with connect(web_server.url) as c:
+            await c.call("auth", token=token)
+            state = await c.start("crescent", "practice")
+            await c.call("resign", game_id=state["game_id"])
+            made = await c.call("challenge_create", game_id=state["game_id"])
+            return str(made["challenge"]["code"])
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # the page's loop runs here
+        code = pool.submit(asyncio.run, make()).result()
+    page.goto(f"{base(web_server)}#challenge/{code}")
+    page.wait_for_selector(f"[data-challenge='{code}'][data-closed='0'] [data-seed-known]")
+    assert "seed known: not ranked" in page.inner_text(f"[data-challenge='{code}'] tr[data-player]")
+    page.on("dialog", lambda d: d.accept())
+    page.click("[data-do=challenge-close]")
+    page.wait_for_selector(f"[data-challenge='{code}'][data-closed='1']")
+    assert "closed: its results are final" in page.inner_text(f"[data-challenge='{code}']")
+    assert page.locator("[data-do=challenge-close]").count() == 0
+
+
+def test_a_race_is_watched_by_link(page: Any, web_server: ServerProcess) -> None:
+    """Issue 27: `#watch/CODE` shows each member's progress live, and (issue 36) each
+    member's board once every game is over, with no hidden card shown and no seed."""
+
+    async def race() -> tuple[str, str, str, str, str]:
         async with connect(web_server.url) as a, connect(web_server.url) as b:
             token = await a.register(f"Аня{uuid.uuid4().int % 100_000}")
-            await b.register(f"Боря{uuid.uuid4().int % 100_000}")
+            other = await b.register(f"Боря{uuid.uuid4().int % 100_000}")
             made = (await a.call("race_create", game="crescent"))["race"]
             await b.call("race_join", code=made["code"])
             await a.call("race_start", race_id=made["race_id"])
             state = (await a.next_event("race_started"))["state"]
-            return str(made["code"]), token, str(state["game_id"])
+            theirs = (await b.next_event("race_started"))["state"]
+            gids = str(state["game_id"]), str(theirs["game_id"])
+            return str(made["code"]), token, gids[0], other, gids[1]
 
-    async def move(token: str, gid: str) -> None:
+    async def move(token: str, gid: str, *, resign: bool = False) -> None:
         async with connect(web_server.url) as a:
             await a.call("auth", token=token)
             state = (await a.call("resume", game_id=gid))["state"]
-            await a.move(state, state["legal"][0])
+            if resign:
+                await a.call("resign", game_id=gid)
+            else:
+                await a.move(state, state["legal"][0])
 
     with concurrent.futures.ThreadPoolExecutor(1) as pool:  # the page's loop runs here
-        code, token, gid = pool.submit(asyncio.run, race()).result()
+        code, token, gid, other, theirs = pool.submit(asyncio.run, race()).result()
         sign_in(page, "Зритель")
         page.goto(f"{base(web_server)}#watch/{code}")
-        page.wait_for_selector(f"[data-watch='{code}'] [data-member-board] [data-pile='T1']")
+        page.wait_for_selector(f"[data-watch='{code}'] [data-member-board] [data-held-back]")
         assert page.locator("[data-member-board]").count() == 2
+        assert page.locator("[data-member-board] [data-card]").count() == 0
         pool.submit(asyncio.run, move(token, gid)).result()
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('[data-member-board] h3')]"
-        ".some(e => /1 move/.test(e.textContent))"
-    )
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('[data-member-board] h3')]"
+            ".some(e => /1 move/.test(e.textContent))"
+        )
+        assert page.locator("[data-member-board] [data-card]").count() == 0
+        pool.submit(asyncio.run, move(token, gid, resign=True)).result()
+        pool.submit(asyncio.run, move(other, theirs, resign=True)).result()
+    page.wait_for_selector(f"[data-watch='{code}'] [data-member-board] [data-pile='T1']")
     watching = page.evaluate("() => window.pasyans.app.watching")
     for state in watching["boards"].values():
         assert state["deal"]["seed"] is None
@@ -297,9 +347,77 @@ def test_the_creator_ends_a_race_from_the_page(page: Any, web_server: ServerProc
     page.wait_for_function("() => document.querySelectorAll('[data-member]').length === 2")
     page.click("[data-do=race-start]")
     page.wait_for_selector("section.game[data-status=playing]")
+    asked: list[str] = []
+    page.on("dialog", lambda d: asked.append(d.message))
     page.click("[data-do=race-end]")
     page.wait_for_selector(".race-panel[data-race-status=finished]")
     assert any("ended" in t for t in page.locator("[data-member]").all_inner_texts())
+    assert any(a.startswith("End the race now?") for a in asked)
+
+
+def test_a_race_ended_by_its_creator_reaches_a_members_board_at_once(
+    page: Any, web_server: ServerProcess
+) -> None:
+    """Issue 36, point 6: the page is a member, not the creator; when the creator ends
+    the race, the page's board shows the game over (no undo or resign left) without
+    a move being tried."""
+    sign_in(page, "Боря")
+    token = page.evaluate("() => window.pasyans.app.account.token")
+
+    async def made() -> tuple[str, str, str]:
+        async with connect(web_server.url) as a:
+            creator = await a.register(f"Аня{uuid.uuid4().int % 100_000}")
+            race = (await a.call("race_create", game="crescent"))["race"]
+            return str(race["code"]), str(race["race_id"]), creator
+
+    async def start(rid: str, creator: str) -> None:
+        async with connect(web_server.url) as a:
+            await a.call("auth", token=creator)
+            await a.call("race_start", race_id=rid)
+
+    async def end(rid: str, creator: str) -> None:
+        async with connect(web_server.url) as a:
+            await a.call("auth", token=creator)
+            await a.call("race_end", race_id=rid)
+
+    assert token
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # the page's loop runs here
+        code, rid, creator = pool.submit(asyncio.run, made()).result()
+        page.goto(f"{base(web_server)}#race/{code}")
+        page.wait_for_function("() => document.querySelectorAll('[data-member]').length === 2")
+        pool.submit(asyncio.run, start(rid, creator)).result()
+        page.wait_for_selector("section.game[data-status=playing] [data-do=resign]")
+        pool.submit(asyncio.run, end(rid, creator)).result()
+    page.wait_for_selector("section.game[data-status=lost]")
+    assert page.locator("[data-do=resign]").count() == 0
+    assert page.locator("[data-do=undo]").count() == 0
+
+
+def test_an_assisted_game_says_so_on_every_screen(page: Any) -> None:
+    """Issue 36, point 5: after a hint, the board's title, the end panel and its share
+    text, the history and the replay say "assisted" in words. Today's daily offers no
+    hint at all while the day lasts (its line would be everyone's)."""
+    sign_in(page, "Гриша")
+    page.on("dialog", lambda d: d.accept())
+    page.click("[data-game=travellers_classic] [data-do=daily]")
+    page.wait_for_selector("section.game[data-status=playing] .mode[data-assisted='0']")
+    assert page.locator("[data-do=hint]").count() == 0
+    page.click("text=← home")
+    page.click("[data-game=travellers_classic] [data-do=practice]")
+    page.wait_for_selector("section.game[data-status=playing] .mode[data-assisted='0']")
+    page.click("[data-do=hint]")
+    page.wait_for_selector(".mode[data-assisted='1']")
+    assert "assisted (not ranked)" in page.inner_text(".game-head .mode")
+    page.click("[data-do=resign]")
+    page.wait_for_selector("aside.end [data-assisted='1']")
+    assert "assisted (the solver helped: not ranked)" in page.inner_text("aside.end pre.share")
+    gid = page.get_attribute("section.game", "data-game-id")
+    page.goto(page.url.split("#")[0] + "#history")
+    cell = page.wait_for_selector(f"[data-history='{gid}'] [data-assisted='1']")
+    assert "assisted" in cell.inner_text()
+    page.goto(page.url.split("#")[0] + f"#replay/{gid}")
+    line = page.wait_for_selector("section.replay [data-assisted='1']")
+    assert "assisted" in line.inner_text()
 
 
 def test_a_daily_being_certified_shows_its_progress_and_opens_when_ready(

@@ -17,7 +17,7 @@ import protocol as P
 from server.net import App
 from server.net.http import Origins, origin_key, same_host
 from server.net.static import CSP, FILES, load
-from tests.support import running_app
+from tests.support import GUARD, running_app
 
 Fetched = tuple[int, dict[str, str], bytes]
 
@@ -25,7 +25,7 @@ Fetched = tuple[int, dict[str, str], bytes]
 def fetch(url: str, headers: dict[str, str] | None = None) -> Fetched:
     request = urllib.request.Request(url, headers=headers or {})
     try:
-        with urllib.request.urlopen(request, timeout=5) as r:
+        with urllib.request.urlopen(request, timeout=GUARD) as r:
             return r.status, dict(r.headers.items()), r.read()
     except urllib.error.HTTPError as e:
         with e:

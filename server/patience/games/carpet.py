@@ -10,9 +10,9 @@ one rank up or down in suit. The waste is turned over once, unshuffled.
 
 from __future__ import annotations
 
-from ..cards import SUIT_SYMBOLS, SUITS, pretty, rank, suit
+from ..cards import SUIT_RANK, SUIT_SYMBOLS, SUITS, pretty, rank, suit
 from ..engine import Move, Pile, State, as_stock
-from ..grid import CELLS, KEY, CarpetGame, CarpetVars, cell_piles
+from ..grid import CELLS, CarpetGame, CarpetVars, cell_piles
 from ..rules import DOWN_FROM_KING, FA, FK, UP_FROM_ACE, Foundations, aces_and_kings_aside
 
 #: the foundations up from the aces and down from the kings
@@ -68,7 +68,7 @@ class Carpet(CarpetGame):
         if not waste:
             return ()
         # Seed: "one higher or one lower in the same suit" as the waste top; no K↔A.
-        s, r = KEY[waste[-1]]
+        s, r = SUIT_RANK[waste[-1]]
         return ((s, r - 1), (s, r + 1))
 
     def safe_moves(self, state: State[CarpetVars]) -> list[Move]:
@@ -112,13 +112,13 @@ class Carpet(CarpetGame):
         if state.vars.pending:
             return []
         piles = state.piles
-        up_top = [KEY[piles[i][-1]][1] if piles[i] else 0 for i in self.up]
-        down_top = [KEY[piles[i][-1]][1] if piles[i] else 14 for i in self.down]
+        up_top = [SUIT_RANK[piles[i][-1]][1] if piles[i] else 0 for i in self.up]
+        down_top = [SUIT_RANK[piles[i][-1]][1] if piles[i] else 14 for i in self.down]
         safe: list[Move] = []
         g0 = self.g0
 
         def home(c: int) -> str | None:
-            s, r = KEY[c]
+            s, r = SUIT_RANK[c]
             if up_top[s] == r - 1 and down_top[s] < r:
                 return UP[s]
             if down_top[s] == r + 1 and up_top[s] > r:

@@ -14,10 +14,10 @@ from server.patience import registry
 ROOT = Path(__file__).resolve().parents[3]
 CHECK = """
 import sys
-from server.net import routes
-assert not routes.DOCS.exists(), routes.DOCS  # no checkout to fall back on
+from server.services import catalogue
+assert not catalogue.DOCS.exists(), catalogue.DOCS  # no checkout to fall back on
 for slug in sys.argv[1:]:
-    sys.stdout.write(routes.rules_text(slug) or "MISSING")
+    sys.stdout.write(catalogue.rules_text(slug) or "MISSING")
     sys.stdout.write("\\0")
 """
 

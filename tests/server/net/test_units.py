@@ -5,8 +5,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
+import pytest
+
 from server.net.ratelimit import TokenBucket
 from server.net.session import being_cancelled, cancel
+from tests.support import GUARD
 
 
 def test_token_bucket() -> None:
@@ -14,6 +17,11 @@ def test_token_bucket() -> None:
     assert [bucket.take(0.0) for _ in range(4)] == [True, True, True, False]
     assert bucket.take(0.5) and not bucket.take(0.5)
     assert [bucket.take(100.0) for _ in range(4)] == [True, True, True, False]
+    # a refused request taken again after the wait the refusal tells (its retry_after)
+    assert not bucket.take(100.0) and bucket.take(100.0 + bucket.wait())
+    slow = TokenBucket(rate=0.01, burst=1, now=0.0)
+    assert slow.take(0.0) and not slow.take(50.0)
+    assert slow.wait() == pytest.approx(50.0) and slow.take(50.0 + slow.wait())
 
 
 async def test_shutdown_asks_again_a_task_that_swallowed_its_cancellation() -> None:
@@ -33,7 +41,7 @@ async def test_shutdown_asks_again_a_task_that_swallowed_its_cancellation() -> N
 
     task = asyncio.create_task(stubborn())
     await asyncio.sleep(0)
-    await cancel([task], 2)
+    await cancel([task], GUARD)  # its second cancellation ends it: the bound is a guard
     assert task.cancelled() and swallowed == 1
 
 

@@ -35,6 +35,7 @@ SIGNED_IN: dict[P.Op, dict[str, object]] = {
     P.Op.CHALLENGE_ACCEPT: {"code": "ABCDEF"},
     P.Op.CHALLENGE: {"code": "ABCDEF"},
     P.Op.CHALLENGES: {},
+    P.Op.CHALLENGE_CLOSE: {"code": "ABCDEF"},
     P.Op.RACE_WATCH: {"code": "ABCDEF"},
     P.Op.RACE_UNWATCH: {"race_id": "abc"},
 }

@@ -232,8 +232,9 @@ def walk(
     fits: Callable[[int], bool],
     spread: Container[int] = (),
 ) -> int:
-    """:func:`journey`, failing instead of hanging if it never ends."""
-    with deadline(5.0):
+    """:func:`journey`, failing instead of hanging if it never ends (a journey takes
+    microseconds: the guard is generous so that only a hang trips it)."""
+    with deadline(30.0):
         return journey(piles, labels, card, fits, spread)
 
 

@@ -12,9 +12,9 @@ import pytest
 
 from protocol import ErrorCode, ProtocolError
 from protocol.delta import DeltaGap, apply_delta
-from server.net.routes import rules_text
 from server.patience import registry
 from server.patience.engine import AnyGame, AnyState, Game, Move
+from server.services.catalogue import rules_text
 from server.solver import solve
 from tests.support import TestClient
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
-import time
 from typing import Any
 
 import pytest
@@ -17,8 +16,10 @@ from server.services import FakeClock
 from server.services.daily import Dailies
 from server.services.leaderboard import Entry
 from server.solver import TUNING, Result, certify, solve
-from server.solver.daily import Budget, Choice, candidate_seed, choose, commitment
-from tests.support import TestClient, connect, redis_calls
+from server.solver.daily import Budget, candidate_seed, choose, commitment
+from tests.support import TestClient, connect, eventually, redis_calls
+
+from .test_daily_busy import Gate
 
 TODAY = "2026-03-14"
 
@@ -369,23 +370,35 @@ def test_a_real_scan_certifies_a_daily_whose_line_replays() -> None:
     assert choice.seed == candidate_seed(secret, TODAY, "travellers_classic", choice.k)
 
 
-async def test_two_instances_never_compute_the_same_daily(app: App) -> None:
+async def test_two_instances_never_compute_the_same_daily(
+    app: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Two instances (two Dailies on one Redis) asked for the same daily at once: one
     takes the lease and chooses, the other waits for its result."""
-    assert app.store is not None
-    calls: list[str] = []
+    store = app.store
+    assert store is not None
+    gate = Gate()  # the choosing instance holds the lease until the test lets it go
+    refused = asyncio.Event()
+    lease = store.lease_daily
 
-    def chooser(slug: str, secret: bytes, date: str, budget: Budget) -> Choice:
-        calls.append(slug)
-        time.sleep(0.3)  # long enough for the other instance to find the lease taken
-        return Choice(candidate_seed(secret, date, slug, 0), 0, False, None, 12)
+    async def watched_lease(date: str, slug: str, owner: str, ms: int) -> bool:
+        taken = await lease(date, slug, owner, ms)
+        if not taken:
+            refused.set()
+        return taken
 
-    one = Dailies(app.store, FakeClock(), chooser=chooser)
-    two = Dailies(app.store, FakeClock(), chooser=chooser)
-    a, b = await asyncio.gather(
-        one.choice("2030-01-01", "short"), two.choice("2030-01-01", "short")
-    )
-    assert a == b and calls == ["short"]
+    monkeypatch.setattr(store, "lease_daily", watched_lease)
+    one = Dailies(store, FakeClock(), chooser=gate)
+    two = Dailies(store, FakeClock(), chooser=gate)
+    try:
+        both = asyncio.gather(one.choice("2030-01-01", "short"), two.choice("2030-01-01", "short"))
+        # the other instance found the lease taken while the first one chooses
+        await eventually(refused.is_set, what="the other instance found the lease taken")
+        gate.open()
+        a, b = await both
+    finally:
+        gate.open()
+    assert a == b and gate.calls == ["short"]
 
 
 def test_commitment_derivation() -> None:

@@ -4,12 +4,11 @@ is refused with a retry hint; an unproven daily is an incident, labelled everywh
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
 import os
-import time
 import uuid
+from typing import Any
 
 import pytest
 
@@ -21,8 +20,10 @@ from server.services.daily import Dailies
 from server.settings import Settings
 from server.solver.daily import Budget, Choice, candidate_seed, choose
 from server.workers import Lane, SolverPool
-from tests.support import connect, jobs
+from tests.support import connect, eventually, jobs
 from tests.support.server import server_settings
+
+from .test_daily_busy import Gate
 
 GAME = "travellers_classic"  # certified within a few hundred nodes nearly always
 
@@ -77,13 +78,12 @@ async def test_a_fresh_server_says_preparing_then_certified_with_par(redis_url: 
             progress = first["preparing"]
             assert set(progress) == {"tried", "elapsed_ms", "estimate_ms"}
             assert progress["tried"] >= 0 and progress["elapsed_ms"] >= 0
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline:
-                entry = (await client.call("daily"))["games"][GAME]
-                if not entry.get("preparing"):
-                    break
-                await asyncio.sleep(0.2)
-            assert not entry.get("preparing"), entry
+
+            async def decided() -> dict[str, Any] | None:
+                entry: dict[str, Any] = (await client.call("daily"))["games"][GAME]
+                return None if entry.get("preparing") else entry
+
+            entry = await eventually(decided, every=0.2, what=f"{GAME}'s daily certified")
             assert entry["certified"] is True and isinstance(entry["par"], int)
             assert entry["label"] is None and entry["commitment"]
             state = await client.start(GAME, "daily")  # decided: dealt at once
@@ -123,14 +123,10 @@ async def test_searching_ahead_chooses_what_one_scan_chooses(
     )
 
 
-def slow_chooser(slug: str, secret: bytes, date: str, budget: Budget) -> Choice:
-    time.sleep(1.0)
-    return Choice(candidate_seed(secret, date, slug, 0), 0, False, None, 10)
-
-
 async def test_start_daily_while_preparing_says_when_to_try_again(redis_url: str) -> None:
     settings = dataclasses.replace(server_settings(redis_url), daily_wait=0.1)
-    app = App(settings, clock=FakeClock(), chooser=slow_chooser)
+    gate = Gate()  # the choice goes on until the test lets it end
+    app = App(settings, clock=FakeClock(), chooser=gate)
     await app.start()
     try:
         async with connect(f"ws://127.0.0.1:{app.port}/ws") as client:
@@ -141,19 +137,24 @@ async def test_start_daily_while_preparing_says_when_to_try_again(redis_url: str
             assert set(error["preparing"]) == {"tried", "elapsed_ms", "estimate_ms"}
             practice = await client.start("short", "practice")  # playable at once
             assert practice["mode"] == "practice"
-            # The choice goes on meanwhile (a second, longer on a busy machine): the
-            # player tries again when told to, and gets the daily once it is chosen.
-            deadline = asyncio.get_running_loop().time() + 20
-            while True:
+            # The choice ends: the player tries again when told to, and gets the daily
+            # once it is chosen.
+            gate.open()
+
+            async def started() -> dict[str, Any] | None:
                 reply = await client.request("start", game="short", mode="daily")
-                if reply["ok"]:
-                    break
-                assert reply["error"]["code"] == ErrorCode.UNAVAILABLE
-                assert asyncio.get_running_loop().time() < deadline, "never chosen"
-                await asyncio.sleep(0.1)  # sooner than told: it is a test
+                if not reply["ok"]:
+                    assert reply["error"]["code"] == ErrorCode.UNAVAILABLE
+                    return None
+                return reply
+
+            # sooner than told (retry_after): it is a test
+            reply = await eventually(started, every=0.05, what="the daily chosen")
             state = reply["state"]
             assert state["mode"] == "daily" and state["ranked"] is True
+        assert gate.stuck == 0
     finally:
+        gate.open()
         await app.stop()
 
 
@@ -202,10 +203,10 @@ async def test_today_first_then_the_next_two_days_kept_prepared(redis_url: str) 
         assert app.services is not None
         dailies = app.services.dailies
         games = len(registry.slugs())
-        for _ in range(400):  # chosen, and stored
-            if len(chosen) >= 3 * games and not dailies.preparing():
-                break
-            await asyncio.sleep(0.05)
+        await eventually(  # chosen, and stored
+            lambda: len(chosen) >= 3 * games and not dailies.preparing(),
+            what="three days of dailies prepared",
+        )
         dates = [date for date, _ in chosen]
         assert dates == ["2030-05-30"] * games + ["2030-05-31"] * games + ["2030-06-01"] * games
         assert dailies.preparing() == 0

@@ -25,6 +25,7 @@ from server.patience.engine import AnyGame, AnyState, Move
 from server.services import FakeClock
 from server.services.ids import new_id, race_game_id
 from server.solver import solve
+from server.solver.daily import Choice
 from tests.support import TestClient
 
 #: a daily deal whose solver line is found in a fraction of a second
@@ -40,10 +41,19 @@ async def play(client: TestClient, state: dict[str, Any], moves: list[Move]) -> 
 
 async def daily_line(app: App, slug: str, date: str) -> tuple[AnyGame, int, list[Move]]:
     """The daily's seed (read in-process, as only the server knows it) and a winning
-    line of it."""
-    assert app.services is not None
-    seed, _ = await app.services.dailies.deal(date, slug)
+    line of it. The daily is set, before anybody plays it, to the first deal the
+    solver wins within a small budget: the test servers' tiny budget for choosing
+    dailies often certifies none, and a random one may have no line to find."""
+    assert app.services is not None and app.store is not None
     game = registry.get(slug)
+    if await app.services.dailies.known(date, slug) is None:
+        seed = next(s for s in range(100) if solve(game, game.deal(s), max_nodes=5_000).line)
+        found = solve(game, game.deal(seed), max_nodes=5_000)
+        assert found.line is not None
+        wire = tuple(m.to_wire() for m in found.line)
+        choice = Choice(seed, 0, True, len(wire), game.total, wire)
+        await app.store.put_daily(date, choice.fields(date, slug))
+    seed, _ = await app.services.dailies.deal(date, slug)
     line = solve(game, game.deal(seed), max_nodes=200_000).line
     assert line, f"no line for the daily of {slug}"
     return game, seed, list(line)
@@ -62,29 +72,24 @@ async def test_finish_at_move_0_does_not_win_a_ranked_daily(app: App, player: Te
     gid = state["game_id"]
     check = await player.call("finish", game_id=gid, seq=0, check=True)
     assert check == {"certain": False, "moves": None}  # no oracle: nothing searched
-    err = await player.error("finish", game_id=gid, seq=0)
-    assert err["code"] == "illegal_move" and "assist" in err["message"]
+    # Asked for or not, the solver does not search the day's deal while the day
+    # lasts: its line would be everyone's (a second account's hint or finish, copied)
+    for assist in (False, True):
+        err = await player.error("finish", game_id=gid, seq=0, assist=assist)
+        assert err["code"] == "illegal_move" and "safe moves" in err["message"]
     same = (await player.call("resume", game_id=gid))["state"]
     assert same["seq"] == 0 and same["ranked"] is True and "auto_completed" not in same
-    # Asked for (a client asks first, as for a hint), the solver plays it: assisted.
-    # (Within its one second it wins; on a loaded machine it may find nothing.)
-    got = await player.request("finish", game_id=gid, seq=0, assist=True)
-    if got["ok"]:
-        assert got["state"]["status"] == "won" and got["state"]["ranked"] is False
-    else:
-        assert got["error"]["code"] == "illegal_move"
-    after = (await player.call("resume", game_id=gid))["state"]
-    assert after["ranked"] is False  # assisted either way
-    if after["status"] == "playing":
-        await player.call("resign", game_id=gid)
-    assert player.player not in await board_players(player, QUICK, state["date"])
+    assert same["assisted"] is False and same["hints"] is False
+    await player.call("resign", game_id=gid)
+    assert player.player in await board_players(player, QUICK, state["date"])
 
 
 async def test_a_trivially_won_rest_is_finished_and_still_ranks(
     app: App, player: TestClient
 ) -> None:
+    assert app.services is not None
+    game, seed, line = await daily_line(app, QUICK, app.services.dailies.today())
     state = await player.start(QUICK, "daily")
-    game, seed, line = await daily_line(app, QUICK, state["date"])
     position, k = game.deal(seed), 0
     while game.trivial_line(position) is None:
         position = game.apply(position, line[k])
@@ -206,9 +211,10 @@ async def test_a_daily_finished_after_midnight_does_not_rank(
     app: App, player: TestClient, clock: FakeClock
 ) -> None:
     clock.advance(seconds=(11 * 60 + 58) * 60)  # 23:58 UTC
+    assert app.services is not None
+    _, _, line = await daily_line(app, QUICK, app.services.dailies.today())
     state = await player.start(QUICK, "daily")
     day = state["date"]
-    _, _, line = await daily_line(app, QUICK, day)
     clock.advance(seconds=180)  # 00:01: the day is over, its seed public
     resumed = (await player.call("resume", game_id=state["game_id"]))["state"]
     assert resumed["ranked"] is False and isinstance(resumed["deal"]["seed"], int)
@@ -342,3 +348,48 @@ def test_every_id_the_server_makes_passes_the_protocols_check(name: str) -> None
     rid = new_id()
     for gid in (rid, race_game_id(rid, name)):
         assert ID_RE.fullmatch(gid) and not gid.startswith("-"), gid
+
+
+# -- an assisted game says so -------------------------------------------------------------
+
+
+async def test_an_assisted_game_says_so_wherever_its_result_shows(
+    app: App, player: TestClient, clock: FakeClock
+) -> None:
+    """Issue 36, point 5: a game the solver helped is ``assisted: true`` in every
+    place its result shows — the state, the history, the ``daily`` list, the replay —
+    and on no board; a practice game the solver finished is assisted too, a clean one
+    is not. Today's daily is never helped while the day lasts (its line would be
+    everyone's): a daily played on after its day may be, and then says so."""
+    state = await player.start(QUICK, "daily")
+    assert state["assisted"] is False and state["ranked"] is True and state["hints"] is False
+    err = await player.error("hint", game_id=state["game_id"])
+    assert err["code"] == "forbidden" and "everyone's" in err["message"]
+    clock.advance(days=1)  # the day closes: the game plays on, unranked, its deal public
+    state = (await player.call("resume", game_id=state["game_id"]))["state"]
+    assert state["ranked"] is False and state["hints"] is True
+    hint = await player.call("hint", game_id=state["game_id"])
+    assert hint["assisted"] is True
+    state = (await player.call("resume", game_id=state["game_id"]))["state"]
+    assert state["assisted"] is True and state["ranked"] is False
+    over = (await player.call("resign", game_id=state["game_id"]))["state"]
+    assert over["assisted"] is True
+    summary = (await player.call("my_games", limit=1))["games"][0]
+    assert summary["game_id"] == state["game_id"] and summary["assisted"] is True
+    day = await player.call("daily", date=state["date"])
+    assert day["games"][QUICK]["mine"]["assisted"] is True
+    replay = (await player.call("replay", game_id=state["game_id"]))["replay"]
+    assert replay["assisted"] is True
+    assert player.player not in await board_players(player, QUICK, str(state["date"]))
+    # the solver playing out a practice game (a search: no compared game's trivial rest)
+    game = registry.get("hand_reserve")
+    seed = next(s for s in range(20) if solve(game, game.deal(s), max_nodes=2_000).line)
+    line = solve(game, game.deal(seed), max_nodes=2_000).line
+    assert line
+    practice = await player.start("hand_reserve", "deal", seed=seed)
+    assert practice["assisted"] is False
+    near = await play(player, practice, list(line[:-3]))  # a rest found at once
+    done = (await player.call("finish", game_id=near["game_id"], seq=near["seq"]))["state"]
+    assert done["status"] == "won" and done["auto_completed"] and done["assisted"] is True
+    summary = (await player.call("my_games", limit=1))["games"][0]
+    assert summary["assisted"] is True

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from server.net import App, routes
+from server.net import App
 from server.patience import registry
+from server.services import catalogue
 from server.services import games as games_service
 from server.workers import Lane
 from tests.support import TestClient, jobs
@@ -59,7 +60,7 @@ async def test_rules_not_found(
     client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert (await client.error("rules", game="nonexistent"))["code"] == "not_found"
-    monkeypatch.setattr(routes, "DOCS", tmp_path)
+    monkeypatch.setattr(catalogue, "DOCS", tmp_path)
     err = await client.error("rules", game="crescent")
     assert err["code"] == "not_found" and "not written" in err["message"]
 

@@ -45,19 +45,24 @@ async def test_a_hint_from_a_lost_cause_says_so(player: TestClient) -> None:
     assert hint == {"move": None, "assisted": True, "message": "no win found from here"}
 
 
-async def test_a_hinted_daily_is_assisted_and_never_ranks(
+async def test_no_hint_on_todays_daily_deal_while_the_day_lasts(
     player: TestClient, player2: TestClient
 ) -> None:
+    """A second account's hints would give the day's line to its first, who copies it
+    (issue 36's cheat): today's deal gets no hint; the state says so (``hints:
+    false``) and the game stays as it was."""
     state = await player.start("travellers_classic", "daily")
-    assert state["ranked"] is True
-    await player.call("hint", game_id=state["game_id"])
+    assert state["ranked"] is True and state["hints"] is False
+    err = await player.error("hint", game_id=state["game_id"])
+    assert err["code"] == "forbidden" and "until the day is over" in err["message"]
     again = (await player.call("resume", game_id=state["game_id"]))["state"]
-    assert again["ranked"] is False
+    assert again["ranked"] is True and again["assisted"] is False
     await player.call("resign", game_id=state["game_id"])
-    other = await player2.start("travellers_classic", "daily")
-    await player2.call("resign", game_id=other["game_id"])
-    board = await player.call("leaderboard", game="travellers_classic", board="daily")
-    assert [e["player"] for e in board["entries"]] == [player2.player]
+    # no second copy of the deal to hint on: the same game, over
+    again = await player.start("travellers_classic", "daily")
+    assert again["game_id"] == state["game_id"] and again["status"] == "lost"
+    practice = await player2.start("travellers_classic", "practice")
+    assert practice["hints"] is True
 
 
 async def test_races_refuse_hints(player: TestClient, player2: TestClient) -> None:

@@ -38,7 +38,8 @@ async def test_the_status_of_a_move_is_the_engines(
 ) -> None:
     state = await games.start("owner", "crescent", P.Mode.PRACTICE, None)
     monkeypatch.setattr(crescent, "status", lambda _state: "lost")
-    after = await games.move("owner", state["game_id"], state["seq"], state["legal"][0])
+    change = await games.move("owner", state["game_id"], state["seq"], state["legal"][0])
+    after = games.views.wire(change.after)
     assert after["status"] == "lost"
     assert after["legal"] == []
 
@@ -93,8 +94,10 @@ async def test_a_move_computes_the_legal_moves_of_its_new_position_once(
     theirs = await games.start("other", "crescent", P.Mode.PRACTICE, None)
     computed = counting(crescent, monkeypatch)
     for _ in range(3):
-        mine = await games.move("owner", mine["game_id"], mine["seq"], mine["legal"][0])
-        theirs = await games.move("other", theirs["game_id"], theirs["seq"], theirs["legal"][0])
+        moved = await games.move("owner", mine["game_id"], mine["seq"], mine["legal"][0])
+        mine = games.views.wire(moved.after)
+        moved = await games.move("other", theirs["game_id"], theirs["seq"], theirs["legal"][0])
+        theirs = games.views.wire(moved.after)
     assert len(computed) == 6
 
 

@@ -1,4 +1,4 @@
-"""The move reply is encoded from parts kept between moves (``Games.packed_wire``): it
+"""The move reply is encoded from parts kept between moves (``Views.answer``): it
 must be exactly the bytes of the state object built the ordinary way, in every game."""
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ async def test_packed_move_replies_equal_the_plain_encoding(redis_url: str, slug
             if not state["legal"]:
                 break
             move = state["legal"][(n * 7) % len(state["legal"])]
-            packed = await games.move_packed("packer", state["game_id"], state["seq"], move)
+            change = await games.move("packer", state["game_id"], state["seq"], move)
+            packed = games.views.answer(change)
             rec = games.cache[state["game_id"]]
             assert packed == msgpack.packb(games.views.wire(rec))
             state = msgpack.unpackb(packed)

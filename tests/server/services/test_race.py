@@ -9,12 +9,15 @@ from typing import Any
 
 from protocol import Mode
 from server.net import App
-from server.services import Services
+from server.services import FakeClock, Services
 from server.services.games import find_game
 from server.services.ids import race_game_id
 from server.store import Store
-from tests.support import TestClient, connect, running_app
+from tests.support import TestClient, connect, eventually, running_app
+from tests.support.fixtures import unique_name
 from tests.support.server import server_settings
+
+Row = dict[str, Any]
 
 
 async def test_a_race_from_lobby_to_progress(player: TestClient, player2: TestClient) -> None:
@@ -147,14 +150,17 @@ async def test_a_deal_left_halfway_by_a_dead_instance_is_finished_once(redis_url
         await races.join("bob", race["code"])
         long_ago = services.clock.now_ms() - 60_000
         assert await store.race_status(rid, "lobby", "countdown", {"starts_at": long_ago})
-        # The dead instance: its lease, and Ann's game dealt before it died.
-        assert await store.claim_race_dealer(rid, 300)
+        # The dead instance: its lease (long: it holds whatever the machine's speed),
+        # and Ann's game dealt before it died.
+        assert await store.claim_race_dealer(rid, 60_000)
         game = find_game("crescent")
         first = await games.create(
             "ann", game, 7, Mode.RACE, gid=race_game_id(rid, "ann"), race=rid
         )
         assert (await races.join("bob", race["code"]))["status"] == "countdown"
-        await asyncio.sleep(0.4)  # the lease runs out
+        # The lease runs out: Redis expires its key, done here at once rather than
+        # waited for
+        assert await store.redis.delete(store.keys.race_dealer(rid)) == 1
         dealt = await races.join("bob", race["code"])
         assert dealt["status"] == "running"
         _, _, ids, _ = await store.race(rid)
@@ -199,3 +205,69 @@ async def test_a_lobby_evicted_while_its_presence_is_checked_is_forgotten(
     finally:
         races.build = build  # type: ignore[method-assign]
     assert calls == 2 and rid not in races._watched and rid not in races._shown
+
+
+async def test_an_absent_member_is_away_then_given_up_by_the_clock(
+    redis_url: str, clock: FakeClock
+) -> None:
+    """Presence by the injectable clock: a member who disconnects is shown away once
+    ``race_away_after`` has passed, and their game is given up (``timed_out``) once
+    ``race_absent_limit`` has, however long the machine takes. The test moves the clock
+    and beats the presence itself (the server's own beat is an hour apart); the race
+    goes on, and the member back later finds it over. (Across two instances, in real
+    time: tests/races/test_presence.py.)"""
+    async with running_app(redis_url, clock=clock, presence_interval=3600) as app:
+        assert app.services is not None and app.store is not None
+        races, store, settings = app.services.races, app.store, app.settings
+        url = f"ws://127.0.0.1:{app.port}/ws"
+
+        async def beat(rid: str) -> None:
+            await store.redis.delete(store.keys.race_watch(rid))  # the last beat's lease: over
+            await races.beat(app.hub.online, 1000)
+
+        async def row_of(who: str | None, wanted: dict[str, Any]) -> tuple[Row, dict[str, Any]]:
+            """The first race event whose row of ``who`` has the ``wanted`` fields."""
+            while True:
+                ev = await a.next_event("race")
+                row = {p["player"]: p for p in ev["players"]}[who]
+                if all(row[k] == v for k, v in wanted.items()):
+                    return row, ev
+
+        async with connect(url) as a:
+            await a.register(unique_name("ann"))
+            async with connect(url) as b:
+                token = await b.register(unique_name("bob"))
+                race = (await a.call("race_create", game="crescent", seed=6))["race"]
+                rid = race["race_id"]
+                await b.call("race_join", code=race["code"])
+                await a.call("race_start", race_id=rid)
+                mine = (await a.next_event("race_started"))["state"]
+                theirs = (await b.next_event("race_started"))["state"]
+                theirs = await b.move(theirs, theirs["legal"][0])
+            await eventually(lambda: rid in races._watched, what="the race watched here")
+            await eventually(lambda: not app.hub.online(str(b.player)), what="bob gone")
+            await beat(rid)  # a beat in time: nobody away yet
+            clock.advance(seconds=settings.race_away_after + 1)
+            await beat(rid)
+            row, ev = await row_of(b.player, {"away": True})
+            assert row["status"] == "playing" and row["away_ms"] > settings.race_away_after * 1000
+            assert not {p["player"]: p for p in ev["players"]}[a.player]["away"]  # beaten here
+            clock.advance(seconds=settings.race_absent_limit)
+            await beat(rid)
+            row, ev = await row_of(b.player, {"status": "lost"})
+            assert row["out"] == "timed_out" and row["moves"] == 1
+            assert row["away_ms"] > settings.race_absent_limit * 1000
+            assert ev["status"] == "running"  # a still plays
+            await a.call("resign", game_id=mine["game_id"])
+            done = await a.next_event("race", status="finished")
+            rows = {p["player"]: p for p in done["players"]}
+            assert rows[b.player]["out"] == "timed_out" and rows[a.player]["out"] == "resigned"
+        # b, back later, finds the race over and their game lost
+        async with connect(url) as back:
+            await back.call("auth", token=token)
+            again = await back.call("race_join", code=race["code"])
+            assert again["race"]["status"] == "finished" and again["state"]["status"] == "lost"
+            err = await back.error(
+                "move", game_id=theirs["game_id"], seq=theirs["seq"], move=theirs["legal"][0]
+            )
+            assert err["code"] == "stale_seq" and err["state"]["status"] == "lost"

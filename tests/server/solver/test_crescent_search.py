@@ -8,8 +8,9 @@ from dataclasses import replace
 
 from server.patience.cards import RANKS, SUITS
 from server.patience.engine import State
-from server.patience.games.crescent import DEAD, CrescentVars
 from server.patience.games.crescent import GAME as CRESCENT
+from server.patience.games.crescent import CrescentVars
+from server.patience.games.crescent_aids import DEAD
 from server.solver import TUNING, Tuning, certify, solve
 from server.solver.search import FIND_WEIGHT, _search
 from tests.server.patience.games.positions import position, run

@@ -7,8 +7,9 @@ import random
 from dataclasses import replace
 
 from server.patience.engine import NoVars, State
-from server.patience.games.parade import DEAD, DEAL, DEPOTS, ROWS, SLOTS
+from server.patience.games.parade import DEAL, DEPOTS, ROWS, SLOTS
 from server.patience.games.parade import GAME as PARADE
+from server.patience.games.parade_aids import DEAD
 from server.solver import TUNING, Tuning, certify, solve
 from server.solver.search import FIND_WEIGHT, _search
 from tests.server.patience.games.positions import position

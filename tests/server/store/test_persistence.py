@@ -7,7 +7,7 @@ import asyncio
 import os
 from pathlib import Path
 
-from tests.support import RedisProcess, ServerProcess, connect
+from tests.support import RedisProcess, ServerProcess, connect, eventually
 
 
 async def test_kill_the_server_mid_game_and_resume(tmp_path: Path) -> None:
@@ -76,10 +76,16 @@ async def test_embedded_redis_is_restarted_when_it_dies(tmp_path: Path) -> None:
         assert embedded.process is not None
         first = embedded.process.pid
         os.kill(first, 9)
-        for _ in range(200):
-            await asyncio.sleep(0.05)
-            if embedded.process.pid != first and _redis_alive(tmp_path / "d"):
-                break
+
+        def restarted() -> bool:
+            process = embedded.process  # a new one once restarted
+            return process is not None and process.pid != first and _redis_alive(tmp_path / "d")
+
+        await eventually(
+            restarted,
+            every=0.05,
+            what="the embedded redis-server restarted",
+        )
         assert embedded.restarts == 1 and embedded.process.pid != first
     finally:
         await embedded.stop()

@@ -1,0 +1,94 @@
+"""The names of the wire protocol, each written once: ops, events, and the few words a
+request chooses among (how a game was dealt, which board, what a move answers).
+
+They are ``StrEnum`` members: each compares equal to its plain string and goes on the
+wire as it.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Op(StrEnum):
+    """A request's ``op`` (docs/protocol.md, "Operations")."""
+
+    REGISTER = "register"
+    AUTH = "auth"
+    GAMES = "games"
+    RULES = "rules"
+    START = "start"
+    RESUME = "resume"
+    MOVE = "move"
+    UNDO = "undo"
+    RESIGN = "resign"
+    HINT = "hint"
+    MY_GAMES = "my_games"
+    DAILY = "daily"
+    LEADERBOARD = "leaderboard"
+    RACE_CREATE = "race_create"
+    RACE_JOIN = "race_join"
+    RACE_START = "race_start"
+    RACE_LEAVE = "race_leave"
+    RACE_REMATCH = "race_rematch"
+    RACE_END = "race_end"
+    RACE_DROP = "race_drop"
+    REPLAY = "replay"
+    STATS = "stats"
+    FRIEND_ADD = "friend_add"
+    FRIEND_REMOVE = "friend_remove"
+    FRIENDS = "friends"
+    AUTO = "auto"
+    FINISH = "finish"
+    CHALLENGE_CREATE = "challenge_create"
+    CHALLENGE_ACCEPT = "challenge_accept"
+    CHALLENGE = "challenge"
+    CHALLENGES = "challenges"
+    CHALLENGE_CLOSE = "challenge_close"
+    RACE_WATCH = "race_watch"
+    RACE_UNWATCH = "race_unwatch"
+
+
+class Event(StrEnum):
+    """An unasked message's ``ev`` (docs/protocol.md, "Events")."""
+
+    RACE = "race"
+    RACE_STARTED = "race_started"
+    #: a member's board, to a race's spectators
+    RACE_BOARD = "race_board"
+    #: someone finished a challenge: to its creator
+    CHALLENGE_RESULT = "challenge_result"
+    #: a game of the player's changed: to their other connections
+    GAME = "game"
+    BYE = "bye"
+
+
+class ReplyForm(StrEnum):
+    """What a ``move`` or ``undo`` answers: the whole state, or only what changed."""
+
+    STATE = "state"
+    DELTA = "delta"
+
+
+class Mode(StrEnum):
+    """How a game was dealt. ``start`` takes the first three; a race deals ``race``,
+    ``challenge_accept`` deals ``challenge``."""
+
+    DAILY = "daily"
+    PRACTICE = "practice"
+    DEAL = "deal"
+    RACE = "race"
+    CHALLENGE = "challenge"
+
+
+class Board(StrEnum):
+    """A leaderboard: a day's, or all time's."""
+
+    DAILY = "daily"
+    ALLTIME = "alltime"
+
+
+#: Ops a connection may send before ``register`` or ``auth``.
+PUBLIC_OPS: frozenset[Op] = frozenset(
+    {Op.REGISTER, Op.AUTH, Op.GAMES, Op.RULES, Op.DAILY, Op.LEADERBOARD, Op.REPLAY, Op.STATS}
+)

@@ -1,0 +1,248 @@
+"""What each op answers: the fields of a successful reply beside ``re`` and ``ok``, as
+types (the objects they carry are in ``protocol.objects``), and a failed reply's
+``error`` object.
+
+The contract, not the server's code: the services build plain dicts; ``RESULTS`` is
+what the AsyncAPI document (``protocol.schema``) and the suite's frame checks read.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, NotRequired, TypedDict
+
+from .errors import ErrorCode
+from .objects import (
+    Block,
+    Challenge,
+    ChallengeRow,
+    Count,
+    Daily,
+    DailyPreparing,
+    Day,
+    DayCount,
+    Delta,
+    Entry,
+    FriendDay,
+    GameInfo,
+    Limits,
+    MemberBoard,
+    Move,
+    Player,
+    Position,
+    Progress,
+    Race,
+    Replay,
+    Slug,
+    State,
+    Summary,
+)
+from .ops import Board, Op
+
+
+class Signed(TypedDict):
+    """``auth``: you are signed in."""
+
+    player: Player
+    limits: Limits
+    deployment: Annotated[str, "the deployment this server belongs to: key accounts by it"]
+
+
+class Registered(Signed):
+    """``register``: a new player, signed in."""
+
+    token: Annotated[str, "shown once: keep it (`auth` takes it)"]
+
+
+class Games(TypedDict):
+    games: list[GameInfo]
+    deployment: str
+
+
+class Rules(TypedDict):
+    game: Slug
+    text: Annotated[str, "the rules page, Markdown"]
+
+
+class GameState(TypedDict):
+    """A game's state (``start``, ``resume``, ``resign``, ``move``, ``undo``)."""
+
+    state: State
+
+
+class GameDelta(TypedDict):
+    """What a ``move`` or ``undo`` sent with ``"reply": "delta"`` changed."""
+
+    delta: Delta
+
+
+class Played(TypedDict):
+    """``auto`` and ``finish``: the moves played, and the new state."""
+
+    played: Annotated[list[Move], "in order; empty when nothing was played"]
+    state: State
+
+
+class PlayedDelta(TypedDict):
+    """``auto`` and ``finish`` with ``"reply": "delta"``: the moves played, and what
+    they changed together (the delta carries ``from_seq``)."""
+
+    played: list[Move]
+    delta: Delta
+
+
+class FinishCheck(TypedDict):
+    """``finish`` with ``check: true``: whether a certain win is found; nothing played."""
+
+    certain: bool
+    moves: Annotated[Count | None, "the line's length, or null"]
+
+
+class Hint(TypedDict):
+    move: Annotated[Move | None, "one move of a winning line, or null"]
+    assisted: Literal[True]
+    message: Annotated[str, "`no win found from here` when `move` is null"]
+
+
+class MyGames(TypedDict):
+    games: Annotated[list[Summary], "newest first"]
+    cursor: Annotated[str | None, "send it back for the next page; null at the end"]
+
+
+class Dailies(TypedDict):
+    date: Day
+    games: Annotated[dict[str, Daily | DailyPreparing], "slug → that game's daily"]
+    streak: Annotated[Count, "UTC days in a row with a ranked daily finished by the rules"]
+
+
+class Leaderboard(TypedDict):
+    game: Slug
+    board: Board
+    date: Annotated[Day | None, "the daily board's day; null for alltime"]
+    entries: list[Entry]
+    me: Annotated[Entry | None, "your own entry"]
+    cursor: str | None
+    total: Annotated[Count, "entries on the board (among friends: theirs)"]
+    friends: bool
+
+
+class RaceOnly(TypedDict):
+    """The race (``race_create``, ``race_start``, ``race_rematch``, ``race_end``,
+    ``race_drop``)."""
+
+    race: Race
+
+
+class RaceJoined(TypedDict):
+    race: Race
+    state: NotRequired[Annotated[State, "your game, once the race runs"]]
+
+
+class RaceWatched(TypedDict):
+    race: Race
+    boards: Annotated[list[MemberBoard], "each dealt member's board, `view` null until finished"]
+
+
+class Empty(TypedDict):
+    """Nothing besides ``re`` and ``ok`` (``race_leave``, ``race_unwatch``)."""
+
+
+class ReplayResult(TypedDict):
+    replay: Replay
+    position: NotRequired[Annotated[Position, "with `step`"]]
+
+
+class Stats(TypedDict):
+    player: Player
+    overall: Block
+    games: Annotated[dict[str, Block], "slug → the games played (or the one asked)"]
+    days: Annotated[list[DayCount], "the last 30 UTC days, oldest first"]
+
+
+class FriendAdded(TypedDict):
+    friend: Annotated[Player, "their registered name"]
+    added: Annotated[bool, "false: you followed them already"]
+
+
+class FriendRemoved(TypedDict):
+    friend: Player
+    removed: Annotated[bool, "false: you did not follow them"]
+
+
+class Friends(TypedDict):
+    date: Annotated[Day, "today (UTC)"]
+    friends: list[FriendDay]
+
+
+class ChallengeOnly(TypedDict):
+    challenge: Challenge
+
+
+class ChallengeAccepted(TypedDict):
+    challenge: Challenge
+    state: Annotated[State, "your game on its deal (mode `challenge`)"]
+
+
+class Challenges(TypedDict):
+    challenges: Annotated[list[ChallengeRow], "made or accepted, newest first"]
+    unread: Annotated[Count, "their `unread` summed"]
+
+
+#: what a successful reply of each op holds, beside ``re`` and ``ok``: one type, or the
+#: types it may be (``move``: a state, or a delta when asked)
+RESULTS: dict[Op, tuple[type, ...]] = {
+    Op.REGISTER: (Registered,),
+    Op.AUTH: (Signed,),
+    Op.GAMES: (Games,),
+    Op.RULES: (Rules,),
+    Op.START: (GameState,),
+    Op.RESUME: (GameState,),
+    Op.MOVE: (GameState, GameDelta),
+    Op.UNDO: (GameState, GameDelta),
+    Op.RESIGN: (GameState,),
+    Op.HINT: (Hint,),
+    Op.MY_GAMES: (MyGames,),
+    Op.DAILY: (Dailies,),
+    Op.LEADERBOARD: (Leaderboard,),
+    Op.RACE_CREATE: (RaceOnly,),
+    Op.RACE_JOIN: (RaceJoined,),
+    Op.RACE_START: (RaceOnly,),
+    Op.RACE_LEAVE: (Empty,),
+    Op.RACE_REMATCH: (RaceOnly,),
+    Op.RACE_END: (RaceOnly,),
+    Op.RACE_DROP: (RaceOnly,),
+    Op.REPLAY: (ReplayResult,),
+    Op.STATS: (Stats,),
+    Op.FRIEND_ADD: (FriendAdded,),
+    Op.FRIEND_REMOVE: (FriendRemoved,),
+    Op.FRIENDS: (Friends,),
+    Op.AUTO: (Played, PlayedDelta),
+    Op.FINISH: (Played, PlayedDelta, FinishCheck),
+    Op.CHALLENGE_CREATE: (ChallengeOnly,),
+    Op.CHALLENGE_ACCEPT: (ChallengeAccepted,),
+    Op.CHALLENGE: (ChallengeOnly,),
+    Op.CHALLENGES: (Challenges,),
+    Op.CHALLENGE_CLOSE: (ChallengeOnly,),
+    Op.RACE_WATCH: (RaceWatched,),
+    Op.RACE_UNWATCH: (Empty,),
+}
+assert set(RESULTS) == set(Op), "every op has its result type"
+
+
+class Error(TypedDict):
+    """A failed reply's ``error``."""
+
+    code: ErrorCode
+    message: Annotated[str, "for people: show it"]
+    state: NotRequired[
+        Annotated[State, "`stale_seq`, and a refused `finish`: the game as it is now"]
+    ]
+    retry_after: NotRequired[
+        Annotated[
+            float,
+            "`rate_limited` and `unavailable`: seconds until asking again may succeed (a "
+            "msgpack float, possibly fractional: 0.5, 1234.567)",
+        ]
+    ]
+    preparing: NotRequired[
+        Annotated[Progress, "`unavailable` of a daily still being certified: its progress"]
+    ]
