@@ -1,16 +1,16 @@
 """What one request of each op costs the server, against a move (issue 35).
 
-Two ``pasyans-server serve`` processes on one Redis. A *builder*, whose rate limit is
-lifted (``--rate``/``--burst``), fills it with realistic data in seconds: a player who
-follows ``--follows`` players (200 is ``--max-follows``), each with today's dailies (one
-played a few moves and given up, one in play), so that the daily board and the
-friends board hold their entries; a challenge all of them played; a hundred
-challenges of theirs, which the player accepted; a race lobby; and two games of
-``--long-moves`` moves (a crescent deal whose piles T5 and T13 pass a card back and
-forth: at ``MOVE_CAP``, 5,000, the game ends lost; the other one is left two moves
-short, in play). The builder is stopped, and a *measured* server with the default
-limits (those per address included) and ``--workers`` solver processes answers the
-rows: its caches start cold, as after a restart.
+Two ``pasyans-server serve`` processes on one Redis. A *builder*, whose rate limits are
+lifted (``--rate``/``--burst``, ``--account-rate``/``--account-burst``), fills it with
+realistic data in seconds: a player who follows ``--follows`` players (200 is
+``--max-follows``), each with today's dailies (one played a few moves and given up, one
+in play), so that the daily board and the friends board hold their entries; a challenge
+all of them played; a hundred challenges of theirs, which the player accepted; a race
+lobby; and two games of ``--long-moves`` moves (a crescent deal whose piles T5 and T13
+pass a card back and forth: at ``MOVE_CAP``, 5,000, the game ends lost; the other one is
+left two moves short, in play). The builder is stopped, and a *measured* server with the
+default limits (those per address included) and ``--workers`` solver processes answers
+the rows: its caches start cold, as after a restart.
 
 A row opens one connection, signs in and sends ``--requests`` requests of one op
 (``--few`` of those that replay a whole game, twice that of those that miss a cache,
@@ -590,9 +590,9 @@ async def measure(meter: Meter, data: Data, args: argparse.Namespace) -> list[Ro
 
 
 async def run(args: argparse.Namespace, redis_url: str) -> dict[str, Any]:
-    builder = ServerProcess(
-        "--rate", "1000000", "--burst", "1000000", "--log-level", "warning", redis_url=redis_url
-    )
+    lifted = ["--rate", "1000000", "--burst", "1000000"]
+    lifted += ["--account-rate", "1000000", "--account-burst", "1000000"]
+    builder = ServerProcess(*lifted, "--log-level", "warning", redis_url=redis_url)
     with builder:
         t0 = time.monotonic()
         data = await build(builder.url, args.follows, args.long_moves, args.searches)
