@@ -22,6 +22,7 @@ from . import cli_challenges, cli_records, config
 from .connection import ClientError, Connection, ServerError, UsageError
 from .lang import LANGS, _, current, remember
 from .launch import Launch, check_game, game_slug, open_game, open_race
+from .progress import ProgressLine
 from .race_script import RaceScript
 from .script import Script, stdin_reader
 from .status import EXIT_OK, EXIT_REFUSED, EXIT_UNREACHABLE, EXIT_USAGE, exit_status
@@ -33,34 +34,6 @@ if TYPE_CHECKING:
 
 #: while the server certifies some daily: seconds between asks (until all are decided)
 PREPARING_PAUSE = 2.0
-
-
-class ProgressLine:
-    """One line of progress that updates in place on a terminal (carriage return and
-    erase to the end of the line); elsewhere (a file, a pipe) a line only when ``key``
-    changes, so a log gets no repeated lines."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.tty = stream.isatty()
-        self.last = ""
-        self.key: object = None
-
-    def show(self, text: str, key: object = None) -> None:
-        if self.tty:
-            if text != self.last:
-                self.stream.write(f"\r\x1b[K{text}")
-        elif self.key is None or key != self.key:
-            self.stream.write(f"{text}\n")
-        else:
-            return
-        self.stream.flush()
-        self.last, self.key = text, key
-
-    def done(self) -> None:
-        if self.tty and self.last:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
 
 
 __all__ = ["EXIT_OK", "EXIT_REFUSED", "EXIT_UNREACHABLE", "EXIT_USAGE", "main"]

@@ -38,6 +38,7 @@ from protocol.objects import Fan, PileKind
 from protocol.status import GameStatus
 
 from . import cards as C
+from .names import pile_names
 from .rng import check_seed, shuffle
 
 #: a pile's kind and how its cards are drawn: the wire's words (the pile object)
@@ -165,36 +166,6 @@ class Pile(NamedTuple):
     #: what players call the pile: a keyed message of the catalogues (``pile.hand``);
     #: "" names it by its kind (:data:`KIND_NAMES`)
     name: str = ""
-
-
-#: what a pile is called by its kind, unless the game names it (``Pile.name``): a key of
-#: the catalogues (protocol/locale), said with ``.from``/``.to``/``.acc`` in moves
-KIND_NAMES: Mapping[str, str] = {
-    "foundation": "pile.foundation",
-    "tableau": "pile.column",
-    "stock": "pile.stock",
-    "waste": "pile.waste",
-    "reserve": "pile.reserve",
-    "cell": "pile.cell",
-    "grid": "pile.grid",
-    "discard": "pile.discard",
-}
-#: names said with a number (``column 3``): the game's piles of that name counted in
-#: layout order from 1; any other name is one pile's
-NUMBERED = frozenset(
-    {"pile.foundation", "pile.column", "pile.reserve", "pile.cell", "pile.grid", "pile.barrier"}
-)
-
-
-def pile_names(layout: Sequence[Pile]) -> tuple[tuple[str, int | None], ...]:
-    """Each pile's name and number (None: a pile called by its name alone)."""
-    seen: Counter[str] = Counter()
-    out: list[tuple[str, int | None]] = []
-    for p in layout:
-        name = p.name or KIND_NAMES[p.kind]
-        seen[name] += 1
-        out.append((name, seen[name] if name in NUMBERED else None))
-    return tuple(out)
 
 
 #: a game's own variables: a NamedTuple of the game (:attr:`Game.Vars`), hashable

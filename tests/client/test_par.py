@@ -95,7 +95,8 @@ def test_an_unproven_daily_is_said_in_words() -> None:
     entry = {"par": None, "certified": False, "best_founded": 96, "total": 104}
     label = "not proven winnable (best line founds 96 of 104)"
     assert unproven_label(entry) == label
-    assert unproven_label({**entry, "label": "as the server says"}) == "as the server says"
+    # in the player's words, not the server's English label
+    assert unproven_label({**entry, "label": "as the server says"}) == label
     assert unproven_label({"par": 80, "certified": True, "best_founded": 104}) is None
     assert unproven_label({"preparing": {"tried": 1, "elapsed_ms": 0}}) is None
     daily = {"date": "2026-03-01", "games": {"crescent": entry}}
