@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from client.cli import EXIT_OK, ProgressLine, main
+from client.cli import EXIT_OK, main
+from client.progress import ProgressLine
 from client.text import (
     NO_PAR,
     PREPARING,
