@@ -126,7 +126,7 @@ def status_line(
 ) -> str:
     ms = state.get("time_ms", 0) if elapsed_ms is None else elapsed_ms
     parts = [
-        _("moves {n}", n=state.get("moves", 0)),
+        _("moves {moves}", moves=state.get("moves", 0)),
         _("time {clock}", clock=clock(ms)),
         _(
             "foundation {done}/{total}",

@@ -190,7 +190,7 @@ class ShownBoard(HostedScreen):
     def tick(self) -> None:
         state = self.state
         parts = [
-            _("moves {n}", n=state.get("moves", 0)),
+            _("moves {moves}", moves=state.get("moves", 0)),
             clock(self.shown_ms()),  # "time 0:00" would not leave 80 columns the room
             _(
                 "foundation {done}/{total}",
