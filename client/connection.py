@@ -117,7 +117,7 @@ class ServerError(ClientError):
         said = say(self.key, self.params, fallback=self.message)
         own = self.key == error_key(self.code) and self.code in DETAILED
         if own and self.message and current().lang == "en":
-            said = self.message[:1].upper() + self.message[1:]
+            said = self.message  # as written: it may start with a player's name
         if self.code == ErrorCode.UNAUTHORIZED:
             return said + " " + _("Run `pasyans login TOKEN` or `pasyans register NAME`.")
         return said

@@ -35,10 +35,16 @@ export function setLang(next) {
   location.reload();
 }
 
-const EMPTY = { messages: {}, plural: {} };
-const catalogue = await fetch(`/i18n/${lang}.json`)
-  .then((r) => (r.ok ? r.json() : EMPTY))
-  .catch(() => EMPTY);
+// Fetched as the page starts, not awaited (a top-level await would hold back every
+// module importing this one, and the page's load handlers with them): an error said
+// before it arrives falls back to the server's English words.
+let catalogue = { messages: {}, plural: {} };
+fetch(`/i18n/${lang}.json`)
+  .then((r) => (r.ok ? r.json() : null))
+  .then((loaded) => {
+    if (loaded) catalogue = loaded;
+  })
+  .catch(() => {});
 
 // A whole number of seconds as words: "33 minutes", "33 минуты".
 export function duration(seconds) {
