@@ -50,11 +50,12 @@ class EndScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         state = self.state
+        moves = int(state.get("moves") or 0)
         lines = [
             f"[b]{end_words(state, self.resigned)}[/b]",
             self.heading,
             f"{state.get('foundation')}/{state.get('total')} cards on the foundations",
-            f"{state.get('moves')} moves in {clock(state.get('time_ms'))}",
+            f"{moves} move{'' if moves == 1 else 's'} in {clock(state.get('time_ms'))}",
         ]
         if self.rank is not None:
             lines.append(f"rank {self.rank} on today's board")
