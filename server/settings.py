@@ -72,12 +72,14 @@ class Settings:
     )
     burst: int = _opt(100, "token bucket size: requests a connection may send at once")
     account_rate: float = _opt(
-        100.0,
+        0.0,
         "requests per second allowed per account across all its connections to this "
         "server (a second token bucket: one account's many connections flood no more "
-        "than two would); excess requests get 'rate_limited'",
+        "than two would); excess requests get 'rate_limited'; 0 = twice --rate",
     )
-    account_burst: int = _opt(200, "token bucket size of an account's connections together")
+    account_burst: int = _opt(
+        0, "token bucket size of an account's connections together; 0 = twice --burst"
+    )
     address_limits: bool = _opt(
         True,
         "count the limits per client address below, in Redis across every server "

@@ -25,9 +25,11 @@ from typing import Any
 from protocol import ErrorCode, GameStatus, Mode, ProtocolError
 
 from ..patience import registry
-from ..patience.engine import AnyGame, IllegalMove, InvalidMove, Move
+from ..patience.engine import AnyGame, AnyState, IllegalMove, InvalidMove, Move
+from ..solver import jobs
 from ..solver.daily import commitment
 from ..store import Store
+from ..workers import Busy, Lane, SolverPool, WorkerDied
 from .changes import Changes
 from .clock import Clock, day_before, day_end_ms
 from .daily import Dailies
@@ -49,6 +51,11 @@ from .records import (
     step,
 )
 from .views import Views
+
+#: moves a way from the deal to a position is replayed on the event loop at most (a
+#: replay's step, an undo); a longer one (a 5,000-move game) is a solver process's
+#: job, so that a flood of them cannot slow anyone's moves
+INLINE_MOVES = 200
 
 __all__ = [
     "DAY_OVER",
@@ -73,13 +80,16 @@ class Games:
         boards: Leaderboards,
         changes: Changes,
         *,
+        pool: SolverPool,
         cache_size: int = 4096,
         idle_gap: float = 60.0,
         max_in_play: int = 100,
     ) -> None:
         """``max_in_play`` is the setting's (``Settings.max_in_play``): a player who
-        starts games in a loop cannot pile them up past it."""
+        starts games in a loop cannot pile them up past it. ``pool``: the solver's
+        processes, where a long way to a position is replayed (:meth:`replayed`)."""
         self.store = store
+        self.pool = pool
         self.views = Views(clock, dailies, idle_gap=idle_gap)
         #: the longest pause between two changes that counts in a game's time, in ms
         self.idle_gap_ms = self.views.idle_gap_ms
@@ -270,13 +280,13 @@ class Games:
         """Take back the last move (replayed from the deal: "a game is its seed plus its
         moves"), written."""
         rec = await self.playing(player, gid, seq)
+        if rec.state.moves - 1 > INLINE_MOVES:
+            self.admit(player)  # a solver process's job: refused before the log is read
         played = effective_moves(await self.store.game_log(gid))
         if not played:
             raise ProtocolError(ErrorCode.ILLEGAL_MOVE, "there is no move to undo")
         game = rec.game
-        state = game.deal(rec.seed)
-        for wire in played[:-1]:
-            state = game.apply(state, game.parse_move(wire))
+        state = await self.replayed(game, rec.seed, played[:-1], player)
         if compared(rec) and game.reveals(state, rec.state):
             raise ProtocolError(
                 ErrorCode.ILLEGAL_MOVE,
@@ -287,6 +297,46 @@ class Games:
             )
         now = self.clock.now_ms()
         return await self.commit(step(rec, state, UNDO, now=now, gap=self.idle_gap_ms, clean=False))
+
+    def admit(self, account: str) -> None:
+        """``unavailable`` at once if a job of ``account`` would be refused by the solver's
+        processes now (it has one under way, or the queue is full)."""
+        try:
+            self.pool.admit(account)
+        except Busy as busy:
+            raise ProtocolError(
+                ErrorCode.UNAVAILABLE, busy.reason, retry_after=busy.retry_after
+            ) from None
+
+    async def replayed(
+        self, game: AnyGame, seed: int, line: Sequence[dict[str, Any]], account: str
+    ) -> AnyState:
+        """The position after ``line`` (wire moves) from the deal of ``seed``. A way of
+        more than :data:`INLINE_MOVES` moves is replayed in a solver process, as a
+        player's job of ``account`` under the pool's limits (``unavailable`` at once
+        when it has one under way or the queue is full): an undo or a replay step
+        deep into a 5,000-move game is a quarter of a second of CPU, which the event
+        loop that serves every player's moves does not spend."""
+        if len(line) <= INLINE_MOVES:
+            state = game.deal(seed)
+            for wire in line:
+                state = game.apply(state, game.parse_move(wire))
+            return state
+        try:
+            packed = await self.pool.run(
+                Lane.PLAYER, jobs.replay_to, game.slug, seed, tuple(line), account=account
+            )
+        except Busy as busy:
+            raise ProtocolError(
+                ErrorCode.UNAVAILABLE, busy.reason, retry_after=busy.retry_after
+            ) from None
+        except WorkerDied:
+            raise ProtocolError(
+                ErrorCode.UNAVAILABLE,
+                "the replay stopped before it answered: try again",
+                retry_after=1.0,
+            ) from None
+        return game.loads(packed)
 
     async def resign(self, player: str, gid: str, *, out: str = "") -> dict[str, Any]:
         """End the game ``lost``: the player resigns it, or with ``out`` the server

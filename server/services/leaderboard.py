@@ -119,26 +119,6 @@ class Leaderboards:
             mine = (at[0], chosen[at[0]]) if at else None
         else:
             mine = await self.store.board_entry(slug, period, player) if player else None
-
-        below: dict[str, int] = {}
-
-        async def rank(index: int, entry: Entry) -> int:
-            """1 + the entries before it; a loss shares its rank with those that
-            founded as many cards."""
-            if entry.won:
-                return index + 1
-            group = entry.group
-            if group not in below:
-                if chosen is not None:
-                    below[group] = bisect.bisect_left(chosen, group)
-                else:
-                    below[group] = await self.store.board_count_below(slug, period, group)
-            return below[group] + 1
-
-        me = None
-        if mine:
-            entry = Entry.parse(mine[1])
-            me = entry.wire(await rank(mine[0], entry))
         if cursor is not None:
             if not cursor.isdigit() or len(cursor) > 9:
                 raise ProtocolError(ErrorCode.BAD_REQUEST, "'cursor' is not a cursor of this board")
@@ -156,10 +136,24 @@ class Leaderboards:
         else:
             members = await self.store.board_page(slug, period, start, start + limit - 1)
             size = await self.store.board_size(slug, period)
-        entries = []
-        for i, m in enumerate(members):
-            entry = Entry.parse(m)
-            entries.append(entry.wire(await rank(start + i, entry)))
+        page = [(start + i, Entry.parse(m)) for i, m in enumerate(members)]
+        own = (mine[0], Entry.parse(mine[1])) if mine else None
+        # A loss shares its rank with those that founded as many cards: 1 + the entries
+        # before its group, counted once a group, every group shown at once (one round
+        # trip, however many groups a page of 100 losses holds).
+        shown = [*page, own] if own else page
+        groups = sorted({entry.group for _, entry in shown if not entry.won})
+        if chosen is not None:
+            counts = [bisect.bisect_left(chosen, group) for group in groups]
+        else:
+            counts = await self.store.board_counts_below(slug, period, groups)
+        below = dict(zip(groups, counts, strict=True))
+
+        def rank(index: int, entry: Entry) -> int:
+            return index + 1 if entry.won else below[entry.group] + 1
+
+        entries = [entry.wire(rank(index, entry)) for index, entry in page]
+        me = own[1].wire(rank(*own)) if own else None
         nxt = str(start + limit) if start + limit < size else None
         return {
             "game": slug,

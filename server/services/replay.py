@@ -24,18 +24,16 @@ from protocol import ErrorCode, GameStatus, ProtocolError, RaceStatus
 
 from ..patience import registry
 from ..patience.engine import AnyGame, AnyState
-from ..solver import jobs
 from ..solver.daily import commitment
-from ..workers import Busy, Lane, SolverPool, WorkerDied
 from .games import Games
 from .records import Record, assisted, effective_moves, find_game
 
 #: positions kept (a player stepping through a replay asks for neighbours)
 POSITIONS_KEPT = 512
-#: moves a replay's position replays on the event loop at most; a longer way to a
-#: step (a long game opened at its end, no kept neighbour) is a worker's job, so a
-#: flood of replays of 5,000-move games cannot slow anyone's moves
-INLINE_MOVES = 200
+#: finished games whose moves in force are kept: a finished game's log never changes,
+#: and reading a 5,000-move one is a few ms of the event loop's CPU, which a player
+#: stepping through it (or flooding ``replay``) would pay at every request
+LINES_KEPT = 64
 #: the ``mode`` of a par line's replay
 PAR = "par"
 
@@ -83,12 +81,12 @@ def refusal(
 
 
 class Replays:
-    def __init__(self, games: Games, pool: SolverPool) -> None:
+    def __init__(self, games: Games) -> None:
         self.games = games
-        self.pool = pool
         self.store = games.store
         self.dailies = games.dailies
         self._positions: OrderedDict[tuple[str, int], AnyState] = OrderedDict()
+        self._lines: OrderedDict[str, tuple[dict[str, Any], ...]] = OrderedDict()
 
     async def replay(
         self,
@@ -129,7 +127,7 @@ class Replays:
         refused = refusal(rec, viewer, day_over=day_over, race_over=race_over)
         if refused is not None:
             raise refused
-        line = tuple(effective_moves(await self.store.game_log(gid)))
+        line = await self._line(gid)
         # a challenge game's seed until its challenge closes (the positions are what
         # its player saw, move by move)
         hidden = not day_over or not race_over or self.games.views.challenge_hidden(rec)
@@ -157,6 +155,17 @@ class Replays:
         }
         source = Source(gid, rec.game, rec.seed, line)
         return await self._answer(out, source, step, viewer)
+
+    async def _line(self, gid: str) -> tuple[dict[str, Any], ...]:
+        """The moves in force of a finished game (kept: they never change again)."""
+        line = self._lines.get(gid)
+        if line is None:
+            line = tuple(effective_moves(await self.store.game_log(gid)))
+        self._lines[gid] = line
+        self._lines.move_to_end(gid)
+        while len(self._lines) > LINES_KEPT:
+            self._lines.popitem(last=False)
+        return line
 
     async def _par(self, slug: str, day: str, step: int | None) -> dict[str, Any]:
         if not self.dailies.revealed(day):
@@ -225,49 +234,23 @@ class Replays:
         return {"replay": out, "position": position}
 
     async def position(self, source: Source, step: int, viewer: str | None = None) -> AnyState:
-        """The position after ``step`` moves of ``source`` (from a kept neighbour when
-        there is one: stepping forward costs one move, not the whole line). A way of
-        more than :data:`INLINE_MOVES` moves is replayed in a worker process, as a
-        player's job of ``viewer`` (anonymous viewers share one share)."""
+        """The position after ``step`` moves of ``source``: from a kept neighbour when
+        there is one (stepping forward costs one move, not the whole line), else from
+        the deal (:meth:`Games.replayed`: a long way in a solver process, as a
+        player's job of ``viewer``; anonymous viewers share one share)."""
         key = (source.key, step)
         kept = self._positions.get(key)
         if kept is None:
             game = source.game
             before = self._positions.get((source.key, step - 1)) if step else None
             if before is not None:
-                start, state = step - 1, before
+                kept = game.apply(before, game.parse_move(source.line[step - 1]))
             else:
-                start, state = 0, game.deal(source.seed)
-            if step - start > INLINE_MOVES:
-                state = game.loads(await self._replayed(source, step, viewer))
-            else:
-                for wire in source.line[start:step]:
-                    state = game.apply(state, game.parse_move(wire))
-            kept = state
+                kept = await self.games.replayed(
+                    game, source.seed, source.line[:step], viewer or ""
+                )
         self._positions[key] = kept
         self._positions.move_to_end(key)
         while len(self._positions) > POSITIONS_KEPT:
             self._positions.popitem(last=False)
         return kept
-
-    async def _replayed(self, source: Source, step: int, viewer: str | None) -> bytes:
-        line = source.line[:step]
-        try:
-            return await self.pool.run(
-                Lane.PLAYER,
-                jobs.replay_to,
-                source.game.slug,
-                source.seed,
-                line,
-                account=viewer or "",
-            )
-        except Busy as busy:
-            raise ProtocolError(
-                ErrorCode.UNAVAILABLE, busy.reason, retry_after=busy.retry_after
-            ) from None
-        except WorkerDied:
-            raise ProtocolError(
-                ErrorCode.UNAVAILABLE,
-                "the replay stopped before it answered: try again",
-                retry_after=1.0,
-            ) from None

@@ -3,6 +3,7 @@ scores 0), and the hash of each player's member on it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from . import scripts
@@ -30,14 +31,20 @@ class BoardStore(Connection):
             raw = await self.redis.hmget(self.keys.board_players(slug, period), players)
         return [_text(m) or "" for m in raw if m is not None]
 
-    async def board_count_below(self, slug: str, period: str, prefix: str) -> int:
-        """How many members of the board sort before ``prefix`` (all its scores are 0,
-        so Redis orders them lexically)."""
+    async def board_counts_below(
+        self, slug: str, period: str, prefixes: Sequence[str]
+    ) -> list[int]:
+        """How many members of the board sort before each of ``prefixes`` (all its
+        scores are 0, so Redis orders them lexically), in one round trip."""
+        if not prefixes:
+            return []
+        key = self.keys.board(slug, period)
         async with self._call("board"):
-            count: Any = await self.redis.zlexcount(
-                self.keys.board(slug, period), "-", f"({prefix}"
-            )
-            return int(count)
+            pipe = self.redis.pipeline(transaction=False)
+            for prefix in prefixes:
+                pipe.zlexcount(key, "-", f"({prefix}")
+            counts = await pipe.execute()
+        return [int(c) for c in counts]
 
     async def board_size(self, slug: str, period: str) -> int:
         async with self._call("board"):

@@ -29,17 +29,7 @@ class ChallengeStore(Connection):
 
     async def challenge(self, code: str) -> tuple[Fields, dict[str, str], dict[str, bytes]]:
         """``(challenge hash, player → game id, player → packed result)``."""
-        async with self._call("challenge"):
-            pipe = self.redis.pipeline(transaction=False)
-            pipe.hgetall(self.keys.challenge(code))
-            pipe.hgetall(self.keys.challenge_games(code))
-            pipe.hgetall(self.keys.challenge_results(code))
-            info, games, results = await pipe.execute()
-        return (
-            _fields(info),
-            {k: _text(v) or "" for k, v in _fields(games).items()},
-            {k: bytes(v) for k, v in _fields(results).items()},
-        )
+        return (await self.challenges([code]))[0]
 
     async def count_open_challenge(
         self, player: str, code: str, now_ms: int, expires_ms: int, most: int
@@ -96,8 +86,22 @@ class ChallengeStore(Connection):
     async def challenges(
         self, codes: Sequence[str]
     ) -> list[tuple[Fields, dict[str, str], dict[str, bytes]]]:
-        """:meth:`challenge` of each code."""
-        return [await self.challenge(code) for code in codes]
+        """:meth:`challenge` of each code, in one round trip."""
+        async with self._call("challenge"):
+            pipe = self.redis.pipeline(transaction=False)
+            for code in codes:
+                pipe.hgetall(self.keys.challenge(code))
+                pipe.hgetall(self.keys.challenge_games(code))
+                pipe.hgetall(self.keys.challenge_results(code))
+            replies = await pipe.execute()
+        return [
+            (
+                _fields(info),
+                {k: _text(v) or "" for k, v in _fields(games).items()},
+                {k: bytes(v) for k, v in _fields(results).items()},
+            )
+            for info, games, results in zip(*[iter(replies)] * 3, strict=True)
+        ]
 
     async def challenges_seen(self, player: str) -> dict[str, int]:
         """code → how many others' results ``player`` has seen on it."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .client import TestClient, connect
 from .redis import RedisProcess, free_port
-from .server import ServerProcess, running_app
+from .server import ServerProcess, redis_calls, running_app
 from .wait import GUARD, eventually
 
 __all__ = [
@@ -21,5 +21,6 @@ __all__ = [
     "connect",
     "eventually",
     "free_port",
+    "redis_calls",
     "running_app",
 ]

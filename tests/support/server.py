@@ -14,7 +14,7 @@ from server.net import App
 from server.services import Clock
 from server.settings import Settings
 
-__all__ = ["ROOT", "SOLVER", "ServerProcess", "running_app", "server_settings"]
+__all__ = ["ROOT", "SOLVER", "ServerProcess", "redis_calls", "running_app", "server_settings"]
 
 #: a tiny solver budget for test servers: a daily is chosen in milliseconds (tests of
 #: the choice itself set their own budgets)
@@ -51,3 +51,11 @@ async def running_app(
         yield app
     finally:
         await app.stop()
+
+
+def redis_calls(app: App, name: str) -> int:
+    """How many Redis calls named ``name`` the app's store made so far (as
+    ``pasyans_redis_seconds_count{call}`` counts them: a pipeline is one): a test's
+    count of round trips."""
+    timings = app.metrics.redis_seconds.get(name)
+    return sum(timings.counts) if timings is not None else 0

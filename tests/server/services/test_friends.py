@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.support import TestClient, connect
+from server.net import App
+from server.services import FakeClock
+from server.services.friends import FRESH_MS
+from tests.support import TestClient, connect, redis_calls
 from tests.support.fixtures import unique_name
 
 
@@ -86,7 +89,9 @@ async def test_a_friends_board_needs_a_player(client: TestClient) -> None:
     assert err["code"] == "unauthorized"
 
 
-async def test_following_is_not_watching(player: TestClient, player2: TestClient) -> None:
+async def test_following_is_not_watching(
+    player: TestClient, player2: TestClient, clock: FakeClock
+) -> None:
     """A followed player's daily still in play shows only that it is being played: no
     moves, foundation count, seq or game id a follower could watch it by. Once over
     it shows whole (as its leaderboard entry does)."""
@@ -98,6 +103,35 @@ async def test_following_is_not_watching(player: TestClient, player2: TestClient
     today = (await player.call("friends"))["friends"][0]["today"]
     assert today == {"crescent": {"status": "playing"}}
     await player2.call("resign", game_id=state["game_id"])
+    clock.advance(ms=FRESH_MS)  # what was read is shown again for a moment
     over = (await player.call("friends"))["friends"][0]["today"]["crescent"]
     assert over["status"] == "lost" and over["moves"] == 2
     assert over["game_id"] == state["game_id"]
+
+
+async def test_a_flood_of_friends_reads_the_followed_games_once_a_moment(
+    app: App, clock: FakeClock, player: TestClient, player2: TestClient
+) -> None:
+    """What a followed player did today is read once and shown again for FRESH_MS: a
+    flood of ``friends`` (200 followed: 40 moves' worth of the server's CPU each, 50
+    a second from one connection) reads the followed players' games once a moment.
+    Whom one follows is read every time."""
+    assert player2.player is not None
+    await player.call("friend_add", name=player2.player)
+    state = await player2.start("crescent", "daily")
+
+    def reads() -> int:
+        return redis_calls(app, "player_dailies") + redis_calls(app, "games")
+
+    first = await player.call("friends")
+    assert first["friends"][0]["today"] == {"crescent": {"status": "playing"}}
+    before = reads()
+    await player2.call("resign", game_id=state["game_id"])
+    for _ in range(5):
+        assert await player.call("friends") == first
+    assert reads() == before
+    clock.advance(ms=FRESH_MS)
+    over = (await player.call("friends"))["friends"][0]["today"]["crescent"]
+    assert over["status"] == "lost" and reads() == before + 2
+    await player.call("friend_remove", name=player2.player)
+    assert (await player.call("friends"))["friends"] == []

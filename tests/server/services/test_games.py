@@ -7,9 +7,15 @@ from typing import Any
 
 import pytest
 
+from server.net import App
 from server.patience import registry
 from server.services import catalogue
-from tests.support import TestClient
+from server.services import games as games_service
+from server.workers import Lane
+from tests.support import TestClient, jobs
+
+#: two moves of crescent deal 1 that take each other back (T5's top card to T13 and home)
+SHUTTLE = ({"from": "T5", "to": "T13"}, {"from": "T13", "to": "T5"})
 
 STATE_FIELDS = {
     "game_id",
@@ -148,6 +154,39 @@ async def test_undo_counts_and_marks_unclean(player: TestClient) -> None:
     back = (await player.call("undo", game_id=state["game_id"], seq=3))["state"]
     assert back["view"] == state["view"] and back["moves"] == 4
     assert two["clean"] is True
+
+
+async def test_an_undo_far_from_the_deal_is_replayed_by_a_solver_process(
+    app: App, player: TestClient, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """An undo replays the game from its deal: past INLINE_MOVES moves that is a solver
+    process's job (here a thread: the test server's pool), under the players' limits,
+    as a far replay step is; a 5,000-move game's undo on the event loop was a quarter
+    of a second of every player's time. Nearer the deal it stays on the loop."""
+    monkeypatch.setattr(games_service, "INLINE_MOVES", 4)
+    short = await player.start("crescent", "deal", seed=1)
+    short = await player.move(short, SHUTTLE[0])
+    states = [await player.start("crescent", "deal", seed=1)]
+    for i in range(8):
+        states.append(await player.move(states[-1], SHUTTLE[i % 2]))
+    gid, seq = states[-1]["game_id"], states[-1]["seq"]
+    assert app.pool is not None
+    release = tmp_path / "go"
+    held = app.pool.submit(Lane.PLAYER, jobs.hold, str(release), account=player.player)
+    try:
+        # the player's share of the solver is taken: a long way is refused at once ...
+        err = await player.error("undo", game_id=gid, seq=seq)
+        assert err["code"] == "unavailable" and err["retry_after"] >= 1
+        # ... a short one is not
+        near = await player.call("undo", game_id=short["game_id"], seq=short["seq"])
+        assert near["state"]["moves"] == 2
+    finally:
+        release.touch()
+    await held
+    undone = (await player.call("undo", game_id=gid, seq=seq))["state"]
+    assert undone["seq"] == seq + 1 and undone["view"] == states[-2]["view"]
+    assert undone["legal"] == states[-2]["legal"]
+    assert app.pool.snapshot().running["player"] == 0
 
 
 async def test_resign_then_game_over(player: TestClient) -> None:
