@@ -20,7 +20,7 @@ from protocol.messages import Event, Mode, Push
 from . import config, launch
 from .challenges import challenge_news
 from .connection import ClientError, Connection, ServerError
-from .host import ConnectionLost, Reconnected
+from .host import ConnectionLost, GameChanged, Reconnected
 from .launch import Launch, check_game
 from .screens.board import BoardScreen
 from .screens.dialogs import MessageScreen, NameScreen
@@ -284,6 +284,10 @@ class PasyansApp(App[int]):
         races = (Event.RACE, Event.RACE_STARTED, Event.RACE_BOARD)
         if push.name in races and self.race_listener is not None:
             self.race_listener(push)
+        if push.name == Event.GAME:  # a board showing that game fetches it if behind
+            game = push.fields
+            seq, status = int(game.get("seq") or 0), str(game.get("status") or "")
+            self.tell(lambda: GameChanged(str(game.get("game_id") or ""), seq, status))
         if push.name == Event.CHALLENGE_RESULT:
             self.notify(challenge_news(push.fields), timeout=10)
         if push.name == Event.BYE:

@@ -83,6 +83,18 @@ class Reconnected(Message, bubble=False):
         self.error = error
 
 
+class GameChanged(Message, bubble=False):
+    """Told to every screen when the server's ``game`` event says that one of the
+    player's games changed through another of their connections (a second terminal, a
+    browser tab): ``game_id`` is at ``seq`` now, its ``status`` as said."""
+
+    def __init__(self, game_id: str, seq: int, status: str) -> None:
+        super().__init__()
+        self.game_id = game_id
+        self.seq = seq
+        self.status = status
+
+
 def host(node: MessagePump) -> Host:
     """The host of a screen (or any widget): the app it is shown in."""
     app = node.app

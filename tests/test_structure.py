@@ -4,7 +4,9 @@ inside functions and under ``TYPE_CHECKING`` (a cycle dodged by a late import is
 a cycle), and the layers keep their direction: ``protocol`` imports nothing of ours,
 ``server/patience`` and ``server/solver`` stay sans-I/O (no services, store or net),
 ``server/net`` reaches games and storage only through services, and
-``bench``/``deploy``/``tools`` never import the tests."""
+``bench``/``deploy``/``tools`` never import the tests; and no module of theirs is
+over :data:`MOST_LINES` lines (issue 39: a module that long holds more than one
+concept)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ from tests.client.test_structure import cycle
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("server", "protocol", "client", "bench", "deploy", "tools")
+#: the most lines a module of ours has
+MOST_LINES = 700
 
 
 def module_name(path: Path) -> str:
@@ -91,3 +95,12 @@ def test_the_layers_keep_their_direction() -> None:
             # (the app, the process's composition root, builds the store it hands them)
             bad = {d for d in deps if d.startswith(("server.store", "server.patience"))}
             assert not bad, (name, bad)
+
+
+def test_no_module_is_over_the_most_lines() -> None:
+    long = {
+        name: lines
+        for name, path in modules().items()
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MOST_LINES
+    }
+    assert not long, f"split by concept: {long}"

@@ -1,0 +1,50 @@
+"""The board's title line: a game's titles, its mode and deal, and what a narrow
+terminal cuts first when they do not fit (:func:`fit_heading`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.cells import cell_len
+
+from ..text import Titles, title
+
+#: the start of an unproven daily's label ("unproven" in a narrow title; the end screen
+#: and the home screen say it whole)
+UNPROVEN_WORD = "not proven winnable"
+#: what the title adds to "assisted" where there is room
+NOT_RANKED = "(not ranked)"
+
+
+def fit_heading(slug: str, titles: Titles, rest: Sequence[str], layout: str, width: int) -> str:
+    """``Title · rest… · LAYOUT layout`` in ``width`` cells if it can be: the game's
+    two titles, else its Russian one alone, else the layout's name without the word
+    ``layout``, else no layout's name, else the shorter title; at each step an unproven
+    daily's label may shrink to "unproven" and "assisted (not ranked)" to "assisted" (the
+    mode, the deal and its commitment are never the part cut)."""
+    names = titles.get(slug) or {}
+    ru = str(names.get("title_ru") or slug)
+    en = str(names.get("title_en") or slug)
+    tail = [f"{layout} layout"] if layout else []
+    short = [layout] if layout else []
+    line = ""
+    shorter = min(ru, en, key=cell_len)
+    tries: list[tuple[str, list[str]]] = [
+        (title(slug, titles), tail),
+        (ru, tail),
+        (ru, short),
+        (shorter, short),
+        (slug, []),
+    ]
+    # A daily not proven winnable says so in a word when its label does not fit, and
+    # then the board's layout (a narrow terminal shows it) gives way before the title.
+    compact = [
+        "unproven" if r.startswith(UNPROVEN_WORD) else r.replace(f" {NOT_RANKED}", "") for r in rest
+    ]
+    tries[3:3] = [(ru, [])]
+    for name, end in tries:
+        for parts in (rest, compact):
+            line = " · ".join([name, *parts, *end])
+            if cell_len(line) <= width:
+                return line
+    return line

@@ -1,0 +1,117 @@
+"""The panel at the end of a game: won or lost, the counters, the rank on the daily
+board; the result to share, a challenge of it, the leaderboard."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ..challenges import made_text, share_lines
+from ..connection import ClientError
+from ..host import host
+from ..records import share
+from ..text import ASSISTED, assisted, clock, end_words
+from .dialogs import MODAL_CSS
+from .leaderboard import LeaderboardScreen
+
+
+class EndScreen(ModalScreen[None]):
+    """Won or lost, with the counters and the rank on the daily board."""
+
+    DEFAULT_CSS = MODAL_CSS.format(name="EndScreen")
+    BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
+        Binding("enter", "dismiss", "Back to the board"),
+        Binding("escape", "dismiss", "Back to the board"),
+        Binding("q", "leave", "Leave"),
+        Binding("l", "leaderboard", "Leaderboard"),
+        Binding("c", "share", "Copy result"),
+        Binding("C", "challenge", "Challenge a friend"),
+    ]
+
+    def __init__(
+        self, state: Mapping[str, Any], heading: str, rank: int | None, *, resigned: bool = False
+    ) -> None:
+        super().__init__()
+        self.state = state
+        self.heading = heading
+        self.rank = rank
+        self.resigned = resigned
+        #: the text ``c`` shared (copied and shown)
+        self.shared = ""
+        #: the code of the challenge ``C`` made of this game ("" before)
+        self.challenge = ""
+        self.made = ""
+
+    def compose(self) -> ComposeResult:
+        state = self.state
+        moves = int(state.get("moves") or 0)
+        lines = [
+            f"[b]{end_words(state, self.resigned)}[/b]",
+            self.heading,
+            f"{state.get('foundation')}/{state.get('total')} cards on the foundations",
+            f"{moves} move{'' if moves == 1 else 's'} in {clock(state.get('time_ms'))}",
+        ]
+        if self.rank is not None:
+            lines.append(f"rank {self.rank} on today's board")
+        if state.get("auto_completed"):
+            lines.append("auto-completed: the server played out the certain win")
+        if assisted(state):
+            lines.append(
+                f"{ASSISTED}: the solver helped (a hint or its finish), so it ranks nowhere"
+            )
+        lines.append("")
+        lines.append("Enter: look at the board · l: leaderboard · c: copy the result · q: leave")
+        if self.state.get("game_id"):
+            lines.append("C: challenge friends to beat this result on the same deal")
+        with Vertical():
+            yield Static("\n".join(lines), id="end", markup=True)
+            yield Static(id="shared", markup=False)
+
+    async def action_share(self) -> None:
+        """The result as text to share: copied to the clipboard where the terminal
+        allows it (OSC 52; not every terminal does) and shown here in any case."""
+        try:
+            text = await share(host(self).conn, self.state, host(self).titles)
+        except ClientError as exc:
+            self.query_one("#shared", Static).update(f"error: {exc}")
+            return
+        self.shared = text
+        self.app.copy_to_clipboard(text)
+        self.query_one("#shared", Static).update(
+            f"\n{text}\n\n(copied to the clipboard if your terminal allows it)"
+        )
+
+    async def action_challenge(self) -> None:
+        """A challenge of this game (its result the mark to beat): its code, and the
+        result to share carrying it, copied like ``c``'s (made once: ``C`` again shows
+        the same code)."""
+        conn = host(self).conn
+        try:
+            if not self.challenge:
+                made = await conn.challenge_create(str(self.state["game_id"]))
+                self.challenge = str(made["code"])
+                self.made = made_text(made)
+            text = await share(conn, self.state, host(self).titles)
+        except ClientError as exc:
+            self.query_one("#shared", Static).update(f"error: {exc}")
+            return
+        self.shared = "\n".join([text, *share_lines(self.challenge)])
+        self.app.copy_to_clipboard(self.shared)
+        self.query_one("#shared", Static).update(
+            f"\n{self.made}\n\n{self.shared}\n\n"
+            "(copied to the clipboard if your terminal allows it)"
+        )
+
+    def action_leave(self) -> None:
+        self.dismiss()
+        host(self).leave_board()
+
+    def action_leaderboard(self) -> None:
+        self.dismiss()
+        self.app.push_screen(LeaderboardScreen(str(self.state["game"])))
