@@ -56,7 +56,8 @@ FAILS: dict[tuple[Op, ErrorCode], Kind] = {
 
 
 #: what a player is doing after a successful op, as friends see it (``Presence``);
-#: the ops not named change nothing (a move goes on playing)
+#: the ops not named change nothing (a move goes on playing); those of :data:`LOOKS`
+#: say home but end no race or watching (a racer looks at friends from the lobby)
 ACTIVITY: dict[Op, Activity] = {
     Op.REGISTER: Activity.HOME,
     Op.AUTH: Activity.HOME,
@@ -75,6 +76,9 @@ ACTIVITY: dict[Op, Activity] = {
     Op.MY_GAMES: Activity.HOME,
     Op.CHALLENGES: Activity.HOME,
 }
+
+
+LOOKS = frozenset({Op.FRIENDS, Op.INBOX, Op.CALENDAR, Op.MY_GAMES, Op.CHALLENGES})
 
 
 def ok_packed(re: int, state: bytes) -> bytes:
@@ -131,7 +135,7 @@ class Routes:
                 raise
             self.metrics.count_op(op, "ok")
             if op in ACTIVITY and conn.player is not None:
-                await self.note(conn.player, ACTIVITY[op], result)
+                await self.note(conn.player, op, result)
             if isinstance(result, bytes):
                 return ok_packed(req.id, result)
             return P.ok(req.id, **result)
@@ -160,12 +164,13 @@ class Routes:
             if op is Op.MOVE:
                 self.metrics.move_seconds.observe(time.perf_counter() - start)
 
-    async def note(self, player: str, activity: Activity, result: Answer) -> None:
-        """Note what ``player`` does now (``Presence``); never fails the op."""
+    async def note(self, player: str, op: Op, result: Answer) -> None:
+        """Note what ``player`` does after ``op`` (``Presence``); never fails the op."""
+        activity = ACTIVITY[op]
         race = result.get("race") if isinstance(result, dict) else None
         rid = str(race["race_id"]) if activity is Activity.RACING and race else ""
         try:
-            await self.sv.presence.note(player, activity, rid)
+            await self.sv.presence.note(player, activity, rid, soft=op in LOOKS)
         except Exception:
             log.warning("could not note %s's presence", player, exc_info=True)
 

@@ -46,10 +46,17 @@ class Presence:
     def _value(self, activity: Activity, race_id: str) -> str:
         return f"{self.clock.now_ms() + TTL_MS}|{activity}|{race_id}"
 
-    async def note(self, player: str, activity: Activity, race_id: str = "") -> None:
-        """``player`` (connected here) is doing ``activity`` now; written when it changed."""
+    async def note(
+        self, player: str, activity: Activity, race_id: str = "", *, soft: bool = False
+    ) -> None:
+        """``player`` (connected here) is doing ``activity`` now; written when it
+        changed. A ``soft`` one (home, from a look at a list) does not end racing or
+        watching: a racer looks at friends from the lobby."""
         key = player.casefold()
-        if self.local.get(key) == (player, activity, race_id):
+        now = self.local.get(key)
+        if now == (player, activity, race_id):
+            return
+        if soft and now is not None and now[1] in (Activity.RACING, Activity.WATCHING):
             return
         self.local[key] = (player, activity, race_id)
         await self.store.put_presence(
@@ -108,11 +115,14 @@ class Presence:
                 out.append({"online": False, "activity": None, "race": None})
                 continue
             out.append({"online": True, "activity": best[1], "race": None})
-            if best[1] == Activity.RACING and best[2]:
+            if best[1] == Activity.RACING:
                 racing.append((len(out) - 1, best[2]))
         if racing:
             heads = await self.store.race_heads([rid for _, rid in racing])
             for (i, _), head in zip(racing, heads, strict=True):
-                if head.get("status") == RaceStatus.LOBBY and head.get("code"):
+                status = head.get("status")
+                if status == RaceStatus.LOBBY and head.get("code"):
                     out[i]["race"] = head["code"]
+                elif status in ("", RaceStatus.FINISHED):  # over (or gone): home again
+                    out[i]["activity"] = str(Activity.HOME)
         return out
