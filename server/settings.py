@@ -71,6 +71,13 @@ class Settings:
         "refill); excess requests get 'rate_limited'",
     )
     burst: int = _opt(100, "token bucket size: requests a connection may send at once")
+    account_rate: float = _opt(
+        100.0,
+        "requests per second allowed per account across all its connections to this "
+        "server (a second token bucket: one account's many connections flood no more "
+        "than two would); excess requests get 'rate_limited'",
+    )
+    account_burst: int = _opt(200, "token bucket size of an account's connections together")
     address_limits: bool = _opt(
         True,
         "count the limits per client address below, in Redis across every server "

@@ -68,7 +68,7 @@ class App:
         #: None: the solver's scan, candidate by candidate (a test may pass its own)
         self.chooser = chooser
         self.metrics = Metrics()
-        self.hub = Hub()
+        self.hub = Hub(rate=settings.account_rate, burst=settings.account_burst)
         self.pool: SolverPool | None = None
         self.embedded: EmbeddedRedis | None = None
         self.store: Store | None = None

@@ -40,12 +40,14 @@ class Conn:
     address count against (:func:`~.address.client_address`). :meth:`push` sends it
     an event."""
 
-    __slots__ = ("address", "bad", "bucket", "player", "ws")
+    __slots__ = ("account", "address", "bad", "bucket", "player", "ws")
 
     def __init__(self, ws: ServerConnection, bucket: TokenBucket, address: str = "") -> None:
         self.ws = ws
         self.player: str | None = None
         self.bucket = bucket
+        #: the bucket the player's connections here share (set at sign-in by the hub)
+        self.account: TokenBucket | None = None
         self.bad = 0
         self.address = address
 
@@ -69,18 +71,25 @@ ANSWERING: contextvars.ContextVar[Conn | None] = contextvars.ContextVar("answeri
 class Hub:
     """Who is connected: every connection, and each player's connections (for events).
     ``arrived`` and ``left`` are told of a player's first connection here and of the
-    last one closing (``News.arrived``/``left``: their channel is followed meanwhile)."""
+    last one closing (``News.arrived``/``left``: their channel is followed meanwhile).
+    A player's connections share one token bucket (``rate`` a second, ``burst`` at
+    once; none by default): an account's twelfth connection adds no requests."""
 
     def __init__(
         self,
         *,
         arrived: Callable[[str], None] | None = None,
         left: Callable[[str], None] | None = None,
+        rate: float = 0.0,
+        burst: int = 0,
     ) -> None:
         self.conns: set[Conn] = set()
         self.players: dict[str, set[Conn]] = {}
+        self.buckets: dict[str, TokenBucket] = {}
         self.arrived = arrived
         self.left = left
+        self.rate = rate
+        self.burst = burst
 
     def add(self, conn: Conn) -> None:
         self.conns.add(conn)
@@ -89,8 +98,14 @@ class Hub:
         if conn.player is not None:
             self._forget(conn)
         conn.player = player
-        mine = self.players.setdefault(player.casefold(), set())
+        key = player.casefold()
+        mine = self.players.setdefault(key, set())
         mine.add(conn)
+        if self.burst > 0:
+            bucket = self.buckets.get(key)
+            if bucket is None:
+                bucket = self.buckets[key] = TokenBucket(self.rate, self.burst, time.monotonic())
+            conn.account = bucket
         if len(mine) == 1 and self.arrived is not None:
             self.arrived(player)
 
@@ -105,6 +120,7 @@ class Hub:
                 mine.discard(conn)
                 if not mine:
                     del self.players[conn.player.casefold()]
+                    self.buckets.pop(conn.player.casefold(), None)
                     if self.left is not None:
                         self.left(conn.player)
 
@@ -224,9 +240,12 @@ class Sessions:
             rid = P.peek_id(frame) if isinstance(frame, bytes) else None
             return self._bad(conn, rid, exc)
         rid = P.usable_id(msg.get("id"))
-        if not conn.bucket.take(time.monotonic()):
+        now = time.monotonic()
+        account = conn.account
+        if not conn.bucket.take(now) or (account is not None and not account.take(now)):
             self.metrics.rate_limited.inc()
-            retry = round(conn.bucket.wait() + 0.001, 3)
+            waits = conn.bucket.wait(), account.wait() if account is not None else 0.0
+            retry = round(max(waits) + 0.001, 3)
             return await self._counted(conn, msg, rid) or P.error(
                 rid,
                 ErrorCode.RATE_LIMITED,

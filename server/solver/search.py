@@ -579,11 +579,13 @@ def solve(
     max_nodes: int | None = None,
     max_seconds: float | None = None,
     shorten: bool = True,
+    par_nodes: int | None = None,
     tuned: Tuning | None = None,
 ) -> Result:
     """Search ``state`` for a win within the budget (see the module docstring);
-    ``shorten``: spend what is left of it on a shorter line (par); ``tuned``: the
-    phases' settings (default: the game's row of :mod:`.tuning`)."""
+    ``shorten``: spend what is left of it on a shorter line (par), at most
+    ``par_nodes`` of it when given; ``tuned``: the phases' settings (default: the
+    game's row of :mod:`.tuning`)."""
     tuned = tuned if tuned is not None else tuning(game)
     began = time.monotonic()
     deadline = began + (max_seconds if max_seconds is not None else 1e9)
@@ -626,7 +628,9 @@ def solve(
         line, outcome = None, "unknown"
     found_at = None if line is None else time.monotonic() - began
     if line is not None and shorten:
-        line, spent = _par(game, state, line, budget - nodes, deadline)
+        left = budget - nodes
+        par_budget = left if par_nodes is None else min(left, int(par_nodes / PAR_SHARE))
+        line, spent = _par(game, state, line, par_budget, deadline)
         nodes += spent
     if line is not None:
         best = game.total

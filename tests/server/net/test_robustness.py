@@ -94,6 +94,28 @@ async def test_rate_limit(redis_url: str) -> None:
         assert "pasyans_rate_limited_total 2.0" in metrics
 
 
+async def test_an_accounts_connections_share_a_rate_limit(redis_url: str) -> None:
+    """One account floods no more from twelve connections than from two: its
+    connections here share a bucket (``account_rate``/``account_burst``), while
+    another account's connection keeps its own. One token every 100 s, as above."""
+    async with running_app(
+        redis_url, rate=0.01, burst=3, account_rate=0.01, account_burst=3
+    ) as app:
+        url = f"ws://127.0.0.1:{app.port}/ws"
+        async with connect(url) as first, connect(url) as second, connect(url) as other:
+            token = await first.register("sharer")
+            await second.call("auth", token=token)
+            await other.register("bystander")
+            # each connection has two tokens left of its three (one went on signing in,
+            # before the account's bucket applied): the account's three run out first
+            replies = [await c.request("games") for c in (first, second, first, second)]
+            assert [r["ok"] for r in replies] == [True, True, True, False]
+            assert replies[-1]["error"]["code"] == "rate_limited"
+            assert 0 < replies[-1]["error"]["retry_after"] <= 100.001
+            # the other account's bucket is its own: three requests of its three
+            assert [(await other.request("games"))["ok"] for _ in range(2)] == [True, True]
+
+
 async def test_unexpected_errors_are_internal_and_logged(
     app: App, player: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: Any
 ) -> None:
