@@ -10,12 +10,14 @@ import { Challenge } from "./screens/challenge.mjs";
 import { GameScreen } from "./screens/game.mjs";
 import { Home } from "./screens/home.mjs";
 import { Leaderboard } from "./screens/leaderboard.mjs";
-import { Friends, History, Stats } from "./screens/me.mjs";
+import { Calendar } from "./screens/calendar.mjs";
+import { Friends, Inbox } from "./screens/friends.mjs";
+import { History, Stats } from "./screens/me.mjs";
 import { Race, Watch } from "./screens/race.mjs";
 import { Replay } from "./screens/replay.mjs";
 import { SignIn } from "./screens/signin.mjs";
 import { conn, loadGames } from "./session.mjs";
-import { app, CARD_BACKS, prefs, subscribe } from "./store.mjs";
+import { app, CARD_BACKS, prefs, subscribe, update } from "./store.mjs";
 import { W } from "./words.mjs";
 
 function Nav() {
@@ -27,6 +29,7 @@ function Nav() {
     <a href="#history" aria-current=${here("history")}>${W.nav.history}</a>
     <a href="#stats" aria-current=${here("stats")}>${W.nav.stats}</a>
     <a href="#friends" aria-current=${here("friends")}>${W.nav.friends}</a>
+    <a href="#inbox" aria-current=${here("inbox")} aria-label=${W.nav.unreadLabel(app.unread)} data-unread=${app.unread}>${W.nav.inbox}${W.nav.unread(app.unread)}</a>
     <a href="#account" class="me" aria-current=${here("account")} aria-label=${W.nav.account(app.account.player)} data-player=${app.account.player}>${app.account.player}</a>
   </nav>`;
 }
@@ -42,6 +45,8 @@ function Screen() {
   if (name === "stats") return html`<${Stats} player=${args[0]} />`;
   if (name === "history") return html`<${History} />`;
   if (name === "friends") return html`<${Friends} />`;
+  if (name === "inbox") return html`<${Inbox} />`;
+  if (name === "calendar") return html`<${Calendar} slug=${args[0]} month=${args[1]} />`;
   if (name === "account") return html`<${Account} />`;
   return html`<${Home} />`;
 }
@@ -50,7 +55,10 @@ function Body() {
   if (!app.games.length) return html`<main><p class="loading" role="status">${app.offline ? W.net.offlineBody : W.connecting}</p></main>`;
   if (app.account && !app.signedIn) return html`<main><p class="loading" role="status">${W.signingIn}</p></main>`;
   if (!app.account) return html`<${SignIn} />`;
-  return html`<${Nav} /><main><${Screen} /></main>`;
+  const news = app.news && app.route.name !== "inbox"
+    ? html`<p class="news" role="status" data-news="1">${app.news} · <a href="#inbox" onClick=${() => update({ news: null })}>${W.inbox.see}</a></p>`
+    : "";
+  return html`<${Nav} />${news}<main><${Screen} /></main>`;
 }
 
 function App() {
