@@ -20,16 +20,17 @@ DAY_WORDS = {
 }
 
 
-def presence_text(row: Mapping[str, Any]) -> str:
-    """``online, playing`` / ``racing, lobby K7QX2M`` / ``offline``."""
+def presence_lines(row: Mapping[str, Any]) -> list[str]:
+    """``["online"]``, ``["racing", "lobby K7QX2M"]``, ``["offline"]``: short lines, for
+    the narrow column under a friend's name."""
     if not row.get("online"):
-        return "offline"
+        return ["offline"]
     activity = str(row.get("activity") or "home")
     words = {"home": "online", "playing": "playing", "racing": "racing", "watching": "watching"}
-    text = words.get(activity, activity)
+    lines = [words.get(activity, activity)]
     if row.get("race"):
-        text += f", lobby {row['race']} (j joins)"
-    return text
+        lines.append(f"lobby {row['race']}")
+    return lines
 
 
 def item_text(item: Mapping[str, Any], titles: Titles | None = None) -> str:

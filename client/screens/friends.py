@@ -15,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Static
 
 from ..connection import ClientError
-from ..inbox import presence_text
+from ..inbox import presence_lines
 from ..launch import Launch
 from ..records import friend, friends, today_lines
 from ..text import short_title
@@ -67,7 +67,7 @@ class FriendsScreen(ListScreen):
         return list(self.result.get("friends") or [])
 
     async def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns("friend", "now", "today's dailies")
+        self.query_one(DataTable).add_columns("friend", "today's dailies")
         await self.load()
         self.query_one(DataTable).focus()
 
@@ -81,14 +81,15 @@ class FriendsScreen(ListScreen):
         table.clear()
         for row in self.rows:  # a line a game: a friend's dailies are never cut at 80 columns
             lines = today_lines(row.get("today") or {}, self.host.titles)
-            now = presence_text(row).replace(" (j joins)", "\n(j joins)")
-            table.add_row(row["player"], now, "\n".join(lines), height=max(len(lines), 2))
+            who = [row["player"], *presence_lines(row)]
+            height = max(len(lines), len(who))
+            table.add_row("\n".join(who), "\n".join(lines), height=height)
         hidden = " · you show offline (h)" if self.result.get("hidden") else ""
         self.query_one("#head", Static).update(
             f"pasyans · your friends · dailies of {self.result.get('date')} (UTC){hidden}"
         )
         game = short_title(self.game, self.host.titles) if self.game else "a game"
-        hint = f"i races, c challenges the chosen friend on {game} · a follows · d unfollows"
+        hint = f"i races, c challenges the chosen friend on {game} · j joins their lobby"
         if not self.rows:
             hint = "you follow nobody yet: a follows a player by name · q back"
         blocked = self.result.get("blocked") or []
