@@ -133,3 +133,15 @@ async def test_a_rematch_comes_to_the_inbox_and_keeps_the_spectators(
         assert (await player.call("inbox"))["items"] == []  # who asked is not told
         ev = await fan.next_event("race", race_id=new["race_id"])
         assert ev["watchers"] == 1
+
+
+async def test_links_start_with_the_public_url(redis_url: str, clock: FakeClock) -> None:
+    public = "https://pasyans.example/play"
+    async with running_app(redis_url, clock=clock, public_url=public) as app:
+        url = f"ws://127.0.0.1:{app.port}/ws"
+        async with connect(url) as a:
+            await a.register(unique_name("url"))
+            race = (await a.call("race_create", game="crescent"))["race"]
+            assert race["url"] == f"{public}/#race/{race['code']}"
+            made = (await a.call("challenge_create", game="crescent"))["challenge"]
+            assert made["url"] == f"{public}/#challenge/{made['code']}"
