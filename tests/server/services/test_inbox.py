@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from server.net import App
 from server.services import FakeClock
+from tests.server.services.test_fair_play import QUICK, daily_line, play
 from tests.support import TestClient, connect
 from tests.support.fixtures import unique_name
 from tests.support.server import running_app
@@ -145,3 +146,24 @@ async def test_links_start_with_the_public_url(redis_url: str, clock: FakeClock)
             assert race["url"] == f"{public}/#race/{race['code']}"
             made = (await a.call("challenge_create", game="crescent"))["challenge"]
             assert made["url"] == f"{public}/#challenge/{made['code']}"
+
+
+async def test_a_followed_player_beating_your_daily_comes_to_your_inbox(
+    app: App, player: TestClient, player2: TestClient
+) -> None:
+    """player follows player2; player resigns today's daily at once, player2 wins it:
+    player's inbox says so (and player2's, who is beaten by nobody, stays empty)."""
+    assert player.player and player2.player
+    await player.call("friend_add", name=player2.player)
+    assert app.services is not None
+    game, _, line = await daily_line(app, QUICK, app.services.dailies.today())
+    mine = await player.start(QUICK, "daily")
+    await player.call("resign", game_id=mine["game_id"])
+    state = await player2.start(QUICK, "daily")
+    await play(player2, state, line)
+    inbox = await player.call("inbox")
+    assert [(i["kind"], i["sender"], i["game"], i["date"]) for i in inbox["items"]] == [
+        ("daily_beaten", player2.player, QUICK, mine["date"])
+    ]
+    assert (await player2.call("inbox"))["items"] == []
+    assert game.slug == QUICK
