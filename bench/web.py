@@ -2,8 +2,9 @@
 
 - first load of ``/``: bytes transferred (gzip) ≤ 150 KB, interactive (the sign-in
   form drawn) ≤ 1 s;
-- a click to the board drawn after its answer ≤ 50 ms median (the page measures it
-  with ``performance.now()``: ``window.pasyansTimings``);
+- a click to its move drawn (before the server's answer: ``window.pasyansDrawn``) and
+  to the board drawn after the answer (``window.pasyansTimings``), ≤ 50 ms median (the
+  page measures both with ``performance.now()``);
 - ``--moves`` moves of every game played by clicks, the page's board compared with a
   ``resume`` of the game after each: 0 mismatches.
 
@@ -90,14 +91,16 @@ def run(moves: int, slugs: list[str]) -> dict[str, Any]:
                 truth = resumed(page, state["game_id"])
                 if truth["piles"] != after["piles"] or truth["seq"] != after["seq"]:
                     mismatches += 1
-            page.click("text=← home")
+            page.click("[data-do=home]")
             page.wait_for_selector(f"[data-game={slug}]")
         timings: list[float] = page.evaluate("() => window.pasyansTimings || []")
+        drawn: list[float] = page.evaluate("() => window.pasyansDrawn || []")
         browser.close()
     median = statistics.median(timings) if timings else float("nan")
     return {
         "first_load_bytes": transferred,
         "interactive_s": round(interactive, 3),
+        "click_to_drawn_median_ms": round(statistics.median(drawn), 1) if drawn else None,
         "click_to_board_median_ms": round(median, 1),
         "moves": played,
         "mismatches": mismatches,

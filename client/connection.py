@@ -499,8 +499,12 @@ class Connection:
     async def rules(self, game: str) -> str:
         return str((await self.call(Op.RULES, game=game))["text"])
 
-    async def start(self, game: str, mode: Mode, seed: int | None = None) -> Message:
-        return dict((await self.call(Op.START, game=game, mode=mode, seed=seed))["state"])
+    async def start(
+        self, game: str, mode: Mode, seed: int | None = None, date: str | None = None
+    ) -> Message:
+        """A new game (``date``: a past day's daily deal, unranked)."""
+        reply = await self.call(Op.START, game=game, mode=mode, seed=seed, date=date)
+        return dict(reply["state"])
 
     async def resume(self, game_id: str) -> Message:
         return dict((await self.call(Op.RESUME, game_id=game_id))["state"])
@@ -662,6 +666,29 @@ class Connection:
 
     async def challenge(self, code: str) -> Message:
         return dict((await self.call(Op.CHALLENGE, code=code))["challenge"])
+
+    async def invite(self, name: str, *, race: str = "", challenge: str = "") -> Message:
+        """Send ``name`` a race's lobby or a challenge: ``{"invited": name}``."""
+        return await self.call(Op.INVITE, name=name, race=race or None, challenge=challenge or None)
+
+    async def inbox(self) -> Message:
+        """``{"items": […], "unread": int}``: invites and news, newest first."""
+        return await self.call(Op.INBOX)
+
+    async def inbox_read(self, item: str | None = None) -> Message:
+        """Mark one item read (or every item): ``{"unread": int}``."""
+        return await self.call(Op.INBOX_READ, item=item)
+
+    async def block(self, name: str, *, add: bool = True) -> Message:
+        return await self.call(Op.BLOCK if add else Op.UNBLOCK, name=name)
+
+    async def presence(self, hidden: bool | None = None) -> Message:
+        """``{"hidden": bool}``: whether you show as offline (set with ``hidden``)."""
+        return await self.call(Op.PRESENCE, hidden=hidden)
+
+    async def calendar(self, month: str, game: str | None = None) -> Message:
+        """A month of dailies: ``{"month", "game", "days"}``."""
+        return await self.call(Op.CALENDAR, month=month, game=game)
 
     async def challenges(self, limit: int = 20) -> Message:
         """``{"challenges": […], "unread": int}``: yours, made or accepted."""

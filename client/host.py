@@ -44,9 +44,18 @@ class Host(Protocol):
         """Register ``name`` and carry on; an error message for the name screen, else None."""
 
     async def open_game(
-        self, slug: str, mode: Mode, *, seed: int | None = None, resume: str | None = None
+        self,
+        slug: str,
+        mode: Mode,
+        *,
+        seed: int | None = None,
+        resume: str | None = None,
+        date: str = "",
+        challenge: str = "",
     ) -> None:
-        """Start (or resume) a game and show its board; errors go to a notification."""
+        """Start (or resume) a game and show its board: ``date``, a past day's daily
+        deal (unranked); ``challenge``, your game on that challenge's deal. Errors go
+        to a notification."""
 
     async def open_race(self, launch: Launch) -> ClientError | None:
         """Make or join the race ``launch`` names and show it; the server's refusal."""
@@ -93,6 +102,11 @@ class GameChanged(Message, bubble=False):
         self.game_id = game_id
         self.seq = seq
         self.status = status
+
+
+class InboxChanged(Message, bubble=False):
+    """Told to every screen when an item came to the inbox (an ``invited`` event):
+    the home screen shows the new unread count."""
 
 
 def host(node: MessagePump) -> Host:

@@ -4,13 +4,16 @@ inside functions and under ``TYPE_CHECKING`` (a cycle dodged by a late import is
 a cycle), and the layers keep their direction: ``protocol`` imports nothing of ours,
 ``server/patience`` and ``server/solver`` stay sans-I/O (no services, store or net),
 ``server/net`` reaches games and storage only through services, and
-``bench``/``deploy``/``tools`` never import the tests; and no module of theirs is
-over :data:`MOST_LINES` lines (issue 39: a module that long holds more than one
-concept)."""
+``bench``/``deploy``/``tools`` never import the tests; no module of theirs is over
+:data:`MOST_LINES` lines (issue 39: a module that long holds more than one concept).
+The web client's modules (``web/*.mjs``) have no import cycle either, and none is
+longer than one job."""
 
 from __future__ import annotations
 
 import ast
+import posixpath
+import re
 from collections.abc import Iterator, Set
 from pathlib import Path
 
@@ -104,3 +107,44 @@ def test_no_module_is_over_the_most_lines() -> None:
         if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MOST_LINES
     }
     assert not long, f"split by concept: {long}"
+
+
+# -- the web client (web/*.mjs) ------------------------------------------------------
+
+WEB = ROOT / "web"
+#: lines: a web module longer than this does more than one job (issue 39)
+WEB_MODULE_LINES = 500
+
+
+def web_import_graph() -> dict[str, set[str]]:
+    """Each module of the web client (vendored libraries aside) → the modules of ours
+    it imports (``import … from "./x.mjs"``, relative paths resolved)."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted(WEB.rglob("*.mjs")):
+        name = path.relative_to(WEB).as_posix()
+        if name.startswith("vendor/"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        targets = re.findall(r'^\s*import\b[^;]*?\bfrom\s+"(\.{1,2}/[^"]+)"', text, re.M | re.S)
+        targets += re.findall(r'\bimport\(\s*"(\.{1,2}/[^"]+)"\s*\)', text)
+        resolved = {posixpath.normpath(posixpath.join(posixpath.dirname(name), t)) for t in targets}
+        graph[name] = {t for t in resolved if not t.startswith("vendor/")}
+    return graph
+
+
+def test_the_web_client_has_no_import_cycle() -> None:
+    graph = web_import_graph()
+    assert {"app.mjs", "board.mjs", "store.mjs", "screens/home.mjs"} <= graph.keys()
+    assert "store.mjs" in graph["session.mjs"]  # edges are seen
+    assert all(deps <= graph.keys() for deps in graph.values()), graph
+    assert cycle(graph) is None, " → ".join(cycle(graph) or [])
+
+
+def test_no_web_module_is_longer_than_one_job() -> None:
+    long = {
+        path.relative_to(WEB).as_posix(): n
+        for path in WEB.rglob("*.mjs")
+        if not path.relative_to(WEB).as_posix().startswith("vendor/")
+        and (n := len(path.read_text(encoding="utf-8").splitlines())) > WEB_MODULE_LINES
+    }
+    assert not long, long

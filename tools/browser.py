@@ -39,16 +39,32 @@ def board_at(page: Any, seq: int) -> dict[str, Any]:
 
 
 def click_move(page: Any, move: dict[str, Any], state: dict[str, Any]) -> None:
-    """Play ``move`` as a player does: an action's button, or its card then its target."""
+    """Play ``move`` as a player does: an action's button (opening its list first when
+    the action is offered several ways), or its card then its target — unless the card
+    alone played it (a single tap sends a card home when that is its only move)."""
     if "action" in move:
         actions = [m for m in state["legal"] if "action" in m]
-        page.locator("button.action").nth(actions.index(move)).click()
+        button = page.locator(f"button.action[data-action-index='{actions.index(move)}']")
+        if not button.is_visible():
+            page.click(f"details[data-group='{move['action']}'] > summary")
+        button.click()
         return
     source = page.locator(f"[data-pile='{move['from']}'] [data-index]")
     if move.get("index") is not None:
         source = page.locator(f"[data-pile='{move['from']}'] [data-index='{move['index']}']")
     source.last.click()
+    if page.evaluate("() => window.pasyans.app.game.source === null"):
+        return  # played by the tap alone (or refused: the caller sees the seq stay)
     page.locator(f"[data-pile='{move['to']}']").click()
+
+
+def press(page: Any, do: str) -> None:
+    """Click the board's button ``data-do=do``, opening the "More" list first when the
+    button is in it (Resign, Rules, New game)."""
+    button = page.locator(f"[data-do='{do}']").first
+    if not button.is_visible():
+        page.click("details.more:not(.action-group) > summary")
+    button.click()
 
 
 def a_card_move(legal: list[dict[str, Any]]) -> dict[str, Any]:

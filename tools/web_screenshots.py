@@ -1,8 +1,10 @@
-"""Screenshots of the web client for docs/web.md: every main screen at 1280×800
-(desktop) and 390×844 (phone), light and dark, taken in Debian's headless Chromium
-from a real server on this machine.
+"""Screenshots of the web client for docs/web.md: the board of every game at a phone's
+390×844 and a laptop's 1280×800 (a few moves in, so foundations and fans show), and
+the other screens (sign-in, home, a win, replay, leaderboard, account) light and dark,
+taken in Debian's headless Chromium from a real server on this machine.
 
-    python -m tools.web_screenshots [DIR]   # default: docs/img (web-*.png)
+    python -m tools.web_screenshots [DIR]          # default: docs/img (web-*.png)
+    python -m tools.web_screenshots --icons        # web/icon-192.png, web/icon-512.png
 
 Needs ``chromium`` (``apt-get install chromium``) and the dev extras' ``playwright``
 (its driver only: the browser is Debian's, never downloaded). Starts its own
@@ -21,10 +23,27 @@ from typing import Any
 from client.connection import Connection
 from deploy.procs import ROOT, RedisProcess, ServerProcess
 from protocol.messages import Mode
-from tools.browser import CHROMIUM
+from server.patience import registry
+from tools.browser import CHROMIUM, press
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
-SCHEMES = ("light", "dark")
+#: moves played before a board is taken: foundations started, fans grown
+MOVES = 6
+#: the board laid out for the room it has (web/board.mjs writes data-room)
+SETTLED = """() => { const b = document.querySelector('section.game .board');
+  const t = b && b.querySelector('.table');
+  return Boolean(t) && t.dataset.room === `${b.clientWidth}x${b.clientHeight}`; }"""
+#: a few moves, foundations first (played through the page's own queue)
+PLAY = """async (n) => {
+  const game = window.pasyans.app.game;
+  for (let i = 0; i < n && game.playing; i++) {
+    const kind = (id) => (game.pile(id) || {}).kind;
+    const cards = game.legal.filter((m) => 'from' in m);
+    const move = cards.find((m) => kind(m.to) === 'foundation') || cards[0] || game.legal[0];
+    if (!move) break;
+    await game.play(move);
+  }
+}"""
 
 
 async def some_results(url: str) -> None:
@@ -39,9 +58,32 @@ async def some_results(url: str) -> None:
 
 
 def shoot(page: Any, out: Path, name: str) -> None:
-    page.wait_for_timeout(300)  # let the last render and any brief animation settle
+    page.wait_for_timeout(250)  # the last frame of a move's glide
     page.screenshot(path=str(out / f"web-{name}.png"))
     print(f"wrote {out / f'web-{name}.png'}")
+
+
+def boards(browser: Any, base: str, out: Path) -> None:
+    """Every game's board at both sizes, light, a few moves in."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="light")
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    page.goto(base)
+    page.fill("[data-field=name]", f"Маша{uuid.uuid4().int % 1000}")
+    page.click("[data-do=register]")
+    for slug in registry.slugs():
+        page.wait_for_selector(f"[data-game={slug}]")
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.click(f"[data-game={slug}] [data-do=practice]")
+        page.wait_for_selector("section.game[data-status=playing] .table")
+        page.evaluate(PLAY, MOVES)
+        page.evaluate("() => window.pasyans.app.game.say('')")
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_function(SETTLED)
+            shoot(page, out, f"board-{slug}-{size}")
+        page.click("[data-do=home]")
+    context.close()
 
 
 def screens(browser: Any, base: str, out: Path, size: str, scheme: str) -> None:
@@ -49,23 +91,59 @@ def screens(browser: Any, base: str, out: Path, size: str, scheme: str) -> None:
     context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
     page = context.new_page()
     page.set_default_timeout(30_000)
+    page.on("dialog", lambda d: d.accept())
     page.goto(base)
     page.wait_for_selector("[data-field=name]")
     shoot(page, out, f"signin-{size}-{scheme}")
     page.fill("[data-field=name]", f"Маша{uuid.uuid4().int % 1000}")
     page.click("[data-do=register]")
-    page.wait_for_selector("[data-game=crescent]")
+    page.wait_for_selector("[data-game=crescent] .cert:not(:empty)")
     shoot(page, out, f"home-{size}-{scheme}")
-    for slug in ("crescent", "st_helena"):
-        page.click(f"[data-game={slug}] [data-do=practice]")
-        page.wait_for_selector("section.game[data-status=playing]")
-        shoot(page, out, f"board-{slug}-{size}-{scheme}")
-        page.click("text=← home")
-        page.wait_for_selector("[data-game=crescent]")
+    # a win: Travellers (classic) practice, finished by the server when it can
+    for _ in range(5):
+        page.click("[data-game=travellers_classic] [data-do=practice]")
+        page.wait_for_selector("section.game[data-status=playing] .table")
+        page.click("[data-do=finish]")
+        page.wait_for_function("() => !window.pasyans.app.game.inflight")
+        if page.locator("section.game[data-status=won]").count():
+            break
+        page.click("[data-do=home]")
+    if page.locator("section.game[data-status=won]").count():
+        page.wait_for_timeout(1200)  # the win's moment
+        shoot(page, out, f"won-{size}-{scheme}")
+        gid = page.get_attribute("section.game", "data-game-id")
+        page.goto(f"{base}#replay/{gid}")
+        page.wait_for_selector(".replay[data-step='0'] .table")
+        for _ in range(12):
+            page.click("[data-do=forward]")
+        page.wait_for_selector(".replay[data-step='12'] .table")
+        shoot(page, out, f"replay-{size}-{scheme}")
+    page.goto(f"{base}#home")
+    page.click("[data-game=crescent] [data-do=practice]")
+    page.wait_for_selector("section.game[data-status=playing] .table")
+    press(page, "rules")
+    page.wait_for_selector("dialog[open] .rules[data-loaded='1']")
+    shoot(page, out, f"rules-{size}-{scheme}")
     page.goto(f"{base}#leaderboard/crescent")
-    page.wait_for_timeout(800)
+    page.wait_for_selector("table.entries tr[data-player]")
     shoot(page, out, f"leaderboard-{size}-{scheme}")
+    page.goto(f"{base}#account")
+    page.wait_for_selector("section.account")
+    shoot(page, out, f"account-{size}-{scheme}")
     context.close()
+
+
+def icons(browser: Any) -> None:
+    """web/icon.svg drawn at the sizes the manifest lists as PNG."""
+    svg = (ROOT / "web" / "icon.svg").read_text(encoding="utf-8")
+    for size in (192, 512):
+        page = browser.new_page(viewport={"width": size, "height": size})
+        sized = svg.replace("<svg ", f'<svg width="{size}" height="{size}" ', 1)
+        page.set_content(f"<body style='margin:0'>{sized}</body>")
+        path = ROOT / "web" / f"icon-{size}.png"
+        page.screenshot(path=str(path), omit_background=True)
+        page.close()
+        print(f"wrote {path}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -73,12 +151,19 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m tools.web_screenshots", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("dir", nargs="?", default=str(ROOT / "docs" / "img"))
+    parser.add_argument("--icons", action="store_true", help="draw the app's PNG icons")
     args = parser.parse_args(argv)
     if not Path(CHROMIUM).exists():
         print("needs Debian's chromium: apt-get install chromium", file=sys.stderr)
         return 2
     from playwright.sync_api import sync_playwright
 
+    if args.icons:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM)
+            icons(browser)
+            browser.close()
+        return 0
     out = Path(args.dir)
     out.mkdir(parents=True, exist_ok=True)
     with RedisProcess() as redis, ServerProcess(redis_url=redis.url) as server:
@@ -86,9 +171,9 @@ def main(argv: list[str] | None = None) -> int:
         base = f"http://127.0.0.1:{server.port}/"
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM)
-            for size in SIZES:
-                for scheme in SCHEMES:
-                    screens(browser, base, out, size, scheme)
+            boards(browser, base, out)
+            for size, scheme in (("desktop", "light"), ("phone", "dark")):
+                screens(browser, base, out, size, scheme)
             browser.close()
     return 0
 

@@ -8,6 +8,8 @@
 // (useBigInt64) would send a Number of 2^32 or more as a float, which the server
 // refuses for ids, seq and seeds: such Numbers are sent as BigInt instead.
 
+import { W } from "./words.mjs";
+
 const { Encoder, Decoder } = globalThis.MessagePack;
 const encoder = new Encoder({ useBigInt64: true });
 const decoder = new Decoder({ useBigInt64: true });
@@ -78,7 +80,7 @@ export class ServerError extends Error {
 // (the caller asks the server again, e.g. `resume`; a move is never sent twice).
 export class Lost extends Error {
   constructor() {
-    super("the connection to the server was lost");
+    super(W.net.lostRequest);
     this.code = "lost";
   }
 }
@@ -86,7 +88,8 @@ export class Lost extends Error {
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
 export class Connection {
-  // onEvent(event): unasked frames; onStatus(text|null): a banner while offline;
+  // onEvent(event): unasked frames; onStatus(text|null, offline): a banner while the
+  // connection is down (offline: not even the network reaches the server);
   // onOpen(): after every (re)connection, before other requests go out (sign in again).
   constructor({ onEvent = () => {}, onStatus = () => {}, onOpen = async () => {} } = {}) {
     this.onEvent = onEvent;
@@ -96,26 +99,33 @@ export class Connection {
     this.nextId = 1;
     this.pending = new Map();
     this.ws = null;
-    this.ready = null; // a promise: open and signed in
+    this.ready = null; // a promise: open and signed in (freshReady)
+    this.opened = () => {};
     this.closed = false;
     this.attempt = 0;
     this.connect();
   }
 
   connect() {
-    let opened;
-    let failed;
-    this.ready = new Promise((ok, no) => {
-      opened = ok;
-      failed = no;
-    });
-    this.ready.catch(() => {});
-    this.readyDone = { opened, failed };
+    this.freshReady();
     this.dial();
+    window.addEventListener("online", () => {
+      // the network is back: try now rather than at the end of the pause
+      if (!this.ws && !this.closed) this.dial();
+    });
+    window.addEventListener("offline", () => this.onStatus(W.net.offline, true));
+  }
+
+  // a new `ready` promise: resolved once the connection is open and signed in
+  freshReady() {
+    this.ready = new Promise((ok) => {
+      this.opened = ok;
+    });
   }
 
   dial() {
-    if (this.closed) return;
+    if (this.closed || (this.ws && this.ws.readyState <= WebSocket.OPEN)) return;
+    clearTimeout(this.redial);
     let ws;
     try {
       ws = new WebSocket(this.url, SUBPROTOCOL);
@@ -135,7 +145,7 @@ export class Connection {
         // signing in failed for good (an unknown token): the app decides
       }
       this.onStatus(null);
-      this.readyDone.opened();
+      this.opened();
     };
     ws.onmessage = (event) => {
       if (!(event.data instanceof ArrayBuffer)) return;
@@ -162,28 +172,35 @@ export class Connection {
       this.pending.clear();
       if (this.closed) return;
       // a fresh `ready`, unless this connection never opened (then it still waits)
-      if (wasOpen) this.connectLater();
-      else this.retry("no answer");
+      if (wasOpen) {
+        this.freshReady();
+        this.retry(W.net.wasLost);
+      } else this.retry(W.net.noAnswer);
     };
-  }
-
-  connectLater() {
-    let opened;
-    let failed;
-    this.ready = new Promise((ok, no) => {
-      opened = ok;
-      failed = no;
-    });
-    this.ready.catch(() => {});
-    this.readyDone = { opened, failed };
-    this.retry("the connection was lost");
   }
 
   retry(why) {
     const pause = Math.min(RECONNECT_MOST_MS, RECONNECT_FIRST_MS * 2 ** this.attempt);
     this.attempt += 1;
-    this.onStatus(`Connection lost — reconnecting… (${why})`);
-    setTimeout(() => this.dial(), pause * (1 + Math.random() * 0.25));
+    this.say(why);
+    clearTimeout(this.redial);
+    this.redial = setTimeout(() => this.dial(), pause * (1 + Math.random() * 0.25));
+  }
+
+  // Why the page is not connected, in words: offline (the browser says so, or not even
+  // an HTTP request reaches the server), else the connection is coming back.
+  async say(why) {
+    let offline = navigator.onLine === false;
+    if (!offline) {
+      try {
+        await fetch("/healthz", { cache: "no-store" });
+      } catch (err) {
+        offline = true;
+      }
+    }
+    if (this.online) return;
+    const text = !offline ? W.net.lost(why) : navigator.onLine === false ? W.net.offline : W.net.unreachable;
+    this.onStatus(text, offline);
   }
 
   close() {
@@ -234,7 +251,7 @@ export class Connection {
       // a daily still being certified is the page's to wait for (it shows the progress)
       if (error.code === "unavailable" && !error.preparing && (Date.now() - started) / 1000 < UNAVAILABLE_PATIENCE) {
         pause = Math.min(UNAVAILABLE_MAX_PAUSE, Math.max(retry || 0.5, pause * 2));
-        this.onStatus("The server cannot answer just now — trying again…");
+        this.onStatus(W.net.busy);
         await sleep(pause * 1000);
         continue;
       }

@@ -8,7 +8,7 @@ starts; a URL path is never mapped to the file system. Each file is answered wit
 Every answer carries a strict Content-Security-Policy: scripts, styles and connections
 only from this origin, no inline script.
 
-What it costs: the files live in memory (about 100 KB, twice: plain and gzip). What
+What it costs: the files live in memory (about 200 KB, twice: plain and gzip). What
 it does not do: ``HEAD``, ranges, or any method but ``GET`` (the websockets server
 reads only ``GET`` requests).
 """
@@ -18,6 +18,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import importlib.resources
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,19 +32,55 @@ PACKAGE = "server.web"
 CHECKOUT = Path(__file__).resolve().parents[2] / "web"
 
 #: URL path → file of :data:`PACKAGE`: everything the page loads, and nothing else
+#: (tests/web/test_static.py checks that every file of ``web/`` the page could load is here)
 FILES: Mapping[str, str] = {
     "/": "index.html",
     "/index.html": "index.html",
-    "/app.mjs": "app.mjs",
-    "/net.mjs": "net.mjs",
-    "/board.mjs": "board.mjs",
-    "/screens.mjs": "screens.mjs",
-    "/words.mjs": "words.mjs",
-    "/style.css": "style.css",
-    "/favicon.svg": "favicon.svg",
-    "/vendor/preact-htm.mjs": "vendor/preact-htm.mjs",
-    "/vendor/msgpack.min.js": "vendor/msgpack.min.js",
+    **{
+        f"/{name}": name
+        for name in (
+            "app.mjs",
+            "board.mjs",
+            "cards.mjs",
+            "end.mjs",
+            "game.mjs",
+            "hooks.mjs",
+            "layout.mjs",
+            "net.mjs",
+            "route.mjs",
+            "session.mjs",
+            "store.mjs",
+            "ui.mjs",
+            "words.mjs",
+            "markdown.mjs",
+            "screens/account.mjs",
+            "screens/calendar.mjs",
+            "screens/challenge.mjs",
+            "screens/friends.mjs",
+            "screens/game.mjs",
+            "screens/home.mjs",
+            "screens/leaderboard.mjs",
+            "screens/me.mjs",
+            "screens/race.mjs",
+            "screens/replay.mjs",
+            "screens/signin.mjs",
+            "style.css",
+            "icon.svg",
+            "icon-192.png",
+            "icon-512.png",
+            "manifest.webmanifest",
+            "sw.js",
+            "vendor/preact-htm.mjs",
+            "vendor/msgpack.min.js",
+        )
+    },
 }
+#: the page: told every module to preload, after this line of it
+PAGE = "index.html"
+PRELOAD = "<!-- modulepreload: every module, listed here by the server (server/net/static.py) -->"
+#: the service worker: told the shell's URLs and a version (a hash of every file), so a
+#: new file makes a new cache (web/sw.js)
+SERVICE_WORKER = "sw.js"
 
 CONTENT_TYPES: Mapping[str, str] = {
     ".html": "text/html; charset=utf-8",
@@ -51,6 +88,8 @@ CONTENT_TYPES: Mapping[str, str] = {
     ".js": "text/javascript; charset=utf-8",
     ".css": "text/css; charset=utf-8",
     ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".webmanifest": "application/manifest+json",
 }
 
 #: the page's Content-Security-Policy: nothing from another origin, no inline script
@@ -80,22 +119,45 @@ class Asset:
 def load(files: Mapping[str, str] = FILES, package: str = PACKAGE) -> dict[str, Asset]:
     """Every whitelisted file, read and compressed now (a missing one is an error: the
     package was built without the web client)."""
-    assets: dict[str, Asset] = {}
-    read: dict[str, Asset] = {}
-    for url, name in files.items():
-        if name not in read:
-            body = read_file(package, name)
-            suffix = name[name.rfind(".") :]
-            packed = gzip.compress(body, 9, mtime=0) if len(body) >= GZIP_FROM else None
-            read[name] = Asset(
-                body=body,
-                gzipped=packed if packed is not None and len(packed) < len(body) else None,
-                content_type=CONTENT_TYPES[suffix],
-                etag='"' + hashlib.sha256(body).hexdigest()[:20] + '"',
-                cache=VENDOR_CACHE if name.startswith("vendor/") else REVALIDATE,
-            )
-        assets[url] = read[name]
-    return assets
+    bodies = {name: read_file(package, name) for name in dict.fromkeys(files.values())}
+    if PAGE in bodies:
+        bodies[PAGE] = page(bodies[PAGE], files)
+    if SERVICE_WORKER in bodies:
+        bodies[SERVICE_WORKER] = service_worker(bodies, files)
+    read = {name: asset(name, body) for name, body in bodies.items()}
+    return {url: read[name] for url, name in files.items()}
+
+
+def asset(name: str, body: bytes) -> Asset:
+    suffix = name[name.rfind(".") :]
+    packed = gzip.compress(body, 9, mtime=0) if len(body) >= GZIP_FROM else None
+    return Asset(
+        body=body,
+        gzipped=packed if packed is not None and len(packed) < len(body) else None,
+        content_type=CONTENT_TYPES[suffix],
+        etag='"' + hashlib.sha256(body).hexdigest()[:20] + '"',
+        cache=VENDOR_CACHE if name.startswith("vendor/") else REVALIDATE,
+    )
+
+
+def page(body: bytes, files: Mapping[str, str]) -> bytes:
+    """web/index.html with a ``modulepreload`` link to every module: the browser fetches
+    them all at once instead of finding them import by import."""
+    links = "".join(
+        f'<link rel="modulepreload" href="{url}">\n' for url in files if url.endswith(".mjs")
+    )
+    return body.replace(PRELOAD.encode(), (PRELOAD + "\n" + links.rstrip("\n")).encode())
+
+
+def service_worker(bodies: Mapping[str, bytes], files: Mapping[str, str]) -> bytes:
+    """web/sw.js with the shell's URLs and a version that changes with any file."""
+    digest = hashlib.sha256()
+    for name in sorted(bodies):
+        if name != SERVICE_WORKER:
+            digest.update(name.encode() + b"\0" + bodies[name])
+    shell = [url for url, name in files.items() if name != SERVICE_WORKER and url != "/index.html"]
+    body = bodies[SERVICE_WORKER].replace(b'["__SHELL__"]', json.dumps(shell).encode())
+    return body.replace(b"__VERSION__", digest.hexdigest()[:16].encode())
 
 
 def read_file(package: str, name: str) -> bytes:

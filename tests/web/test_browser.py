@@ -1,7 +1,7 @@
 """The web client in a real headless Chromium against a real server process.
 
-Kept short (the whole file runs in well under a minute): one move of each game, not
-whole games; bench/web.py plays long. The page is found by its stable hooks:
+Kept short (the whole file runs in well under a minute): test_boards.py plays one
+move of every game, bench/web.py plays long. The page is found by its stable hooks:
 ``data-pile``, ``data-card``, ``data-game`` (home rows), ``data-game-id`` and
 ``data-status`` (the board), ``data-do`` (buttons)."""
 
@@ -17,55 +17,17 @@ from typing import Any
 import pytest
 import redis
 
-from server.patience import registry
-from tests.support import GUARD, RedisProcess, ServerProcess, connect, eventually
-from tools.browser import a_card_move, board_at, click_move, held, sign_in
+from tests.support import RedisProcess, ServerProcess, connect, eventually
+from tests.web.pages import STEP, base, opened
+from tools.browser import a_card_move, board_at, click_move, held, press, sign_in
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
-
-#: milliseconds any one step of the page may take before the test fails: a hang guard
-#: (tests/support/wait.py's GUARD), far beyond a loaded machine or a fresh daily
-STEP = int(GUARD * 1000)
 
 
 @pytest.fixture
 def page(browser: Any, web_server: ServerProcess) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.set_default_timeout(STEP)
-    page.goto(base(web_server))
-    yield page
-    context.close()
-    assert not errors, errors
-
-
-def base(server: ServerProcess) -> str:
-    return f"http://127.0.0.1:{server.port}/"
-
-
-def test_sign_in_with_a_cyrillic_name_and_move_by_click_in_every_daily(page: Any) -> None:
-    name = sign_in(page)
-    assert page.get_attribute("[data-player]", "data-player") == name
-    for slug in registry.slugs():
-        page.click(f"[data-game={slug}] [data-do=daily]")
-        page.wait_for_selector("section.game[data-status=playing]")
-        state = held(page)
-        assert page.get_attribute("section.game", "data-game-id") == state["game_id"]
-        for pid, cards in state["piles"].items():  # every pile and card has its hook
-            pile = page.locator(f"[data-pile='{pid}']")
-            assert pile.count() == 1, (slug, pid)
-            if cards and cards[-1] is not None:
-                assert pile.locator(f"[data-card='{cards[-1]}']").count() >= 1, (slug, pid)
-            elif cards:
-                assert pile.locator("[data-card='?']").count() >= 1, (slug, pid)
-        move = a_card_move(state["legal"])
-        click_move(page, move, state)
-        after = board_at(page, state["seq"] + 1)
-        assert after["game_id"] == state["game_id"], slug
-        page.click("text=← home")
-        page.wait_for_selector(f"[data-game={slug}]")
+    with opened(browser, web_server) as page:
+        yield page
 
 
 def drag(page: Any, source: Any, target: Any) -> None:
@@ -111,13 +73,16 @@ def test_a_practice_of_travellers_classic_is_won(page: Any) -> None:
         page.wait_for_selector("section.game[data-status=playing]")
         page.click("[data-do=finish]")
         page.wait_for_function(
-            "() => !window.pasyans.app.game.busy && document.querySelector('.message').textContent"
+            "() => !window.pasyans.app.game.inflight"
+            " && document.querySelector('.message').textContent"
         )
         if page.locator("section.game[data-status=won]").count():
             break
-        page.click("text=← home")
+        page.click("[data-do=home]")
     page.wait_for_selector("section.game[data-status=won]")
     assert "won" in page.inner_text("pre.share")
+    assert page.inner_text("aside.end h2") == "You won!"
+    page.wait_for_selector("aside.end.moment .burst .bit")  # a win's moment: suits thrown up
     assert page.locator("[data-pile] [data-card='?']").count() == 0
 
 
@@ -187,7 +152,7 @@ def test_two_players_race_by_link_to_the_end_and_a_replay_steps_to_the_final_boa
             ".some(e => /1 move/.test(e.textContent))"
         )
         for p in (page, friend):
-            p.click("[data-do=resign]")
+            press(p, "resign")
             p.wait_for_selector("section.game[data-status=lost]")
         for p in (page, friend):
             p.wait_for_selector(".race-panel[data-race-status=finished]")
@@ -197,10 +162,13 @@ def test_two_players_race_by_link_to_the_end_and_a_replay_steps_to_the_final_boa
     page.locator("[data-history] button", has_text="replay").first.click()
     page.wait_for_selector(".replay[data-moves]")
     moves = int(page.get_attribute(".replay", "data-moves") or "0")
+    page.wait_for_selector(".replay[data-step='0'] [data-status=playing]")  # opens at move 0
+    page.click("[data-do=last]")
     page.wait_for_selector(f".replay[data-step='{moves}'] [data-status=lost]")
     page.click("[data-do=first]")
     page.wait_for_selector(".replay[data-step='0'] [data-status=playing]")
-    page.click("[data-do=last]")
+    page.click("[data-do=play]")  # plays by itself to the end
+    page.wait_for_selector(f".replay[data-step='{moves}'] [data-status=lost]")
     page.wait_for_selector(f".replay[data-step='{moves}'] [data-status=lost]")
 
 
@@ -247,7 +215,7 @@ def test_a_challenge_link_opens_and_plays_the_same_deal(
     state = page.evaluate("() => window.pasyans.app.game.state")
     assert state["mode"] == "challenge" and state["deal"]["seed"] is None
     page.on("dialog", lambda d: d.accept())
-    page.click("[data-do=resign]")
+    press(page, "resign")
     page.wait_for_selector("section.game[data-status=lost]")
     page.goto(f"{base(web_server)}#challenge/{code}")
     page.wait_for_selector(f"[data-challenge='{code}'] tr[data-player]")
@@ -316,7 +284,7 @@ def test_a_race_is_watched_by_link(page: Any, web_server: ServerProcess) -> None
         assert page.locator("[data-member-board] [data-card]").count() == 0
         pool.submit(asyncio.run, move(token, gid)).result()
         page.wait_for_function(
-            "() => [...document.querySelectorAll('[data-member-board] h3')]"
+            "() => [...document.querySelectorAll('[data-member-board] h2')]"
             ".some(e => /1 move/.test(e.textContent))"
         )
         assert page.locator("[data-member-board] [data-card]").count() == 0
@@ -386,7 +354,7 @@ def test_a_race_ended_by_its_creator_reaches_a_members_board_at_once(
         page.goto(f"{base(web_server)}#race/{code}")
         page.wait_for_function("() => document.querySelectorAll('[data-member]').length === 2")
         pool.submit(asyncio.run, start(rid, creator)).result()
-        page.wait_for_selector("section.game[data-status=playing] [data-do=resign]")
+        page.wait_for_selector("section.game[data-status=playing] [data-do=undo]")
         pool.submit(asyncio.run, end(rid, creator)).result()
     page.wait_for_selector("section.game[data-status=lost]")
     assert page.locator("[data-do=resign]").count() == 0
@@ -402,13 +370,13 @@ def test_an_assisted_game_says_so_on_every_screen(page: Any) -> None:
     page.click("[data-game=travellers_classic] [data-do=daily]")
     page.wait_for_selector("section.game[data-status=playing] .mode[data-assisted='0']")
     assert page.locator("[data-do=hint]").count() == 0
-    page.click("text=← home")
+    page.click("[data-do=home]")
     page.click("[data-game=travellers_classic] [data-do=practice]")
     page.wait_for_selector("section.game[data-status=playing] .mode[data-assisted='0']")
     page.click("[data-do=hint]")
     page.wait_for_selector(".mode[data-assisted='1']")
     assert "assisted (not ranked)" in page.inner_text(".game-head .mode")
-    page.click("[data-do=resign]")
+    press(page, "resign")
     page.wait_for_selector("aside.end [data-assisted='1']")
     assert "assisted (the solver helped: not ranked)" in page.inner_text("aside.end pre.share")
     gid = page.get_attribute("section.game", "data-game-id")

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import json
+import posixpath
+import re
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 from websockets.asyncio.client import connect
@@ -16,7 +20,7 @@ from websockets.typing import Origin, Subprotocol
 import protocol as P
 from server.net import App
 from server.net.http import Origins, origin_key, same_host
-from server.net.static import CSP, FILES, load
+from server.net.static import CHECKOUT, CSP, FILES, load, service_worker
 from tests.support import GUARD, running_app
 
 Fetched = tuple[int, dict[str, str], bytes]
@@ -53,6 +57,10 @@ async def test_the_page_and_every_whitelisted_file_are_served_with_their_type(ap
         assert "Cache-Control" in headers, path
         if path.endswith((".mjs", ".js")):
             assert headers["Content-Type"] == "text/javascript; charset=utf-8", path
+    _, headers, _ = await get(app, "/manifest.webmanifest")
+    assert headers["Content-Type"] == "application/manifest+json"
+    _, headers, _ = await get(app, "/icon-192.png")
+    assert headers["Content-Type"] == "image/png"
 
 
 async def test_an_etag_the_browser_has_gets_304_and_gzip_when_accepted(app: App) -> None:
@@ -80,16 +88,44 @@ async def test_paths_off_the_whitelist_are_404_and_never_read_from_disk(app: App
 
 
 def test_everything_the_page_loads_is_on_the_whitelist() -> None:
+    """The page's links, every module's imports (relative paths resolved), the
+    manifest's icons: all on the whitelist; and every file of web/ the page could load
+    is on it (a module forgotten there would be a 404 in production only)."""
     assets = load()
     page = assets["/"].body.decode()
-    for url in FILES:
-        assert url == "/" or url == "/index.html" or url in page or url.endswith("README"), url
-    for name in ("app.mjs", "board.mjs", "screens.mjs"):
-        module = assets[f"/{name}"].body.decode()
-        for line in module.splitlines():
-            if line.startswith("import ") and " from " in line:
-                target = line.rsplit(" from ", 1)[1].strip(' ";').removeprefix(".")
-                assert target in FILES, (name, target)
+    for url in re.findall(r'(?:href|src)="(/[^"]*)"', page):
+        assert url in FILES, url
+    for url in FILES:  # every module preloaded: fetched at once, not import by import
+        assert not url.endswith(".mjs") or f'<link rel="modulepreload" href="{url}">' in page, url
+    for url, name in FILES.items():
+        if not name.endswith(".mjs"):
+            continue
+        module = assets[url].body.decode()
+        for target in re.findall(r'^import .* from "(\.{1,2}/[^"]+)";$', module, re.M):
+            resolved = posixpath.normpath(posixpath.join(posixpath.dirname(url), target))
+            assert resolved in FILES, (url, target)
+    manifest = json.loads(assets["/manifest.webmanifest"].body)
+    for icon in manifest["icons"]:
+        assert icon["src"] in FILES, icon
+    web = Path(CHECKOUT)
+    served = {".html", ".mjs", ".js", ".css", ".svg", ".png", ".webmanifest"}
+    on_disk = {str(p.relative_to(web)) for p in web.rglob("*") if p.suffix in served}
+    assert on_disk == set(FILES.values())
+
+
+def test_the_service_worker_is_told_the_shell_and_a_version() -> None:
+    """web/sw.js as served: the shell's URLs (every file but itself) and a version that
+    changes when any file does, so a new release makes a new cache."""
+    worker = load()["/sw.js"].body.decode()
+    shell = json.loads(re.search(r"const SHELL = (\[.*?\]);", worker).group(1))  # type: ignore[union-attr]
+    assert set(shell) == set(FILES) - {"/sw.js", "/index.html"}
+    version = re.search(r'const VERSION = "([0-9a-f]{16})";', worker)
+    assert version
+    changed = service_worker({**{n: b"x" for n in FILES.values()}, "sw.js": SW_BODY}, FILES)
+    assert version.group(1).encode() not in changed
+
+
+SW_BODY = b'const VERSION = "__VERSION__";\nconst SHELL = ["__SHELL__"];\n'
 
 
 def test_origins_are_compared_scheme_host_and_port() -> None:

@@ -1,0 +1,78 @@
+"""What the browser tests share: the hang guard of a page's steps, the page's address,
+a page opened on it that fails its test on any error of the page's own, and axe-core
+(vendored for the tests: tests/web/vendor) run on what a page shows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from tests.support import GUARD, ServerProcess
+
+#: milliseconds any one step of the page may take before the test fails: a hang guard
+#: (tests/support/wait.py's GUARD), far beyond a loaded machine or a fresh daily
+STEP = int(GUARD * 1000)
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def base(server: ServerProcess) -> str:
+    return f"http://127.0.0.1:{server.port}/"
+
+
+@contextmanager
+def opened(
+    browser: Any, server: ServerProcess, *, viewport: dict[str, int] = DESKTOP, **options: Any
+) -> Iterator[Any]:
+    """A new browser context's page on the server's page; errors thrown in the page
+    fail the test when the block ends."""
+    context = browser.new_context(viewport=viewport, **options)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(STEP)
+    page.goto(base(server))
+    try:
+        yield page
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
+
+#: every violation axe finds, as {id, impact, help, where}
+RUN_AXE = """async (options) => {
+  const result = await axe.run(document, options);
+  return result.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+    where: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}));
+}"""
+#: axe's rules, with the one that a name holds the visible text (off by default) on
+ALL_RULES = {"rules": {"label-content-name-mismatch": {"enabled": True}}}
+CONTRAST = {"runOnly": ["color-contrast"]}
+
+
+class Audit:
+    """axe run on each screen shown; the critical and serious violations kept (the test
+    asserts there are none), every other one printed."""
+
+    def __init__(self, page: Any, options: dict[str, Any] = ALL_RULES) -> None:
+        self.page = page
+        self.options = options
+        self.bad: list[str] = []
+        self.screens = 0
+
+    def __call__(self, screen: str, ready: str) -> None:
+        self.page.wait_for_selector(ready)
+        if not self.page.evaluate("() => typeof window.axe !== 'undefined'"):
+            self.page.evaluate(AXE)  # after each page load: the page never loads it
+        self.screens += 1
+        for v in self.page.evaluate(RUN_AXE, self.options):
+            line = f"{screen}: {v['impact']} {v['id']} ({v['help']}) at {v['where']}"
+            if v["impact"] in ("critical", "serious"):
+                self.bad.append(line)
+            else:
+                print(line)

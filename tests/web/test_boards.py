@@ -1,0 +1,161 @@
+"""The board of every game, in one page session (each game's daily dealt once, the
+viewport resized, no page loaded again): every pile and card has its hook, axe-core
+finds no critical or serious violation, a move by click is played, and the game fits
+every screen (issue 37) — at a phone's 390×844 and 844×390, a tablet's 768×1024, a
+laptop's 1280×800 and 1920×1080: every pile on the board's visible area or within what
+the board itself pans to, no page scrolled sideways, cards at least 36 px wide, every
+pile and button a 40 px tap target, and the table filling the board across or down.
+And a drag reaches a pile off screen: the board scrolls by itself while the card is
+held at its edge."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from server.patience import registry
+from tests.support import ServerProcess
+from tests.web.pages import PHONE, Audit, opened
+from tools.browser import a_card_move, board_at, click_move, held, sign_in
+
+pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+
+SIZES = [(390, 844), (844, 390), (768, 1024), (1280, 800), (1920, 1080)]
+#: px: the narrowest card (web/layout.mjs MIN_CARD), the smallest tap target
+CARD = 36
+TAP = 40
+
+#: the board laid out for the room it has now (web/board.mjs writes data-room)
+SETTLED = """() => { const b = document.querySelector('section.game .board');
+  const t = b && b.querySelector('.table');
+  return Boolean(t) && t.dataset.room === `${b.clientWidth}x${b.clientHeight}`; }"""
+
+#: what is wrong with the board as drawn, in words (an empty list: nothing)
+MEASURE = """() => {
+  const problems = [];
+  const board = document.querySelector('section.game .board');
+  const table = board.querySelector('.table');
+  const b = board.getBoundingClientRect();
+  const px = (v) => Math.round(v);
+  if (document.documentElement.scrollWidth > innerWidth)
+    problems.push(`the page scrolls sideways (${document.documentElement.scrollWidth} px)`);
+  if (b.left < 0 || b.top < 0 || b.right > innerWidth + 0.5 || b.bottom > innerHeight + 0.5)
+    problems.push('the board is not all on screen');
+  const style = getComputedStyle(board);
+  const pans = style.overflowX !== 'visible' && style.overflowY !== 'visible';
+  for (const pile of board.querySelectorAll('[data-pile]')) {
+    const r = pile.getBoundingClientRect();
+    const x = r.left - b.left + board.scrollLeft, y = r.top - b.top + board.scrollTop;
+    const seen = x >= board.scrollLeft - 0.5 && y >= board.scrollTop - 0.5
+      && x + r.width <= board.scrollLeft + board.clientWidth + 0.5
+      && y + r.height <= board.scrollTop + board.clientHeight + 0.5;
+    const reached = pans && x >= -0.5 && y >= -0.5
+      && x + r.width <= board.scrollWidth + 0.5 && y + r.height <= board.scrollHeight + 0.5;
+    if (!seen && !reached) problems.push(`${pile.dataset.pile} out of reach`);
+    if (r.width < __TAP__ || r.height < __TAP__)
+      problems.push(`${pile.dataset.pile}: a ${px(r.width)}×${px(r.height)} px target`);
+  }
+  const widths = [...table.querySelectorAll('.card')].map((c) => c.getBoundingClientRect().width);
+  const card = Math.min(...widths);
+  if (card < __CARD__) problems.push(`cards ${px(card)} px wide`);
+  for (const button of document.querySelectorAll('section.game button, section.game summary')) {
+    const r = button.getBoundingClientRect();
+    if (!r.width) continue;  // in a list not open
+    if (r.width < __TAP__ || r.height < __TAP__)
+      problems.push(`button ${button.textContent.trim()}: ${px(r.width)}×${px(r.height)} px`);
+  }
+  const across = table.offsetWidth / board.clientWidth;
+  const down = table.offsetHeight / board.clientHeight;
+  if (Math.max(across, down) < 0.8 && card < 110)
+    problems.push(`the table fills ${px(across * 100)}% across, ${px(down * 100)}% down`);
+  return {problems, card: px(card), arrangement: table.dataset.arrangement};
+}""".replace("__TAP__", str(TAP)).replace("__CARD__", str(CARD))
+
+
+#: the piles of the state the page holds that have no hook, or whose top card has none
+HOOKLESS = """() => [...window.pasyans.app.game.state.view.piles].filter((p) => {
+  const shown = document.querySelectorAll(`[data-pile="${p.id}"]`);
+  if (shown.length !== 1) return true;
+  const top = p.cards[p.cards.length - 1];
+  return p.cards.length > 0 && !shown[0].querySelector(`[data-card="${top === null ? '?' : top}"]`);
+}).map((p) => p.id)"""
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any, web_server: ServerProcess) -> Iterator[Any]:
+    with opened(browser, web_server, viewport=PHONE) as page:
+        yield page
+
+
+def test_every_board_has_its_hooks_passes_axe_plays_and_fits_every_screen(page: Any) -> None:
+    name = sign_in(page, "Вёрстка")  # a Cyrillic name
+    assert page.get_attribute("[data-player]", "data-player") == name
+    audit = Audit(page)
+    wrong: list[str] = []
+    report: list[str] = []
+    for slug in registry.slugs():
+        page.set_viewport_size(PHONE)
+        page.click(f"[data-game={slug}] [data-do=daily]")
+        page.wait_for_selector("section.game[data-status=playing] .table")
+        state = held(page)
+        assert page.get_attribute("section.game", "data-game-id") == state["game_id"]
+        assert page.evaluate(HOOKLESS) == [], slug
+        audit(f"the board of {slug}", "section.game .table")
+        for label in page.locator("button.action, .action-group > summary").all_text_contents():
+            assert label[:1].isupper() and not set(label) & set("_="), (slug, label)  # words
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_function(SETTLED)
+            measured = page.evaluate(MEASURE)
+            shown = f"{measured['arrangement']}, {measured['card']} px"
+            report.append(f"{slug} {width}×{height}: {shown}")
+            wrong += [f"{slug} at {width}×{height}: {p}" for p in measured["problems"]]
+        click_move(page, a_card_move(state["legal"]), state)
+        assert board_at(page, state["seq"] + 1)["game_id"] == state["game_id"], slug
+        page.click("[data-do=home]")
+        page.wait_for_selector(f"[data-game={slug}]")
+    print("\n".join(report))
+    assert not audit.bad, "\n".join(audit.bad)
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_drag_reaches_a_pile_off_screen(page: Any) -> None:
+    """Squaring the Circle on a phone: its ring is below the grid, off screen; a card
+    held at the board's lower edge scrolls the board until its foundation shows."""
+    page.set_viewport_size(PHONE)
+    if page.locator("[data-field=name]").count():
+        sign_in(page, "Тяга")
+    page.click("[data-game=squaring_circle] [data-do=practice]")
+    page.wait_for_selector("section.game[data-status=playing] .table")
+    page.wait_for_function(SETTLED)
+    state = held(page)
+    moves = [m for m in state["legal"] if "from" in m]
+    lowest = page.evaluate(  # the move whose target is lowest on the board, below the fold
+        """(moves) => {
+             const b = document.querySelector('section.game .board').getBoundingClientRect();
+             const top = (m) =>
+               document.querySelector(`[data-pile="${m.to}"]`).getBoundingClientRect().top;
+             const i = moves.reduce((best, m, i) => (top(m) > top(moves[best]) ? i : best), 0);
+             return top(moves[i]) > b.bottom ? i : -1; }""",
+        moves,
+    )
+    assert lowest >= 0, "no legal move to a pile below the fold"
+    move = moves[lowest]
+    board = page.locator("section.game .board").bounding_box()
+    card = page.locator(f"[data-pile='{move['from']}'] [data-index]").last.bounding_box()
+    page.mouse.move(card["x"] + card["width"] / 2, card["y"] + card["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(card["x"] + card["width"] / 2 + 10, card["y"] + card["height"] / 2 + 10)
+    page.mouse.move(board["x"] + board["width"] / 2, board["y"] + board["height"] - 8, steps=4)
+    page.wait_for_function(  # held at the edge, the board scrolls to its end
+        """() => { const b = document.querySelector('section.game .board');
+                   return b.scrollTop > 0
+                     && b.scrollTop + b.clientHeight >= b.scrollHeight - 1; }"""
+    )
+    box = page.locator(f"[data-pile='{move['to']}']").bounding_box()
+    assert box["y"] + box["height"] <= board["y"] + board["height"] + 1
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=3)
+    page.mouse.up()
+    page.wait_for_selector(f"section.game[data-seq='{state['seq'] + 1}']")

@@ -1,0 +1,46 @@
+// The board screen of a game (#game/ID): the game from the store, else asked for
+// (`resume`); its rules in a dialog.
+
+import { html, useEffect, useRef, useState } from "../vendor/preact-htm.mjs";
+import { Board } from "../board.mjs";
+import { Markdown } from "../markdown.mjs";
+import { go } from "../route.mjs";
+import { conn, openGame, start } from "../session.mjs";
+import { app } from "../store.mjs";
+import { W } from "../words.mjs";
+
+export function Rules({ slug, onClose }) {
+  const [text, setText] = useState(null);
+  const ref = useRef(null);
+  useEffect(() => {
+    conn.call("rules", { game: slug }).then((r) => setText(r.text)).catch((e) => setText(e.message));
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, [slug]);
+  return html`<dialog class="dialog" ref=${ref} aria-labelledby="rules-title" onClose=${onClose}>
+    <header class="dialog-head">
+      <h2 id="rules-title">${W.rules.title}</h2>
+      <button class="close" data-do="rules-close" onClick=${() => ref.current.close()}>${W.rules.close}</button>
+    </header>
+    <div class="rules" data-loaded=${text === null ? "0" : "1"}>${text === null ? W.loading : html`<${Markdown} text=${text} />`}</div>
+  </dialog>`;
+}
+
+export function GameScreen({ id }) {
+  const [rules, setRules] = useState(false);
+  const [error, setError] = useState("");
+  const game = app.game;
+  useEffect(() => {
+    if (!game || game.state.game_id !== id) {
+      conn
+        .call("resume", { game_id: id })
+        .then((reply) => openGame(reply.state))
+        .catch((err) => setError(err.message));
+    }
+  }, [id]);
+  if (!game || game.state.game_id !== id) return html`<p class="loading">${error || W.loading}</p>`;
+  const onNew = game.state.mode === "race" ? null : () => start(game.state.game, "practice");
+  return html`
+    <${Board} game=${game} titles=${app.titles} onLeave=${() => go("home")} onRules=${() => setRules(true)} onNew=${onNew} />
+    ${rules ? html`<${Rules} slug=${game.state.game} onClose=${() => setRules(false)} />` : ""}`;
+}

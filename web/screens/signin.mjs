@@ -1,0 +1,51 @@
+// Signing in: a new name (any one alphabet), or the token of an account made on
+// another device.
+
+import { html, useState } from "../vendor/preact-htm.mjs";
+import { Card } from "../cards.mjs";
+import { register, signInWith } from "../session.mjs";
+import { W } from "../words.mjs";
+
+export function SignIn() {
+  const [name, setName] = useState("");
+  const [token, setToken] = useState("");
+  const [error, setError] = useState("");
+  const onRegister = async (event) => {
+    event.preventDefault();
+    setError("");
+    try {
+      await register(name.trim());
+    } catch (err) {
+      setError(err.message);
+    }
+  };
+  const onLogin = async (event) => {
+    event.preventDefault();
+    setError("");
+    if (!(await signInWith(token.trim()))) setError(W.signIn.unknown);
+  };
+  return html`<main class="signin">
+    <div class="hero" aria-hidden="true">
+      ${["KH", "QS", "AD", "JC", "TH"].map((code, i) => html`<span class="fanned" style=${{ "--i": i }}><${Card} code=${code} index=${i} x=${0} y=${0} whole=${true} /></span>`)}
+    </div>
+    <h1><span lang="ru">${W.brand}</span> <small>${W.brandLatin}</small></h1>
+    <p>${W.signIn.lead}</p>
+    <form onSubmit=${onRegister}>
+      <label>${W.signIn.name}
+        <input data-field="name" value=${name} onInput=${(e) => setName(e.target.value)}
+          minlength="3" maxlength="20" required autocomplete="nickname" />
+      </label>
+      <button class="primary" data-do="register">${W.signIn.start}</button>
+    </form>
+    <details>
+      <summary>${W.signIn.have}</summary>
+      <form onSubmit=${onLogin}>
+        <label>${W.signIn.token}
+          <input data-field="token" value=${token} onInput=${(e) => setToken(e.target.value)} autocomplete="off" />
+        </label>
+        <button data-do="login">${W.signIn.signIn}</button>
+      </form>
+    </details>
+    ${error ? html`<p class="error" role="alert">${error}</p>` : ""}
+  </main>`;
+}

@@ -1,0 +1,167 @@
+// The page's session with the server: the one connection, signing in (again after
+// every reconnection), the server's events routed to what they change, and starting or
+// opening a game. Screens call these; nothing here draws.
+
+import { Game } from "./game.mjs";
+import { Connection, ServerError } from "./net.mjs";
+import { go } from "./route.mjs";
+import { app, saveAccount, update } from "./store.mjs";
+import { W } from "./words.mjs";
+
+export async function signIn() {
+  if (!app.account) return;
+  try {
+    const reply = await conn.call("auth", { token: app.account.token }, { signIn: true });
+    app.account = { ...app.account, player: reply.player, deployment: reply.deployment };
+    saveAccount(app.account);
+    app.signedIn = true;
+  } catch (err) {
+    if (err instanceof ServerError && err.code === "unauthorized") {
+      saveAccount(null);
+      app.account = null;
+      app.signedIn = false;
+    }
+  }
+}
+
+export async function register(name) {
+  const reply = await conn.call("register", { name }, { signIn: true });
+  const account = { player: reply.player, token: reply.token, deployment: reply.deployment };
+  saveAccount(account);
+  update({ account, signedIn: true });
+}
+
+export async function signInWith(token) {
+  app.account = { token };
+  await signIn();
+  update();
+  return app.signedIn;
+}
+
+function myRaceGameOver(race) {
+  if (race.status === "finished") return true;
+  const me = app.account && app.account.player;
+  const row = (race.players || []).find((p) => p.player === me);
+  return Boolean(row && (row.status === "won" || row.status === "lost"));
+}
+
+// the server's unasked frames: what each changes
+const EVENTS = {
+  race(event) {
+    const { ev, ...race } = event;
+    if (app.watching && event.race_id === app.watching.race.race_id) {
+      update({ watching: { ...app.watching, race } });
+    } else if (app.race && event.race_id === app.race.race_id) {
+      update({ race });
+      // the race says our game is over (ended, dropped, timed out) while the board
+      // still shows it in play: the board fetches it now, not at the next move
+      const game = app.game;
+      if (game && game.state.mode === "race" && game.playing && myRaceGameOver(race)) game.refresh();
+    }
+  },
+  race_board(event) {
+    if (app.watching && event.race_id === app.watching.race.race_id) {
+      const boards = { ...app.watching.boards, [event.player]: event.state };
+      update({ watching: { ...app.watching, boards } });
+    }
+  },
+  race_started(event) {
+    if (app.race && event.race_id === app.race.race_id) openGame(event.state, { race: true });
+  },
+  // one of this player's games changed on another connection (another tab, device)
+  game(event) {
+    const game = app.game;
+    if (game && game.state.game_id === event.game_id && event.seq > game.state.seq) game.refresh(event.seq);
+  },
+  challenge_result(event) {
+    update({ notice: W.challenge.news(event.player, event.code) });
+    loadUnread();
+  },
+  // a friend sent a race or a challenge: the inbox holds it
+  invited(event) {
+    update({ unread: event.unread, news: W.inbox.text(event.item) });
+  },
+  bye(event) {
+    update({ banner: W.net.bye(event.reason) });
+  },
+};
+
+export const conn = new Connection({
+  onStatus: (text, offline = false) => update({ banner: text, offline: Boolean(text) && offline }),
+  onOpen: async () => {
+    app.opens += 1;
+    await signIn();
+    update();
+    loadUnread();
+    if (app.opens > 1) setTimeout(reconnected, 0);
+  },
+  onEvent: (event) => {
+    const handle = EVENTS[event.ev];
+    if (handle) handle(event);
+  },
+});
+
+// after a reconnection: the game on the board as the server has it (a move whose
+// answer was lost is never sent again: the player sees the board and decides)
+async function reconnected() {
+  if (app.game) {
+    await app.game.resume();
+    app.game.say(W.board.reconnected);
+  }
+  if (app.race && app.race.code) {
+    try {
+      const reply = await conn.call("race_join", { code: app.race.code });
+      update({ race: reply.race });
+    } catch (err) {
+      // the race panel keeps the last rows
+    }
+  }
+  update();
+}
+
+// the inbox's unread count, for the navigation
+export async function loadUnread() {
+  if (!app.signedIn) return;
+  try {
+    const reply = await conn.call("inbox", {});
+    update({ unread: reply.unread });
+  } catch (err) {
+    // an older server has no inbox: no count
+  }
+}
+
+export const parOf = (slug) => {
+  const entry = app.daily && app.daily.games && app.daily.games[slug];
+  return entry && entry.certified ? entry.par : null;
+};
+
+export function openGame(state, { race = false } = {}) {
+  const game = new Game(conn, state, { par: parOf });
+  game.considerFinish();
+  update({ game });
+  if (!race) go("game", state.game_id);
+}
+
+export async function start(slug, mode, extra = {}) {
+  try {
+    const reply = await conn.call("start", { game: slug, mode, ...extra });
+    update({ notice: null });
+    openGame(reply.state);
+  } catch (err) {
+    if (mode === "daily" && err.error && err.error.preparing) {
+      // still being certified: it opens by itself once it is (the home screen asks)
+      update({ startWhenReady: { [slug]: true }, notice: null });
+      if (app.reloadHome) app.reloadHome();
+      return;
+    }
+    update({ notice: err.message });
+  }
+}
+
+// the games' titles, once: every screen names games by them
+export async function loadGames() {
+  const reply = await conn.call("games", {});
+  const titles = {};
+  for (const g of reply.games) titles[g.slug] = g;
+  update({ games: reply.games, titles });
+}

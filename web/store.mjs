@@ -1,0 +1,100 @@
+// The page's one store: what every screen reads (`app`), `update` to change it (every
+// subscriber redraws), and the player's preferences kept in localStorage. It imports
+// nothing of the page: the route, the session and the screens import it.
+
+const ACCOUNT_KEY = "pasyans.account";
+
+function loadAccount() {
+  try {
+    const account = JSON.parse(localStorage.getItem(ACCOUNT_KEY) || "null");
+    return account && account.token ? account : null;
+  } catch (err) {
+    return null;
+  }
+}
+
+export function saveAccount(account) {
+  if (account) localStorage.setItem(ACCOUNT_KEY, JSON.stringify(account));
+  else localStorage.removeItem(ACCOUNT_KEY);
+}
+
+export const app = {
+  account: loadAccount(),
+  signedIn: false,
+  titles: {}, // slug → {slug, title_ru, title_en, …} (the `games` reply)
+  games: [],
+  daily: null, // the last `daily` reply of today
+  route: { name: "home", args: [] }, // set by route.mjs
+  banner: null, // the connection's trouble, in words
+  offline: false,
+  game: null, // the Game on the board
+  race: null, // the race the player is in
+  watching: null, // {race, boards}: a race watched
+  opens: 0, // how many times the connection opened
+  startWhenReady: {}, // slug → true: open that daily as soon as it is certified
+  notice: null, // a message for the player on the home screen (a refused start)
+  unread: 0, // the inbox's unread items (the navigation shows the count)
+  news: null, // the last invite, in words, under the navigation until seen
+};
+
+const listeners = new Set();
+
+// subscribe(fn): fn() after every update; returns the unsubscribe
+export function subscribe(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+export function update(patch = {}) {
+  Object.assign(app, patch);
+  for (const fn of listeners) fn();
+}
+
+// The player's choices, remembered on this device.
+function flag(key, fallback = false) {
+  return {
+    get: () => {
+      const value = localStorage.getItem(key);
+      return value === null ? fallback : value === "1";
+    },
+    set: (on) => localStorage.setItem(key, on ? "1" : "0"),
+  };
+}
+
+const fourColour = flag("pasyans.fourColour");
+const safeAfter = flag("pasyans.safeAfter");
+const tapHome = flag("pasyans.tapHome", true);
+export const CARD_BACKS = ["blue", "red", "green"];
+
+export const prefs = {
+  get fourColour() {
+    return fourColour.get();
+  },
+  set fourColour(on) {
+    fourColour.set(on);
+    update();
+  },
+  get safeAfter() {
+    return safeAfter.get();
+  },
+  set safeAfter(on) {
+    safeAfter.set(on);
+    update();
+  },
+  // a single tap on a card plays it to a foundation when that is its only move
+  get tapHome() {
+    return tapHome.get();
+  },
+  set tapHome(on) {
+    tapHome.set(on);
+    update();
+  },
+  get cardBack() {
+    const back = localStorage.getItem("pasyans.cardBack");
+    return CARD_BACKS.includes(back) ? back : CARD_BACKS[0];
+  },
+  set cardBack(back) {
+    localStorage.setItem("pasyans.cardBack", back);
+    update();
+  },
+};
