@@ -50,9 +50,11 @@ def click_move(page: Any, move: dict[str, Any], state: dict[str, Any]) -> None:
         button.click()
         return
     source = page.locator(f"[data-pile='{move['from']}'] [data-index]")
-    if move.get("index") is not None:
+    if move.get("index") is None:
+        source.last.click()
+    else:  # a card under others: by its corner, the part of it a fan leaves in sight
         source = page.locator(f"[data-pile='{move['from']}'] [data-index='{move['index']}']")
-    source.last.click()
+        source.last.click(position={"x": 4, "y": 4})
     if page.evaluate("() => window.pasyans.app.game.source === null"):
         return  # played by the tap alone (or refused: the caller sees the seq stay)
     page.locator(f"[data-pile='{move['to']}']").click()

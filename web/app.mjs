@@ -5,20 +5,43 @@
 
 import { html, render, useEffect, useState } from "./vendor/preact-htm.mjs";
 import { Sprite } from "./cards.mjs";
-import { Account } from "./screens/account.mjs";
-import { Challenge } from "./screens/challenge.mjs";
-import { GameScreen } from "./screens/game.mjs";
 import { Home } from "./screens/home.mjs";
-import { Leaderboard } from "./screens/leaderboard.mjs";
-import { Calendar } from "./screens/calendar.mjs";
-import { Friends, Inbox } from "./screens/friends.mjs";
-import { History, Stats } from "./screens/me.mjs";
-import { Race, Watch } from "./screens/race.mjs";
-import { Replay } from "./screens/replay.mjs";
 import { SignIn } from "./screens/signin.mjs";
 import { conn, loadGames } from "./session.mjs";
 import { app, CARD_BACKS, prefs, subscribe, update } from "./store.mjs";
 import { W } from "./words.mjs";
+
+// A screen fetched when first shown, not before the first screen (the server preloads
+// only what app.mjs imports statically); `warm` fetches it ahead, once the page is up.
+function later(load, name) {
+  let Screen = null;
+  const warm = () => (Screen ? Promise.resolve() : load().then((module) => void (Screen = module[name])));
+  function Later(props) {
+    const [, ready] = useState(0);
+    useEffect(() => {
+      if (!Screen) warm().then(() => ready(1));
+    }, []);
+    return Screen ? html`<${Screen} ...${props} />` : html`<p class="loading" role="status">${W.loading}</p>`;
+  }
+  Later.warm = warm;
+  return Later;
+}
+
+const GameScreen = later(() => import("./screens/game.mjs"), "GameScreen");
+const Race = later(() => import("./screens/race.mjs"), "Race");
+const Watch = later(() => import("./screens/race.mjs"), "Watch");
+const Challenge = later(() => import("./screens/challenge.mjs"), "Challenge");
+const Leaderboard = later(() => import("./screens/leaderboard.mjs"), "Leaderboard");
+const Replay = later(() => import("./screens/replay.mjs"), "Replay");
+const Stats = later(() => import("./screens/me.mjs"), "Stats");
+const History = later(() => import("./screens/me.mjs"), "History");
+const Friends = later(() => import("./screens/friends.mjs"), "Friends");
+const Inbox = later(() => import("./screens/friends.mjs"), "Inbox");
+const Calendar = later(() => import("./screens/calendar.mjs"), "Calendar");
+const Account = later(() => import("./screens/account.mjs"), "Account");
+const LATER = [
+  GameScreen, Race, Watch, Challenge, Leaderboard, Replay, Stats, History, Friends, Inbox, Calendar, Account,
+];
 
 function Nav() {
   const here = (name) => (app.route.name === name ? "page" : undefined);
@@ -65,7 +88,9 @@ function App() {
   const [, setTick] = useState(0);
   useEffect(() => {
     const off = subscribe(() => setTick((n) => n + 1));
-    const ask = () => loadGames().catch(() => setTimeout(ask, 1000));
+    // the first screen up, the other screens are fetched while the player reads it
+    const warm = () => LATER.forEach((screen) => screen.warm().catch(() => {}));
+    const ask = () => loadGames().then(() => setTimeout(warm, 0), () => setTimeout(ask, 1000));
     ask();
     return off;
   }, []);

@@ -136,13 +136,23 @@ function Zoom({ view, setView }) {
   </span>`;
 }
 
-// A list that opens from a button (More, an action's many ways): above the button, and
-// towards the side where the screen has room; closed once one of its items is chosen.
+// A list that opens from a button (More, an action's many ways): fixed above the button
+// (so no scrolling box around it clips it; no taller than the room there: it scrolls),
+// its right edge at the button's, or its left edge when there is no room on the left;
+// closed once one of its items is chosen.
 function placeList(event) {
-  const list = event.currentTarget.querySelector(".more-list");
-  if (!event.currentTarget.open || !list) return;
-  list.classList.remove("from-left");
-  if (list.getBoundingClientRect().left < 0) list.classList.add("from-left");
+  const details = event.currentTarget;
+  const list = details.querySelector(".more-list");
+  if (!details.open || !list) return;
+  const at = details.querySelector("summary").getBoundingClientRect();
+  Object.assign(list.style, {
+    position: "fixed",
+    bottom: `${innerHeight - at.top + 4}px`,
+    maxHeight: `${Math.max(120, at.top - 8)}px`,
+    right: `${innerWidth - at.right}px`,
+    left: "auto",
+  });
+  if (list.getBoundingClientRect().left < 0) Object.assign(list.style, { left: `${Math.max(0, at.left)}px`, right: "auto" });
 }
 const closeList = (event) => {
   if (event.target.closest("[data-closes]")) event.currentTarget.closest("details").open = false;

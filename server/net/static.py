@@ -19,6 +19,8 @@ import gzip
 import hashlib
 import importlib.resources
 import json
+import posixpath
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,9 +77,16 @@ FILES: Mapping[str, str] = {
         )
     },
 }
-#: the page: told every module to preload, after this line of it
+#: the page: told to preload every module its first screen needs, after this line of it
 PAGE = "index.html"
-PRELOAD = "<!-- modulepreload: every module, listed here by the server (server/net/static.py) -->"
+PRELOAD = (
+    "<!-- modulepreload: the first screen's modules,"
+    " listed here by the server (server/net/static.py) -->"
+)
+#: the page's script, and what a module imports before it runs (a screen fetched later,
+#: ``import("./x.mjs")``, is not among them)
+ENTRY = "app.mjs"
+STATIC_IMPORT = re.compile(rb'^import\b[^;]*?\bfrom\s+"(\.{1,2}/[^"]+)";', re.M)
 #: the service worker: told the shell's URLs and a version (a hash of every file), so a
 #: new file makes a new cache (web/sw.js)
 SERVICE_WORKER = "sw.js"
@@ -121,7 +130,7 @@ def load(files: Mapping[str, str] = FILES, package: str = PACKAGE) -> dict[str, 
     package was built without the web client)."""
     bodies = {name: read_file(package, name) for name in dict.fromkeys(files.values())}
     if PAGE in bodies:
-        bodies[PAGE] = page(bodies[PAGE], files)
+        bodies[PAGE] = page(bodies[PAGE], first_modules(bodies, files))
     if SERVICE_WORKER in bodies:
         bodies[SERVICE_WORKER] = service_worker(bodies, files)
     read = {name: asset(name, body) for name, body in bodies.items()}
@@ -140,12 +149,28 @@ def asset(name: str, body: bytes) -> Asset:
     )
 
 
-def page(body: bytes, files: Mapping[str, str]) -> bytes:
-    """web/index.html with a ``modulepreload`` link to every module: the browser fetches
-    them all at once instead of finding them import by import."""
-    links = "".join(
-        f'<link rel="modulepreload" href="{url}">\n' for url in files if url.endswith(".mjs")
-    )
+def first_modules(bodies: Mapping[str, bytes], files: Mapping[str, str]) -> list[str]:
+    """The URLs of :data:`ENTRY` and every module it imports, at any depth, by a static
+    ``import``: what the page runs before its first screen. The other screens' modules
+    come when first shown (the page fetches them once that screen is up)."""
+    needed: set[str] = set()
+    todo = [ENTRY]
+    while todo:
+        name = todo.pop()
+        if name in needed or name not in bodies:
+            continue
+        needed.add(name)
+        for target in STATIC_IMPORT.findall(bodies[name]):
+            todo.append(
+                posixpath.normpath(posixpath.join(posixpath.dirname(name), target.decode()))
+            )
+    return [url for url, name in files.items() if name in needed]
+
+
+def page(body: bytes, preload: list[str]) -> bytes:
+    """web/index.html with a ``modulepreload`` link to each of ``preload``: the browser
+    fetches them all at once instead of finding them import by import."""
+    links = "".join(f'<link rel="modulepreload" href="{url}">\n' for url in preload)
     return body.replace(PRELOAD.encode(), (PRELOAD + "\n" + links.rstrip("\n")).encode())
 
 

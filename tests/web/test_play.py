@@ -67,10 +67,17 @@ def page(browser: Any, web_server: ServerProcess) -> Iterator[Any]:
         yield page
 
 
+#: the focused element draws a visible outline (:focus-visible, 3 px)
+FOCUS_SHOWN = """() => { const style = getComputedStyle(document.activeElement);
+  return style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2; }"""
+
+
 def focus_until(page: Any, selector: str, *, most: int = 300) -> None:
-    """Tab until the element ``selector`` names has the focus (keys only)."""
+    """Tab until the element ``selector`` names has the focus (keys only); the focus
+    shows."""
     for _ in range(most):
         if page.evaluate("(s) => document.activeElement.matches(s)", selector):
+            assert page.evaluate(FOCUS_SHOWN), f"{selector} focused, not shown"
             return
         page.keyboard.press("Tab")
     raise AssertionError(f"Tab never reached {selector}")
@@ -364,6 +371,18 @@ def test_the_more_list_opens_on_screen_and_closes_once_used(
         page.click("details.more:not(.action-group) > summary")
         box = page.locator("details.more:not(.action-group) .more-list").bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
-        page.click("[data-do=resign]")
+        assert box["y"] >= 0, box
+        page.click("details.more:not(.action-group) > summary")  # closed
+        page.set_viewport_size({"width": 844, "height": 390})  # sideways: little room above
+        state = held(page)
+        page.click("details.action-group > summary")  # Hand Reserve's pick-up, many ways
+        box = page.locator("details.action-group .more-list").bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 390, box
+        ways = page.locator("details.action-group .more-list button")
+        assert ways.count() > 1
+        ways.last.click()  # scrolled to within the list
+        board_at(page, state["seq"] + 1)
+        assert page.locator("details[open]").count() == 0
+        press(page, "resign")
         page.wait_for_selector("aside.end")
         assert page.locator("details.more[open]").count() == 0
