@@ -20,7 +20,8 @@ from protocol.messages import Event, Mode, Push
 from . import config, launch
 from .challenges import challenge_news
 from .connection import ClientError, Connection, ServerError
-from .host import ConnectionLost, Reconnected
+from .host import ConnectionLost, GameChanged, InboxChanged, Reconnected
+from .inbox import invited_news
 from .launch import Launch, check_game
 from .screens.board import BoardScreen
 from .screens.dialogs import MessageScreen, NameScreen
@@ -242,10 +243,25 @@ class PasyansApp(App[int]):
         self.notify(f"{progress}; the game opens when it is ready", timeout=5.5)
 
     async def open_game(
-        self, slug: str, mode: Mode, *, seed: int | None = None, resume: str | None = None
+        self,
+        slug: str,
+        mode: Mode,
+        *,
+        seed: int | None = None,
+        resume: str | None = None,
+        date: str = "",
+        challenge: str = "",
     ) -> None:
         """Start (or resume) a game from the home screen; errors go to a notification."""
-        wanted = Launch(game=slug, mode=mode, seed=seed, game_id=resume or "", resume=bool(resume))
+        wanted = Launch(
+            game=slug,
+            mode=mode,
+            seed=seed,
+            game_id=resume or "",
+            resume=bool(resume),
+            date=date,
+            challenge=challenge,
+        )
         try:
             state = await launch.open_game(self.conn, wanted)
         except ClientError as exc:
@@ -284,8 +300,15 @@ class PasyansApp(App[int]):
         races = (Event.RACE, Event.RACE_STARTED, Event.RACE_BOARD)
         if push.name in races and self.race_listener is not None:
             self.race_listener(push)
+        if push.name == Event.GAME:  # a board showing that game fetches it if behind
+            game = push.fields
+            seq, status = int(game.get("seq") or 0), str(game.get("status") or "")
+            self.tell(lambda: GameChanged(str(game.get("game_id") or ""), seq, status))
         if push.name == Event.CHALLENGE_RESULT:
             self.notify(challenge_news(push.fields), timeout=10)
+        if push.name == Event.INVITED:
+            self.notify(invited_news(push.fields, self.titles), timeout=15)
+            self.tell(InboxChanged)
         if push.name == Event.BYE:
             reason = push.fields.get("reason") or "no reason given"
             self.notify(f"the server is closing the connection: {reason}", severity="warning")

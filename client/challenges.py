@@ -174,7 +174,7 @@ def made_text(challenge: Mapping[str, Any]) -> str:
     mark = "your result is the mark to beat" if challenge.get("mark") else "no mark yet"
     lines = [
         f"challenge {code} made ({mark}); friends play it with: {play_command(code)}",
-        f"link: {challenge.get('link') or '#challenge/' + code}",
+        f"link: {challenge.get('url') or challenge.get('link') or '#challenge/' + code}",
     ]
     if challenge.get("opens"):
         lines.append(

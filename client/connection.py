@@ -22,7 +22,7 @@ import http
 import itertools
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -34,11 +34,16 @@ from websockets.typing import Subprotocol
 from protocol import SUBPROTOCOL
 from protocol.codec import MAX_FRAME, decode, encode
 from protocol.delta import DeltaGap, apply_delta
-from protocol.errors import ErrorCode, ProtocolError, error_key
+from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import Board, Mode, Op, Push, Reply, ReplyForm, parse_reply, request
 from protocol.status import GameStatus
 
-from .lang import _, current, say
+from .errors import DETAILED as DETAILED
+from .errors import ClientError as ClientError
+from .errors import ServerError as ServerError
+from .errors import ServerUnavailable as ServerUnavailable
+from .errors import UsageError as UsageError
+from .lang import current
 
 #: seconds to wait for the handshake and for each reply
 OPEN_TIMEOUT = 5.0
@@ -73,64 +78,6 @@ Message = dict[str, Any]
 #: but in the tests, which check each frame against the protocol's schema
 #: (tests/client/conftest.py); it must not raise.
 watch_frames: Callable[[Connection, str, Message], None] | None = None
-
-
-class ClientError(Exception):
-    """Anything that stops a command; ``str()`` is meant for the user."""
-
-
-class ServerUnavailable(ClientError):
-    pass
-
-
-class ServerError(ClientError):
-    """A failed reply: ``code`` (an :class:`ErrorCode` value), the server's message,
-    and the error's other fields in ``extra`` (``state`` for ``stale_seq``).
-
-    ``state`` is the game as the server has it after the refusal, when the request
-    was a move or undo of :meth:`Connection.play`/:meth:`Connection.take_back`
-    (None otherwise, or when it could not be fetched)."""
-
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        extra: dict[str, Any] | None = None,
-        *,
-        key: str | None = None,
-        params: Mapping[str, Any] | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.extra = extra or {}
-        #: what to say to the player: a keyed message of the catalogues and its
-        #: parameters (the code's own key when the server names none)
-        self.key = key or error_key(code)
-        self.params = dict(params or {})
-        self.state: Message | None = None
-
-    def __str__(self) -> str:
-        """The error in the player's words (never its code): the keyed message; in
-        English, the server's own words where they say more than the code's key (why a
-        move is illegal, what a request lacks)."""
-        said = say(self.key, self.params, fallback=self.message)
-        own = self.key == error_key(self.code) and self.code in DETAILED
-        if own and self.message and current().lang == "en":
-            said = self.message  # as written: it may start with a player's name
-        if self.code == ErrorCode.UNAUTHORIZED:
-            return said + " " + _("Run `pasyans login TOKEN` or `pasyans register NAME`.")
-        return said
-
-
-#: codes whose English message says more than their key (the rule a move broke)
-DETAILED = frozenset(
-    {ErrorCode.ILLEGAL_MOVE, ErrorCode.BAD_REQUEST, ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND}
-)
-
-
-class UsageError(ClientError):
-    """The command cannot be done as asked, whatever the server says (exit status 2)."""
 
 
 def unreachable(url: str, why: object) -> ServerUnavailable:
@@ -526,8 +473,12 @@ class Connection:
         lang = current().lang
         return str((await self.call(Op.RULES, game=game, lang=lang))["text"])
 
-    async def start(self, game: str, mode: Mode, seed: int | None = None) -> Message:
-        return dict((await self.call(Op.START, game=game, mode=mode, seed=seed))["state"])
+    async def start(
+        self, game: str, mode: Mode, seed: int | None = None, date: str | None = None
+    ) -> Message:
+        """A new game (``date``: a past day's daily deal, unranked)."""
+        reply = await self.call(Op.START, game=game, mode=mode, seed=seed, date=date)
+        return dict(reply["state"])
 
     async def resume(self, game_id: str) -> Message:
         return dict((await self.call(Op.RESUME, game_id=game_id))["state"])
@@ -689,6 +640,29 @@ class Connection:
 
     async def challenge(self, code: str) -> Message:
         return dict((await self.call(Op.CHALLENGE, code=code))["challenge"])
+
+    async def invite(self, name: str, *, race: str = "", challenge: str = "") -> Message:
+        """Send ``name`` a race's lobby or a challenge: ``{"invited": name}``."""
+        return await self.call(Op.INVITE, name=name, race=race or None, challenge=challenge or None)
+
+    async def inbox(self) -> Message:
+        """``{"items": […], "unread": int}``: invites and news, newest first."""
+        return await self.call(Op.INBOX)
+
+    async def inbox_read(self, item: str | None = None) -> Message:
+        """Mark one item read (or every item): ``{"unread": int}``."""
+        return await self.call(Op.INBOX_READ, item=item)
+
+    async def block(self, name: str, *, add: bool = True) -> Message:
+        return await self.call(Op.BLOCK if add else Op.UNBLOCK, name=name)
+
+    async def presence(self, hidden: bool | None = None) -> Message:
+        """``{"hidden": bool}``: whether you show as offline (set with ``hidden``)."""
+        return await self.call(Op.PRESENCE, hidden=hidden)
+
+    async def calendar(self, month: str, game: str | None = None) -> Message:
+        """A month of dailies: ``{"month", "game", "days"}``."""
+        return await self.call(Op.CALENDAR, month=month, game=game)
 
     async def challenges(self, limit: int = 20) -> Message:
         """``{"challenges": […], "unread": int}``: yours, made or accepted."""

@@ -44,9 +44,18 @@ class Host(Protocol):
         """Register ``name`` and carry on; an error message for the name screen, else None."""
 
     async def open_game(
-        self, slug: str, mode: Mode, *, seed: int | None = None, resume: str | None = None
+        self,
+        slug: str,
+        mode: Mode,
+        *,
+        seed: int | None = None,
+        resume: str | None = None,
+        date: str = "",
+        challenge: str = "",
     ) -> None:
-        """Start (or resume) a game and show its board; errors go to a notification."""
+        """Start (or resume) a game and show its board: ``date``, a past day's daily
+        deal (unranked); ``challenge``, your game on that challenge's deal. Errors go
+        to a notification."""
 
     async def open_race(self, launch: Launch) -> ClientError | None:
         """Make or join the race ``launch`` names and show it; the server's refusal."""
@@ -81,6 +90,23 @@ class Reconnected(Message, bubble=False):
     def __init__(self, error: BaseException | None = None) -> None:
         super().__init__()
         self.error = error
+
+
+class GameChanged(Message, bubble=False):
+    """Told to every screen when the server's ``game`` event says that one of the
+    player's games changed through another of their connections (a second terminal, a
+    browser tab): ``game_id`` is at ``seq`` now, its ``status`` as said."""
+
+    def __init__(self, game_id: str, seq: int, status: str) -> None:
+        super().__init__()
+        self.game_id = game_id
+        self.seq = seq
+        self.status = status
+
+
+class InboxChanged(Message, bubble=False):
+    """Told to every screen when an item came to the inbox (an ``invited`` event):
+    the home screen shows the new unread count."""
 
 
 def host(node: MessagePump) -> Host:

@@ -31,6 +31,7 @@ class Launch:
     replay: ReplayOf | None = None  # a replay to step through (``pasyans replay``)
     challenge: str = ""  # a challenge's code: your game on its deal
     watch: str = ""  # a race's code: watch it (``pasyans race watch``)
+    date: str = ""  # with mode daily: a past day's deal, played after its day (unranked)
 
 
 def game_slug(text: str) -> str:
@@ -69,7 +70,7 @@ async def open_game(
         return await conn.resume(launch.game_id or await latest_game(conn))
     while True:
         try:
-            return await conn.start(launch.game, launch.mode, launch.seed)
+            return await conn.start(launch.game, launch.mode, launch.seed, launch.date or None)
         except ServerError as exc:
             preparing = exc.extra.get("preparing")
             if exc.code != ErrorCode.UNAVAILABLE or not isinstance(preparing, dict):

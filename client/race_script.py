@@ -86,9 +86,10 @@ class RaceScript(Script):
 
     def intro(self) -> None:
         self.show_race()
-        self.say(
-            f"share the code {self.race.get('code')}: pasyans race join {self.race.get('code')}"
-        )
+        code = self.race.get("code")
+        self.say(f"share the code {code}: pasyans race join {code}")
+        if self.race.get("url"):
+            self.say(f"or the link: {self.race['url']}")
         if self.started.is_set():
             self.board()
 

@@ -136,6 +136,19 @@ def _date(field: str, value: Any) -> str:
     raise _fail(field, "a date YYYY-MM-DD")
 
 
+MONTH_RE = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
+
+
+def _month(field: str, value: Any) -> str:
+    if isinstance(value, str) and MONTH_RE.fullmatch(value) and value >= "1970-01":
+        return value
+    raise _fail(field, "a month YYYY-MM")
+
+
+month = Check(
+    _month, {"type": "string", "pattern": pattern(MONTH_RE), "description": "a month YYYY-MM (UTC)"}
+)
+
 DATE_SCHEMA: JSON = {"type": "string", "pattern": pattern(DATE_RE), "format": "date"}
 date = Check(_date, {**DATE_SCHEMA, "description": "a day YYYY-MM-DD (UTC)"})
 
@@ -261,6 +274,8 @@ Limit = Annotated[int, integer(1, MAX_LIMIT)]
 Step = Annotated[int, integer(0, MAX_SEQ)]
 Cursor = Annotated[str, text(CURSOR_RE, "a cursor from an earlier reply")]
 Date = Annotated[str, date]
+Month = Annotated[str, month]
+InboxId = Annotated[str, text(ID_RE, "an inbox item's id")]
 PlayerName = Annotated[str, Check(_player, _NAME)]
 NewPlayerName = Annotated[str, Check(lambda field, value: new_player_name(value), _NAME)]
 Token = Annotated[str, text(TOKEN_RE, "a token from register")]

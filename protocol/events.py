@@ -13,6 +13,7 @@ from .objects import (
     ChallengeCode,
     Count,
     Id,
+    InboxItem,
     MemberBoard,
     Player,
     Race,
@@ -51,6 +52,14 @@ class GameChanged(TypedDict):
     status: Annotated[GameStatus, "playing, won or lost"]
 
 
+class Invited(TypedDict):
+    """To every connection of a player (any instance) a friend sent a race or a
+    challenge: the new inbox item."""
+
+    item: InboxItem
+    unread: Annotated[Count, "items of the inbox not read yet"]
+
+
 class Bye(TypedDict):
     """Before the server closes the connection on purpose."""
 
@@ -66,6 +75,7 @@ EVENTS: dict[Event, type] = {
     Event.RACE_BOARD: MemberBoard,
     Event.CHALLENGE_RESULT: ChallengeResult,
     Event.GAME: GameChanged,
+    Event.INVITED: Invited,
     Event.BYE: Bye,
 }
 assert set(EVENTS) == set(Event), "every event has its type"

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from .cards import RANKS, SUITS
 from .checks import DATE_SCHEMA, ID_RE, MAX_SEED, MAX_SEQ, SLUG_RE, Shape, pattern
-from .ops import Mode
+from .ops import Activity, DayStatus, InboxKind, Mode
 from .status import GameStatus, Out, RaceStatus
 
 # -- the words of fields ---------------------------------------------------------------
@@ -226,6 +226,10 @@ class Progress(TypedDict):
     estimate_ms: Annotated[Duration | None, "the rest at the pace so far; null at first"]
 
 
+Difficulty = Annotated[int, Shape(minimum=1, maximum=3)]
+Url = Annotated[str, "a full URL opening the web client on it (the deployment's --public-url)"]
+
+
 class Daily(TypedDict):
     """A day's daily of one game, decided."""
 
@@ -242,6 +246,10 @@ class Daily(TypedDict):
         Summary | None,
         "your first daily game of the day and game (the ranked attempt, unless a hint or "
         "an assisted finish unranked it: see its `ranked` and `assisted`), or null",
+    ]
+    difficulty: Annotated[
+        Difficulty | None,
+        "1 (easy) to 3 (hard), from what the solver learned certifying it; null if unknown",
     ]
     k: NotRequired[Annotated[Count, "once the day is over: the candidate number"]]
     line: NotRequired[Annotated[list[Move], "once the day is over: the par line"]]
@@ -293,6 +301,9 @@ class RaceRow(TypedDict):
     out: Out | None
 
 
+RaceCode = Annotated[str, Shape(pattern="^[A-HJ-NP-Z2-9]{6}$"), "a race's join code"]
+
+
 class Rematch(TypedDict):
     race_id: Id
     code: str
@@ -322,6 +333,7 @@ class Race(TypedDict):
     away_after_ms: Duration
     absent_limit_ms: Duration
     watchers: Annotated[Count, "spectators watching now"]
+    url: Url
 
 
 class MemberBoard(TypedDict):
@@ -366,6 +378,7 @@ class _ChallengeHead(TypedDict):
 
     code: ChallengeCode
     link: Annotated[str, "`#challenge/CODE`: what a web client opens"]
+    url: Url
     game: Slug
     creator: Player
     created: Ms
@@ -483,3 +496,57 @@ class FriendDay(TypedDict):
 
     player: Player
     today: Annotated[dict[str, Summary | Playing], "slug → the game (in play: only that)"]
+    online: Annotated[bool, "connected now, to any instance (false when they hide it)"]
+    activity: Annotated[Activity | None, "what they are doing, when online; else null"]
+    race: Annotated[
+        RaceCode | None, "racing in a lobby open to join: its code (race_join); else null"
+    ]
+
+
+class InboxRace(TypedDict):
+    code: RaceCode
+    url: Url
+
+
+class InboxChallenge(TypedDict):
+    code: ChallengeCode
+    url: Url
+
+
+class InboxItem(TypedDict):
+    """An item of the inbox (and the ``invited`` event's ``item``)."""
+
+    id: Id
+    kind: Annotated[
+        InboxKind,
+        "`invite` (a race or a challenge sent to you), `challenge_result` (someone "
+        "finished your challenge), `daily_beaten` (someone you follow beat your daily), "
+        "`rematch` (a race you were in has a rematch)",
+    ]
+    sender: Annotated[Player, "who sent it, finished it, beat you or asked the rematch"]
+    at: Ms
+    read: bool
+    game: Slug
+    date: Annotated[Day | None, "`daily_beaten`: the day"]
+    race: Annotated[InboxRace | None, "an invite to a race, a rematch"]
+    challenge: Annotated[InboxChallenge | None, "an invite to a challenge, its result"]
+
+
+class CalendarDay(TypedDict):
+    """A day of the month for one game."""
+
+    date: Day
+    status: Annotated[DayStatus, "your ranked attempt: won, lost, assisted, playing, not_played"]
+    par: Annotated[Count | None, "null if not certified, or not chosen yet"]
+    difficulty: Difficulty | None
+    playable: Annotated[
+        bool, "a past day's deal you may play now (`start` daily with `date`: unranked)"
+    ]
+
+
+class CalendarCount(TypedDict):
+    """A day of the month across games."""
+
+    date: Day
+    won: Annotated[Count, "games whose daily you won that day"]
+    played: Annotated[Count, "games whose daily you finished that day"]

@@ -47,6 +47,13 @@ class Op(StrEnum):
     CHALLENGE_CLOSE = "challenge_close"
     RACE_WATCH = "race_watch"
     RACE_UNWATCH = "race_unwatch"
+    INVITE = "invite"
+    INBOX = "inbox"
+    INBOX_READ = "inbox_read"
+    BLOCK = "block"
+    UNBLOCK = "unblock"
+    PRESENCE = "presence"
+    CALENDAR = "calendar"
 
 
 class Event(StrEnum):
@@ -60,6 +67,8 @@ class Event(StrEnum):
     CHALLENGE_RESULT = "challenge_result"
     #: a game of the player's changed: to their other connections
     GAME = "game"
+    #: a friend sent you a race or a challenge: to every connection of yours
+    INVITED = "invited"
     BYE = "bye"
 
 
@@ -86,6 +95,34 @@ class Lang(StrEnum):
 
     EN = "en"
     RU = "ru"
+
+
+class Activity(StrEnum):
+    """What a friend online is doing (the ``friends`` rows' ``activity``)."""
+
+    HOME = "home"
+    PLAYING = "playing"
+    RACING = "racing"
+    WATCHING = "watching"
+
+
+class InboxKind(StrEnum):
+    """What an inbox item is."""
+
+    INVITE = "invite"
+    CHALLENGE_RESULT = "challenge_result"
+    DAILY_BEATEN = "daily_beaten"
+    REMATCH = "rematch"
+
+
+class DayStatus(StrEnum):
+    """A player's daily of one game on one day, in the ``calendar``."""
+
+    WON = "won"
+    LOST = "lost"
+    ASSISTED = "assisted"
+    PLAYING = "playing"
+    NOT_PLAYED = "not_played"
 
 
 class Board(StrEnum):

@@ -25,7 +25,9 @@ from .checks import (
     Date,
     GameId,
     GameSlug,
+    InboxId,
     Limit,
+    Month,
     NewPlayerName,
     PlayerName,
     RaceCode,
@@ -138,8 +140,12 @@ class StartRequest(Request):
     game: GameSlug
     mode: Mode
     seed: Seed | None = None
+    #: mode ``daily`` only: a past day's deal, played unranked (its seed is public)
+    date: Date | None = None
 
     def __post_init__(self) -> None:
+        if self.date is not None and self.mode is not Mode.DAILY:
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "'date' is only for mode 'daily'")
         if self.mode is Mode.RACE:
             raise ProtocolError(
                 ErrorCode.BAD_REQUEST, "race games are dealt by a race: see race_create"
@@ -411,6 +417,67 @@ class RaceWatchRequest(Request):
 @dataclass(frozen=True, slots=True)
 class RaceUnwatchRequest(Request):
     race_id: RaceId
+
+
+@_op(Op.INVITE)
+@dataclass(frozen=True, slots=True)
+class InviteRequest(Request):
+    """Send the player ``name`` a race's lobby (``race``) or a challenge (``challenge``)."""
+
+    name: PlayerName
+    race: RaceCode | None = None
+    challenge: ChallengeCode | None = None
+
+    def __post_init__(self) -> None:
+        if (self.race is None) == (self.challenge is None):
+            raise ProtocolError(
+                ErrorCode.BAD_REQUEST, "give a 'race' or a 'challenge' code, one of them"
+            )
+
+
+@_op(Op.INBOX)
+@dataclass(frozen=True, slots=True)
+class InboxRequest(Request):
+    """My inbox: invites and news, newest first."""
+
+
+@_op(Op.INBOX_READ)
+@dataclass(frozen=True, slots=True)
+class InboxReadRequest(Request):
+    """Mark one item of my inbox read (``item``: its id), or every item."""
+
+    item: InboxId | None = None
+
+
+@_op(Op.BLOCK)
+@dataclass(frozen=True, slots=True)
+class BlockRequest(Request):
+    """Drop the player ``name``'s invites and follows, silently."""
+
+    name: PlayerName
+
+
+@_op(Op.UNBLOCK)
+@dataclass(frozen=True, slots=True)
+class UnblockRequest(Request):
+    name: PlayerName
+
+
+@_op(Op.PRESENCE)
+@dataclass(frozen=True, slots=True)
+class PresenceRequest(Request):
+    """Read (and with ``hidden``, set) whether my presence is hidden from friends."""
+
+    hidden: bool | None = None
+
+
+@_op(Op.CALENDAR)
+@dataclass(frozen=True, slots=True)
+class CalendarRequest(Request):
+    """A month of dailies: each day's status for me, of one game or of all."""
+
+    month: Month
+    game: GameSlug | None = None
 
 
 assert set(REQUESTS) == set(Op), "every op has its request type"

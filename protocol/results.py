@@ -13,6 +13,8 @@ from typing import Annotated, Literal, NotRequired, TypedDict
 from .errors import ErrorCode
 from .objects import (
     Block,
+    CalendarCount,
+    CalendarDay,
     Challenge,
     ChallengeRow,
     Count,
@@ -24,6 +26,7 @@ from .objects import (
     Entry,
     FriendDay,
     GameInfo,
+    InboxItem,
     Limits,
     MemberBoard,
     Move,
@@ -173,6 +176,45 @@ class FriendRemoved(TypedDict):
 class Friends(TypedDict):
     date: Annotated[Day, "today (UTC)"]
     friends: list[FriendDay]
+    blocked: Annotated[list[Player], "the players you block"]
+    hidden: Annotated[bool, "your presence is hidden (you show as offline)"]
+
+
+class Invited(TypedDict):
+    invited: Annotated[Player, "their registered name (also when they block you: silently)"]
+
+
+class Inbox(TypedDict):
+    items: Annotated[list[InboxItem], "newest first: the last 30 days, at most 100"]
+    unread: Annotated[Count, "items not read yet"]
+
+
+class InboxRead(TypedDict):
+    unread: Annotated[Count, "items not read yet, after this"]
+
+
+class Blocked(TypedDict):
+    player: Player
+    blocked: Annotated[bool, "false: you blocked them already"]
+
+
+class Unblocked(TypedDict):
+    player: Player
+    unblocked: Annotated[bool, "false: you did not block them"]
+
+
+class Presence(TypedDict):
+    hidden: Annotated[bool, "your presence is hidden from friends (you show as offline)"]
+
+
+class Calendar(TypedDict):
+    month: Annotated[str, "YYYY-MM"]
+    game: Annotated[Slug | None, "the game asked, or null: every game, counted"]
+    days: Annotated[
+        list[CalendarDay] | list[CalendarCount],
+        "the month's days from the deployment's first day to today, in order: with "
+        "`game` each one's status, par and difficulty, else counts across games",
+    ]
 
 
 class ChallengeOnly(TypedDict):
@@ -226,6 +268,13 @@ RESULTS: dict[Op, tuple[type, ...]] = {
     Op.CHALLENGE_CLOSE: (ChallengeOnly,),
     Op.RACE_WATCH: (RaceWatched,),
     Op.RACE_UNWATCH: (Empty,),
+    Op.INVITE: (Invited,),
+    Op.INBOX: (Inbox,),
+    Op.INBOX_READ: (InboxRead,),
+    Op.BLOCK: (Blocked,),
+    Op.UNBLOCK: (Unblocked,),
+    Op.PRESENCE: (Presence,),
+    Op.CALENDAR: (Calendar,),
 }
 assert set(RESULTS) == set(Op), "every op has its result type"
 

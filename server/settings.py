@@ -171,6 +171,15 @@ class Settings:
         "oldest still in play past this many (deleted if it has no move, else resigned)",
     )
     max_follows: int = _opt(200, "players one player may follow")
+    invites_per_hour: int = _opt(
+        30, "invites (invite) one player may send an hour, on every instance (0 = no limit)"
+    )
+    public_url: str | None = _opt(
+        None,
+        "the deployment's public URL, where players open the web client: races' and "
+        "challenges' links start with it [default: the address this server serves, "
+        "http://HOST:PORT/]",
+    )
     hint_nodes: int = _opt(
         50_000,
         "positions a hint's search expands at most (a reproducible budget: the same "

@@ -4,10 +4,10 @@ inside functions and under ``TYPE_CHECKING`` (a cycle dodged by a late import is
 a cycle), and the layers keep their direction: ``protocol`` imports nothing of ours,
 ``server/patience`` and ``server/solver`` stay sans-I/O (no services, store or net),
 ``server/net`` reaches games and storage only through services, and
-``bench``/``deploy``/``tools`` never import the tests; and no module of theirs is
-over :data:`MOST_LINES` lines (issue 39: a module that long holds more than one
-concept). The web client's modules (``web/*.mjs``) have no import cycle either, and
-none is longer than one job."""
+``bench``/``deploy``/``tools`` never import the tests; no module of theirs is over
+:data:`MOST_LINES` lines (issue 39: a module that long holds more than one concept).
+The web client's modules (``web/*.mjs``) have no import cycle either, and none is
+longer than one job."""
 
 from __future__ import annotations
 

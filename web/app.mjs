@@ -8,7 +8,7 @@ import { Sprite } from "./cards.mjs";
 import { Home } from "./screens/home.mjs";
 import { SignIn } from "./screens/signin.mjs";
 import { conn, loadGames } from "./session.mjs";
-import { app, CARD_BACKS, prefs, subscribe } from "./store.mjs";
+import { app, CARD_BACKS, prefs, subscribe, update } from "./store.mjs";
 import { W } from "./words.mjs";
 
 // A screen fetched when first shown, not before the first screen (the server preloads
@@ -35,9 +35,13 @@ const Leaderboard = later(() => import("./screens/leaderboard.mjs"), "Leaderboar
 const Replay = later(() => import("./screens/replay.mjs"), "Replay");
 const Stats = later(() => import("./screens/me.mjs"), "Stats");
 const History = later(() => import("./screens/me.mjs"), "History");
-const Friends = later(() => import("./screens/me.mjs"), "Friends");
+const Friends = later(() => import("./screens/friends.mjs"), "Friends");
+const Inbox = later(() => import("./screens/friends.mjs"), "Inbox");
+const Calendar = later(() => import("./screens/calendar.mjs"), "Calendar");
 const Account = later(() => import("./screens/account.mjs"), "Account");
-const LATER = [GameScreen, Race, Watch, Challenge, Leaderboard, Replay, Stats, History, Friends, Account];
+const LATER = [
+  GameScreen, Race, Watch, Challenge, Leaderboard, Replay, Stats, History, Friends, Inbox, Calendar, Account,
+];
 
 function Nav() {
   const here = (name) => (app.route.name === name ? "page" : undefined);
@@ -48,6 +52,7 @@ function Nav() {
     <a href="#history" aria-current=${here("history")}>${W.nav.history}</a>
     <a href="#stats" aria-current=${here("stats")}>${W.nav.stats}</a>
     <a href="#friends" aria-current=${here("friends")}>${W.nav.friends}</a>
+    <a href="#inbox" aria-current=${here("inbox")} aria-label=${W.nav.unreadLabel(app.unread)} data-unread=${app.unread}>${W.nav.inbox}${W.nav.unread(app.unread)}</a>
     <a href="#account" class="me" aria-current=${here("account")} aria-label=${W.nav.account(app.account.player)} data-player=${app.account.player}>${app.account.player}</a>
   </nav>`;
 }
@@ -63,6 +68,8 @@ function Screen() {
   if (name === "stats") return html`<${Stats} player=${args[0]} />`;
   if (name === "history") return html`<${History} />`;
   if (name === "friends") return html`<${Friends} />`;
+  if (name === "inbox") return html`<${Inbox} />`;
+  if (name === "calendar") return html`<${Calendar} slug=${args[0]} month=${args[1]} />`;
   if (name === "account") return html`<${Account} />`;
   return html`<${Home} />`;
 }
@@ -71,7 +78,10 @@ function Body() {
   if (!app.games.length) return html`<main><p class="loading" role="status">${app.offline ? W.net.offlineBody : W.connecting}</p></main>`;
   if (app.account && !app.signedIn) return html`<main><p class="loading" role="status">${W.signingIn}</p></main>`;
   if (!app.account) return html`<${SignIn} />`;
-  return html`<${Nav} /><main><${Screen} /></main>`;
+  const news = app.news && app.route.name !== "inbox"
+    ? html`<p class="news" role="status" data-news="1">${app.news} · <a href="#inbox" onClick=${() => update({ news: null })}>${W.inbox.see}</a></p>`
+    : "";
+  return html`<${Nav} />${news}<main><${Screen} /></main>`;
 }
 
 function App() {

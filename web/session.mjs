@@ -75,6 +75,11 @@ const EVENTS = {
   },
   challenge_result(event) {
     update({ notice: W.challenge.news(event.player, event.code) });
+    loadUnread();
+  },
+  // a friend sent a race or a challenge: the inbox holds it
+  invited(event) {
+    update({ unread: event.unread, news: W.inbox.text(event.item) });
   },
   bye(event) {
     update({ banner: W.net.bye(event.reason) });
@@ -87,6 +92,7 @@ export const conn = new Connection({
     app.opens += 1;
     await signIn();
     update();
+    loadUnread();
     if (app.opens > 1) setTimeout(reconnected, 0);
   },
   onEvent: (event) => {
@@ -111,6 +117,17 @@ async function reconnected() {
     }
   }
   update();
+}
+
+// the inbox's unread count, for the navigation
+export async function loadUnread() {
+  if (!app.signedIn) return;
+  try {
+    const reply = await conn.call("inbox", {});
+    update({ unread: reply.unread });
+  } catch (err) {
+    // an older server has no inbox: no count
+  }
 }
 
 export const parOf = (slug) => {

@@ -23,6 +23,9 @@ export const W = {
     history: "History",
     stats: "Stats",
     friends: "Friends",
+    inbox: "Inbox",
+    unread: (n) => (n ? ` (${n})` : ""),
+    unreadLabel: (n) => (n ? `Inbox: ${n} unread` : "Inbox"),
     account: (player) => `Account: ${player}`,
   },
 
@@ -250,6 +253,67 @@ export const W = {
     stats: "stats",
     unfollow: "unfollow",
     none: "You follow nobody yet.",
+    offline: "offline",
+    activity: { home: "online", playing: "playing", racing: "racing", watching: "watching a race" },
+    joinLobby: (code) => `join their race ${code}`,
+    inviteGame: "Invite to a game of",
+    raceThem: "race",
+    challengeThem: "challenge",
+    invited: (who, code) => `${who} is invited (${code})`,
+    block: "block",
+    unblock: "unblock",
+    blocked: (names) => `You block ${names}: their invites and follows are dropped.`,
+    hidden: "You show as offline to everyone.",
+    hide: "Hide my presence",
+    show: "Show my presence",
+  },
+
+  inbox: {
+    title: "Inbox",
+    none: "Nothing yet: friends' invites and news come here.",
+    unread: (n) => `${n} unread`,
+    readAll: "Mark all read",
+    when: (at) => new Date(Number(at)).toISOString().slice(5, 16).replace("T", " "),
+    text(item) {
+      const code = (item.race || item.challenge || {}).code;
+      if (item.kind === "invite" && item.race) return `${item.sender} invites you to a race (${code})`;
+      if (item.kind === "invite") return `${item.sender} challenges you on a deal (${code})`;
+      if (item.kind === "challenge_result") return `${item.sender} finished your challenge ${code}`;
+      if (item.kind === "daily_beaten") return `${item.sender} beat your daily of ${item.date}`;
+      if (item.kind === "rematch") return `${item.sender} asks for a rematch (race ${code})`;
+      return `${item.sender}: ${item.kind}`;
+    },
+    action(item) {
+      if (item.race) return "Join the race";
+      if (item.kind === "invite") return "Play the challenge";
+      if (item.challenge) return "See the results";
+      return "Mark read";
+    },
+    see: "open your inbox",
+  },
+
+  calendar: {
+    title: "Calendar",
+    open: "calendar",
+    every: "Every game",
+    game: "Game",
+    month: "Month",
+    before: "Month before",
+    after: "Month after",
+    columns: ["day (UTC)", "yours", "par", "difficulty", ""],
+    countColumns: ["day (UTC)", "dailies won", "finished"],
+    status: { won: "won", lost: "lost", assisted: "assisted (not ranked)", playing: "in play", not_played: "not played" },
+    play: "Play this deal",
+    playToday: "Play today's daily",
+    pastNote: "A past day's deal is played after its day: unranked, its seed shown.",
+    wonOf: (won, days) => `won ${won} of ${days} days`,
+    summary: (won, played, days) => `dailies won: ${won} of ${played} finished, on ${days} days`,
+    none: "No dailies this month.",
+  },
+
+  difficulty: {
+    label: (n) => `difficulty ${n} of 3 (${["easy", "medium", "hard"][n - 1]})`,
+    marks: (n) => "●".repeat(n) + "○".repeat(3 - n),
   },
 
   race: {

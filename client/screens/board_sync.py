@@ -1,6 +1,7 @@
 """A board's requests to the server, one at a time, and how it stays in step with the
-game as the server has it through a lost connection (reconnect, fetch the game, send
-again what was not carried out)."""
+game as the server has it: through a lost connection (reconnect, fetch the game,
+send again what was not carried out) and through changes made elsewhere (the
+``game`` event: another connection of the same account played)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from textual import on
 from protocol.errors import ErrorCode
 
 from ..connection import ClientError, Connection, ServerError, ServerUnavailable
-from ..host import ConnectionLost, Reconnected
+from ..host import ConnectionLost, GameChanged, Reconnected
 from ..notation import WireMove, format_move
 from .board_state import ShownBoard
 
@@ -22,7 +23,7 @@ T = TypeVar("T")
 class SyncedBoard(ShownBoard):
     """The board's round trips: :meth:`round_trip` (one at a time, again after a
     reconnect), :meth:`request` (move, undo, resign), and the news that bring the board
-    up to date (:class:`ConnectionLost`, :class:`Reconnected`)."""
+    up to date (:class:`ConnectionLost`, :class:`Reconnected`, :class:`GameChanged`)."""
 
     def __init__(self, state: dict[str, Any]) -> None:
         super().__init__(state)
@@ -33,6 +34,8 @@ class SyncedBoard(ShownBoard):
         self.synced: Connection | None = None
         #: the failed reconnecting a request of this board reported already
         self.reported: BaseException | None = None
+        #: the highest ``seq`` of this game that the ``game`` event told of
+        self.heard_seq = 0
 
     async def round_trip(self, call: Callable[[], Awaitable[T]], what: str = "request") -> T | None:
         """One request to the server for this game, one at a time: its answer, or
@@ -74,6 +77,7 @@ class SyncedBoard(ShownBoard):
             self.say(f"error: {exc}")
         finally:
             self.busy = False
+            self.catch_up()  # a change heard meanwhile, if the answer is older
         return None
 
     async def request(self, what: str, move: WireMove | None = None) -> bool:
@@ -167,3 +171,34 @@ class SyncedBoard(ShownBoard):
             self.say("reconnected: play on")
         else:
             self.say("reconnected: the game changed meanwhile: the board is as the server has it")
+
+    @on(GameChanged)
+    def game_changed(self, message: GameChanged) -> None:
+        """One of the player's games changed through another of their connections (a
+        second terminal, a browser tab): when it is this board's and the board is
+        behind it, fetch the game again — now, or once the request under way is
+        answered (:meth:`catch_up`)."""
+        if message.game_id != self.state.get("game_id"):
+            return
+        self.heard_seq = max(self.heard_seq, message.seq)
+        self.catch_up()
+
+    def catch_up(self) -> None:
+        """Fetch the game in the background if a change was heard past the board's."""
+        if not self.busy and self.heard_seq > int(self.state.get("seq") or 0):
+            self.run_worker(self._resume_heard(), group="catch-up", exclusive=True)
+
+    async def _resume_heard(self) -> None:
+        if self.busy or self.heard_seq <= int(self.state.get("seq") or 0):
+            return  # a request's answer brought the board this far already
+        conn = self.host.conn
+        self.busy = True
+        try:
+            state = await conn.resume(str(self.state["game_id"]))
+        except ClientError:
+            return  # the next request finds the game as it is (stale_seq), or reconnects
+        finally:
+            self.busy = False
+        self.synced = conn
+        self.set_state(state)
+        self.say("played elsewhere (another window of yours): the board is up to date")

@@ -1,5 +1,8 @@
-"""The players you follow and how they did on today's dailies (f on the home
-screen): a follows a player by name, d stops following the chosen one."""
+"""The players you follow, whether they are online and what they do, and how they
+did on today's dailies (f on the home screen): a follows a player by name, d stops
+following the chosen one; i invites them to a new race of the game chosen at home, c
+to a challenge on a fresh deal of it, j joins their race's lobby, b blocks (or
+unblocks) them, h hides (or shows) your own presence."""
 
 from __future__ import annotations
 
@@ -12,8 +15,11 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Static
 
 from ..connection import ClientError
+from ..inbox import presence_lines
 from ..lang import N_
+from ..launch import Launch
 from ..records import friend, friends, today_lines
+from ..text import short_title
 from .base import LIST_CSS, ListScreen
 from .dialogs import MODAL_CSS
 
@@ -42,13 +48,20 @@ class FriendsScreen(ListScreen):
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
         Binding("a", "follow", N_("Follow")),
         Binding("d", "unfollow", N_("Unfollow")),
+        Binding("i", "invite_race", N_("Race them")),
+        Binding("c", "invite_challenge", N_("Challenge")),
+        Binding("j", "join", N_("Join")),
+        Binding("b", "block", N_("Block")),
+        Binding("h", "hide", N_("Hide me")),
         Binding("escape", "app.pop_screen", N_("Back")),
         Binding("q", "app.pop_screen", N_("Back")),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, game: str | None = None) -> None:
         super().__init__()
         self.result: dict[str, Any] = {}
+        #: the game chosen on the home screen: invites are to a race or challenge of it
+        self.game = game
 
     @property
     def rows(self) -> list[dict[str, Any]]:
@@ -69,14 +82,92 @@ class FriendsScreen(ListScreen):
         table.clear()
         for row in self.rows:  # a line a game: a friend's dailies are never cut at 80 columns
             lines = today_lines(row.get("today") or {}, self.host.titles)
-            table.add_row(row["player"], "\n".join(lines), height=len(lines))
+            who = [row["player"], *presence_lines(row)]
+            height = max(len(lines), len(who))
+            table.add_row("\n".join(who), "\n".join(lines), height=height)
+        hidden = " · you show offline (h)" if self.result.get("hidden") else ""
         self.query_one("#head", Static).update(
-            f"pasyans · your friends · dailies of {self.result.get('date')} (UTC)"
+            f"pasyans · your friends · dailies of {self.result.get('date')} (UTC){hidden}"
         )
-        hint = "a follows a player · d stops following · q back"
+        game = short_title(self.game, self.host.titles) if self.game else "a game"
+        hint = f"i races, c challenges the chosen friend on {game} · j joins their lobby"
         if not self.rows:
-            hint = "you follow nobody yet: " + hint
+            hint = "you follow nobody yet: a follows a player by name · q back"
+        blocked = self.result.get("blocked") or []
+        if blocked:
+            hint += f" · you block {', '.join(blocked)}"
         self.say(f"{note} · {hint}" if note else hint)
+
+    def chosen(self) -> dict[str, Any] | None:
+        row = self.query_one(DataTable).cursor_row
+        return self.rows[row] if 0 <= row < len(self.rows) else None
+
+    async def action_invite_race(self) -> None:
+        """A new race of the home screen's game, the chosen friend invited, its lobby."""
+        who = self.chosen()
+        if who is None or self.game is None:
+            return
+        try:
+            race = await self.host.conn.race_create(self.game)
+            await self.host.conn.invite(who["player"], race=str(race["code"]))
+        except ClientError as exc:
+            self.say(f"error: {exc}")
+            return
+        self.notify(f"{who['player']} is invited to your race {race['code']}")
+        error = await self.host.open_race(Launch(race=str(race["code"])))
+        if error is not None:
+            self.say(f"error: {error}")
+
+    async def action_invite_challenge(self) -> None:
+        """A challenge on a fresh deal of the home screen's game, sent to the chosen
+        friend; you play it too, from your inbox or here."""
+        who = self.chosen()
+        if who is None or self.game is None:
+            return
+        try:
+            made = await self.host.conn.challenge_create(None, game=self.game)
+            await self.host.conn.invite(who["player"], challenge=str(made["code"]))
+        except ClientError as exc:
+            self.say(f"error: {exc}")
+            return
+        self.say(
+            f"challenge {made['code']} sent to {who['player']}: play it too with "
+            f"pasyans challenge play {made['code']} · {made.get('url') or ''}"
+        )
+
+    async def action_join(self) -> None:
+        who = self.chosen()
+        if who is None or not who.get("race"):
+            self.say("j joins a friend's race while its lobby is open: none chosen")
+            return
+        error = await self.host.open_race(Launch(race=str(who["race"])))
+        if error is not None:
+            self.say(f"error: {error}")
+
+    async def action_block(self) -> None:
+        who = self.chosen()
+        if who is None:
+            return
+        name = str(who["player"])
+        try:
+            result = await self.host.conn.block(name)
+            if not result.get("blocked"):
+                await self.host.conn.block(name, add=False)
+                await self.load(f"you no longer block {name}")
+                return
+        except ClientError as exc:
+            self.say(f"error: {exc}")
+            return
+        await self.load(f"you block {name}: their invites and follows are dropped")
+
+    async def action_hide(self) -> None:
+        try:
+            hidden = not self.result.get("hidden")
+            await self.host.conn.presence(hidden)
+        except ClientError as exc:
+            self.say(f"error: {exc}")
+            return
+        await self.load("you show as offline" if hidden else "your friends see you online")
 
     def action_follow(self) -> None:
         async def typed(name: str | None) -> None:

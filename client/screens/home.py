@@ -16,6 +16,8 @@ from protocol.messages import Mode
 
 from ..challenges import home_line
 from ..connection import ClientError, ServerError
+from ..host import InboxChanged
+from ..inbox import inbox_line
 from ..lang import N_, _
 from ..launch import Launch
 from ..records import friends, friends_line
@@ -33,8 +35,10 @@ from ..text import (
 )
 from ..widgets import KeyFooter
 from .base import LIST_CSS, ListScreen
+from .calendar import CalendarScreen
 from .friends import FriendsScreen
 from .history import HistoryScreen
+from .inbox import InboxScreen
 from .leaderboard import LeaderboardScreen
 from .race_dialogs import JoinRaceScreen, RaceDealScreen
 from .stats import StatsScreen
@@ -81,6 +85,8 @@ class DailyScreen(ListScreen):
         Binding("h", "history", N_("History")),
         Binding("s", "stats", N_("Stats")),
         Binding("f", "friends", N_("Friends")),
+        Binding("i", "inbox", N_("Inbox")),
+        Binding("c", "calendar", N_("Calendar")),
         Binding("question_mark", "rules", N_("Rules")),
         Binding("left_square_bracket", "day(-1)", N_("Day before")),
         Binding("right_square_bracket", "day(1)", N_("Day after")),
@@ -98,6 +104,8 @@ class DailyScreen(ListScreen):
         self.friends: dict[str, Any] = {}
         #: "2 new results on your challenges" (empty: none), at the friends line's head
         self.challenges = ""
+        #: "inbox: 2 unread items (i)" (empty: none), first on the friends line
+        self.unread = ""
         #: the game whose daily opens as soon as the server has certified it (Enter
         #: pressed on it while it was being certified)
         self.open_when_ready: str | None = None
@@ -136,7 +144,14 @@ class DailyScreen(ListScreen):
             self.challenges = home_line(await self.host.conn.challenges(limit=100))
         except ClientError:
             self.challenges = ""  # an older server: no challenges
+        try:
+            self.unread = inbox_line(await self.host.conn.inbox())
+        except ClientError:
+            self.unread = ""  # an older server: no inbox
         self.show_friends()
+
+    async def on_inbox_changed(self, message: InboxChanged) -> None:
+        await self.load_friends()
 
     def show_friends(self) -> None:
         line = self.query_one("#friends", Static)
@@ -145,7 +160,8 @@ class DailyScreen(ListScreen):
             width = max(20, self.size.width - 2)
             # new results on your challenges first, on the same line (the screen
             # keeps its rows for the games)
-            lead = f"{self.challenges} · " if self.challenges else ""
+            lead = " · ".join(x for x in (self.unread, self.challenges) if x)
+            lead = f"{lead} · " if lead else ""
             text = lead + friends_line(self.friends, self.host.titles, width - len(lead))
             line.update(text if len(text) <= width else text[: width - 1] + "…")
 
@@ -307,7 +323,8 @@ class DailyScreen(ListScreen):
         if slug is None:
             return
         if self.date is not None and self.date != self.today:
-            self.say(_("a past day's deal is over: press p for a practice deal"))
+            # a past day's deal, played after its day: unranked, its number shown
+            await self.host.open_game(slug, Mode.DAILY, date=self.date)
             return
         entry = (self.daily.get("games") or {}).get(slug) or {}
         if entry.get("preparing"):  # opened as soon as it is certified (load)
@@ -368,7 +385,13 @@ class DailyScreen(ListScreen):
         self.app.push_screen(StatsScreen())
 
     def action_friends(self) -> None:
-        self.app.push_screen(FriendsScreen())
+        self.app.push_screen(FriendsScreen(self.selected()))
+
+    def action_inbox(self) -> None:
+        self.app.push_screen(InboxScreen())
+
+    def action_calendar(self) -> None:
+        self.app.push_screen(CalendarScreen(self.selected(), self.today))
 
     async def action_rules(self) -> None:
         slug = self.selected()

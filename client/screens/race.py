@@ -145,8 +145,10 @@ class RaceScreen(Screen[None]):
             code = escape(str(race.get("code")))
             lines.append(
                 f"Share the code [b]{code}[/b]: friends press j on their home screen and "
-                f"type it, or run pasyans race join {code}"
+                f"type it, or run pasyans race join {code}; invite a friend from your "
+                "friends screen (f), or send the link:"
             )
+            lines.append(escape(str(race.get("url") or f"#race/{code}")))
             lines.append(
                 "Press s to start when everybody is in."
                 if self.creator

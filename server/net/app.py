@@ -28,6 +28,7 @@ from websockets.typing import Subprotocol
 import protocol as P
 
 from ..services import Clock, Services
+from ..services.links import served
 from ..settings import Settings
 from ..solver.daily import Budget, Chooser
 from ..store import EmbeddedRedis, Store
@@ -138,8 +139,15 @@ class App:
             later = asyncio.create_task(self.backfill_look_alikes(retry=10), name="look-alikes")
             self._tasks.append(later)
         self.relay = relay = Relay(self.hub, services.watch, delay=s.watch_delay)
-        # a player's first connection here follows their channel (News)
-        self.hub.arrived, self.hub.left = services.news.arrived, services.news.left
+        # a player's first connection here follows their channel (News); their last
+        # leaving is noted in their presence too
+        news, presence = services.news, services.presence
+
+        def left(player: str) -> None:
+            news.left(player)
+            presence.gone(player)
+
+        self.hub.arrived, self.hub.left = news.arrived, left
         routes = Routes(services, self.hub, s, self.metrics, relay=relay)
         self.sessions = sessions = Sessions(
             s, self.metrics, self.hub, routes.dispatch, refused=routes.refused
@@ -167,13 +175,16 @@ class App:
             close_timeout=5,
             reuse_port=s.reuse_port or None,
         )
+        if not s.public_url:  # the address served, its port once bound
+            services.links.base = served(s.host, self.port)
         events = Events(self.hub, services.games, services.races, relay)
         services.news.local = events.deliver
         self._tasks.append(asyncio.create_task(services.news.listen(events.deliver), name="news"))
         spectators = relay.keep(s.presence_interval)
         self._tasks.append(asyncio.create_task(spectators, name="spectators"))
-        presence = services.races.keep_presence(self.hub.online, interval=s.presence_interval)
-        self._tasks.append(asyncio.create_task(presence, name="race-presence"))
+        presence_beat = services.races.keep_presence(self.hub.online, interval=s.presence_interval)
+        self._tasks.append(asyncio.create_task(presence_beat, name="race-presence"))
+        self._tasks.append(asyncio.create_task(services.presence.keep(), name="presence"))
         if s.prepare_dailies:
             prepare = asyncio.create_task(self.prepare_dailies(), name="prepare-dailies")
             self._tasks.append(prepare)

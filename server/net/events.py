@@ -10,6 +10,7 @@ connections it concerns:
   (:meth:`Races.noticed`);
 - a member's board: ``race_board`` to the race's spectators (the relay);
 - a finished challenge game: ``challenge_result`` to its creator;
+- an invite: ``invited`` to its player's every connection here;
 - a game written: ``game`` to the player's connections, but the one whose request
   wrote it (it has the reply).
 """
@@ -21,7 +22,7 @@ import logging
 import protocol as P
 
 from ..services.games import Games
-from ..services.news import ChallengeResult, GameWritten, Item, WatchBoard
+from ..services.news import ChallengeResult, GameWritten, InboxNews, Item, WatchBoard
 from ..services.race import Races
 from ..services.race_news import RaceNews
 from .relay import Relay
@@ -49,6 +50,8 @@ class Events:
                 await self.hub.send_to(
                     item.creator, P.event(P.Event.CHALLENGE_RESULT, **item.event)
                 )
+        elif isinstance(item, InboxNews):
+            await self.hub.send_to(item.player, P.event(P.Event.INVITED, **item.event))
         elif isinstance(item, GameWritten):
             ev = P.event(P.Event.GAME, **item.event)
             await self.hub.send_to(item.player, ev, skip=ANSWERING.get())

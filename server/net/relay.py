@@ -31,6 +31,8 @@ class Relay:
         self.delay = delay
         #: race id → the spectators connected here
         self.watching: dict[str, set[str]] = {}
+        #: races whose spectators here went on to watch their rematch
+        self._carried: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
 
     # -- who watches from here ------------------------------------------------------------
@@ -75,9 +77,27 @@ class Relay:
         await self._to_spectators(item.race_id, P.event(P.Event.RACE_BOARD, **item.fields))
 
     async def race_news(self, news: RaceNews) -> None:
-        """A race's news: its spectators here get the ``race`` event too."""
-        if news.race_id in self.watching:
-            await self._to_spectators(news.race_id, P.event(P.Event.RACE, **news.race))
+        """A race's news: its spectators here get the ``race`` event too; once it names
+        a rematch, they watch the rematch (a rematch keeps the race's spectators)."""
+        if news.race_id not in self.watching:
+            return
+        await self._to_spectators(news.race_id, P.event(P.Event.RACE, **news.race))
+        rematch = news.race.get("rematch")
+        if rematch and news.race_id not in self._carried:
+            self._carried.add(news.race_id)
+            await self._carry(sorted(self.watching[news.race_id]), str(rematch["code"]))
+
+    async def _carry(self, names: list[str], code: str) -> None:
+        """``names`` watch the race of ``code`` too (each gets its ``race`` event)."""
+        for name in names:
+            try:
+                watched = await self.watch.watch(name, code)
+            except Exception:  # refused (full, or gone): they keep the old race
+                log.info("spectator %s could not follow the rematch %s", name, code)
+                continue
+            race = watched["race"]
+            self.add(str(race["race_id"]), name)
+            await self.hub.send_to(name, P.event(P.Event.RACE, **race))
 
     async def _to_spectators(self, rid: str, ev: dict[str, Any]) -> None:
         names = sorted(self.watching.get(rid, ()))

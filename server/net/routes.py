@@ -18,7 +18,7 @@ from typing import Any
 import redis.exceptions
 
 import protocol as P
-from protocol import ErrorCode, Op, ProtocolError
+from protocol import Activity, ErrorCode, Op, ProtocolError
 
 from ..services import OUTAGE, Services, catalogue, daily_overview
 from ..services.games import find_game
@@ -53,6 +53,32 @@ FAILS: dict[tuple[Op, ErrorCode], Kind] = {
     (Op.RACE_JOIN, ErrorCode.NOT_FOUND): Kind.RACE_JOIN_FAILED,
     (Op.RACE_WATCH, ErrorCode.NOT_FOUND): Kind.RACE_JOIN_FAILED,
 }
+
+
+#: what a player is doing after a successful op, as friends see it (``Presence``);
+#: the ops not named change nothing (a move goes on playing); those of :data:`LOOKS`
+#: say home but end no race or watching (a racer looks at friends from the lobby)
+ACTIVITY: dict[Op, Activity] = {
+    Op.REGISTER: Activity.HOME,
+    Op.AUTH: Activity.HOME,
+    Op.START: Activity.PLAYING,
+    Op.RESUME: Activity.PLAYING,
+    Op.CHALLENGE_ACCEPT: Activity.PLAYING,
+    Op.RACE_CREATE: Activity.RACING,
+    Op.RACE_JOIN: Activity.RACING,
+    Op.RACE_REMATCH: Activity.RACING,
+    Op.RACE_WATCH: Activity.WATCHING,
+    Op.RACE_LEAVE: Activity.HOME,
+    Op.RACE_UNWATCH: Activity.HOME,
+    Op.FRIENDS: Activity.HOME,
+    Op.INBOX: Activity.HOME,
+    Op.CALENDAR: Activity.HOME,
+    Op.MY_GAMES: Activity.HOME,
+    Op.CHALLENGES: Activity.HOME,
+}
+
+
+LOOKS = frozenset({Op.FRIENDS, Op.INBOX, Op.CALENDAR, Op.MY_GAMES, Op.CHALLENGES})
 
 
 def ok_packed(re: int, state: bytes) -> bytes:
@@ -108,6 +134,8 @@ class Routes:
                     await self.addresses.count(kind, conn.address)
                 raise
             self.metrics.count_op(op, "ok")
+            if op in ACTIVITY and conn.player is not None:
+                await self.note(conn.player, op, result)
             if isinstance(result, bytes):
                 return ok_packed(req.id, result)
             return P.ok(req.id, **result)
@@ -136,6 +164,16 @@ class Routes:
         finally:
             if op is Op.MOVE:
                 self.metrics.move_seconds.observe(time.perf_counter() - start)
+
+    async def note(self, player: str, op: Op, result: Answer) -> None:
+        """Note what ``player`` does after ``op`` (``Presence``); never fails the op."""
+        activity = ACTIVITY[op]
+        race = result.get("race") if isinstance(result, dict) else None
+        rid = str(race["race_id"]) if activity is Activity.RACING and race else ""
+        try:
+            await self.sv.presence.note(player, activity, rid, soft=op in LOOKS)
+        except Exception:
+            log.warning("could not note %s's presence", player, exc_info=True)
 
     async def spend(self, conn: Conn, op: Op) -> None:
         """Count ``op`` against its connection's client address (:data:`SPENDS`);
@@ -235,7 +273,8 @@ class Routes:
     # -- a signed-in player's ---------------------------------------------------------
 
     async def start(self, player: str, req: P.StartRequest) -> Result:
-        return {"state": await self.sv.games.start(player, req.game, req.mode, req.seed)}
+        state = await self.sv.games.start(player, req.game, req.mode, req.seed, req.date)
+        return {"state": state}
 
     async def resume(self, player: str, req: P.ResumeRequest) -> Result:
         return {"state": await self.sv.games.resume(player, req.game_id)}
@@ -339,3 +378,25 @@ class Routes:
 
     async def challenge_close(self, player: str, req: P.ChallengeCloseRequest) -> Result:
         return await self.sv.challenges.close(player, req.code)
+
+    async def invite(self, player: str, req: P.InviteRequest) -> Result:
+        friend = await self.sv.friends.registered(req.name)
+        return await self.sv.inbox.invite(player, friend, race=req.race, challenge=req.challenge)
+
+    async def inbox(self, player: str, req: P.InboxRequest) -> Result:
+        return await self.sv.inbox.items(player)
+
+    async def inbox_read(self, player: str, req: P.InboxReadRequest) -> Result:
+        return await self.sv.inbox.mark_read(player, req.item)
+
+    async def block(self, player: str, req: P.BlockRequest) -> Result:
+        return await self.sv.friends.block(player, req.name, add=True)
+
+    async def unblock(self, player: str, req: P.UnblockRequest) -> Result:
+        return await self.sv.friends.block(player, req.name, add=False)
+
+    async def presence(self, player: str, req: P.PresenceRequest) -> Result:
+        return await self.sv.friends.hide(player, req.hidden)
+
+    async def calendar(self, player: str, req: P.CalendarRequest) -> Result:
+        return await self.sv.calendar.month(player, req.month, req.game)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import Any
 
 from redis.exceptions import RedisError
+
+from protocol import InboxKind
 
 from ..patience.engine import keep_legal_moves
 from ..settings import Settings
@@ -16,15 +19,19 @@ from ..workers import SolverPool
 from . import catalogue
 from .accounts import Accounts
 from .assistance import Assistance
+from .calendar import Calendar
 from .challenges import Challenges
 from .changes import Changes
 from .clock import Clock, FakeClock, SystemClock
 from .daily import Dailies
 from .friends import Friends
 from .games import Games, daily_overview
+from .inbox import Inbox
 from .leaderboard import Leaderboards
 from .limits import AddressLimits
+from .links import Links, served
 from .news import News
+from .presence import Presence
 from .race import Races
 from .replay import Replays
 from .stats import Stats
@@ -55,6 +62,10 @@ class Services:
     news: News
     #: the limits per client address (``register``, ``race_join``, ``race_watch``)
     addresses: AddressLimits
+    presence: Presence
+    inbox: Inbox
+    calendar: Calendar
+    links: Links
     _deployment: str = ""
 
     async def deployment(self) -> str:
@@ -145,19 +156,39 @@ class Services:
         watch = Watch(
             store, clock, games, races, most=limits.race_watchers, stale_after=watch_stale_after
         )
+        news = News(store)
+        links = Links(limits.public_url or served(limits.host, limits.port))
+        presence = Presence(store, clock, news.instance)
+        inbox = Inbox(store, clock, links, per_hour=limits.invites_per_hour)
+        friends = Friends(store, games, presence, inbox, most=limits.max_follows)
+        races.url, challenges.url = links.race, links.challenge
+
+        async def rematch(player: str, race: dict[str, Any], members: list[str]) -> None:
+            for member in members:  # each its own item (its own read mark)
+                kind = InboxKind.REMATCH
+                await inbox.put(member, inbox.item(kind, player, race["game"], race=race["code"]))
+
+        async def result(creator: str, event: dict[str, Any]) -> None:
+            item = inbox.item(
+                InboxKind.CHALLENGE_RESULT, event["player"], event["game"], challenge=event["code"]
+            )
+            await inbox.put(creator, item)
+
+        races.on_rematch, challenges.on_result = rematch, result
         # What happens after a game is written, in this order: a finished game is
-        # counted in its player's statistics, noted in its challenge, ranked on its
-        # daily's boards; a race game's race publishes its news; a race over shows its
-        # spectators the boards.
+        # counted in its player's statistics, noted in its challenge (its creator's
+        # inbox told), told to the followers it beat, ranked on its daily's boards; a
+        # race game's race publishes its news; a race over shows its spectators the
+        # boards.
         changes.on_finished(stats.count)
         changes.on_finished(challenges.finished)
+        changes.on_finished(friends.daily_finished)
         changes.on_finished(games.rank)
         changes.on_race_game(races.game_changed)
         changes.on_race_finished(watch.race_finished)
         races.watchers_of = watch.count
         # ... and every written game to the player's other connections, here or on
         # another instance.
-        news = News(store)
         changes.on_written(news.game_written)
         return cls(
             store,
@@ -170,11 +201,15 @@ class Services:
             races,
             Replays(games),
             stats,
-            Friends(store, games, most=limits.max_follows),
+            friends,
             challenges,
             watch,
             news,
             AddressLimits.of(store, clock, limits),
+            presence,
+            inbox,
+            Calendar(games),
+            links,
         )
 
 

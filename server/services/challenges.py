@@ -41,7 +41,7 @@ import datetime as dt
 import hashlib
 import secrets
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -136,6 +136,10 @@ class Challenges:
         self.most_open = most_open
         #: player → (listed at, limit, their ``challenges``)
         self._lists: OrderedDict[str, tuple[int, int, dict[str, Any]]] = OrderedDict()
+        #: a challenge's full link (``Links.challenge``)
+        self.url: Callable[[str], str] = link
+        #: told of a result for a challenge's creator: (creator, the result's news)
+        self.on_result: Callable[[str, dict[str, Any]], Awaitable[None]] | None = None
 
     # -- ops ----------------------------------------------------------------------------
 
@@ -280,6 +284,7 @@ class Challenges:
                 {
                     "code": code,
                     "link": link(code),
+                    "url": self.url(code),
                     "game": _text(info.get("game")),
                     "creator": _text(info.get("creator")),
                     "created": _ms(info, "created"),
@@ -321,6 +326,7 @@ class Challenges:
         return {
             "code": code,
             "link": link(code),
+            "url": self.url(code),
             "game": _text(info.get("game")),
             "creator": creator,
             "created": _ms(info, "created"),
@@ -390,18 +396,18 @@ class Challenges:
         mine = next(r for r in rows if r["player"] == rec.player)
         others = sum(1 for r in rows if r["player"] != creator)
         seen = (await self.store.challenges_seen(creator)).get(code, 0)
-        news = {
-            "creator": creator,
-            "event": {
-                "code": code,
-                "game": _text(info.get("game")),
-                "player": rec.player,
-                "result": mine,
-                "results": len(rows),
-                "unread": max(0, others - seen),
-            },
+        event = {
+            "code": code,
+            "game": _text(info.get("game")),
+            "player": rec.player,
+            "result": mine,
+            "results": len(rows),
+            "unread": max(0, others - seen),
         }
+        news = {"creator": creator, "event": event}
         await self.store.publish(self.store.keys.challenge_channel(), pack(news))
+        if self.on_result is not None:
+            await self.on_result(creator, event)
 
     # -- helpers ------------------------------------------------------------------------
 

@@ -55,6 +55,8 @@ from ..solver.daily import (
     commitment,
     search_candidate,
 )
+from ..solver.difficulty import difficulty
+from ..solver.tuning import candidate_nodes
 from ..store import Store
 from ..workers import Lane, SolverPool, WorkerDied
 from .clock import Clock, day_after, day_before, utc_date
@@ -152,6 +154,11 @@ class Dailies:
 
     def today(self) -> str:
         return utc_date(self.clock.now_ms())
+
+    def difficulty(self, choice: Choice, slug: str) -> int:
+        """1–3: how hard the daily ``choice`` of ``slug`` is (``solver.difficulty``)."""
+        per = candidate_nodes(registry.get(slug), self.budget.candidate_nodes)
+        return difficulty(choice, slug, per)
 
     def revealed(self, date: str) -> bool:
         """Whether the day is over (its seeds may be shown)."""

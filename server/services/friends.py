@@ -15,6 +15,15 @@ What ``friends`` shows of a followed player is kept :data:`FRESH_MS` (by the gam
 clock) and shown again as it was to anyone who follows them: reading it is two Redis
 commands and a summary a game, 40 moves' worth of the server's CPU for 200 followed
 players (bench.op_costs), which a flood of ``friends`` would repeat 50 times a second.
+
+Each row also says whether that player is online and what they do (``Presence``:
+nothing of a game's progress), unless they hide it. A player may block another:
+the blocked one's follows and invites are dropped silently (``friend_add`` answers as
+if it followed; ``invite`` as if it went), and a block ends their follow.
+
+When a followed player's ranked daily ends better than a follower's finished one of
+the same day and game, the follower's inbox says so (``daily_beaten``): both games
+are over, and a finished daily is what ``friends`` shows whole anyway.
 """
 
 from __future__ import annotations
@@ -22,12 +31,14 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from protocol import ErrorCode, GameStatus, ProtocolError
+from protocol import ErrorCode, GameStatus, InboxKind, ProtocolError
 
 from ..patience import registry
 from ..store import Store
 from .games import Games
-from .records import SUMMARY_FIELDS
+from .inbox import Inbox
+from .presence import Presence
+from .records import SUMMARY_FIELDS, Record
 
 #: how long what a followed player did today is shown again as it was read, in ms
 FRESH_MS = 2000
@@ -43,15 +54,40 @@ def as_followed(summary: dict[str, Any]) -> dict[str, Any]:
     return summary
 
 
+def beats(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether the finished game ``a`` ranks before ``b`` (the boards' rule: wins
+    first, by fewer moves, then less time; losses by more cards founded)."""
+    a_won, b_won = a["status"] == GameStatus.WON, b["status"] == GameStatus.WON
+    if a_won != b_won:
+        return bool(a_won)
+    if a_won:
+        return (a["moves"], a["time_ms"]) < (b["moves"], b["time_ms"])
+    return bool(a["foundation"] > b["foundation"])
+
+
 class Friends:
-    def __init__(self, store: Store, games: Games, *, most: int = 200) -> None:
+    def __init__(
+        self,
+        store: Store,
+        games: Games,
+        presence: Presence,
+        inbox: Inbox,
+        *,
+        most: int = 200,
+    ) -> None:
         self.store = store
         self.games = games
+        self.presence = presence
+        self.inbox = inbox
         #: players one may follow at most (``Settings.max_follows``: a friends board
         #: reads one entry per friend)
         self.most = most
         #: followed player → (read at, date, their games of that day as followed)
         self._today: OrderedDict[str, tuple[int, str, dict[str, Any]]] = OrderedDict()
+
+    async def registered(self, name: str) -> str:
+        """The registered spelling of ``name``; ``not_found`` for nobody."""
+        return await self._name(name)
 
     async def _name(self, name: str) -> str:
         """The registered spelling of ``name`` (names are unique regardless of case)."""
@@ -64,6 +100,8 @@ class Friends:
         friend = await self._name(name)
         if friend.casefold() == player.casefold():
             raise ProtocolError(ErrorCode.BAD_REQUEST, "you cannot follow yourself")
+        if await self.store.blocked_by(friend, player):
+            return {"friend": friend, "added": True}  # dropped, silently
         if await self.store.follow_count(player) >= self.most:
             raise ProtocolError(
                 ErrorCode.BAD_REQUEST, f"you follow {self.most} players already: remove one first"
@@ -98,8 +136,14 @@ class Friends:
             self._today.move_to_end(friend)
         while len(self._today) > KEPT:
             self._today.popitem(last=False)
-        out = [{"player": f, "today": shown[f]} for f in friends]
-        return {"date": today, "friends": out}
+        seen = await self.presence.of(friends)
+        out = [{"player": f, "today": shown[f]} | p for f, p in zip(friends, seen, strict=True)]
+        return {
+            "date": today,
+            "friends": out,
+            "blocked": await self.store.blocks(player),
+            "hidden": await self.store.hidden(player),
+        }
 
     async def _read(self, players: list[str], today: str) -> list[dict[str, Any]]:
         """Each of ``players``' games on the dailies of ``today``, as followed: two
@@ -114,3 +158,46 @@ class Friends:
             if (summary := self.games.views.summary(gid, row)) is not None:
                 games[i][slug] = as_followed(summary)
         return games
+
+    async def block(self, player: str, name: str, *, add: bool) -> dict[str, Any]:
+        """``block`` (``unblock`` with ``add=False``) the player ``name``; a block ends
+        their follow of ``player``."""
+        other = await self._name(name)
+        if other.casefold() == player.casefold():
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "you cannot block yourself")
+        changed = await self.store.block(player, other, add=add)
+        if add:
+            await self.store.follow(other, player, add=False)
+            return {"player": other, "blocked": changed}
+        return {"player": other, "unblocked": changed}
+
+    async def hide(self, player: str, hidden: bool | None) -> dict[str, Any]:
+        """``presence``: whether ``player`` hides their presence (set when given)."""
+        if hidden is not None:
+            await self.store.set_hidden(player, hidden)
+        return {"hidden": await self.store.hidden(player)}
+
+    async def daily_finished(self, rec: Record) -> None:
+        """A listener of finished games: a ranked daily that beats a follower's
+        finished one of the same day and game goes to that follower's inbox."""
+        if not rec.ranked or rec.recorded or rec.status == GameStatus.PLAYING:
+            return
+        followers = await self.store.followers(rec.player)
+        if not followers:
+            return
+        slug = rec.game.slug
+        theirs = await self.store.players_dailies(followers, rec.date, [slug])
+        pairs = [(f, ids[slug]) for f, ids in zip(followers, theirs, strict=True) if slug in ids]
+        rows = await self.store.games([gid for _, gid in pairs], SUMMARY_FIELDS)
+        mine = self.games.views.summary(
+            rec.gid, (await self.store.games([rec.gid], SUMMARY_FIELDS))[0]
+        )
+        if mine is None:
+            return
+        for (follower, gid), row in zip(pairs, rows, strict=True):
+            other = self.games.views.summary(gid, row)
+            if other is None or other["status"] == GameStatus.PLAYING or not other["ranked"]:
+                continue
+            if beats(mine, other):
+                item = self.inbox.item(InboxKind.DAILY_BEATEN, rec.player, slug, date=rec.date)
+                await self.inbox.put(follower, item)

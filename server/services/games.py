@@ -159,8 +159,12 @@ class Games:
         games = [s for g, r in zip(gids, rows, strict=True) if (s := self.views.summary(g, r))]
         return {"games": games, "cursor": str(offset + limit) if more else None}
 
-    async def start(self, player: str, slug: str, mode: Mode, seed: int | None) -> dict[str, Any]:
+    async def start(
+        self, player: str, slug: str, mode: Mode, seed: int | None, date: str | None = None
+    ) -> dict[str, Any]:
         game = find_game(slug)
+        if date is not None and date != self.dailies.today():
+            return await self.start_past(player, game, await self.dailies.check_date(date))
         gid = new_id()
         date = commit = ""
         ranked = False
@@ -187,6 +191,23 @@ class Games:
         )
         if mode in (Mode.PRACTICE, Mode.DEAL):
             await self._keep_in_play(player, rec)
+        return self.views.wire(rec)
+
+    async def start_past(self, player: str, game: AnyGame, date: str) -> dict[str, Any]:
+        """A past day's daily deal, played after its day: a new game each time, never
+        ranked (its seed is public once the day is over: ``daily`` shows it), of mode
+        ``daily`` with its ``date``; never a past day chosen on request
+        (``Dailies.past``: ``unavailable`` until the background has chosen it)."""
+        choice = await self.dailies.past(date, game.slug)
+        rec = await self.create(
+            player,
+            game,
+            choice.seed,
+            Mode.DAILY,
+            date=date,
+            commitment=commitment(choice.seed, date, game.slug),
+        )
+        await self._keep_in_play(player, rec)
         return self.views.wire(rec)
 
     async def _keep_in_play(self, player: str, rec: Record) -> None:
@@ -505,6 +526,7 @@ async def daily_overview(games: Games, date: str | None, player: str | None) -> 
             "best_founded": choice.best_founded,
             "total": registry.get(slug).total,
             "label": choice.label(slug),
+            "difficulty": dailies.difficulty(choice, slug),
             "seed": choice.seed if revealed else None,
             "mine": mine.get(gid) if gid else None,
         }

@@ -8,6 +8,7 @@ The channels:
 - each race's boards for its spectators (``ch:watch:*``): :class:`WatchBoard`;
 - the challenges' (``ch:chal``): a finished challenge game, for its creator
   (:class:`ChallengeResult`);
+- the inboxes' (``ch:inbox``): an invite, for its player (:class:`InboxNews`);
 - each player's (``ch:pl:{name}``), subscribed by the instances where that player is
   connected: a game of theirs written elsewhere (:class:`GameWritten`), so that every
   connection of a player — two tabs, a phone and a terminal — sees its games' changes
@@ -65,6 +66,14 @@ class ChallengeResult:
 
 
 @dataclass(frozen=True, slots=True)
+class InboxNews:
+    """A new inbox item that tells its player at once (``invited``)."""
+
+    player: str
+    event: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class GameWritten:
     """A game of ``player``'s changed (the ``game`` event's fields)."""
 
@@ -72,7 +81,7 @@ class GameWritten:
     event: dict[str, Any]
 
 
-Item = RaceNews | WatchBoard | ChallengeResult | GameWritten
+Item = RaceNews | WatchBoard | ChallengeResult | GameWritten | InboxNews
 Deliver = Callable[[Item], Awaitable[None]]
 
 
@@ -147,7 +156,9 @@ class News:
             pubsub = self.store.pubsub()
             try:
                 patterns = [self.keys.race_channels(), self.keys.watch_channels()]
-                await pubsub.psubscribe(*patterns, self.keys.challenge_channel())
+                await pubsub.psubscribe(
+                    *patterns, self.keys.challenge_channel(), self.keys.inbox_channel()
+                )
                 followed = [self.keys.player_channel(p) for p in self._players]
                 if followed:
                     await pubsub.subscribe(*followed)
@@ -209,6 +220,9 @@ class News:
         if name == keys.challenge_channel():
             message = unpack(data)
             return ChallengeResult(str(message["creator"]), dict(message["event"]))
+        if name == keys.inbox_channel():
+            message = unpack(data)
+            return InboxNews(str(message["to"]), dict(message["event"]))
         if name.startswith(keys.watch_channels()[:-1]):
             fields = unpack(data)
             return WatchBoard(str(fields["race_id"]), dict(fields))

@@ -101,6 +101,10 @@ class Races:
         #: how many spectators watch a race now (``Watch.count``, wired in
         #: ``Services.build``)
         self.watchers_of: Callable[[str], Awaitable[int]] | None = None
+        #: a race's full link (``Links.race``)
+        self.url: Callable[[str], str] = lambda code: f"#race/{code}"
+        #: told of a rematch made: (who asked, the new race, the members to tell)
+        self.on_rematch: Callable[[str, dict[str, Any], list[str]], Awaitable[None]] | None = None
 
     async def close(self) -> None:
         for task in list(self._tasks):
@@ -186,6 +190,8 @@ class Races:
         race = await self.create(player, info["game"].decode(), None, rid=new, members=members)
         await self.store.race_set_field(rid, "rematch_code", race["code"])
         await self.publish(rid)
+        if self.on_rematch is not None:
+            await self.on_rematch(player, race, [m for m in members if m != player])
         return race
 
     async def _no_daily_yet(self, player: str, date: str, slug: str) -> None:
@@ -554,6 +560,7 @@ class Races:
             "away_after_ms": self.away_after_ms,
             "absent_limit_ms": self.absent_limit_ms,
             "watchers": await self.watchers_of(rid) if self.watchers_of else 0,
+            "url": self.url(info.get("code", b"").decode()),
         }
 
     async def publish(self, rid: str, *, games: dict[str, str] | None = None) -> dict[str, Any]:

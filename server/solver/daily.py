@@ -58,6 +58,9 @@ class Choice:
     tried: int = 1
     #: solver nodes spent on the scan in all
     nodes: int = 0
+    #: solver nodes the chosen candidate's search spent (0: not known, a choice
+    #: stored before it was noted)
+    win_nodes: int = 0
 
     def fields(self, date: str, slug: str) -> dict[str, int | str | bytes]:
         return {
@@ -70,6 +73,7 @@ class Choice:
             f"line:{slug}": pack(list(self.line)),
             f"tried:{slug}": self.tried,
             f"nodes:{slug}": self.nodes,
+            f"win_nodes:{slug}": self.win_nodes,
         }
 
     @classmethod
@@ -89,6 +93,7 @@ class Choice:
             line=tuple(unpack(line)) if line else (),
             tried=num("tried", 1),
             nodes=num("nodes", 0),
+            win_nodes=num("win_nodes", 0),
         )
 
     def label(self, slug: str) -> str | None:
@@ -145,7 +150,15 @@ class Scan:
         self.k += 1
         if c.line is not None:
             self.chosen = Choice(
-                c.seed, c.k, True, c.par, self.total, c.line, self.k, nodes=self.spent
+                c.seed,
+                c.k,
+                True,
+                c.par,
+                self.total,
+                c.line,
+                self.k,
+                nodes=self.spent,
+                win_nodes=max(c.nodes, 1),
             )
         elif self.best is None or c.best_founded > self.best.best_founded:
             self.best = Choice(c.seed, c.k, False, None, c.best_founded)

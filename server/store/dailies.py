@@ -104,6 +104,14 @@ class DailyStore(Connection):
         prefix = f"{date}:"
         return {k[len(prefix) :]: _text(v) or "" for k, v in raw.items() if k.startswith(prefix)}
 
+    async def player_daily_fields(self, player: str, fields: Sequence[str]) -> list[str | None]:
+        """The player's ranked game ids of ``fields`` (``{date}:{slug}``), one HMGET."""
+        if not fields:
+            return []
+        async with self._call("player_dailies"):
+            raw = await self.redis.hmget(self.keys.player_dailies(player), list(fields))
+        return [_text(v) for v in raw]
+
     async def players_dailies(
         self, players: Sequence[str], date: str, slugs: Sequence[str]
     ) -> list[dict[str, str]]:

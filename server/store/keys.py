@@ -56,6 +56,35 @@ class Keys:
         """set: the names of the players ``name`` follows (friends, one-way)."""
         return f"{self.prefix}pl:{{{name.casefold()}}}:follows"
 
+    def player_followers(self, name: str) -> str:
+        """Set: the names following the player (the other side of ``:follows``)."""
+        return f"{self.prefix}pl:{{{name.casefold()}}}:followers"
+
+    def player_blocks(self, name: str) -> str:
+        """Set: the names (casefolded) the player blocks."""
+        return f"{self.prefix}pl:{{{name.casefold()}}}:blocks"
+
+    def player_presence(self, name: str) -> str:
+        """Hash: instance → ``expires_ms|activity|race_id`` while the player is
+        connected there (expires unless refreshed)."""
+        return f"{self.prefix}pl:{{{name.casefold()}}}:presence"
+
+    def player_inbox(self, name: str) -> str:
+        """List: the player's inbox items (packed), newest first, at most 100."""
+        return f"{self.prefix}pl:{{{name.casefold()}}}:inbox"
+
+    def player_inbox_read(self, name: str) -> str:
+        """Set: the ids of the inbox items the player read."""
+        return f"{self.prefix}pl:{{{name.casefold()}}}:inbox:read"
+
+    def player_invites(self, name: str, window: int) -> str:
+        """String (TTL): invites the player sent in the hour ``window``."""
+        return f"{self.prefix}pl:{{{name.casefold()}}}:invites:{window}"
+
+    def inbox_channel(self) -> str:
+        """Pub/sub: a new inbox item, for the instances where its player is connected."""
+        return f"{self.prefix}ch:inbox"
+
     def look_alike(self, key: str) -> str:
         """string: the registered name whose look-alike key
         (``server.services.names.look_alike_key``) is ``key``: a new name with the same

@@ -15,6 +15,8 @@ calls and their timing, and the transports of scripts, chosen once: :mod:`.trans
 :mod:`.races`      races, their codes, leases and presence
 :mod:`.challenges` challenges, and each player's own
 :mod:`.watchers`   spectators of races
+:mod:`.presence`   who is connected, doing what; who hides it
+:mod:`.inbox`      each player's inbox, and invites counted
 =================  ============================================================
 
 Why one class of many bases rather than a store holding one object per concept: the
@@ -32,8 +34,10 @@ from .challenges import ChallengeStore
 from .dailies import DailyStore
 from .follows import FollowStore
 from .games import GameStore
+from .inbox import InboxStore
 from .limits import LimitStore
 from .players import PlayerStore
+from .presence import PresenceStore
 from .races import RaceStore
 from .watchers import WatcherStore
 
@@ -48,6 +52,8 @@ CONCEPTS: tuple[type, ...] = (
     RaceStore,
     ChallengeStore,
     WatcherStore,
+    PresenceStore,
+    InboxStore,
 )
 
 
@@ -61,6 +67,8 @@ class Store(
     RaceStore,
     ChallengeStore,
     WatcherStore,
+    PresenceStore,
+    InboxStore,
 ):
     """The Redis side of pasyans: ``Store(url, *, cluster, prefix, max_connections,
     observe, durability, wait_replicas, replica_timeout)``, as

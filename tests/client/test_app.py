@@ -299,12 +299,15 @@ async def test_resume_the_latest_game(server_url: str, account: config.Credentia
 async def test_a_move_made_elsewhere_refreshes_the_board(
     server_url: str, account: config.Credentials
 ) -> None:
-    """The same game played from a second place: the board's next move is stale,
-    the server sends the current state and the status line says so."""
+    """The same game played from a second place, before the server's ``game`` event
+    reached the board (tests/client/test_game_event.py has it reach the board first):
+    the board's next move is stale, the server sends the current state and the status
+    line says so; the late event then fetches nothing more."""
 
     app = PasyansApp(server_url, launch=Launch(game="crescent", mode=Mode.DEAL, seed=0))
     async with app.run_test(size=SIZE) as pilot:
         board = await on_board(pilot)
+        app.conn.on_event = None  # the connection keeps the events until heard again
         async with Connection(server_url) as other:
             await other.auth(account.token)
             state = board.state
@@ -316,6 +319,9 @@ async def test_a_move_made_elsewhere_refreshes_the_board(
         await until(pilot, lambda: "moved on elsewhere" in str(status.render()))
         assert moves(app) == 1  # the other place's move, not ours
         assert " 2♥ ×2" in text_of(app)
+        app.conn.on_event = app.server_event
+        await until(pilot, lambda: board.heard_seq == board.state["seq"])
+        assert "moved on elsewhere" in str(status.render())
 
 
 async def test_h_highlights_a_hinted_move(server_url: str, account: config.Credentials) -> None:

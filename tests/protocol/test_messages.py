@@ -215,6 +215,11 @@ VALID: dict[str, Any] = {
     "player": "anna_k",
     "race_id": "r1",
     "step": 2,
+    "race": "AB12CD",
+    "challenge": "ABCD2345",
+    "item": "i1",
+    "hidden": True,
+    "month": "2026-03",
 }
 
 

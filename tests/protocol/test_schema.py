@@ -78,6 +78,7 @@ def refs(node: Any) -> set[str]:
 ONE_OF: dict[Op, dict[str, Any]] = {
     Op.REPLAY: {"game_id": "g1"},
     Op.CHALLENGE_CREATE: {"game": "crescent"},
+    Op.INVITE: {"race": "AB12CD"},
 }
 
 

@@ -1,8 +1,8 @@
 """axe-core (vendored for the tests: tests/web/vendor) on every screen of the web client
 but the boards (test_boards.py audits each game's): sign-in, home, a game's end, rules,
-leaderboards, replay, stats, history, friends, account, a race's lobby and its board, a
-race watched, a challenge. Not one critical or serious violation, in light and (colour
-contrast) dark. Its rule of a name that holds the visible text
+leaderboards, replay, stats, history, friends, inbox, calendar, account, a race's lobby
+and its board, a race watched, a challenge. Not one critical or serious violation, in
+light and (colour contrast) dark. Its rule of a name that holds the visible text
 (label-content-name-mismatch, off by default in axe 4) is on: the piles are buttons
 named by what they show."""
 
@@ -96,6 +96,10 @@ def test_every_screen_has_no_critical_or_serious_violation(
         page.fill("[data-field=friend]", racer)
         page.click("[data-do=friend-add]")
         audit("friends", "[data-friend]")
+        page.goto(f"{base(web_server)}#inbox")
+        audit("inbox", "section.inbox")
+        page.goto(f"{base(web_server)}#calendar/crescent")
+        audit("calendar", "section.calendar tr[data-day]")
         page.goto(f"{base(web_server)}#account")
         audit("account", "section.account")
         page.goto(f"{base(web_server)}#watch/{watched}")
@@ -108,7 +112,7 @@ def test_every_screen_has_no_critical_or_serious_violation(
         page.wait_for_function("() => document.querySelectorAll('[data-member]').length === 2")
         page.click("[data-do=race-start]")
         audit("a race's board", "section.game[data-status=playing] .race-panel")
-    assert audit.screens == 14
+    assert audit.screens == 16
     assert not audit.bad, "\n".join(audit.bad)
 
 

@@ -8,6 +8,7 @@ import { go } from "../route.mjs";
 import { conn, start } from "../session.mjs";
 import { app, update } from "../store.mjs";
 import { GamePicker, Title } from "../ui.mjs";
+import { Difficulty } from "./calendar.mjs";
 import { assistedNote, commitment, outcome, utcDate, W } from "../words.mjs";
 
 // ms between two asks of `daily` while a daily is being certified
@@ -116,6 +117,7 @@ function Daily({ g, entry }) {
     <h2 class="names"><span lang="ru">${g.title_ru}</span> <span class="en">${g.title_en}</span></h2>
     <div class="facts">
       <span class="cert">${dailyState(entry)}</span>
+      ${entry && entry.difficulty ? html`<${Difficulty} level=${entry.difficulty} />` : ""}
       ${entry ? html`<${Mine} mine=${entry.mine} />` : ""}
       ${entry && entry.commitment ? html`<code class="commitment" title=${entry.commitment}>${W.home.commitment} ${entry.commitment.slice(0, 12)}…</code>` : ""}
     </div>
@@ -124,6 +126,7 @@ function Daily({ g, entry }) {
       <button data-do="practice" onClick=${() => start(g.slug, "practice")}>${W.home.practice}</button>
       <button data-do="race" onClick=${race}>${W.home.race}</button>
       <button data-do="leaderboard" onClick=${() => go("leaderboard", g.slug)}>${W.home.leaderboard}</button>
+      <button data-do="calendar" onClick=${() => go("calendar", g.slug)}>${W.calendar.open}</button>
     </div>
   </li>`;
 }

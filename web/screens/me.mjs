@@ -1,4 +1,4 @@
-// A player's statistics, the history of their games, and the players they follow.
+// A player's statistics and the history of their games (friends: friends.mjs).
 
 import { html, useEffect, useState } from "../vendor/preact-htm.mjs";
 import { go } from "../route.mjs";
@@ -66,50 +66,5 @@ export function History() {
       </tbody>
     </table></div>
     ${cursor ? html`<button onClick=${() => more(cursor)}>${W.history.more}</button>` : ""}
-  </section>`;
-}
-
-export function Friends() {
-  const [name, setName] = useState("");
-  const [note, setNote] = useState("");
-  const [answer, error, again] = useAsk(() => conn.call("friends", {}), []);
-  const add = async (event) => {
-    event.preventDefault();
-    try {
-      const reply = await conn.call("friend_add", { name: name.trim() });
-      setNote(reply.added ? W.friends.added(reply.friend) : W.friends.already(reply.friend));
-      setName("");
-      again();
-    } catch (err) {
-      setNote(err.message);
-    }
-  };
-  const remove = async (who) => {
-    await conn.call("friend_remove", { name: who }).catch(() => {});
-    again();
-  };
-  return html`<section class="friends">
-    <h1>${W.friends.title}</h1>
-    <form onSubmit=${add}>
-      <label class="field">${W.friends.name}
-        <input data-field="friend" value=${name} onInput=${(e) => setName(e.target.value)} autocomplete="off" />
-      </label>
-      <button data-do="friend-add">${W.friends.follow}</button> <span role="status">${note}</span>
-    </form>
-    ${error ? html`<p class="error">${error}</p>` : ""}
-    ${answer
-      ? answer.friends.length
-        ? html`<ul class="friend-list">
-            ${answer.friends.map(
-              (f) => html`<li data-friend=${f.player}>
-                <strong>${f.player}</strong>
-                ${Object.entries(f.today).map(([slug, g]) => html` <span class="today" data-assisted=${g.assisted ? "1" : "0"}><${Title} slug=${slug} english=${false} />: ${g.status === "playing" ? W.inPlay : `${outcome(g)}${assistedNote(g)}`}</span>`)}
-                <button class="link" onClick=${() => go("stats", f.player)}>${W.friends.stats}</button>
-                <button class="link" onClick=${() => remove(f.player)}>${W.friends.unfollow}</button>
-              </li>`,
-            )}
-          </ul>`
-        : html`<p>${W.friends.none}</p>`
-      : ""}
   </section>`;
 }

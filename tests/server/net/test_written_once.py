@@ -38,6 +38,13 @@ SIGNED_IN: dict[P.Op, dict[str, object]] = {
     P.Op.CHALLENGE_CLOSE: {"code": "ABCDEF"},
     P.Op.RACE_WATCH: {"code": "ABCDEF"},
     P.Op.RACE_UNWATCH: {"race_id": "abc"},
+    P.Op.INVITE: {"name": "someone", "race": "ABCDEF"},
+    P.Op.INBOX: {},
+    P.Op.INBOX_READ: {},
+    P.Op.BLOCK: {"name": "someone"},
+    P.Op.UNBLOCK: {"name": "someone"},
+    P.Op.PRESENCE: {},
+    P.Op.CALENDAR: {"month": "2026-01"},
 }
 
 

@@ -1,0 +1,111 @@
+"""Your inbox (i on the home screen): invites from friends and news, newest first;
+Enter accepts the chosen one in one key (joins the race, plays the challenge, or shows
+a challenge's results) and marks it read; r marks every item read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.binding import Binding
+from textual.widgets import DataTable, Static
+
+from protocol.messages import Mode
+
+from ..challenges import challenge_text
+from ..connection import ClientError
+from ..inbox import item_action, item_text, item_when
+from ..launch import Launch
+from .base import LIST_CSS, ListScreen
+from .dialogs import RulesScreen
+
+
+class InboxScreen(ListScreen):
+    DEFAULT_CSS = LIST_CSS.format(name="InboxScreen")
+    TABLE = "inbox"
+    BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
+        Binding("enter", "accept", "Accept"),
+        Binding("r", "read_all", "All read"),
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("q", "app.pop_screen", "Back"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.items: list[dict[str, Any]] = []
+
+    async def on_mount(self) -> None:
+        self.query_one(DataTable).add_columns("", "what", "when (UTC)")
+        await self.load()
+        self.query_one(DataTable).focus()
+
+    async def load(self, note: str = "") -> None:
+        try:
+            result = await self.host.conn.inbox()
+        except ClientError as exc:
+            self.say(f"error: {exc}")
+            return
+        self.items = list(result.get("items") or [])
+        table = self.query_one(DataTable)
+        table.clear()
+        for item in self.items:
+            mark = " " if item.get("read") else "•"
+            table.add_row(mark, item_text(item, self.host.titles), item_when(item)[5:])
+        unread = int(result.get("unread") or 0)
+        self.query_one("#head", Static).update(
+            f"pasyans · your inbox · {unread} unread (•) · the last 30 days"
+        )
+        hint = "Enter accepts the chosen item · r marks all read · q back"
+        if not self.items:
+            hint = "nothing yet: friends' invites and news come here · q back"
+        self.say(f"{note} · {hint}" if note else hint)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        row = event.cursor_row
+        if 0 <= row < len(self.items):
+            action = item_action(self.items[row])
+            self.say(f"Enter: {action}" if action else "r marks all read · q back")
+
+    async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        await self.action_accept()
+
+    async def action_accept(self) -> None:
+        row = self.query_one(DataTable).cursor_row
+        if not 0 <= row < len(self.items):
+            return
+        item = self.items[row]
+        conn = self.host.conn
+        try:
+            await conn.inbox_read(str(item["id"]))
+        except ClientError as exc:
+            self.say(f"error: {exc}")
+            return
+        race, challenge = item.get("race") or {}, item.get("challenge") or {}
+        if race:
+            error = await self.host.open_race(Launch(race=str(race["code"])))
+            if error is not None:
+                await self.load(f"error: {error}")
+        elif item.get("kind") == "invite" and challenge:
+            await self.host.open_game(
+                str(item.get("game")), Mode.CHALLENGE, challenge=str(challenge["code"])
+            )
+        elif challenge:
+            try:
+                shown = await conn.challenge(str(challenge["code"]))
+            except ClientError as exc:
+                await self.load(f"error: {exc}")
+                return
+            text = challenge_text(shown, self.host.titles)
+            self.app.push_screen(RulesScreen(f"challenge {challenge['code']}", f"```\n{text}\n```"))
+        else:
+            await self.load("marked read")
+
+    async def on_screen_resume(self) -> None:
+        await self.load()
+
+    async def action_read_all(self) -> None:
+        try:
+            await self.host.conn.inbox_read()
+        except ClientError as exc:
+            self.say(f"error: {exc}")
+            return
+        await self.load("every item marked read")

@@ -1,0 +1,83 @@
+"""Issue 40 in the browser, two players on a real server: the friends page says who is
+online and sends a race in one click; the invite reaches the other page at once (its
+navigation counts it) and one click in the inbox joins the race; a challenge sent the
+same way is played from the inbox; the calendar shows the month with the past days
+playable, and a past day's deal opens unranked. Looked at at phone size."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.support import ServerProcess
+from tests.web.pages import PHONE, base, opened
+from tools.browser import sign_in
+
+pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+
+
+def follow(page: Any, name: str) -> None:
+    page.goto(f"{page.url.split('#')[0]}#friends")
+    page.fill("[data-field=friend]", name)
+    page.click("[data-do=friend-add]")
+    page.wait_for_selector(f"[data-friend='{name}']")
+
+
+def test_race_and_challenge_sent_from_friends_accepted_from_the_inbox(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    with opened(browser, web_server) as ann, opened(browser, web_server, viewport=PHONE) as bo:
+        an, bn = sign_in(ann, "Аня"), sign_in(bo, "Боря")
+        follow(ann, bn)
+        follow(bo, an)
+        ann.wait_for_selector(f"[data-friend='{bn}'][data-online='1']")
+        # a race, sent in one click: Anna's page opens its lobby
+        ann.click(f"[data-friend='{bn}'] [data-do=invite-race]")
+        ann.wait_for_selector("[data-race-link]")
+        code = ann.evaluate("() => window.pasyans.app.race.code")
+        bo.wait_for_selector("[data-news='1']")
+        assert bo.get_attribute("a[href='#inbox']", "data-unread") == "1"
+        bo.screenshot(path="/tmp/pasyans-friends-invited.png")
+        bo.click("a[href='#inbox']")
+        bo.wait_for_selector("[data-item=invite][data-read='0']")
+        bo.screenshot(path="/tmp/pasyans-inbox.png")
+        bo.click("[data-item=invite] [data-do=accept]")
+        bo.wait_for_selector(f"[data-race-link*='{code}']")
+        ann.wait_for_selector(f"[data-member='{bn}']")
+        assert bo.get_attribute("a[href='#inbox']", "data-unread") == "0"
+        # a challenge, the same way: Bo plays it from the inbox in one click
+        ann.goto(f"{base(web_server)}#friends")
+        ann.click(f"[data-friend='{bn}'] [data-do=invite-challenge]")
+        ann.wait_for_selector("[data-challenge]")
+        challenge = ann.get_attribute("[data-challenge]", "data-challenge")
+        bo.goto(f"{base(web_server)}#inbox")
+        bo.wait_for_selector("[data-item=invite][data-read='0']")
+        bo.click("[data-item=invite][data-read='0'] [data-do=accept]")
+        bo.wait_for_selector("section.game[data-status=playing]")
+        state = bo.evaluate("() => window.pasyans.app.game.state")
+        assert state["mode"] == "challenge" and state["deal"]["seed"] is None
+        # Anna's friends page shows Bo playing, never what
+        ann.goto(f"{base(web_server)}#friends")
+        ann.wait_for_selector(f"[data-friend='{bn}'] [data-presence=playing]")
+        assert challenge
+
+
+def test_the_calendar_plays_a_past_day_unranked(browser: Any, web_server: ServerProcess) -> None:
+    with opened(browser, web_server, viewport=PHONE) as page:
+        sign_in(page, "Вика")
+        page.click("[data-game=travellers_classic] [data-do=calendar]")
+        page.wait_for_selector("section.calendar tr[data-day]")
+        rows = page.query_selector_all("section.calendar tr[data-day]")
+        assert len(rows) >= 3  # the deployment began the day before yesterday
+        page.wait_for_selector("tr[data-playable='1'] [data-do=calendar-play]")
+        page.screenshot(path="/tmp/pasyans-calendar.png")
+        page.click("tr[data-playable='1'] [data-do=calendar-play]")
+        page.wait_for_selector("section.game[data-status=playing]")
+        state = page.evaluate("() => window.pasyans.app.game.state")
+        assert state["mode"] == "daily" and state["ranked"] is False
+        assert state["deal"]["seed"] is not None and state["date"] < page.evaluate(
+            "() => new Date().toISOString().slice(0, 10)"
+        )
+        page.goto(f"{base(web_server)}#calendar/all")
+        page.wait_for_selector("[data-month-summary='1']")
