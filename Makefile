@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench bench-server bench-web vendor-web clean
+.PHONY: run test lint i18n bench bench-server bench-web vendor-web clean
 
 $(BIN)/activate: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -29,6 +29,13 @@ test: $(VENV)
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n 3 --dist loadfile
 
 LINTED := server client protocol tests bench deploy tools
+
+# the catalogues (docs/i18n.md): the sources' new messages into every language's .po,
+# then each compiled to .mo (Python) and web/i18n/LANG.json (the web client); the
+# compiled files are committed, and tests/i18n checks they agree with the sources
+i18n: $(VENV)
+	$(BIN)/python -m tools.i18n extract
+	$(BIN)/python -m tools.i18n
 
 lint: $(VENV)
 	$(BIN)/ruff check $(LINTED)

@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .lang import _, ngettext
 from .records import when
-from .text import Titles, clock, outcome, plural, table, title
+from .text import Titles, clock, outcome, table, title
 
 RESULTS_HEADER = ["#", "player", "result", "cards", "moves", "time", "help"]
 LIST_HEADER = ["code", "game", "creator", "results", "new", "leader", "you", "open until (UTC)"]
@@ -160,7 +161,11 @@ def unread_line(result: Mapping[str, Any]) -> str:
     n = int(result.get("unread") or 0)
     if not n:
         return ""
-    return f"{plural(n, 'new result')} on your challenges: `pasyans challenges` lists them"
+    return ngettext(
+        "{n} new result on your challenges: `pasyans challenges` lists them",
+        "{n} new results on your challenges: `pasyans challenges` lists them",
+        n,
+    )
 
 
 def made_text(challenge: Mapping[str, Any]) -> str:
@@ -187,14 +192,22 @@ def made_text(challenge: Mapping[str, Any]) -> str:
 def challenge_news(event: Mapping[str, Any]) -> str:
     """A ``challenge_result`` event in words, for the creator."""
     result = event.get("result") or {}
-    return (
-        f"{event.get('player')} finished your challenge {event.get('code')}: "
-        f"{outcome(result)}, {result.get('foundation')}/{result.get('total')} cards, "
-        f"{plural(int(result.get('moves') or 0), 'move')} — rank {rank_cell(result)}"
+    return _(
+        "{player} finished your challenge {code}: {outcome}, {done}/{total} cards, "
+        "{moves} — rank {rank}",
+        player=event.get("player"),
+        code=event.get("code"),
+        outcome=outcome(result),
+        done=result.get("foundation"),
+        total=result.get("total"),
+        moves=ngettext("{n} move", "{n} moves", int(result.get("moves") or 0)),
+        rank=rank_cell(result),
     )
 
 
 def home_line(result: Mapping[str, Any]) -> str:
     """The home screen's word on your challenges: ``2 new results on your challenges``."""
     n = int(result.get("unread") or 0)
-    return f"{plural(n, 'new result')} on your challenges" if n else ""
+    if not n:
+        return ""
+    return ngettext("{n} new result on your challenges", "{n} new results on your challenges", n)

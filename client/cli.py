@@ -15,11 +15,14 @@ from collections.abc import Awaitable, Mapping, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from protocol.errors import ErrorCode
+from protocol.i18n import translate_parser
 from protocol.messages import DATE_RE, ID_RE, MAX_LIMIT, MAX_SEED, RACE_CODE_RE, Board, Mode
 
 from . import cli_challenges, cli_records, config
 from .connection import ClientError, Connection, ServerError, UsageError
+from .lang import LANGS, _, current, remember
 from .launch import Launch, check_game, game_slug, open_game, open_race
+from .progress import ProgressLine
 from .race_script import RaceScript
 from .script import Script, stdin_reader
 from .status import EXIT_OK, EXIT_REFUSED, EXIT_UNREACHABLE, EXIT_USAGE, exit_status
@@ -31,34 +34,6 @@ if TYPE_CHECKING:
 
 #: while the server certifies some daily: seconds between asks (until all are decided)
 PREPARING_PAUSE = 2.0
-
-
-class ProgressLine:
-    """One line of progress that updates in place on a terminal (carriage return and
-    erase to the end of the line); elsewhere (a file, a pipe) a line only when ``key``
-    changes, so a log gets no repeated lines."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.tty = stream.isatty()
-        self.last = ""
-        self.key: object = None
-
-    def show(self, text: str, key: object = None) -> None:
-        if self.tty:
-            if text != self.last:
-                self.stream.write(f"\r\x1b[K{text}")
-        elif self.key is None or key != self.key:
-            self.stream.write(f"{text}\n")
-        else:
-            return
-        self.stream.flush()
-        self.last, self.key = text, key
-
-    def done(self) -> None:
-        if self.tty and self.last:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
 
 
 __all__ = ["EXIT_OK", "EXIT_REFUSED", "EXIT_UNREACHABLE", "EXIT_USAGE", "main"]
@@ -77,9 +52,11 @@ examples:
   pasyans race new crescent           race friends: share the code it shows
   pasyans race join K7QX2M            join a friend's race
 The server is --server URL, else $PASYANS_SERVER, else ws://127.0.0.1:8765/ws.
+The language is pasyans lang ru|en (remembered), else $PASYANS_LANG, else LANG.
 
 environment:
   PASYANS_SERVER      the server's URL when --server is not given
+  PASYANS_LANG        the language (ru or en)
   PASYANS_CONFIG_DIR  the directory that keeps your tokens (credentials.json);
                       default: your config directory, e.g. ~/.config/pasyans
                       (on Linux $XDG_CONFIG_HOME/pasyans)"""
@@ -203,6 +180,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name", metavar="NAME")
 
     command("games", "list the games the server offers")
+
+    p = command(
+        "lang",
+        "the language of pasyans: ru (русский) or en (English)",
+        "Say every word in LANG from now on (remembered in your config directory);\n"
+        "without LANG, print the language in use. $PASYANS_LANG overrides it for a run.",
+    )
+    p.add_argument("lang", metavar="LANG", nargs="?", choices=LANGS)
 
     p = command("rules", "show the rules of a game")
     p.add_argument(
@@ -388,7 +373,7 @@ def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.Argument
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    parser = translate_parser(build_parser(), current())
     args = parser.parse_args(
         _ids_are_not_options(parser, list(sys.argv[1:] if argv is None else argv))
     )
@@ -398,7 +383,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return home(args)
         if args.command in ("play", "resume", "race") and not (args.script or _tty()):
             args.script = True
-            print("no terminal: script mode (moves from stdin)", file=sys.stderr)
+            print(_("no terminal: script mode (moves from stdin)"), file=sys.stderr)
         if args.command in ("play", "resume", "race") and not args.script:
             return board(args)
         launch = (
@@ -547,6 +532,18 @@ async def cmd_login(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+async def cmd_lang(args: argparse.Namespace, out: TextIO) -> int:
+    """``pasyans lang [ru|en]``: remember the player's language, or say which is used."""
+    if args.lang:
+        remember(args.lang)
+    out.write(_("language: {lang}", lang=LANG_NAMES[current().lang]) + "\n")
+    return EXIT_OK
+
+
+#: each language by its own name
+LANG_NAMES = {"en": "English", "ru": "русский"}
+
+
 async def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
     async with await connect(args.server, need_auth=False) as conn:
         out.write(games_text(await conn.games()) + "\n")
@@ -575,7 +572,7 @@ async def cmd_daily(args: argparse.Namespace, out: TextIO) -> int:
 
 async def cmd_leaderboard(args: argparse.Namespace, out: TextIO) -> int:
     if args.all_time and args.date:
-        raise UsageError("--date is for daily boards; drop it with --all-time")
+        raise UsageError(_("--date is for daily boards; drop it with --all-time"))
     async with await connect(args.server, need_auth=args.around_me or args.friends) as conn:
         titles = await conn.titles()
         check_game(args.game, titles)
@@ -588,10 +585,10 @@ async def cmd_leaderboard(args: argparse.Namespace, out: TextIO) -> int:
             around_me=args.around_me,
             friends=args.friends,
         )
-        day = board.get("date") or args.date or "today"
-        which = "all time" if args.all_time else f"daily {day}"
+        day = board.get("date") or args.date or _("today")
+        which = _("all time") if args.all_time else _("daily {day}", day=day)
         if args.friends:
-            which += " · you and your friends"
+            which += " · " + _("you and your friends")
         heading = f"{title(args.game, titles)} · {which}"
         out.write(leaderboard_text(board, heading=heading, you=conn.player) + "\n")
     return EXIT_OK
@@ -659,6 +656,7 @@ COMMANDS = {
     "switch": cmd_switch,
     "login": cmd_login,
     "games": cmd_games,
+    "lang": cmd_lang,
     "rules": cmd_rules,
     "daily": cmd_daily,
     "leaderboard": cmd_leaderboard,
@@ -672,7 +670,7 @@ COMMANDS = {
 
 def home(args: argparse.Namespace) -> int:
     if not _tty():
-        print("no terminal: showing today's dailies (see `pasyans --help`)", file=sys.stderr)
+        print(_("no terminal: showing today's dailies (see `pasyans --help`)"), file=sys.stderr)
         args.date = None
         return asyncio.run(cmd_daily(args, sys.stdout))
     from .app import PasyansApp  # Textual loads only for the board

@@ -38,6 +38,13 @@ from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import Board, Mode, Op, Push, Reply, ReplyForm, parse_reply, request
 from protocol.status import GameStatus
 
+from .errors import DETAILED as DETAILED
+from .errors import ClientError as ClientError
+from .errors import ServerError as ServerError
+from .errors import ServerUnavailable as ServerUnavailable
+from .errors import UsageError as UsageError
+from .lang import current
+
 #: seconds to wait for the handshake and for each reply
 OPEN_TIMEOUT = 5.0
 REPLY_TIMEOUT = 15.0
@@ -71,42 +78,6 @@ Message = dict[str, Any]
 #: but in the tests, which check each frame against the protocol's schema
 #: (tests/client/conftest.py); it must not raise.
 watch_frames: Callable[[Connection, str, Message], None] | None = None
-
-
-class ClientError(Exception):
-    """Anything that stops a command; ``str()`` is meant for the user."""
-
-
-class ServerUnavailable(ClientError):
-    pass
-
-
-class ServerError(ClientError):
-    """A failed reply: ``code`` (an :class:`ErrorCode` value), the server's message,
-    and the error's other fields in ``extra`` (``state`` for ``stale_seq``).
-
-    ``state`` is the game as the server has it after the refusal, when the request
-    was a move or undo of :meth:`Connection.play`/:meth:`Connection.take_back`
-    (None otherwise, or when it could not be fetched)."""
-
-    def __init__(self, code: str, message: str, extra: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.extra = extra or {}
-        self.state: Message | None = None
-
-    def __str__(self) -> str:
-        if self.code == ErrorCode.UNAUTHORIZED:
-            return (
-                f"{self.message} — the server does not know this token: "
-                "run `pasyans login TOKEN` or `pasyans register NAME`"
-            )
-        return f"{self.message} ({self.code})"
-
-
-class UsageError(ClientError):
-    """The command cannot be done as asked, whatever the server says (exit status 2)."""
 
 
 def unreachable(url: str, why: object) -> ServerUnavailable:
@@ -461,7 +432,7 @@ class Connection:
             raise ServerUnavailable(f"no reply to {op} within {self.reply_timeout:g} s") from None
         if reply.error is not None:
             err = reply.error
-            raise ServerError(err.code, err.message, err.extra)
+            raise ServerError(err.code, err.message, err.extra, key=err.key, params=err.params)
         return reply.result
 
     # -- one method per operation (docs/protocol.md) -----------------------------
@@ -497,7 +468,10 @@ class Connection:
         return {str(g["slug"]): g for g in await self.games()}
 
     async def rules(self, game: str) -> str:
-        return str((await self.call(Op.RULES, game=game))["text"])
+        """A game's rules page (Markdown) in the player's language when the server has
+        it written so, else in English."""
+        lang = current().lang
+        return str((await self.call(Op.RULES, game=game, lang=lang))["text"])
 
     async def start(
         self, game: str, mode: Mode, seed: int | None = None, date: str | None = None

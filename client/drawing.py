@@ -28,6 +28,7 @@ the drawing is wider than ``width`` and its container scrolls.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -36,6 +37,8 @@ from rich.text import Text
 
 from protocol.cards import is_code, pretty
 from protocol.cards import parse as parse_card
+
+from .lang import _, current
 
 #: the width of one card on the board ("10♦", " 9♣", "▒▒▒")
 CARD_WIDTH = 3
@@ -196,13 +199,18 @@ def _title_words(pile: Mapping[str, Any]) -> tuple[list[str], str]:
     the label's words but the id again, then ``base …``), and its orientation mark."""
     pid = str(pile["id"])
     words = [pid]
-    said = str(pile.get("label") or "").split()
+    label = str(pile.get("label") or "")
+    words_ = current()
+    if words_.lang != "en" and re.search(r"[a-z]{2}", label) and pile.get("name"):
+        label = words_.pile(pile)  # an English word label: the pile's name instead
+    said = label.split()
     if said[:1] == [pid]:  # a label that starts with the id (``P2 NW``) says it once
         said = said[1:]
     words.extend(said)
     base = pile.get("base")
     if base:
-        words.append(f"base {pretty(base) if is_code(base) else base}")
+        shown = pretty(base) if is_code(base) else base
+        words.append(_("base {base}", base=shown) if words_.lang != "en" else f"base {shown}")
     return words, ORIENT_MARK.get(str(pile.get("orient") or ""), "")
 
 

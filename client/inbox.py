@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .lang import ngettext
 from .records import when
-from .text import Titles, plural, short_title
+from .text import Titles, short_title
 
 #: a day's status in the calendar, in words (and its one-cell mark)
 DAY_WORDS = {
@@ -74,7 +75,7 @@ def invited_news(event: Mapping[str, Any], titles: Titles | None = None) -> str:
 def inbox_line(result: Mapping[str, Any]) -> str:
     """The home screen's word on the inbox: ``inbox: 2 unread (i)``."""
     n = int(result.get("unread") or 0)
-    return f"inbox: {plural(n, 'unread item')} (i)" if n else ""
+    return ngettext("inbox: {n} unread item (i)", "inbox: {n} unread items (i)", n) if n else ""
 
 
 def day_text(day: Mapping[str, Any]) -> tuple[str, str, str, str]:
@@ -98,4 +99,10 @@ def month_summary(days: Sequence[Mapping[str, Any]]) -> str:
     won = sum(int(d.get("won") or 0) for d in days)
     played = sum(int(d.get("played") or 0) for d in days)
     active = sum(1 for d in days if d.get("played"))
-    return f"dailies won: {won} of {played} finished, on {plural(active, 'day')}"
+    return ngettext(
+        "dailies won: {won} of {played} finished, on {n} day",
+        "dailies won: {won} of {played} finished, on {n} days",
+        active,
+        won=won,
+        played=played,
+    )

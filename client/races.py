@@ -14,6 +14,7 @@ from typing import Any
 
 from protocol.messages import Event, Push
 
+from .lang import ngettext
 from .text import Titles, clock, outcome, table, title
 
 BAR = 20
@@ -26,10 +27,6 @@ def bar(foundation: int, total: int, width: int = BAR) -> str:
     filled = round(width * foundation / total) if total else 0
     filled = max(0, min(width, filled))
     return "[" + "#" * filled + "." * (width - filled) + "]"
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def ending(p: Mapping[str, Any]) -> str:
@@ -165,7 +162,7 @@ def lobby_text(race: Race, you: str | None = None, titles: Titles | None = None)
     deal = f" · daily deal of {race['date']}" if race.get("date") else ""
     lines = [
         f"race {race.get('code')} · {title(str(race.get('game')), titles)}{deal} · "
-        f"{race.get('status')} · {plural(len(players), 'player')}"
+        f"{race.get('status')} · {ngettext('{n} player', '{n} players', len(players))}"
     ]
     for p in players:
         mark = " (you)" if p["player"] == you else ""
@@ -182,7 +179,7 @@ def progress_rows(race: Race, you: str | None = None) -> list[str]:
     for p in players:
         name = str(p["player"]) + ("*" if p["player"] == you else "")
         found, total = int(p.get("foundation") or 0), int(p.get("total") or 0)
-        moves = plural(int(p.get("moves") or 0), "move")
+        moves = ngettext("{n} move", "{n} moves", int(p.get("moves") or 0))
         rows.append(
             f"{name.ljust(width)} {bar(found, total)} {found}/{total}  {moves}  "
             f"{clock(p.get('time_ms') or 0)}  {member_status(p)}"

@@ -13,10 +13,12 @@ from protocol.messages import Op
 
 from .connection import Connection, Message
 from .drawing import draw
+from .lang import _, ngettext
 from .notation import format_move
 from .text import (
     ASSISTED,
     ASSISTED_LONG,
+    STATUS_WORDS,
     STREAK_MEANING,
     Titles,
     assisted,
@@ -284,7 +286,7 @@ SHARE_PAGES = 5
 async def latest_finished(conn: Connection) -> str | None:
     """The id of your newest finished game (None: none in your last few hundred)."""
     cursor = None
-    for _ in range(SHARE_PAGES):
+    for _page in range(SHARE_PAGES):
         page = await conn.my_games(limit=100, cursor=cursor)
         for game in page.get("games") or []:
             if game.get("status") != "playing":
@@ -323,25 +325,30 @@ def friends_line(result: Mapping[str, Any], titles: Titles | None = None, width:
     ``anna Полумесяц won 104/104``; ``+N more (f)`` for those left out."""
     rows = list(result.get("friends") or [])
     if not rows:
-        return "friends: you follow nobody yet — f to follow a player"
+        return _("friends: you follow nobody yet — f to follow a player")
     parts = []
     for row in sorted(rows, key=lambda r: not r.get("today")):
         for slug, game in (row.get("today") or {}).items():
             name = title(slug, titles).split(" — ")[0]
             status = str(game.get("status") or "")
+            said = _(STATUS_WORDS[status]) if status in STATUS_WORDS else status
             founded = (
                 "" if status == "playing" else f" {game.get('foundation')}/{game.get('total')}"
             )
-            help_ = f" {ASSISTED}" if assisted(game) else ""
-            parts.append(f"{row['player']} {name} {status}{founded}{help_}")
+            help_ = f" {_(ASSISTED)}" if assisted(game) else ""
+            parts.append(f"{row['player']} {name} {said}{founded}{help_}")
     if not parts:
-        return f"friends today: none of the {len(rows)} you follow has played a daily yet"
-    head, shown = "friends today: ", list[str]()
+        return ngettext(
+            "friends today: the {n} you follow has not played a daily yet",
+            "friends today: none of the {n} you follow has played a daily yet",
+            len(rows),
+        )
+    head, shown = _("friends today: "), list[str]()
     for i, part in enumerate(parts):
         rest = len(parts) - i - 1
-        more = f" · +{rest} more (f)" if rest else ""
+        more = " · " + _("+{n} more (f)", n=rest) if rest else ""
         if len(head) + len(" · ".join([*shown, part])) + len(more) > width:
             left = len(parts) - len(shown)
-            return head + " · ".join(shown) + f"{' · ' if shown else ''}+{left} more (f)"
+            return head + " · ".join(shown) + (" · " if shown else "") + _("+{n} more (f)", n=left)
         shown.append(part)
     return head + " · ".join(shown)

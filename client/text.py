@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .drawing import draw
+from .lang import N_, _, current, ngettext
 from .notation import format_move
 
 Titles = Mapping[str, Mapping[str, Any]]
@@ -23,11 +24,21 @@ def clock(ms: int | float | None) -> str:
 
 
 def title(slug: str, titles: Titles | None = None) -> str:
-    """``"Полумесяц — Crescent"`` when the catalogue is known, else the slug."""
+    """``"Полумесяц — Crescent"`` when the catalogue is known (both names: the titles
+    are Russian), else the slug."""
     entry = (titles or {}).get(slug)
     if not entry:
         return slug
     return f"{entry.get('title_ru', '')} — {entry.get('title_en', slug)}"
+
+
+def game_name(slug: str, titles: Titles | None = None) -> str:
+    """A game's one name in the player's language: ``Полумесяц`` / ``Crescent``."""
+    entry = (titles or {}).get(slug)
+    if not entry:
+        return slug
+    ru, en = str(entry.get("title_ru") or slug), str(entry.get("title_en") or slug)
+    return ru if current().lang == "ru" else en
 
 
 def short_title(slug: str, titles: Titles | None = None, most: int = 24) -> str:
@@ -43,28 +54,28 @@ def short_title(slug: str, titles: Titles | None = None, most: int = 24) -> str:
 def deal_text(state: Mapping[str, Any]) -> str:
     deal = state.get("deal") or {}
     if deal.get("seed") is not None:
-        return f"deal {deal['seed']}"
+        return _("deal {seed}", seed=deal["seed"])
     if deal.get("commitment"):
-        return f"commitment {str(deal['commitment'])[:12]}…"
+        return _("commitment {commitment}…", commitment=str(deal["commitment"])[:12])
     return ""
 
 
 #: why a game was lost (the server's ``out``; none: no move was left), in words: the
 #: same on the board, the end screen, the race panel and result, history and replay
 OUT_WORDS = {
-    "resigned": "resigned",
-    "timed_out": "timed out",
-    "dropped": "dropped",
-    "ended": "race ended",
-    "day_over": "day over",
+    "resigned": N_("resigned"),
+    "timed_out": N_("timed out"),
+    "dropped": N_("dropped"),
+    "ended": N_("race ended"),
+    "day_over": N_("day over"),
 }
 #: the same, as the sentence that ends a game
 OUT_SENTENCES = {
-    "resigned": "You resigned.",
-    "timed_out": "You were away too long: the game was given up for you.",
-    "dropped": "The race's creator dropped you while you were away: game over.",
-    "ended": "The race's creator ended the race: game over.",
-    "day_over": "The day is over (UTC): its races ended at midnight.",
+    "resigned": N_("You resigned."),
+    "timed_out": N_("You were away too long: the game was given up for you."),
+    "dropped": N_("The race's creator dropped you while you were away: game over."),
+    "ended": N_("The race's creator ended the race: game over."),
+    "day_over": N_("The day is over (UTC): its races ended at midnight."),
 }
 
 
@@ -72,8 +83,8 @@ def lost_why(summary: Mapping[str, Any], resigned: bool = False) -> str:
     """Why a lost game (a state, summary, replay or race row) ended, in words."""
     out = summary.get("out")
     if out:
-        return OUT_WORDS.get(str(out), str(out))
-    return "resigned" if resigned else "no move left"
+        return _(OUT_WORDS.get(str(out), str(out)))
+    return _("resigned") if resigned else _("no move left")
 
 
 def outcome(state: Mapping[str, Any], resigned: bool = False) -> str:
@@ -81,15 +92,19 @@ def outcome(state: Mapping[str, Any], resigned: bool = False) -> str:
     when this client resigned it and the server did not say; else no move was left)."""
     status = str(state.get("status", ""))
     if status == "lost":
-        return f"lost ({lost_why(state, resigned)})"
-    return status
+        return _("lost ({why})", why=lost_why(state, resigned))
+    return _(STATUS_WORDS[status]) if status in STATUS_WORDS else status
+
+
+#: a game's status (the server's ``status``), in words
+STATUS_WORDS = {"playing": N_("playing"), "won": N_("won"), "lost": N_("lost")}
 
 
 #: what an assisted game (a hint, the solver's finish) is called wherever its result
 #: shows: it never ranks (docs/protocol.md, "Fair play")
-ASSISTED = "assisted"
+ASSISTED = N_("assisted")
 #: the same, said whole where there is room
-ASSISTED_LONG = "assisted (the solver helped: not ranked)"
+ASSISTED_LONG = N_("assisted (the solver helped: not ranked)")
 
 
 def assisted(game: Mapping[str, Any]) -> bool:
@@ -101,9 +116,9 @@ def assisted(game: Mapping[str, Any]) -> bool:
 def end_words(state: Mapping[str, Any], resigned: bool = False) -> str:
     """The end of a game in a sentence: "You won!", "You resigned.", "No move left."."""
     if state.get("status") == "won":
-        return "You won!"
+        return _("You won!")
     out = str(state.get("out") or ("resigned" if resigned else ""))
-    return OUT_SENTENCES.get(out, "No move left: the game is over.")
+    return _(OUT_SENTENCES.get(out, N_("No move left: the game is over.")))
 
 
 def status_line(
@@ -111,9 +126,13 @@ def status_line(
 ) -> str:
     ms = state.get("time_ms", 0) if elapsed_ms is None else elapsed_ms
     parts = [
-        f"moves {state.get('moves', 0)}",
-        f"time {clock(ms)}",
-        f"foundation {state.get('foundation', 0)}/{state.get('total', 0)}",
+        _("moves {moves}", moves=state.get("moves", 0)),
+        _("time {clock}", clock=clock(ms)),
+        _(
+            "foundation {done}/{total}",
+            done=state.get("foundation", 0),
+            total=state.get("total", 0),
+        ),
         outcome(state, resigned),
     ]
     return " · ".join(parts)
@@ -121,22 +140,39 @@ def status_line(
 
 def _value(value: Any) -> str:
     if isinstance(value, list | tuple):
-        return " ".join(str(v) for v in value) or "none"
+        return " ".join(str(v) for v in value) or _("none")
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     return "—" if value is None else str(value)
 
 
 def info_line(state: Mapping[str, Any]) -> str:
-    """The game's own counters (``view.info``), e.g. ``shifts left 3``."""
-    info = (state.get("view") or {}).get("info") or {}
-    return " · ".join(f"{k.replace('_', ' ')} {_value(v)}" for k, v in info.items())
+    """The game's own counters (``view.info``) in words, e.g. ``shifts left 3``: each
+    the keyed message ``info.KEY`` (a flag said only when set, a list by its length, a
+    pile by its name), else the key's own words."""
+    view = state.get("view") or {}
+    piles = {str(p.get("id")): p for p in view.get("piles") or []}
+    words, out = current(), []
+    for key, value in (view.get("info") or {}).items():
+        plain = f"{key.replace('_', ' ')} {_value(value)}"
+        if value is None or value is False:
+            continue
+        if value is True:
+            out.append(words.say(f"info.{key}", {}, plain))
+        elif isinstance(value, list | tuple):
+            out.append(words.say(f"info.{key}", {"n": len(value)}, plain))
+        elif isinstance(value, str) and value in piles:
+            out.append(words.say(f"info.{key}", {"value": words.pile(piles[value])}, plain))
+        else:
+            out.append(words.say(f"info.{key}", {"value": value}, plain))
+    return " · ".join(out)
 
 
 def legal_line(legal: Sequence[Mapping[str, Any]]) -> str:
+    """The legal moves in script mode's notation (what a script types back)."""
     if not legal:
-        return "legal: none"
-    return f"legal ({len(legal)}): " + " · ".join(format_move(dict(m)) for m in legal)
+        return _("legal: none")
+    return _("legal ({n}): ", n=len(legal)) + " · ".join(format_move(dict(m)) for m in legal)
 
 
 def state_text(
@@ -145,7 +181,8 @@ def state_text(
     """The whole position as plain text: title, board, counters, legal moves (or,
     once the game is over, how it ended)."""
     head = [title(str(state.get("game", "")), titles)]
-    for part in (state.get("mode"), deal_text(state)):
+    mode = str(state.get("mode") or "")
+    for part in (_(MODE_WORDS[mode]) if mode in MODE_WORDS else mode, deal_text(state)):
         if part:
             head.append(str(part))
     lines = [" · ".join(head), ""]
@@ -158,7 +195,7 @@ def state_text(
     if state.get("status") == "playing":
         lines.append(legal_line(state.get("legal") or []))
     elif state.get("status"):
-        lines.append(f"game over: {end_words(state, resigned)}")
+        lines.append(_("game over: {words}", words=end_words(state, resigned)))
     return "\n".join(lines)
 
 
@@ -187,18 +224,18 @@ def par_text(entry: Mapping[str, Any]) -> str:
     certified, how long that should still take."""
     if entry.get("preparing"):
         left = ready_in(entry["preparing"], short=True)
-        return f"{PREPARING} {left}" if left else PREPARING
+        return f"{_(PREPARING)} {left}" if left else _(PREPARING)
     if entry.get("par") is not None:
         return str(entry["par"])
     if entry.get("certified") is False and entry.get("best_founded") is not None:
-        return f"unproven ({entry['best_founded']})"
+        return _("unproven ({n})", n=entry["best_founded"])
     return NO_PAR
 
 
 #: the par cell of a daily the server gives no par for (not known yet)
 NO_PAR = "—"
 #: the par cell of a daily the server is still certifying (ask again shortly)
-PREPARING = "certifying…"
+PREPARING = N_("certifying…")
 
 
 def ready_in(progress: Any, *, short: bool = False) -> str:
@@ -207,8 +244,11 @@ def ready_in(progress: Any, *, short: bool = False) -> str:
     if not isinstance(progress, Mapping) or progress.get("estimate_ms") is None:
         return ""
     seconds = max(1, -(-int(progress["estimate_ms"]) // 1000))
-    span = f"{seconds} s" if seconds < 90 else f"{round(seconds / 60)} min"
-    return f"~{span}" if short else f"ready in about {span}"
+    if short:
+        return "~" + (
+            _("{n} s", n=seconds) if seconds < 90 else _("{n} min", n=round(seconds / 60))
+        )
+    return _("ready in about {span}", span=current().duration(seconds))
 
 
 def certifying_text(progress: Any) -> str:
@@ -216,10 +256,12 @@ def certifying_text(progress: Any) -> str:
     in about 30 s)"."""
     facts = []
     if isinstance(progress, Mapping) and progress.get("tried"):
-        facts.append(f"{plural(int(progress['tried']), 'deal')} tried")
+        tried = int(progress["tried"])
+        facts.append(ngettext("{n} deal tried", "{n} deals tried", tried))
     if left := ready_in(progress):
         facts.append(left)
-    return "certifying a winnable deal" + (f" ({', '.join(facts)})" if facts else "…")
+    said = _("certifying a winnable deal")
+    return said + (f" ({', '.join(facts)})" if facts else "…")
 
 
 def preparing(daily: Mapping[str, Any]) -> list[str]:
@@ -239,7 +281,12 @@ def preparing_text(daily: Mapping[str, Any]) -> str:
         if isinstance(p := games[slug].get("preparing"), Mapping)
         and p.get("estimate_ms") is not None
     ]
-    line = f"certifying winnable deals: {len(waiting)} of {plural(len(games), 'game')}"
+    line = ngettext(
+        "certifying winnable deals: {done} of {n} game",
+        "certifying winnable deals: {done} of {n} games",
+        len(games),
+        done=len(waiting),
+    )
     if estimates:
         line += f", {ready_in({'estimate_ms': max(estimates)})}"
     return line + "…"
@@ -250,11 +297,13 @@ def unproven_label(entry: Mapping[str, Any] | None) -> str | None:
     is still trying): the server's ``label``, else made from ``best_founded``."""
     if not entry or entry.get("certified") is not False or entry.get("best_founded") is None:
         return None
-    label = entry.get("label")
-    if label:
-        return str(label)
-    of = f" of {entry['total']}" if entry.get("total") else ""
-    return f"not proven winnable (best line founds {entry['best_founded']}{of})"
+    if entry.get("total"):  # our words, not the server's English label
+        return _(
+            "not proven winnable (best line founds {n} of {total})",
+            n=entry["best_founded"],
+            total=entry["total"],
+        )
+    return _("not proven winnable (best line founds {n})", n=entry["best_founded"])
 
 
 def unproven_lines(daily: Mapping[str, Any]) -> list[str]:
@@ -268,15 +317,16 @@ def unproven_lines(daily: Mapping[str, Any]) -> list[str]:
 
 
 #: what the ``streak`` number counts, said where it is shown (docs/client.md, "Streak")
-STREAK_MEANING = "UTC days in a row with a daily won or lost by the rules, not resigned"
+STREAK_MEANING = N_("UTC days in a row with a daily won or lost by the rules, not resigned")
 
 
 def result_short(mine: Mapping[str, Any] | None) -> str:
     """A daily result in a narrow column: ``won 104/104``, ``not played``."""
     if not mine:
-        return "not played"
-    status = mine.get("status") or ("won" if mine.get("won") else "played")
-    help_ = f" {ASSISTED}" if assisted(mine) else ""
+        return _("not played")
+    status = str(mine.get("status") or ("won" if mine.get("won") else "played"))
+    status = _(STATUS_WORDS.get(status, N_("played")))
+    help_ = f" {_(ASSISTED)}" if assisted(mine) else ""
     if "foundation" in mine:
         return f"{status} {mine['foundation']}/{mine.get('total', '?')}{help_}"
     return f"{status}{help_}"
@@ -285,22 +335,22 @@ def result_short(mine: Mapping[str, Any] | None) -> str:
 def result_text(mine: Mapping[str, Any] | None) -> str:
     """A daily result (``mine``) in a few words."""
     if not mine:
-        return "not played"
-    status = mine.get("status") or ("won" if mine.get("won") else "")
-    bits = [str(status)] if status else []
+        return _("not played")
+    status = str(mine.get("status") or ("won" if mine.get("won") else ""))
+    bits = [_(STATUS_WORDS.get(status, status))] if status else []
     if "foundation" in mine:
         bits.append(f"{mine['foundation']}/{mine.get('total', '?')}")
     if "moves" in mine:
-        bits.append(f"{mine['moves']} moves")
+        bits.append(ngettext("{n} move", "{n} moves", int(mine["moves"])))
     if "time_ms" in mine:
         bits.append(clock(mine["time_ms"]))
     if "rank" in mine and mine["rank"] is not None:
-        bits.append(f"rank {mine['rank']}")
+        bits.append(_("rank {n}", n=mine["rank"]))
     if mine.get("clean") is False:
-        bits.append("undo used")
+        bits.append(_("undo used"))
     if assisted(mine):
-        bits.append(ASSISTED_LONG)
-    return ", ".join(bits) or "played"
+        bits.append(_(ASSISTED_LONG))
+    return ", ".join(bits) or _("played")
 
 
 def daily_text(daily: Mapping[str, Any], titles: Titles | None = None) -> str:
@@ -316,9 +366,16 @@ def daily_text(daily: Mapping[str, Any], titles: Titles | None = None) -> str:
                 result_text(entry.get("mine")),
             ]
         )
-    lines = [f"Daily deals of {daily.get('date', '?')} (UTC) · streak {daily.get('streak', 0)}"]
-    lines.append(f"streak: {STREAK_MEANING}")
-    lines.append(table(rows, ["game", "title", "par", "commitment", "seed", "yours"]))
+    lines = [
+        _(
+            "Daily deals of {date} (UTC) · streak {streak}",
+            date=daily.get("date", "?"),
+            streak=daily.get("streak", 0),
+        )
+    ]
+    lines.append(_("streak: {meaning}", meaning=_(STREAK_MEANING)))
+    header = [_("game"), _("title"), _("par"), _("commitment"), _("seed"), _("yours")]
+    lines.append(table(rows, header))
     unproven = unproven_lines(daily)
     if unproven:  # an incident: said in words under the table
         lines += ["", *unproven]
@@ -329,41 +386,54 @@ def entry_row(entry: Mapping[str, Any]) -> list[Any]:
     return [
         entry.get("rank"),
         entry.get("player"),
-        "yes" if entry.get("won") else ("resigned" if entry.get("resigned") else "no"),
+        _("yes") if entry.get("won") else (_("resigned") if entry.get("resigned") else _("no")),
         entry.get("foundation"),
         entry.get("moves"),
         clock(entry.get("time_ms")),
-        "" if entry.get("clean") is None else ("yes" if entry["clean"] else "undo used"),
+        "" if entry.get("clean") is None else (_("yes") if entry["clean"] else _("undo used")),
     ]
 
 
-LEADERBOARD_HEADER = ["rank", "player", "won", "foundation", "moves", "time", "clean"]
+LEADERBOARD_HEADER = [
+    N_("rank"),
+    N_("player"),
+    N_("won"),
+    N_("foundation"),
+    N_("moves"),
+    N_("time"),
+    N_("clean"),
+]
 
 
 def leaderboard_text(board: Mapping[str, Any], *, heading: str, you: str | None = None) -> str:
     entries = board.get("entries") or []
     lines = [heading]
     if entries:
-        lines.append(table([entry_row(e) for e in entries], LEADERBOARD_HEADER))
+        header = [_(h) for h in LEADERBOARD_HEADER]
+        lines.append(table([entry_row(e) for e in entries], header))
     else:
-        lines.append("no results yet")
+        lines.append(_("no results yet"))
     me = board.get("me")
     if me:
-        lines.append(f"you ({you or me.get('player')}): rank {me.get('rank')}")
+        lines.append(_("you ({name}): rank {n}", name=you or me.get("player"), n=me.get("rank")))
     if board.get("cursor") is not None:
-        lines.append(f"more: --cursor {board['cursor']}")
+        lines.append(_("more: --cursor {cursor}", cursor=board["cursor"]))
     return "\n".join(lines)
 
 
 def games_text(games: Sequence[Mapping[str, Any]]) -> str:
     rows = [[g.get("slug"), g.get("title_ru"), g.get("title_en"), g.get("decks")] for g in games]
-    return table(rows, ["slug", "Russian", "English", "decks"])
+    return table(rows, [_("slug"), _("Russian"), _("English"), _("decks")])
 
 
-def plural(n: int, word: str) -> str:
-    """``1 move``, ``2 moves``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
+#: a game's mode (the server's ``mode``), in words
+MODE_WORDS = {
+    "daily": N_("daily"),
+    "practice": N_("practice"),
+    "deal": N_("deal"),
+    "challenge": N_("challenge"),
+    "race": N_("race"),
+}
 
 #: how much of a daily's commitment a shared result shows (enough to tell deals apart)
 SHARE_COMMITMENT = 12
@@ -394,24 +464,26 @@ def share_text(
     head = ["pasyans", f"{ru} ({en})" if en and en != ru else ru]
     mode = str(game.get("mode") or "")
     date = game.get("date") or day
+    mode = _(MODE_WORDS.get(mode, mode)) if mode else ""
     head.append(f"{mode} {date}" if date else mode)
     result = [
         outcome(game),
-        f"{game.get('foundation', 0)}/{game.get('total', 0)} cards",
-        plural(int(game.get("moves") or 0), "move") + (f" (par {par})" if par is not None else ""),
+        _("{done}/{total} cards", done=game.get("foundation", 0), total=game.get("total", 0)),
+        ngettext("{n} move", "{n} moves", int(game.get("moves") or 0))
+        + (_(" (par {par})", par=par) if par is not None else ""),
         clock(game.get("time_ms")),
     ]
     if rank is not None:
-        result.append(f"#{rank} of {of}" if of else f"#{rank}")
+        result.append(_("#{rank} of {of}", rank=rank, of=of) if of else f"#{rank}")
     if game.get("auto_completed"):
-        result.append("auto-completed")
+        result.append(_("auto-completed"))
     if assisted(game):
-        result.append(ASSISTED_LONG)
+        result.append(_(ASSISTED_LONG))
     lines = [" · ".join(p for p in head if p), " · ".join(result)]
     deal = game.get("deal")
     commitment = (deal.get("commitment") if isinstance(deal, Mapping) else None) or game.get(
         "commitment"
     )
     if commitment and game.get("date"):  # a game on a daily deal
-        lines.append(f"commitment {str(commitment)[:SHARE_COMMITMENT]}…")
+        lines.append(_("commitment {commitment}…", commitment=str(commitment)[:SHARE_COMMITMENT]))
     return "\n".join(lines)

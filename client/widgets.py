@@ -22,6 +22,7 @@ from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
 from .drawing import Density, Drawing, Marks, draw
+from .lang import _
 
 
 class BoardView(Widget, can_focus=True):
@@ -123,6 +124,9 @@ class KeyFooter(Footer):
 
     def compose(self) -> ComposeResult:
         keys = list(super().compose())
+        for key in keys:  # each screen's BINDINGS mark their words with N_
+            if isinstance(key, FooterKey):
+                key.description = _(key.description)
         widths = [
             cell_len(k.key_display) + 1 + cell_len(k.description)
             for k in keys

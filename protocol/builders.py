@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import ErrorCode, ProtocolError
+from .errors import ErrorCode, ProtocolError, error_key
 from .ops import Event, Op
 
 
@@ -30,11 +30,13 @@ def ok(re: int | None, **result: Any) -> dict[str, Any]:
 
 
 def error(re: int | None, code: ErrorCode, message: str, **extra: Any) -> dict[str, Any]:
-    """A failed reply; ``extra`` goes into the error object (e.g. ``state``).
+    """A failed reply; ``extra`` goes into the error object (e.g. ``state``, and the
+    ``key`` and ``params`` a client says it with: the code's own key when not given).
 
     ``re`` is None only when the request's id could not be read (undecodable frame).
     """
-    err: dict[str, Any] = {"code": str(code), "message": message}
+    err: dict[str, Any] = {"code": str(code), "message": message, "key": error_key(code)}
+    err["params"] = {}
     err.update(extra)
     return {"re": re, "ok": False, "error": err}
 
@@ -96,6 +98,13 @@ def parse_reply(msg: Mapping[str, Any]) -> Reply | Push:
     except ValueError:
         code = ErrorCode.INTERNAL
     message = err.get("message")
-    extra = {k: v for k, v in err.items() if k not in ("code", "message")}
-    exc = ProtocolError(code, message if isinstance(message, str) else "", **extra)
+    extra = {k: v for k, v in err.items() if k not in ("code", "message", "key", "params")}
+    key, params = err.get("key"), err.get("params")
+    exc = ProtocolError(
+        code,
+        message if isinstance(message, str) else "",
+        key=key if isinstance(key, str) else None,
+        params=params if isinstance(params, dict) else None,
+        **extra,
+    )
     return Reply(re_, False, result, exc)

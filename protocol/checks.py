@@ -224,13 +224,20 @@ def player_name(value: Any) -> str:
     that letter. The rule of every name looked up (``friend_add``, ``stats``, …); a new
     name must also pass :func:`new_player_name`."""
     if not isinstance(value, str):
-        raise _fail("name", NAME_RULE)
+        raise _bad_name()
     name = unicodedata.normalize("NFKC", value)
     ok = 3 <= len(name) <= 20 and all(ch.isalpha() or ch in "0123456789_-" for ch in name)
     scripts = {unicodedata.name(ch, "?").split(" ")[0] for ch in name if ch.isalpha()}
     if not ok or len(scripts) > 1:
-        raise _fail("name", NAME_RULE)
+        raise _bad_name()
     return name
+
+
+def _bad_name() -> ProtocolError:
+    """A name that breaks :data:`NAME_RULE`, said so in the player's words."""
+    return ProtocolError(
+        ErrorCode.BAD_REQUEST, f"'name' must be {NAME_RULE}", key="error.name_invalid"
+    )
 
 
 def new_player_name(value: Any) -> str:
@@ -241,7 +248,7 @@ def new_player_name(value: Any) -> str:
     server's to say (``server.services.names``)."""
     name = player_name(value)
     if not any(ch.isalpha() for ch in name):
-        raise _fail("name", NAME_RULE)
+        raise _bad_name()
     return name
 
 

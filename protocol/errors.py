@@ -2,14 +2,20 @@
 
 Exceptions::
 
-    ProtocolError(code, message)   anything the peer sent that the protocol refuses;
-                                   ``code`` is the :class:`ErrorCode` put on the wire
+    ProtocolError(code, message, key=, params=)
+        anything the peer sent that the protocol refuses; ``code`` is the
+        :class:`ErrorCode` put on the wire for programs, ``key`` and ``params`` what a
+        client says to its player (a keyed message of the catalogues: protocol/i18n.py),
+        ``message`` the same in English for a client that does not know the key
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
+
+from .i18n import N_
 
 
 class ErrorCode(StrEnum):
@@ -30,18 +36,44 @@ class ErrorCode(StrEnum):
     INTERNAL = "internal"
 
 
+#: Parameters of a keyed message: a ``seconds`` one is said as a duration, a ``card``
+#: as its rank and suit, a ``game`` slug as the game's title (protocol/i18n.py)
+Params = Mapping[str, str | int | float | None]
+
+
+def error_key(code: ErrorCode | str) -> str:
+    """The keyed message an error of ``code`` says unless it names a more precise one."""
+    return f"error.{code}"
+
+
 class ProtocolError(Exception):
     """A request (or reply) the protocol refuses.
 
-    ``extra`` holds additional fields of the error object, e.g. the current ``state``
-    of a ``stale_seq`` error.
+    ``key`` (default: the code's own, :func:`error_key`) and ``params`` are what a
+    client says in its player's language (docs/protocol.md, "Error codes"); ``extra``
+    holds additional fields of the error object, e.g. the current ``state`` of a
+    ``stale_seq`` error.
     """
 
-    def __init__(self, code: ErrorCode, message: str, **extra: Any) -> None:
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        *,
+        key: str | None = None,
+        params: Params | None = None,
+        **extra: Any,
+    ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.key = key or error_key(code)
+        self.params = dict(params or {})
         self.extra = extra
+
+    def wire(self) -> dict[str, Any]:
+        """The error object's fields after ``code`` and ``message``."""
+        return {"key": self.key, "params": self.params, **self.extra}
 
     def __repr__(self) -> str:
         return f"ProtocolError(ErrorCode.{self.code.name}, {self.message!r})"
@@ -57,3 +89,47 @@ CLOSE_TOO_BIG = 1009  # a frame over the hard limit (far beyond MAX_FRAME)
 CLOSE_INTERNAL = 1011
 CLOSE_RESTART = 1012
 CLOSE_TRY_AGAIN = 1013
+
+
+#: Every error key a server sends (the catalogues say each in every language): each
+#: code's own, then the precise ones the services name.
+KEYS: tuple[str, ...] = (
+    N_("error.bad_request"),
+    N_("error.unknown_op"),
+    N_("error.unauthorized"),
+    N_("error.not_found"),
+    N_("error.name_taken"),
+    N_("error.illegal_move"),
+    N_("error.stale_seq"),
+    N_("error.game_over"),
+    N_("error.rate_limited"),
+    N_("error.too_large"),
+    N_("error.forbidden"),
+    N_("error.unavailable"),
+    N_("error.internal"),
+    # precise ones
+    N_("error.name_looks_like"),
+    N_("error.name_invalid"),
+    N_("error.limit_register"),
+    N_("error.limit_race_join"),
+    N_("error.limit_race_join_failed"),
+    N_("error.certifying"),
+    N_("error.solver_busy"),
+    N_("error.no_help_race"),
+    N_("error.no_help_challenge"),
+    N_("error.no_help_daily"),
+    N_("error.no_finish"),
+    N_("error.no_race"),
+    N_("error.race_started"),
+    N_("error.race_full"),
+    N_("error.race_over"),
+    N_("error.day_closed"),
+    N_("error.creator_only"),
+    N_("error.not_in_race"),
+    N_("error.no_challenge"),
+    N_("error.challenge_expired"),
+    N_("error.no_player"),
+    N_("error.no_game"),
+    N_("error.not_yours"),
+    N_("error.nothing_to_undo"),
+)

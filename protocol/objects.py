@@ -82,6 +82,13 @@ class Pile(TypedDict):
     id: Annotated[str, "the pile's id: moves name it (`T1`, `FA-S`, `G07`, …)"]
     kind: Annotated[PileKind, "what the pile is for (a client may draw kinds apart)"]
     label: Annotated[str, "a short caption to show by the pile (may be empty)"]
+    name: Annotated[
+        str,
+        "what players call the pile: a key of the catalogues (`pile.column`, `pile.hand`; "
+        "docs/i18n.md), said with `n`, and in a move from (`pile.column.from`) and to "
+        "(`pile.column.to`) it",
+    ]
+    n: NotRequired[Annotated[int, Shape(minimum=1), "the pile's number in its name"]]
     cards: Annotated[list[Card], "bottom first; null is a face-down card"]
     x: Annotated[int, "the pile's column in the layout's grid of cells"]
     y: Annotated[int, "the pile's row in the layout's grid of cells"]

@@ -90,6 +90,13 @@ class Mode(StrEnum):
     CHALLENGE = "challenge"
 
 
+class Lang(StrEnum):
+    """A language the server has words in (docs/i18n.md)."""
+
+    EN = "en"
+    RU = "ru"
+
+
 class Activity(StrEnum):
     """What a friend online is doing (the ``friends`` rows' ``activity``)."""
 

@@ -42,7 +42,7 @@ from .checks import (
 )
 from .codec import MAX_ID, usable_id
 from .errors import ErrorCode, ProtocolError
-from .ops import Board, Mode, Op, ReplyForm
+from .ops import Board, Lang, Mode, Op, ReplyForm
 
 #: field -> its check
 Fields = Mapping[str, Check]
@@ -131,6 +131,7 @@ class GamesRequest(Request):
 @dataclass(frozen=True, slots=True)
 class RulesRequest(Request):
     game: GameSlug
+    lang: Lang | None = None
 
 
 @_op(Op.START)

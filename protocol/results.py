@@ -39,7 +39,7 @@ from .objects import (
     State,
     Summary,
 )
-from .ops import Board, Op
+from .ops import Board, Lang, Op
 
 
 class Signed(TypedDict):
@@ -64,6 +64,8 @@ class Games(TypedDict):
 class Rules(TypedDict):
     game: Slug
     text: Annotated[str, "the rules page, Markdown"]
+    html: Annotated[str, "the same page rendered to HTML (no raw HTML of its own): show it"]
+    lang: Annotated[Lang, "the page's language: the one asked for, else English"]
 
 
 class GameState(TypedDict):
@@ -280,8 +282,20 @@ assert set(RESULTS) == set(Op), "every op has its result type"
 class Error(TypedDict):
     """A failed reply's ``error``."""
 
-    code: ErrorCode
-    message: Annotated[str, "for people: show it"]
+    code: Annotated[ErrorCode, "for programs: what to do (never shown to a player)"]
+    message: Annotated[
+        str, "the same in English words: show it only when `key` is a key the client lacks"
+    ]
+    key: Annotated[
+        str,
+        "the message a client says to its player in the player's language: a key of the "
+        "catalogues (`error.rate_limited`; docs/i18n.md), the code's own `error.CODE` or "
+        "a more precise one",
+    ]
+    params: Annotated[
+        dict[str, str | int | float | None],
+        "the key's parameters (`seconds`: a duration, say it in words; `name`, `code`, …)",
+    ]
     state: NotRequired[
         Annotated[State, "`stale_seq`, and a refused `finish`: the game as it is now"]
     ]

@@ -20,9 +20,13 @@ import signal
 import socket
 import sys
 from collections.abc import Coroutine, Sequence
+from pathlib import Path
 from typing import Any
 
-from .settings import Settings, env_name
+from protocol import i18n
+from protocol.i18n import N_
+
+from .settings import PREPARE, Settings, env_name
 
 log = logging.getLogger("pasyans.server")
 
@@ -60,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     prepare.add_argument("--date", default=None, help="first day, YYYY-MM-DD [today]")
     prepare.add_argument("--days", type=int, default=2, help="how many days [2]")
-    Settings.parser(prepare)
+    Settings.parser(prepare, only=PREPARE)
     solve = commands.add_parser(
         "solve",
         help="search one deal for a winning line",
@@ -159,7 +163,14 @@ async def serve(settings: Settings) -> None:
     try:
         await app.start()
         print(f"pasyans-server: ws://{settings.host}:{app.port}/ws", flush=True)
+        told = None
+        if not settings.reuse_port:  # a worker of --workers: its supervisor tells
+            where(settings.host, app.port)
+            if settings.prepare_dailies and app.services is not None:
+                told = asyncio.create_task(tell_dailies(app.services.dailies))
         await stop.wait()
+        if told is not None:
+            told.cancel()
         log.info(
             "shutting down: finishing the requests in flight (up to %g s), then closing "
             "the connections",
@@ -167,6 +178,59 @@ async def serve(settings: Settings) -> None:
         )
     finally:
         await app.stop()
+
+
+def say(msgid: str, **params: Any) -> str:
+    """A line for the operator, in the terminal's language (docs/i18n.md)."""
+    return i18n.words(i18n.pick(i18n.from_environ(os.environ)))(msgid, **params)
+
+
+def client_command() -> str:
+    """How to start the terminal client: the ``pasyans`` beside this one (``.venv/bin/
+    pasyans`` from the source tree), else ``pasyans``."""
+    beside = Path(sys.argv[0]).resolve().parent / "pasyans"
+    if not beside.exists():
+        return "pasyans"
+    with contextlib.suppress(ValueError):
+        return str(beside.relative_to(Path.cwd()))
+    return str(beside)
+
+
+def where(host: str, port: int) -> None:
+    """Where players go: the web page and the terminal client."""
+    shown = f"[{host}]" if ":" in host else host
+    print(say(N_("  web client:      http://{host}:{port}/"), host=shown, port=port), flush=True)
+    print(say(N_("  terminal client: {command}"), command=client_command()), flush=True)
+
+
+#: seconds between two lines on today's dailies while they are being certified
+TELL_EVERY = 5.0
+
+
+async def tell_dailies(dailies: Any) -> None:
+    """Today's dailies being certified, in a line every few seconds until all are."""
+    from .patience import registry
+
+    total, last = len(registry.slugs()), -1
+    date = dailies.today()
+    while True:
+        with contextlib.suppress(Exception):  # storage away: the next beat tells
+            done = await dailies.chosen(date)
+            if done >= total:
+                print(say(N_("  today's dailies are ready ({n} games)"), n=total), flush=True)
+                return
+            if done != last:
+                line = say(
+                    N_(
+                        "  certifying today's dailies winnable: {done} of {n} ready "
+                        "(a minute or two; players meanwhile see their progress)"
+                    ),
+                    done=done,
+                    n=total,
+                )
+                print(line, flush=True)
+                last = done
+        await asyncio.sleep(TELL_EVERY)
 
 
 async def supervise(settings: Settings) -> None:
@@ -218,6 +282,7 @@ async def supervise(settings: Settings) -> None:
             f"pasyans-server: {settings.workers} workers on ws://{settings.host}:{port}/ws",
             flush=True,
         )
+        where(settings.host, port)
         await stop.wait()
         for task in keepers:
             task.cancel()
@@ -274,7 +339,8 @@ def run(main: Coroutine[Any, Any, None], loop: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = i18n.words(i18n.pick(i18n.from_environ(os.environ)))  # the operator's language
+    args = i18n.translate_parser(build_parser(), words).parse_args(argv)
     if args.command == "solve":
         return solve_command(args)
     if args.command == "prepare-dailies":

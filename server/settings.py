@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -329,9 +329,14 @@ class Settings:
         return cls(**values)
 
     @classmethod
-    def parser(cls, parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
+    def parser(
+        cls, parser: argparse.ArgumentParser | None = None, only: Collection[str] | None = None
+    ) -> argparse.ArgumentParser:
+        """The flags of every setting (``only``: of those named)."""
         parser = parser or argparse.ArgumentParser(prog="pasyans-server serve")
         for f in dataclasses.fields(cls):
+            if only is not None and f.name not in only:
+                continue
             flag = "--" + f.name.replace("_", "-")
             default = (
                 ""
@@ -346,6 +351,24 @@ class Settings:
             else:
                 parser.add_argument(flag, default=None, metavar=f.name.upper(), help=help_)
         return parser
+
+
+#: the settings ``prepare-dailies`` reads: where the dailies are stored and the
+#: solver's budgets and processes (the rest serve clients)
+PREPARE = frozenset(
+    {
+        "data_dir",
+        "redis_url",
+        "redis_cluster",
+        "redis_server",
+        "key_prefix",
+        "candidate_nodes",
+        "daily_nodes",
+        "solver_workers",
+        "first_day",
+        "log_level",
+    }
+)
 
 
 def env_name(name: str) -> str:

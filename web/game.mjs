@@ -290,7 +290,7 @@ export class Game {
       if (err.state) this.setState(err.state);
       else if (err.code !== "illegal_move" && err.code !== "forbidden") await this.resume();
       this.say(
-        (err.code === "stale_seq" ? W.board.staleSeq : W.board.refused(`${err.message} (${err.code})`)) + more,
+        (err.code === "stale_seq" ? W.board.staleSeq : W.board.refused(err.message)) + more,
       );
     } else if (err instanceof Lost) {
       this.say(W.board.lost + more);
@@ -385,7 +385,7 @@ export class Game {
           this.say(reply.message || W.board.noWin);
         }
       } catch (err) {
-        this.say(`${err.message}${err.code ? ` (${err.code})` : ""}`);
+        this.say(err.message);
       }
     });
   }

@@ -8,6 +8,7 @@
 // (useBigInt64) would send a Number of 2^32 or more as a float, which the server
 // refuses for ids, seq and seeds: such Numbers are sent as BigInt instead.
 
+import { say } from "./i18n.mjs";
 import { W } from "./words.mjs";
 
 const { Encoder, Decoder } = globalThis.MessagePack;
@@ -69,7 +70,8 @@ export function parseSeed(text) {
 
 export class ServerError extends Error {
   constructor(error) {
-    super(error.message || error.code);
+    // in the player's words (the key and its params), never the code
+    super(say(error.key, error.params || {}, error.message || ""));
     this.code = error.code;
     this.error = error;
     this.state = error.state || null;

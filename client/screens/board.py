@@ -20,6 +20,7 @@ from protocol.messages import Board as BoardKind
 from protocol.messages import Mode
 
 from ..connection import ClientError
+from ..lang import N_, _, current
 from ..notation import WireMove
 from ..text import title
 from ..widgets import BoardView, KeyFooter
@@ -51,25 +52,25 @@ class BoardScreen(HelpedBoard):
     """
 
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
-        Binding("u", "undo", "Undo"),
-        Binding("r", "resign", "Resign"),
-        Binding("question_mark", "rules", "Rules"),
-        Binding("a", "auto", "Auto"),
+        Binding("u", "undo", N_("Undo")),
+        Binding("r", "resign", N_("Resign")),
+        Binding("question_mark", "rules", N_("Rules")),
+        Binding("a", "auto", N_("Auto")),
         # short words: the footer of a board must stay one line in 80 columns
-        Binding("s", "safe", "Safe"),
-        Binding("o", "toggle_safe", "Safe after moves", show=False),
-        Binding("f", "finish", "Win"),  # only once the server offers to finish
-        Binding("h", "hint", "Hint"),
-        Binding("x", "actions", "Actions"),
-        Binding("escape", "cancel", "Cancel"),
-        Binding("enter", "choose", "Choose", show=False),
-        Binding("space", "choose", "Choose", show=False),
+        Binding("s", "safe", N_("Safe")),
+        Binding("o", "toggle_safe", N_("Safe after moves"), show=False),
+        Binding("f", "finish", N_("Win")),  # only once the server offers to finish
+        Binding("h", "hint", N_("Hint")),
+        Binding("x", "actions", N_("Actions")),
+        Binding("escape", "cancel", N_("Cancel")),
+        Binding("enter", "choose", N_("Choose"), show=False),
+        Binding("space", "choose", N_("Choose"), show=False),
         Binding("left", "cursor('left')", show=False),
         Binding("right", "cursor('right')", show=False),
         Binding("up", "cursor('up')", show=False),
         Binding("down", "cursor('down')", show=False),
         Binding("backspace", "erase", show=False),
-        Binding("q", "leave", "Leave"),
+        Binding("q", "leave", N_("Leave")),
     ]
     #: keys that act on a game in play: once it is over they leave the footer
     PLAY_KEYS = frozenset({"undo", "resign", "auto", "hint", "actions", "safe", "toggle_safe"})
@@ -108,7 +109,7 @@ class BoardScreen(HelpedBoard):
 
     async def choose(self, pid: str, index: int | None = None) -> None:
         if not self.playing:
-            self.say("the game is over")
+            self.say(_("the game is over"))
             return
         if self.source is None:
             await self.choose_source(pid, index)
@@ -123,7 +124,13 @@ class BoardScreen(HelpedBoard):
         elif pid in self.sources():
             await self.choose_source(pid, index)
         else:
-            self.say(f"no legal move from {self.source} to {pid}")
+            self.say(
+                _(
+                    "no legal move {from_} {to}",
+                    from_=current().pile(self.pile(self.source), "from"),
+                    to=current().pile(self.pile(pid), "to"),
+                )
+            )
 
     async def choose_source(self, pid: str, index: int | None) -> None:
         moves = self.moves_from(pid, index)
@@ -132,7 +139,7 @@ class BoardScreen(HelpedBoard):
             index = None
         if moves:
             self.source, self.source_index = pid, index
-            self.say("")
+            self.say(_(""))
             self.redraw()
             return
         actions = [m for m in self.legal if "action" in m]
@@ -140,7 +147,7 @@ class BoardScreen(HelpedBoard):
         if kind == "stock" and len(actions) == 1:
             await self.play(actions[0])  # clicking the stock deals (or whatever it offers)
             return
-        self.say(f"no legal move starts from {pid}")
+        self.say(_("no legal move {from_}", from_=current().pile(self.pile(pid), "from")))
 
     def pick(self, moves: Sequence[WireMove]) -> None:
         async def picked(move: WireMove | None) -> None:
@@ -156,13 +163,22 @@ class BoardScreen(HelpedBoard):
 
     async def on_key(self, event: events.Key) -> None:
         char = event.character or ""
+        if char == "f" and self.playing and self.finish_offer is None:
+            event.stop()  # the key is offered only with a finish: say why there is none
+            self.say(
+                _(
+                    "no certain win from here yet: f finishes a game once the server "
+                    "finds its safe moves win it"
+                )
+            )
+            return
         if len(char) == 1 and char in PILE_CHARS and (char.isupper() or self.typed):
             event.stop()
             self.typed += char
             ids = [str(p["id"]) for p in self.piles]
             match = [pid for pid in ids if pid.upper().startswith(self.typed)]
             if not match:
-                self.say(f"no pile id starts with {self.typed}")
+                self.say(_("no pile id starts with {typed}", typed=self.typed))
                 self.typed = ""
             elif len(match) == 1 and match[0].upper() == self.typed:
                 self.typed = ""
@@ -178,7 +194,7 @@ class BoardScreen(HelpedBoard):
                 self.cursor = exact[0]
                 await self.choose(exact[0])
             else:
-                self.say(f"no pile {typed}")
+                self.say(_("no pile {typed}", typed=typed))
             self.redraw()
         elif self.cursor is not None:
             await self.choose(self.cursor)
@@ -193,7 +209,7 @@ class BoardScreen(HelpedBoard):
         self.typed = ""
         if self.source is not None:
             self.source = self.source_index = None
-            self.say("cancelled")
+            self.say(_("cancelled"))
         self.redraw()
 
     def action_cursor(self, direction: str) -> None:
@@ -218,7 +234,7 @@ class BoardScreen(HelpedBoard):
             if yes:
                 await self.request("resign")
 
-        self.app.push_screen(ConfirmScreen("Resign this game?"), confirmed)
+        self.app.push_screen(ConfirmScreen(_("Resign this game?")), confirmed)
 
     async def action_rules(self) -> None:
         await self.show_rules(str(self.state.get("game")))
@@ -226,13 +242,15 @@ class BoardScreen(HelpedBoard):
     def action_toggle_safe(self) -> None:
         """Play the safe moves after each of your moves, or stop."""
         BoardScreen.safe_after_moves = not self.safe_after_moves
-        state = "on" if self.safe_after_moves else "off"
-        self.say(f"safe moves after each of your moves: {state} (o again to switch)")
+        if self.safe_after_moves:
+            self.say(_("safe moves after each of your moves: on (o again to switch)"))
+        else:
+            self.say(_("safe moves after each of your moves: off (o again to switch)"))
 
     def action_actions(self) -> None:
         actions = [m for m in self.legal if "action" in m]
         if not actions:
-            self.say("no action is legal now")
+            self.say(_("no action is legal now"))
             return
         self.pick(actions)
 

@@ -9,17 +9,19 @@ from typing import Any
 from protocol.messages import Mode
 
 from ..connection import ClientError
-from ..notation import AUTO_LIMIT, WireMove, forced, format_move
+from ..lang import N_, _, current, ngettext
+from ..notation import AUTO_LIMIT, WireMove, forced
 from .board_sync import SyncedBoard
 from .dialogs import ConfirmScreen
 
 #: why ``h`` gives no hint on this game (the state's ``hints: false``): its deal is
 #: others' to play now, and the solver's line from it would be theirs too
 NO_HINTS: dict[str, str] = {
-    Mode.DAILY.value: "no hints on today's daily until the day is over: its line would be "
-    "everyone's",
-    Mode.CHALLENGE.value: "no hints on a challenge: its line would be every accepter's",
-    Mode.RACE.value: "no hints in a race: everyone plays alone",
+    Mode.DAILY.value: N_(
+        "no hints on today's daily until the day is over: its line would be everyone's"
+    ),
+    Mode.CHALLENGE.value: N_("no hints on a challenge: its line would be every accepter's"),
+    Mode.RACE.value: N_("no hints in a race: everyone plays alone"),
 }
 
 
@@ -47,7 +49,7 @@ class HelpedBoard(SyncedBoard):
         if not await super().request(what, move):
             return False
         if what == "move" and self.safe_after_moves and self.playing:
-            await self.action_safe(after=f"move {format_move(move)}" if move else "")
+            await self.action_safe(after=current().move(move, self.piles) if move else "")
         return True
 
     async def action_auto(self) -> None:
@@ -58,9 +60,9 @@ class HelpedBoard(SyncedBoard):
                 break
             played += 1
         if not played:
-            self.say("nothing forced: the next move is yours")
+            self.say(_("nothing forced: the next move is yours"))
         else:
-            self.say(f"played {played} forced move{'s' if played > 1 else ''}")
+            self.say(ngettext("played {n} forced move", "played {n} forced moves", played))
 
     async def action_safe(self, after: str = "") -> None:
         """Let the server play the game's safe moves (moves that can never spoil a
@@ -73,13 +75,10 @@ class HelpedBoard(SyncedBoard):
         state, played = answer
         self.set_state(state)
         said = f"{after} · " if after else ""
-        if played:
-            moves = ", ".join(format_move(m) for m in played)
-            self.say(
-                f"{said}played {len(played)} safe move{'s' if len(played) > 1 else ''}: {moves}"
-            )
+        if played:  # the moves themselves are on the board now
+            self.say(said + ngettext("played {n} safe move", "played {n} safe moves", len(played)))
         elif not after:
-            self.say("no safe move now (the rules page says which moves this game counts safe)")
+            self.say(_("no safe move now (the rules page says which moves this game counts safe)"))
 
     def consider_finish(self) -> None:
         """Ask the server, in the background, whether it can finish the game from here
@@ -105,7 +104,7 @@ class HelpedBoard(SyncedBoard):
             return  # the game moved on meanwhile
         if reply.get("certain"):
             self.finish_offer = int(reply.get("moves") or 0)
-            self.say("the server can finish this game for you: f")
+            self.say(_("the server can finish this game for you: f"))
         else:
             self.no_finish_at = int(state.get("foundation") or 0)
         self.refresh_bindings()
@@ -121,11 +120,17 @@ class HelpedBoard(SyncedBoard):
             return
         state, played = answer
         self.set_state(state)
-        self.say(f"auto-completed: the server played the last {len(played)} moves")
+        self.say(
+            ngettext(
+                "auto-completed: the server played the last {n} move",
+                "auto-completed: the server played the last {n} moves",
+                len(played),
+            )
+        )
 
     #: the question a hint on a ranked daily asks first (once a game: an older
     #: server's; this one gives no hint on a deal others are playing)
-    HINT_QUESTION = (
+    HINT_QUESTION = N_(
         "A hint unranks this daily: it will no longer count on the leaderboards, "
         "your stats' dailies or your streak. Ask for a hint?"
     )
@@ -136,7 +141,7 @@ class HelpedBoard(SyncedBoard):
         if not self.playing or self.busy:
             return
         if self.state.get("hints") is False:  # the server says so for this deal
-            self.say(NO_HINTS.get(str(self.state.get("mode")), NO_HINTS[Mode.DAILY.value]))
+            self.say(_(NO_HINTS.get(str(self.state.get("mode")), NO_HINTS[Mode.DAILY.value])))
             return
         gid = str(self.state.get("game_id"))
         if not self.state.get("ranked") or gid in self.hint_agreed:
@@ -148,9 +153,9 @@ class HelpedBoard(SyncedBoard):
                 self.hint_agreed.add(gid)
                 await self.hint_now()
             else:
-                self.say("no hint: the daily still ranks")
+                self.say(_("no hint: the daily still ranks"))
 
-        self.app.push_screen(ConfirmScreen(self.HINT_QUESTION), confirmed)
+        self.app.push_screen(ConfirmScreen(_(self.HINT_QUESTION)), confirmed)
 
     async def hint_now(self) -> None:
         """Ask the server for one move of a winning line and highlight it (the game
@@ -167,9 +172,10 @@ class HelpedBoard(SyncedBoard):
             self.redraw()  # the title says so
         move = reply.get("move")
         if not isinstance(move, dict):
-            self.say(f"hint: {reply.get('message') or 'no win found from here'}")
+            self.say(_("hint: no win found from here"))
             return
         if "from" in move:
             self.source, self.source_index = str(move["from"]), move.get("index")
             self.redraw()
-        self.say(f"hint: {format_move(move)} (this game no longer ranks)")
+        said = current().move(move, self.piles)
+        self.say(_("hint: {move} (this game no longer ranks)", move=said))

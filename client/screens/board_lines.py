@@ -7,13 +7,14 @@ from collections.abc import Sequence
 
 from rich.cells import cell_len
 
+from ..lang import N_, _
 from ..text import Titles, title
 
 #: the start of an unproven daily's label ("unproven" in a narrow title; the end screen
 #: and the home screen say it whole)
-UNPROVEN_WORD = "not proven winnable"
+UNPROVEN_WORD = N_("not proven winnable")
 #: what the title adds to "assisted" where there is room
-NOT_RANKED = "(not ranked)"
+NOT_RANKED = N_("(not ranked)")
 
 
 def fit_heading(slug: str, titles: Titles, rest: Sequence[str], layout: str, width: int) -> str:
@@ -25,7 +26,7 @@ def fit_heading(slug: str, titles: Titles, rest: Sequence[str], layout: str, wid
     names = titles.get(slug) or {}
     ru = str(names.get("title_ru") or slug)
     en = str(names.get("title_en") or slug)
-    tail = [f"{layout} layout"] if layout else []
+    tail = [_("{layout} layout", layout=layout)] if layout else []
     short = [layout] if layout else []
     line = ""
     shorter = min(ru, en, key=cell_len)
@@ -39,7 +40,8 @@ def fit_heading(slug: str, titles: Titles, rest: Sequence[str], layout: str, wid
     # A daily not proven winnable says so in a word when its label does not fit, and
     # then the board's layout (a narrow terminal shows it) gives way before the title.
     compact = [
-        "unproven" if r.startswith(UNPROVEN_WORD) else r.replace(f" {NOT_RANKED}", "") for r in rest
+        _("unproven") if r.startswith(_(UNPROVEN_WORD)) else r.replace(f" {_(NOT_RANKED)}", "")
+        for r in rest
     ]
     tries[3:3] = [(ru, [])]
     for name, end in tries:

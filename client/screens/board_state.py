@@ -15,9 +15,11 @@ from textual.widgets import Static
 
 from ..connection import ClientError
 from ..drawing import FULL, Marks
-from ..notation import WireMove, forced, format_move
+from ..lang import _, current, ngettext
+from ..notation import WireMove, forced
 from ..text import (
     ASSISTED,
+    MODE_WORDS,
     assisted,
     clock,
     deal_text,
@@ -32,6 +34,9 @@ from .board_lines import NOT_RANKED, fit_heading
 
 #: the longest pause between two changes a game's time counts (the server's --idle-gap)
 IDLE_GAP_MS = 60_000
+#: the most actions the hint line names (more: "x lists them"; Hand Reserve offers one
+#: per column, and a line of them all was cut at 80×24)
+ACTIONS_SHOWN = 3
 
 
 class ShownBoard(HostedScreen):
@@ -45,6 +50,8 @@ class ShownBoard(HostedScreen):
         #: (a test gives a fake one, to say how long it was without waiting)
         self.monotonic: Callable[[], float] = time.monotonic
         self.received = self.monotonic()
+        #: the game and the time its clock showed last (it never runs backwards)
+        self._clock: tuple[object, int] = (None, 0)
         self.source: str | None = None
         self.source_index: int | None = None
         self.cursor: str | None = None
@@ -130,6 +137,17 @@ class ShownBoard(HostedScreen):
 
     # -- drawing -------------------------------------------------------------
 
+    def shown_ms(self) -> int:
+        """The game's time on the board's clock: :meth:`elapsed_ms`, never less than
+        it showed before in this game (a reply counts the time the server counts, which
+        may be a little less than the clock ran on since the last one: the clock then
+        waits for it rather than jump back)."""
+        gid, ms = self.state.get("game_id"), self.elapsed_ms()
+        if self.playing and gid == self._clock[0]:
+            ms = max(ms, self._clock[1])
+        self._clock = (gid, ms)
+        return ms
+
     def elapsed_ms(self) -> int:
         """The game's time as the server counts it (the player's active time), run on
         since the last reply: a pause counts at most the server's idle gap (its
@@ -152,9 +170,10 @@ class ShownBoard(HostedScreen):
                 cursor=self.cursor,
             ),
         )
-        rest = [str(state.get("mode", ""))]
+        mode = str(state.get("mode", ""))
+        rest = [_(MODE_WORDS[mode]) if mode in MODE_WORDS else mode]
         if assisted(state):
-            rest[0] += f", {ASSISTED} {NOT_RANKED}"
+            rest[0] += f", {_(ASSISTED)} {_(NOT_RANKED)}"
         deal = deal_text(state)
         if deal:
             rest.append(deal)
@@ -171,9 +190,13 @@ class ShownBoard(HostedScreen):
     def tick(self) -> None:
         state = self.state
         parts = [
-            f"moves {state.get('moves', 0)}",
-            clock(self.elapsed_ms()),  # "time 0:00" would not leave 80 columns the room
-            f"foundation {state.get('foundation', 0)}/{state.get('total', 0)}",
+            _("moves {moves}", moves=state.get("moves", 0)),
+            clock(self.shown_ms()),  # "time 0:00" would not leave 80 columns the room
+            _(
+                "foundation {done}/{total}",
+                done=state.get("foundation", 0),
+                total=state.get("total", 0),
+            ),
             outcome(state, self.resigned),
         ]
         info = info_line(state)
@@ -183,16 +206,24 @@ class ShownBoard(HostedScreen):
 
     def hint(self) -> str:
         if not self.playing:
-            return f"game over: {end_words(self.state, self.resigned)} — q to leave"
+            return _("game over: {words} — q to leave", words=end_words(self.state, self.resigned))
         if self.typed:
-            return f"pile: {self.typed}…  (Enter to choose, Backspace to erase)"
+            return _("pile: {typed}…  (Enter to choose, Backspace to erase)", typed=self.typed)
         cut = self.query_one(BoardView).drawing.cut
         if self.source is not None:
-            targets = " ".join(sorted(self.targets())) or "none"
+            targets = " ".join(sorted(self.targets())) or _("none")
             source = cut.get(self.source, self.source)
-            return f"from {source}: choose a target ({targets}) · Esc cancels"
+            return _(
+                "{from_}: choose a target ({targets}) · Esc cancels",
+                from_=current().pile(self.pile(self.source), "from") or source,
+                targets=targets,
+            )
         if self.finish_offer is not None:
-            return f"a certain win from here: f finishes it ({self.finish_offer} moves)"
+            return ngettext(
+                "a certain win from here: f finishes it ({n} move)",
+                "a certain win from here: f finishes it ({n} moves)",
+                self.finish_offer,
+            )
         if self.cursor in cut:  # a title the narrow board cut short, in full
             return f"{cut[self.cursor]} · " + self.hint_to_start()
         return self.hint_to_start()
@@ -206,13 +237,24 @@ class ShownBoard(HostedScreen):
 
     def too_wide(self) -> str:
         """What to say when even the compact board is wider than its room."""
-        return "the board is wider than the terminal: scroll sideways to see all of it"
+        return _("the board is wider than the terminal: scroll sideways to see all of it")
 
     def hint_to_start(self) -> str:
-        actions = [format_move(m) for m in self.legal if "action" in m]
-        text = "choose a source pile (click, arrows + Enter, or type its id in capitals)"
+        actions = [current().move(m, self.piles) for m in self.legal if "action" in m]
+        text = _("choose a source pile (click, arrows + Enter, or type its id in capitals)")
         if forced(self.legal):
-            text = f"forced: {format_move(self.legal[0])} — press a to play it"
+            text = _(
+                "forced: {move} — press a to play it",
+                move=current().move(self.legal[0], self.piles),
+            )
+        elif len(actions) > ACTIONS_SHOWN:  # the rest in the list x opens (80×24)
+            text += " · " + ngettext(
+                "{n} action: x lists it", "{n} actions: x lists them", len(actions)
+            )
         elif actions:
-            text += " · actions (x): " + ", ".join(actions)
+            text += " · " + _("actions (x): {actions}", actions=", ".join(actions))
         return text
+
+    def pile(self, pid: str | None) -> dict[str, Any] | None:
+        """The view's pile ``pid`` (None: no such pile)."""
+        return next((p for p in self.piles if p.get("id") == pid), None)

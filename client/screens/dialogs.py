@@ -14,10 +14,9 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
-from protocol.cards import pretty
-
 from ..host import host
-from ..notation import WireMove, format_move
+from ..lang import N_, _, current
+from ..notation import WireMove
 from ..widgets import KeyFooter
 
 MODAL_CSS = """
@@ -37,9 +36,9 @@ class RulesScreen(ModalScreen[None]):
         + "RulesScreen VerticalScroll { height: auto; max-height: 30; }"
     )
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
-        Binding("escape", "dismiss", "Close"),
-        Binding("q", "dismiss", "Close"),
-        Binding("question_mark", "dismiss", "Close"),
+        Binding("escape", "dismiss", N_("Close")),
+        Binding("q", "dismiss", N_("Close")),
+        Binding("question_mark", "dismiss", N_("Close")),
     ]
 
     def __init__(self, heading: str, text: str) -> None:
@@ -60,9 +59,9 @@ class RulesScreen(ModalScreen[None]):
 class ConfirmScreen(ModalScreen[bool]):
     DEFAULT_CSS = MODAL_CSS.format(name="ConfirmScreen")
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n", "answer(False)", "No"),
-        Binding("escape", "answer(False)", "No"),
+        Binding("y", "answer(True)", N_("Yes")),
+        Binding("n", "answer(False)", N_("No")),
+        Binding("escape", "answer(False)", N_("No")),
     ]
 
     def __init__(self, question: str) -> None:
@@ -78,22 +77,16 @@ class ConfirmScreen(ModalScreen[bool]):
 
 
 def describe(move: Mapping[str, Any], piles: Sequence[Mapping[str, Any]]) -> str:
-    """A move in notation, with the card it takes when that card is visible."""
-    text = format_move(dict(move))
-    if "from" in move:
-        pile = next((p for p in piles if p["id"] == move["from"]), None)
-        cards = list(pile.get("cards") or []) if pile else []
-        index = move.get("index", len(cards) - 1)
-        if isinstance(index, int) and 0 <= index < len(cards) and cards[index]:
-            text += f"   ({pretty(cards[index])})"
-    return text
+    """A move in words, in the player's language ("Pick up column 1", "Move the 5♦
+    from your hand to foundation 1")."""
+    return current().move(move, piles)
 
 
 class PickScreen(ModalScreen[WireMove | None]):
     """Choose one of several legal moves (actions, or cards of a spread pile)."""
 
     DEFAULT_CSS = MODAL_CSS.format(name="PickScreen")
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]  # noqa: RUF012
+    BINDINGS = [Binding("escape", "dismiss(None)", N_("Cancel"))]  # noqa: RUF012
 
     def __init__(self, moves: Sequence[WireMove], piles: Sequence[Mapping[str, Any]]) -> None:
         super().__init__()
@@ -102,7 +95,7 @@ class PickScreen(ModalScreen[WireMove | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("Which move? (Enter plays it, Esc cancels)")
+            yield Static(_("Which move? (Enter plays it, Esc cancels)"))
             yield OptionList(
                 *(Option(describe(m, self.piles), id=str(i)) for i, m in enumerate(self.moves)),
                 markup=False,
@@ -120,7 +113,7 @@ class MessageScreen(Screen[None]):
     """A full-screen message (e.g. the server cannot be reached); q quits."""
 
     DEFAULT_CSS = "MessageScreen { align: center middle; } #message { width: 80%; }"
-    BINDINGS = [Binding("q", "app.quit", "Quit"), Binding("escape", "app.quit", "Quit")]  # noqa: RUF012
+    BINDINGS = [Binding("q", "app.quit", N_("Quit")), Binding("escape", "app.quit", N_("Quit"))]  # noqa: RUF012
 
     def __init__(self, text: str) -> None:
         super().__init__()
@@ -139,7 +132,7 @@ class NameScreen(Screen[None]):
     NameScreen > Vertical { width: 60; height: auto; border: thick $primary; padding: 1 2; }
     #why { color: $warning; }
     """
-    BINDINGS = [Binding("escape", "app.quit", "Quit")]  # noqa: RUF012
+    BINDINGS = [Binding("escape", "app.quit", N_("Quit"))]  # noqa: RUF012
 
     def __init__(self, why: str = "") -> None:
         super().__init__()

@@ -15,8 +15,9 @@ from textual.widgets import Static
 from ..challenges import made_text, share_lines
 from ..connection import ClientError
 from ..host import host
+from ..lang import N_, _, ngettext
 from ..records import share
-from ..text import ASSISTED, assisted, clock, end_words
+from ..text import assisted, clock, end_words
 from .dialogs import MODAL_CSS
 from .leaderboard import LeaderboardScreen
 
@@ -26,12 +27,12 @@ class EndScreen(ModalScreen[None]):
 
     DEFAULT_CSS = MODAL_CSS.format(name="EndScreen")
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
-        Binding("enter", "dismiss", "Back to the board"),
-        Binding("escape", "dismiss", "Back to the board"),
-        Binding("q", "leave", "Leave"),
-        Binding("l", "leaderboard", "Leaderboard"),
-        Binding("c", "share", "Copy result"),
-        Binding("C", "challenge", "Challenge a friend"),
+        Binding("enter", "dismiss", N_("Back to the board")),
+        Binding("escape", "dismiss", N_("Back to the board")),
+        Binding("q", "leave", N_("Leave")),
+        Binding("l", "leaderboard", N_("Leaderboard")),
+        Binding("c", "share", N_("Copy result")),
+        Binding("C", "challenge", N_("Challenge a friend")),
     ]
 
     def __init__(
@@ -50,25 +51,33 @@ class EndScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         state = self.state
-        moves = int(state.get("moves") or 0)
         lines = [
             f"[b]{end_words(state, self.resigned)}[/b]",
             self.heading,
-            f"{state.get('foundation')}/{state.get('total')} cards on the foundations",
-            f"{moves} move{'' if moves == 1 else 's'} in {clock(state.get('time_ms'))}",
+            _(
+                "{done}/{total} cards on the foundations",
+                done=state.get("foundation"),
+                total=state.get("total"),
+            ),
+            ngettext(
+                "{n} move in {clock}",
+                "{n} moves in {clock}",
+                int(state.get("moves") or 0),
+                clock=clock(state.get("time_ms")),
+            ),
         ]
         if self.rank is not None:
-            lines.append(f"rank {self.rank} on today's board")
+            lines.append(_("rank {rank} on today's board", rank=self.rank))
         if state.get("auto_completed"):
-            lines.append("auto-completed: the server played out the certain win")
+            lines.append(_("auto-completed: the server played out the certain win"))
         if assisted(state):
             lines.append(
-                f"{ASSISTED}: the solver helped (a hint or its finish), so it ranks nowhere"
+                _("assisted: the solver helped (a hint or its finish), so it ranks nowhere")
             )
         lines.append("")
-        lines.append("Enter: look at the board · l: leaderboard · c: copy the result · q: leave")
+        lines.append(_("Enter: look at the board · l: leaderboard · c: copy the result · q: leave"))
         if self.state.get("game_id"):
-            lines.append("C: challenge friends to beat this result on the same deal")
+            lines.append(_("C: challenge friends to beat this result on the same deal"))
         with Vertical():
             yield Static("\n".join(lines), id="end", markup=True)
             yield Static(id="shared", markup=False)
@@ -79,12 +88,12 @@ class EndScreen(ModalScreen[None]):
         try:
             text = await share(host(self).conn, self.state, host(self).titles)
         except ClientError as exc:
-            self.query_one("#shared", Static).update(f"error: {exc}")
+            self.query_one("#shared", Static).update(_("error: {error}", error=exc))
             return
         self.shared = text
         self.app.copy_to_clipboard(text)
         self.query_one("#shared", Static).update(
-            f"\n{text}\n\n(copied to the clipboard if your terminal allows it)"
+            f"\n{text}\n\n" + _("(copied to the clipboard if your terminal allows it)")
         )
 
     async def action_challenge(self) -> None:
@@ -99,13 +108,13 @@ class EndScreen(ModalScreen[None]):
                 self.made = made_text(made)
             text = await share(conn, self.state, host(self).titles)
         except ClientError as exc:
-            self.query_one("#shared", Static).update(f"error: {exc}")
+            self.query_one("#shared", Static).update(_("error: {error}", error=exc))
             return
         self.shared = "\n".join([text, *share_lines(self.challenge)])
         self.app.copy_to_clipboard(self.shared)
         self.query_one("#shared", Static).update(
             f"\n{self.made}\n\n{self.shared}\n\n"
-            "(copied to the clipboard if your terminal allows it)"
+            + _("(copied to the clipboard if your terminal allows it)")
         )
 
     def action_leave(self) -> None:

@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Input, Static
 
 from ..connection import ClientError
 from ..inbox import presence_lines
+from ..lang import N_
 from ..launch import Launch
 from ..records import friend, friends, today_lines
 from ..text import short_title
@@ -27,7 +28,7 @@ class FollowScreen(ModalScreen[str | None]):
     """Ask for the name of a player to follow."""
 
     DEFAULT_CSS = MODAL_CSS.format(name="FollowScreen")
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]  # noqa: RUF012
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]  # noqa: RUF012
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -45,15 +46,15 @@ class FriendsScreen(ListScreen):
     DEFAULT_CSS = LIST_CSS.format(name="FriendsScreen")
     TABLE = "friends"
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
-        Binding("a", "follow", "Follow"),
-        Binding("d", "unfollow", "Unfollow"),
-        Binding("i", "invite_race", "Race them"),
-        Binding("c", "invite_challenge", "Challenge"),
-        Binding("j", "join", "Join"),
-        Binding("b", "block", "Block"),
-        Binding("h", "hide", "Hide me"),
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("q", "app.pop_screen", "Back"),
+        Binding("a", "follow", N_("Follow")),
+        Binding("d", "unfollow", N_("Unfollow")),
+        Binding("i", "invite_race", N_("Race them")),
+        Binding("c", "invite_challenge", N_("Challenge")),
+        Binding("j", "join", N_("Join")),
+        Binding("b", "block", N_("Block")),
+        Binding("h", "hide", N_("Hide me")),
+        Binding("escape", "app.pop_screen", N_("Back")),
+        Binding("q", "app.pop_screen", N_("Back")),
     ]
 
     def __init__(self, game: str | None = None) -> None:

@@ -12,6 +12,7 @@ from textual.widgets import DataTable, Static
 from protocol.messages import Mode
 
 from ..connection import ClientError
+from ..lang import N_, _
 from ..records import ReplayOf, history_row
 from .base import LIST_CSS, ListScreen
 from .replay import ReplayScreen
@@ -31,11 +32,11 @@ class HistoryScreen(ListScreen):
     DEFAULT_CSS = LIST_CSS.format(name="HistoryScreen")
     TABLE = "history"
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
-        Binding("enter", "open", "Replay"),
-        Binding("n", "next_page", "Next page"),
-        Binding("p", "previous_page", "Previous page"),
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("q", "app.pop_screen", "Back"),
+        Binding("enter", "open", N_("Replay")),
+        Binding("n", "next_page", N_("Next page")),
+        Binding("p", "previous_page", N_("Previous page")),
+        Binding("escape", "app.pop_screen", N_("Back")),
+        Binding("q", "app.pop_screen", N_("Back")),
     ]
 
     PAGE = 20
@@ -83,9 +84,9 @@ class HistoryScreen(ListScreen):
         )
         self.show_heading()
         if not self.games:
-            self.say("no games yet: press q, then Enter to play today's daily")
+            self.say(_("no games yet: press q, then Enter to play today's daily"))
         else:
-            self.say("Enter replays (or resumes a game in play) · n/p pages · q back")
+            self.say(_("Enter replays (or resumes a game in play) · n/p pages · q back"))
 
     def show_heading(self) -> None:
         """The heading, with ``↓ more`` while games of the page are below the table's
@@ -119,14 +120,14 @@ class HistoryScreen(ListScreen):
     async def action_next_page(self) -> None:
         cursor = self.result.get("cursor")
         if cursor is None:
-            self.say("this is the last page")
+            self.say(_("this is the last page"))
             return
         self.pages.append(str(cursor))
         await self.load()
 
     async def action_previous_page(self) -> None:
         if len(self.pages) == 1:
-            self.say("this is the first page")
+            self.say(_("this is the first page"))
             return
         self.pages.pop()
         await self.load()

@@ -18,6 +18,7 @@ from ..challenges import home_line
 from ..connection import ClientError, ServerError
 from ..host import InboxChanged
 from ..inbox import inbox_line
+from ..lang import N_, _
 from ..launch import Launch
 from ..records import friends, friends_line
 from ..text import (
@@ -42,17 +43,17 @@ from .leaderboard import LeaderboardScreen
 from .race_dialogs import JoinRaceScreen, RaceDealScreen
 from .stats import StatsScreen
 
-HOME_HINT = (
+HOME_HINT = N_(
     "Enter plays the daily deal · p a practice deal · l the leaderboard · "
     "n races friends on this game · j joins a friend's race by its code"
 )
 #: the hint when the terminal is narrow (the footer below lists the keys)
-HOME_HINT_SHORT = "Enter plays the chosen game's daily deal; the keys below do the rest"
+HOME_HINT_SHORT = N_("Enter plays the chosen game's daily deal; the keys below do the rest")
 
 #: the home table's columns when the terminal has room for them all
-WIDE_COLUMNS = ("game", "English", "par", "commitment / seed", "your result")
+WIDE_COLUMNS = (N_("game"), N_("English"), N_("par"), N_("commitment / seed"), N_("your result"))
 #: …and when it has not (80 columns): the rest of the chosen game on the detail line
-NARROW_COLUMNS = ("game", "par", "yours")
+NARROW_COLUMNS = (N_("game"), N_("par"), N_("yours"))
 
 #: seconds between asks while a daily is being certified
 REFRESH_PREPARING = 3.0
@@ -61,9 +62,9 @@ REFRESH_PREPARING = 3.0
 def join_advice(error: ClientError) -> str:
     """What to do about a refused ``race_join``, after the server's own words."""
     if isinstance(error, ServerError) and error.code == ErrorCode.NOT_FOUND:
-        return "\ncheck the code with your friend (letters and digits, any case)"
+        return "\n" + _("check the code with your friend (letters and digits, any case)")
     if isinstance(error, ServerError) and error.code == ErrorCode.FORBIDDEN:
-        return "\nask the race's creator for a new race"
+        return "\n" + _("ask the race's creator for a new race")
     return ""
 
 
@@ -76,20 +77,20 @@ class DailyScreen(ListScreen):
     )
     TABLE = "days"
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
-        Binding("enter", "play_daily", "Play daily"),
-        Binding("p", "practice", "Practice"),
-        Binding("l", "leaderboard", "Leaderboard"),
-        Binding("n", "new_race", "New race"),
-        Binding("j", "join_race", "Join race"),
-        Binding("h", "history", "History"),
-        Binding("s", "stats", "Stats"),
-        Binding("f", "friends", "Friends"),
-        Binding("i", "inbox", "Inbox"),
-        Binding("c", "calendar", "Calendar"),
-        Binding("question_mark", "rules", "Rules"),
-        Binding("left_square_bracket", "day(-1)", "Day before"),
-        Binding("right_square_bracket", "day(1)", "Day after"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("enter", "play_daily", N_("Play daily")),
+        Binding("p", "practice", N_("Practice")),
+        Binding("l", "leaderboard", N_("Leaderboard")),
+        Binding("n", "new_race", N_("New race")),
+        Binding("j", "join_race", N_("Join race")),
+        Binding("h", "history", N_("History")),
+        Binding("s", "stats", N_("Stats")),
+        Binding("f", "friends", N_("Friends")),
+        Binding("i", "inbox", N_("Inbox")),
+        Binding("c", "calendar", N_("Calendar")),
+        Binding("question_mark", "rules", N_("Rules")),
+        Binding("left_square_bracket", "day(-1)", N_("Day before")),
+        Binding("right_square_bracket", "day(1)", N_("Day after")),
+        Binding("q", "app.quit", N_("Quit")),
     ]
 
     def __init__(self, date: str | None = None) -> None:
@@ -174,7 +175,7 @@ class DailyScreen(ListScreen):
         need = 4  # the table's scrollbar and the screen's edges
         for i, name in enumerate(WIDE_COLUMNS):
             cells = [cell_len(cells[i]) for cells in self.rows.values()]
-            need += max([cell_len(name), *cells]) + 2  # a cell's padding
+            need += max([cell_len(_(name)), *cells]) + 2  # a cell's padding
         return need <= self.size.width
 
     def fill(self) -> None:
@@ -185,12 +186,12 @@ class DailyScreen(ListScreen):
         row = table.cursor_row
         table.clear(columns=columns != self.columns)
         if columns != self.columns:
-            table.add_columns(*columns)
+            table.add_columns(*(_(c) for c in columns))
             self.columns = columns
         games = self.daily.get("games") or {}
         for slug, cells in self.rows.items():
             mine = (games.get(slug) or {}).get("mine")
-            short = (cells[0], cells[2], result_short(mine) if slug in games else "no daily")
+            short = (cells[0], cells[2], result_short(mine) if slug in games else _("no daily"))
             table.add_row(*(cells if wide else short), key=slug)
         if self.rows:
             table.move_cursor(row=min(max(row, 0), len(self.rows) - 1))
@@ -203,9 +204,13 @@ class DailyScreen(ListScreen):
         cells = self.rows.get(slug or "")
         if cells is None:
             return
-        _, english, _, deal, result = cells
-        deal = deal if deal.startswith("seed") else f"commitment {deal}"
-        self.query_one("#detail", Static).update(f"{english} · {deal} · yours: {result}")
+        english, deal, result = cells[1], cells[3], cells[4]
+        entry = (self.daily.get("games") or {}).get(slug or "") or {}
+        if entry.get("seed") is None:
+            deal = _("commitment {commitment}", commitment=deal) if deal else ""
+        yours = _("yours: {result}", result=result)
+        line = " · ".join(part for part in (english, deal, yours) if part)
+        self.query_one("#detail", Static).update(line)
         if not preparing(self.daily):
             self.say_unproven()
 
@@ -218,7 +223,7 @@ class DailyScreen(ListScreen):
             name = (self.host.titles.get(slug) or {}).get("title_en") or slug
             self.say(f"{name}: {label}")
         elif self.unproven_said:
-            self.say(HOME_HINT if self.wide else HOME_HINT_SHORT)
+            self.say(_(HOME_HINT if self.wide else HOME_HINT_SHORT))
         self.unproven_said = bool(label)
 
     async def on_screen_resume(self) -> None:
@@ -231,7 +236,7 @@ class DailyScreen(ListScreen):
         try:
             self.daily = await self.host.conn.daily(self.date)
         except ClientError as exc:
-            self.say(f"error: {exc}")
+            self.say(_("error: {error}", error=exc))
             return False
         if self.today is None and self.date is None:
             self.today = str(self.daily.get("date"))
@@ -246,12 +251,16 @@ class DailyScreen(ListScreen):
                 str(names.get("title_ru") or slug),
                 str(names.get("title_en") or ""),
                 par_text(entry),
-                f"seed {seed}" if seed is not None else str(entry.get("commitment") or "")[:12],
-                result_text(entry.get("mine")) if entry else "no daily",
+                _("seed {seed}", seed=seed)
+                if seed is not None
+                else str(entry.get("commitment") or "")[:12],
+                result_text(entry.get("mine")) if entry else _("no daily"),
             )
         self.fill()
         await self.load_friends()
-        self.query_one("#head", Static).update(f"{self.heading(date)}\nstreak: {STREAK_MEANING}")
+        self.query_one("#head", Static).update(
+            self.heading(date) + "\n" + _("streak: {meaning}", meaning=_(STREAK_MEANING))
+        )
         waiting = preparing(self.daily)
         ready = self.open_when_ready
         if ready is not None and ready not in waiting and ready in games:
@@ -262,7 +271,7 @@ class DailyScreen(ListScreen):
             self.say_waiting()
             self.set_timer(REFRESH_PREPARING, self.load)
         else:
-            self.say(HOME_HINT if self.wide else HOME_HINT_SHORT)
+            self.say(_(HOME_HINT if self.wide else HOME_HINT_SHORT))
             self.say_unproven()
         return True
 
@@ -270,9 +279,15 @@ class DailyScreen(ListScreen):
         """The first line: who, which day, the streak; one line in any terminal of 80
         columns (a longer one wrapped and pushed a game off the list), with
         ``pasyans · `` in front when there is room."""
-        who = self.host.conn.player or "not logged in"
-        when = "today" if date == self.today else "past day: practice"
-        line = f"{who} · dailies of {date} UTC, {when} · streak {self.daily.get('streak', 0)}"
+        who = self.host.conn.player or _("not logged in")
+        when = _("today") if date == self.today else _("past day: practice")
+        line = _(
+            "{who} · dailies of {date} UTC, {when} · streak {streak}",
+            who=who,
+            date=date,
+            when=when,
+            streak=self.daily.get("streak", 0),
+        )
         room = self.app.size.width - 2  # the heading's padding
         return f"pasyans · {line}" if cell_len(line) + 10 <= room else line
 
@@ -296,8 +311,11 @@ class DailyScreen(ListScreen):
             return
         progress = ((self.daily.get("games") or {}).get(slug) or {}).get("preparing")
         self.say(
-            f"{short_title(slug, self.host.titles)}: {certifying_text(progress)}; opens "
-            "when ready (Enter: don't wait)"
+            _(
+                "{game}: {progress}; opens when ready (Enter: don't wait)",
+                game=short_title(slug, self.host.titles),
+                progress=certifying_text(progress),
+            )
         )
 
     async def action_play_daily(self, slug: str | None = None) -> None:
@@ -342,7 +360,7 @@ class DailyScreen(ListScreen):
             mode = Mode.DAILY if daily else Mode.PRACTICE
             error = await self.host.open_race(Launch(game=slug, mode=mode, race="new"))
             if error is not None:
-                self.say(f"error: {error}")
+                self.say(_("error: {error}", error=error))
                 self.notify(str(error), severity="error")
 
         self.app.push_screen(RaceDealScreen(title(slug, self.host.titles)), chosen)
@@ -384,7 +402,7 @@ class DailyScreen(ListScreen):
         base = self.date or self.today or str(dt.datetime.now(dt.UTC).date())
         day = dt.date.fromisoformat(base) + dt.timedelta(days=delta)
         if self.today and day > dt.date.fromisoformat(self.today):
-            self.say("tomorrow's deals are not out yet")
+            self.say(_("tomorrow's deals are not out yet"))
             return
         previous, self.date = self.date, day.isoformat()
         if not await self.load():  # no dailies that day: stay on the day shown

@@ -23,6 +23,7 @@ from protocol.messages import Push
 
 from ..connection import ClientError
 from ..host import Host, host
+from ..lang import N_, _, ngettext
 from ..races import (
     END_QUESTION,
     away_members,
@@ -34,7 +35,6 @@ from ..races import (
     member_status,
     my_game_over,
     now_ms,
-    plural,
     read_event,
     result_table,
     seconds_left,
@@ -65,7 +65,7 @@ def panel_text(
         found, total = int(p.get("foundation") or 0), int(p.get("total") or 0)
         playing = p.get("status") == "playing" and race.get("status") == "running"
         ms = int(p.get("time_ms") or 0) + (later_ms if playing else 0)
-        moves, time_ = plural(int(p.get("moves") or 0), "move"), clock(ms)
+        moves, time_ = ngettext("{n} move", "{n} moves", int(p.get("moves") or 0)), clock(ms)
         status = escape(
             member_status(
                 p, later_ms=later_ms, limit_ms=None if narrow or limit is None else int(limit)
@@ -94,11 +94,11 @@ class RaceScreen(Screen[None]):
     #lobby { height: 1fr; padding: 1 2; }
     """
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
-        Binding("s", "start", "Start"),
-        Binding("e", "end", "End race"),
-        Binding("d", "drop", "Drop away"),
-        Binding("r", "rematch", "Rematch"),
-        Binding("q", "leave", "Leave"),
+        Binding("s", "start", N_("Start")),
+        Binding("e", "end", N_("End race")),
+        Binding("d", "drop", N_("Drop away")),
+        Binding("r", "rematch", N_("Rematch")),
+        Binding("q", "leave", N_("Leave")),
     ]
 
     def __init__(self, race: Race, state: dict[str, Any] | None = None) -> None:
@@ -167,7 +167,7 @@ class RaceScreen(Screen[None]):
                 "unless you have played that daily already."
             )
         lines.append("")
-        lines.append(f"{plural(len(players), 'player')} (up to 10):")
+        lines.append(ngettext("{n} player (up to 10):", "{n} players (up to 10):", len(players)))
         for p in players:
             you = " (you)" if p["player"] == self.you else ""
             away = ", away" if p.get("away") else ""
@@ -348,9 +348,9 @@ class RaceBoardScreen(BoardScreen):
     RaceBoardScreen.narrow #race-panel { width: 24; }
     """
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
-        Binding("t", "toggle_panel", "Race panel"),
-        Binding("e", "end", "End race"),
-        Binding("d", "drop", "Drop away"),
+        Binding("t", "toggle_panel", N_("Race panel")),
+        Binding("e", "end", N_("End race")),
+        Binding("d", "drop", N_("Drop away")),
     ]
 
     def __init__(self, state: dict[str, Any], lobby: RaceScreen) -> None:
@@ -425,7 +425,7 @@ class RaceBoardScreen(BoardScreen):
         # later (``call_later``): the screen may be gone by then (the app closing), its
         # status line with it
         with contextlib.suppress(NoMatches):
-            self.say("your game is over: waiting for the others (the panel shows them)")
+            self.say(_("your game is over: waiting for the others (the panel shows them)"))
 
     def action_leave(self) -> None:
         self.lobby.action_leave()
@@ -436,10 +436,10 @@ class ResultScreen(ModalScreen[None]):
 
     DEFAULT_CSS = MODAL_CSS.format(name="ResultScreen")
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
-        Binding("enter", "dismiss", "Back"),
-        Binding("escape", "dismiss", "Back"),
-        Binding("r", "rematch", "Rematch"),
-        Binding("q", "leave", "Leave"),
+        Binding("enter", "dismiss", N_("Back")),
+        Binding("escape", "dismiss", N_("Back")),
+        Binding("r", "rematch", N_("Rematch")),
+        Binding("q", "leave", N_("Leave")),
     ]
 
     def __init__(self, race: Mapping[str, Any]) -> None:

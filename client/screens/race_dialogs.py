@@ -12,6 +12,7 @@ from textual.widgets.option_list import Option
 
 from protocol.messages import RACE_CODE_RE
 
+from ..lang import N_
 from .dialogs import MODAL_CSS
 
 
@@ -20,9 +21,9 @@ class RaceDealScreen(ModalScreen[bool | None]):
 
     DEFAULT_CSS = MODAL_CSS.format(name="RaceDealScreen")
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
-        Binding("f", "answer(False)", "Fresh deal"),
-        Binding("d", "answer(True)", "Daily deal"),
-        Binding("escape", "answer(None)", "Cancel"),
+        Binding("f", "answer(False)", N_("Fresh deal")),
+        Binding("d", "answer(True)", N_("Daily deal")),
+        Binding("escape", "answer(None)", N_("Cancel")),
     ]
 
     def __init__(self, heading: str) -> None:
@@ -76,7 +77,7 @@ class JoinRaceScreen(ModalScreen[str | None]):
     JoinRaceScreen Button { margin-right: 2; }
     """
     )
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]  # noqa: RUF012
+    BINDINGS = [Binding("escape", "dismiss(None)", N_("Cancel"))]  # noqa: RUF012
 
     def __init__(self, code: str = "", error: str = "") -> None:
         super().__init__()

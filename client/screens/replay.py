@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from ..connection import ClientError
 from ..drawing import Marks
+from ..lang import N_, _
 from ..notation import format_move
 from ..records import ReplayOf, replay, replay_heading
 from ..widgets import BoardView, KeyFooter
@@ -32,15 +33,15 @@ class ReplayScreen(HostedScreen):
     """
 
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
-        Binding("right", "step(1)", "Next"),
-        Binding("left", "step(-1)", "Back"),
-        Binding("space", "step(1)", "Next", show=False),
+        Binding("right", "step(1)", N_("Next")),
+        Binding("left", "step(-1)", N_("Back")),
+        Binding("space", "step(1)", N_("Next"), show=False),
         Binding("pagedown", f"step({JUMP})", f"+{JUMP}", show=False),
         Binding("pageup", f"step(-{JUMP})", f"-{JUMP}", show=False),
-        Binding("home", "go(0)", "Start"),
-        Binding("end", "go(-1)", "End"),
-        Binding("escape", "leave", "Back", show=False),
-        Binding("q", "leave", "Leave"),
+        Binding("home", "go(0)", N_("Start")),
+        Binding("end", "go(-1)", N_("End")),
+        Binding("escape", "leave", N_("Back"), show=False),
+        Binding("q", "leave", N_("Leave")),
     ]
 
     def __init__(self, of: ReplayOf, *, step: int | None = None) -> None:
@@ -93,7 +94,7 @@ class ReplayScreen(HostedScreen):
             f"move {self.step}/{self.count} · {led} · foundation "
             f"{self.position.get('foundation')}/{self.position.get('total')}"
         )
-        self.say("→ next · ← back · Home/End first/last · PgUp/PgDn ±10 · q leave")
+        self.say(_("→ next · ← back · Home/End first/last · PgUp/PgDn ±10 · q leave"))
 
     async def action_step(self, delta: int) -> None:
         target = (self.step or 0) + delta

@@ -13,6 +13,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
 from ..connection import ClientError
+from ..lang import N_
 from ..records import LOST_CELL, WON_CELL, chart_rows, stats, stats_row
 from ..text import STREAK_MEANING, title
 from ..widgets import KeyFooter
@@ -84,8 +85,8 @@ class StatsScreen(HostedScreen):
     StatsScreen #status { height: auto; padding: 0 1; color: $text-muted; }
     """
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("q", "app.pop_screen", "Back"),
+        Binding("escape", "app.pop_screen", N_("Back")),
+        Binding("q", "app.pop_screen", N_("Back")),
     ]
 
     def __init__(self, player: str | None = None) -> None:

@@ -22,6 +22,7 @@ from protocol.messages import Push
 from ..connection import ClientError
 from ..drawing import draw
 from ..host import Host, host
+from ..lang import N_
 from ..text import status_line, title
 from ..watch import HELD_BACK, Watched, watchers_words
 from ..widgets import KeyFooter
@@ -39,10 +40,10 @@ class WatchScreen(Screen[None]):
     WatchScreen #watch-panel { width: 40; padding: 0 1; border-left: solid $primary; }
     """
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
-        Binding("tab", "next_board(1)", "Next board", priority=True),
-        Binding("shift+tab", "next_board(-1)", "Previous", show=False, priority=True),
-        Binding("b", "all_boards", "All boards"),
-        Binding("q", "leave", "Leave"),
+        Binding("tab", "next_board(1)", N_("Next board"), priority=True),
+        Binding("shift+tab", "next_board(-1)", N_("Previous"), show=False, priority=True),
+        Binding("b", "all_boards", N_("All boards")),
+        Binding("q", "leave", N_("Leave")),
     ]
 
     def __init__(self, watched: Watched) -> None:

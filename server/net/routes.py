@@ -141,7 +141,7 @@ class Routes:
             return P.ok(req.id, **result)
         except ProtocolError as exc:
             self.metrics.count_op(op, exc.code)
-            return P.error(req.id, exc.code, exc.message, **exc.extra)
+            return P.error(req.id, exc.code, exc.message, **exc.wire())
         except OUTAGE as exc:
             log.error("storage outage in %s (id %s, player %s): %r", op, req.id, conn.player, exc)
             self.metrics.count_op(op, ErrorCode.UNAVAILABLE)
@@ -150,6 +150,7 @@ class Routes:
                 req.id,
                 ErrorCode.UNAVAILABLE,
                 f"storage is unavailable; try again in {retry:g} s",
+                params={"seconds": round(retry)},
                 retry_after=retry,
             )
         except redis.exceptions.RedisError as exc:
@@ -195,7 +196,7 @@ class Routes:
             await self.spend(conn, spent)
         except ProtocolError as exc:
             self.metrics.count_op(spent, exc.code)
-            return P.error(rid, exc.code, exc.message, **exc.extra)
+            return P.error(rid, exc.code, exc.message, **exc.wire())
         except OUTAGE as exc:
             log.error("storage outage counting a refused %s against %s: %r", op, conn.address, exc)
         except redis.exceptions.RedisError as exc:
@@ -225,7 +226,7 @@ class Routes:
         return {"games": catalogue.games(), "deployment": await self.sv.deployment()}
 
     async def rules(self, conn: Conn, req: P.RulesRequest) -> Result:
-        return {"game": req.game, "text": await catalogue.rules(req.game)}
+        return await catalogue.rules(req.game, req.lang)
 
     async def daily(self, conn: Conn, req: P.DailyRequest) -> Result:
         return await daily_overview(self.sv.games, req.date, conn.player)

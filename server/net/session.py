@@ -250,6 +250,7 @@ class Sessions:
                 rid,
                 ErrorCode.RATE_LIMITED,
                 f"too many requests: retry after {retry:g} s",
+                params={"seconds": max(1, round(retry))},
                 retry_after=retry,
             )
         try:
@@ -269,7 +270,7 @@ class Sessions:
     def _bad(self, conn: Conn, rid: int | None, exc: ProtocolError) -> Reply:
         conn.bad += 1
         self.metrics.bad_frames.labels(str(exc.code)).inc()
-        return P.error(rid, exc.code, exc.message)
+        return P.error(rid, exc.code, exc.message, key=exc.key, params=exc.params)
 
     async def drain(self, limit: float) -> None:
         """Take no more requests, let those in flight finish, tell everyone ``bye``."""

@@ -54,6 +54,9 @@ FILES: Mapping[str, str] = {
             "store.mjs",
             "ui.mjs",
             "words.mjs",
+            "i18n.mjs",
+            "i18n/en.json",
+            "i18n/ru.json",
             "markdown.mjs",
             "screens/account.mjs",
             "screens/calendar.mjs",
@@ -99,6 +102,7 @@ CONTENT_TYPES: Mapping[str, str] = {
     ".svg": "image/svg+xml",
     ".png": "image/png",
     ".webmanifest": "application/manifest+json",
+    ".json": "application/json; charset=utf-8",
 }
 
 #: the page's Content-Security-Policy: nothing from another origin, no inline script

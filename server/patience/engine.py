@@ -28,14 +28,17 @@ from __future__ import annotations
 import contextlib
 from collections import Counter, OrderedDict
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
+from itertools import combinations
 from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeAlias, TypeVar
 
 import msgpack
 
+from protocol.i18n import action_key
 from protocol.objects import Fan, PileKind
 from protocol.status import GameStatus
 
 from . import cards as C
+from .names import pile_names
 from .rng import check_seed, shuffle
 
 #: a pile's kind and how its cards are drawn: the wire's words (the pile object)
@@ -160,6 +163,9 @@ class Pile(NamedTuple):
     fan: Fan = "none"
     show: Show = "up"
     orient: str | None = None
+    #: what players call the pile: a keyed message of the catalogues (``pile.hand``);
+    #: "" names it by its kind (:data:`KIND_NAMES`)
+    name: str = ""
 
 
 #: a game's own variables: a NamedTuple of the game (:attr:`Game.Vars`), hashable
@@ -271,18 +277,33 @@ class Game(Generic[V]):
         self._kept_vars = tuple(
             i for i, name in enumerate(_fields(self.Vars)) if name not in self.history
         )
+        #: what players call each pile (protocol: the pile's ``name`` and ``n``)
+        self.names = pile_names(self.layout)
         #: per pile, the view's fields before and after ``cards`` (built once)
         self._view_parts = tuple(
             (
-                {"id": p.id, "kind": p.kind, "label": p.label},
+                {"id": p.id, "kind": p.kind, "label": p.label, "name": self.names[i][0]}
+                | ({"n": self.names[i][1]} if self.names[i][1] is not None else {}),
                 {"x": p.x, "y": p.y, "fan": p.fan}
                 | ({"orient": p.orient} if p.orient is not None else {}),
             )
-            for p in self.layout
+            for i, p in enumerate(self.layout)
         )
 
     def __repr__(self) -> str:
         return f"registry.get({self.slug!r})"
+
+    def word_keys(self) -> set[str]:
+        """The keyed messages a client says this game's piles and actions with (every
+        one is in every catalogue: tests/i18n)."""
+        keys = {name for name, _ in self.names}
+        keys |= {f"info.{key}" for key in self.info(self.deal(1))}  # the view's counters
+        for action in self.actions:
+            declared = sorted(self.action_params.get(action, ()))
+            for size in range(1 if declared else 0, len(declared) + 1):
+                for given in combinations(declared, size):
+                    keys.add(action_key(action, dict.fromkeys(given, "x"), declared))
+        return keys
 
     # -- what a game implements -------------------------------------------------
 

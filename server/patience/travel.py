@@ -198,9 +198,20 @@ def travel_layout(
         )
         for i, r in enumerate(labels)
     ]
-    piles.append(Pile("T", "reserve", 0, 0, label=travellers, show="down"))
+    piles.append(Pile("T", "reserve", 0, 0, label=travellers, show="down", name="pile.travellers"))
     if reserve:
-        piles.append(Pile("R", "reserve", 0, 2, label="kings' reserve", fan="right", show="down"))
+        piles.append(
+            Pile(
+                "R",
+                "reserve",
+                0,
+                2,
+                label="kings' reserve",
+                fan="right",
+                show="down",
+                name="pile.kings_reserve",
+            )
+        )
     if stock:
         piles.append(Pile("S", "stock", 11, 0, label="deck", show="down"))
     piles.extend(

@@ -43,10 +43,14 @@ class Accounts:
         if not holder:
             return token
         if holder.casefold() == name.casefold():
-            raise ProtocolError(ErrorCode.NAME_TAKEN, f"the name {name!r} is taken")
+            raise ProtocolError(
+                ErrorCode.NAME_TAKEN, f"the name {name!r} is taken", params={"name": name}
+            )
         raise ProtocolError(
             ErrorCode.NAME_TAKEN,
             f"the name {name!r} looks like an existing player's name, {holder!r}",
+            key="error.name_looks_like",
+            params={"name": name, "holder": holder},
         )
 
     async def backfill(self) -> int:

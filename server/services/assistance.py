@@ -23,12 +23,13 @@ def no_search(rec: Record, what: str) -> ProtocolError:
     """Why the solver may not search ``rec`` (``what``: "hints", "a finish that
     searches"): its deal is others' to play now (:meth:`Views.solver_helps`)."""
     if rec.race:
-        why = "in a race: everyone plays alone"
+        why, key = "in a race: everyone plays alone", "error.no_help_race"
     elif rec.mode is Mode.CHALLENGE:
-        why = "on a challenge: its line would be every accepter's"
+        why, key = "on a challenge: its line would be every accepter's", "error.no_help_challenge"
     else:
         why = f"on the daily deal of {rec.date} until the day is over: its line would be everyone's"
-    return ProtocolError(ErrorCode.FORBIDDEN, f"no {what} {why}")
+        key = "error.no_help_daily"
+    return ProtocolError(ErrorCode.FORBIDDEN, f"no {what} {why}", key=key)
 
 
 #: games whose hinted line is kept (a player who follows a hint gets the next move of
@@ -101,7 +102,11 @@ class Assistance:
             self.pool.admit(player)
         except Busy as busy:
             raise ProtocolError(
-                ErrorCode.UNAVAILABLE, busy.reason, retry_after=busy.retry_after
+                ErrorCode.UNAVAILABLE,
+                busy.reason,
+                key="error.solver_busy",
+                params={"seconds": max(1, round(busy.retry_after))},
+                retry_after=busy.retry_after,
             ) from None
 
     def _submit(self, player: str, rec: Record, job: Any, *args: Any) -> Any:
@@ -118,7 +123,11 @@ class Assistance:
             )
         except Busy as busy:
             raise ProtocolError(
-                ErrorCode.UNAVAILABLE, busy.reason, retry_after=busy.retry_after
+                ErrorCode.UNAVAILABLE,
+                busy.reason,
+                key="error.solver_busy",
+                params={"seconds": max(1, round(busy.retry_after))},
+                retry_after=busy.retry_after,
             ) from None
 
     async def _answer(self, rec: Record, search: Any) -> tuple[Move, ...] | None:
@@ -176,7 +185,7 @@ class Assistance:
         self._room(player)
         rec = first = await self.games.playing(player, gid, seq)
         if rec.race:
-            raise ProtocolError(NO_RACE_FINISH[0], NO_RACE_FINISH[1])
+            raise ProtocolError(*NO_RACE_FINISH, key="error.no_help_race")
         guarded = compared(rec) or not self.games.views.solver_helps(rec)
         line = await self._trivial(player, rec) if guarded else None
         if guarded and line is None:
@@ -203,6 +212,7 @@ class Assistance:
             raise ProtocolError(
                 ErrorCode.ILLEGAL_MOVE,
                 "no certain win found from here: play on",
+                key="error.no_finish",
                 state=self.games.views.wire(rec),
             )
         if not rec.auto_completed:
@@ -221,7 +231,7 @@ class Assistance:
         self._room(player)
         rec = await self.games.playing(player, gid, seq)
         if rec.race:
-            raise ProtocolError(NO_RACE_FINISH[0], NO_RACE_FINISH[1])
+            raise ProtocolError(*NO_RACE_FINISH, key="error.no_help_race")
         if compared(rec) or not self.games.views.solver_helps(rec):
             line = await self._trivial(player, rec)
         else:
@@ -236,7 +246,7 @@ class Assistance:
         searched in a solver process within ``nodes`` positions (default
         ``finish_nodes``)."""
         if rec.race:
-            raise ProtocolError(NO_RACE_FINISH[0], NO_RACE_FINISH[1])
+            raise ProtocolError(*NO_RACE_FINISH, key="error.no_help_race")
         here = (rec.state.piles, rec.state.vars)
         kept = self._hints.get(rec.gid)
         if kept is not None and kept[0] == here and kept[1]:

@@ -7,6 +7,8 @@ import importlib.resources
 from pathlib import Path
 from typing import Any
 
+from markdown_it import MarkdownIt
+
 from protocol import ErrorCode, ProtocolError
 
 from ..patience import registry
@@ -17,17 +19,28 @@ from .records import find_game
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"
 
 
-def rules_text(slug: str) -> str | None:
-    """The rules page of ``slug`` (Markdown), from the package or the checkout."""
+def rules_text(slug: str, lang: str = "en") -> str | None:
+    """The rules page of ``slug`` (Markdown) in ``lang`` (English: ``docs/games/``,
+    another language: ``docs/games/LANG/``), from the package or the checkout."""
+    parts = [f"{slug}.md"] if lang == "en" else [lang, f"{slug}.md"]
     try:
-        page = importlib.resources.files("server.rules").joinpath(f"{slug}.md")
+        page = importlib.resources.files("server.rules").joinpath(*parts)
         return page.read_text(encoding="utf-8")
     except (ModuleNotFoundError, FileNotFoundError):
         pass
     try:
-        return (DOCS / f"{slug}.md").read_text(encoding="utf-8")
+        return DOCS.joinpath(*parts).read_text(encoding="utf-8")
     except FileNotFoundError:
         return None
+
+
+#: Markdown as CommonMark with tables; a page's own HTML is shown as text, not run
+_MARKDOWN = MarkdownIt("commonmark", {"html": False}).enable("table")
+
+
+def rendered(text: str) -> str:
+    """A rules page in HTML (markdown-it-py, a maintained CommonMark renderer)."""
+    return str(_MARKDOWN.render(text))
 
 
 def games() -> list[dict[str, Any]]:
@@ -44,10 +57,20 @@ def games() -> list[dict[str, Any]]:
     ]
 
 
-async def rules(slug: str) -> str:
-    """The rules page of a game (read off the event loop); ``not_found`` without one."""
+async def rules(slug: str, lang: str | None = None) -> dict[str, Any]:
+    """The rules page of a game in ``lang`` if it is written in it, else in English
+    (read and rendered off the event loop): ``text`` (Markdown), ``html`` and ``lang``;
+    ``not_found`` without one."""
     find_game(slug)
-    text = await asyncio.to_thread(rules_text, slug)
-    if text is None:
+
+    def read() -> dict[str, Any] | None:
+        for said in dict.fromkeys([lang or "en", "en"]):
+            text = rules_text(slug, said)
+            if text is not None:
+                return {"game": slug, "text": text, "html": rendered(text), "lang": said}
+        return None
+
+    page = await asyncio.to_thread(read)
+    if page is None:
         raise ProtocolError(ErrorCode.NOT_FOUND, f"the rules of {slug} are not written yet")
-    return text
+    return page

@@ -239,7 +239,11 @@ class Challenges:
         code = code.upper()
         info, games, _ = await self._found(code)
         if _text(info.get("creator")) != player:
-            raise ProtocolError(ErrorCode.FORBIDDEN, "only the challenge's creator closes it")
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN,
+                "only the challenge's creator closes it",
+                key="error.creator_only",
+            )
         now = self.clock.now_ms()
         if not self._closed(info) and await self.store.close_challenge(code, player, now):
             for gid in games.values():
@@ -412,7 +416,12 @@ class Challenges:
         day); ``not_found`` when there is none."""
         info, games, results = await self.store.challenge(code)
         if not info or not info.get("seed"):
-            raise ProtocolError(ErrorCode.NOT_FOUND, f"no challenge has the code {code!r}")
+            raise ProtocolError(
+                ErrorCode.NOT_FOUND,
+                f"no challenge has the code {code!r}",
+                key="error.no_challenge",
+                params={"code": code},
+            )
         return info, games, results
 
     def _closed(self, info: Mapping[str, bytes]) -> bool:
@@ -427,7 +436,12 @@ class Challenges:
     def _open_now(self, code: str, info: Mapping[str, bytes]) -> None:
         """Refuse a newcomer unless the challenge takes one now."""
         if self.clock.now_ms() >= _ms(info, "expires"):
-            raise ProtocolError(ErrorCode.NOT_FOUND, f"the challenge {code} has expired")
+            raise ProtocolError(
+                ErrorCode.NOT_FOUND,
+                f"the challenge {code} has expired",
+                key="error.challenge_expired",
+                params={"code": code},
+            )
         if info.get("closed"):
             raise ProtocolError(
                 ErrorCode.FORBIDDEN,
@@ -448,10 +462,12 @@ class Challenges:
         daily whose day is not over is (the challenge opens when the day closes)."""
         raw = await self.store.game(gid)
         if raw is None:
-            raise ProtocolError(ErrorCode.NOT_FOUND, f"no game {gid!r}")
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"no game {gid!r}", key="error.no_game")
         rec = Record.load(gid, raw)
         if rec.player != player:
-            raise ProtocolError(ErrorCode.FORBIDDEN, f"game {gid} is not yours")
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, f"game {gid} is not yours", key="error.not_yours"
+            )
         if rec.status == GameStatus.PLAYING:
             raise ProtocolError(
                 ErrorCode.FORBIDDEN, f"game {gid} is still in play: its result is the mark"

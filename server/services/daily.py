@@ -192,6 +192,8 @@ class Dailies:
                 ErrorCode.UNAVAILABLE,
                 f"certifying a winnable daily of {slug} for {date} ({progress['tried']} "
                 f"candidates so far{left}): try again in {RETRY_SECONDS:.0f} s",
+                key="error.certifying",
+                params={"game": slug},
                 retry_after=RETRY_SECONDS,
                 preparing=progress,
             )
@@ -276,6 +278,11 @@ class Dailies:
                 retry_after=BACKFILL_RETRY,
             )
         return choice
+
+    async def chosen(self, date: str) -> int:
+        """How many games' dailies of ``date`` are chosen (stored) so far."""
+        stored = await self.store.daily(date)
+        return sum(1 for slug in registry.slugs() if f"seed:{slug}" in stored)
 
     async def progress(self, date: str, slugs: Sequence[str]) -> dict[str, dict[str, int | None]]:
         """``{tried, elapsed_ms}`` of the scans of ``slugs`` on ``date`` under way: this

@@ -93,7 +93,12 @@ class Friends:
         """The registered spelling of ``name`` (names are unique regardless of case)."""
         info = await self.store.player(name)
         if not info:
-            raise ProtocolError(ErrorCode.NOT_FOUND, f"no player is called {name!r}")
+            raise ProtocolError(
+                ErrorCode.NOT_FOUND,
+                f"no player is called {name!r}",
+                key="error.no_player",
+                params={"name": name},
+            )
         return info.get("name", name.encode()).decode()
 
     async def add(self, player: str, name: str) -> dict[str, Any]:

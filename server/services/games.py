@@ -114,7 +114,7 @@ class Games:
         raw = await self.store.game(gid)
         if raw is None:
             self.cache.pop(gid, None)
-            raise ProtocolError(ErrorCode.NOT_FOUND, f"no game {gid!r}")
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"no game {gid!r}", key="error.no_game")
         return self.remember(Record.load(gid, raw))
 
     async def owned(self, gid: str, player: str, seq: int | None = None) -> Record:
@@ -123,7 +123,9 @@ class Games:
         if rec is None or seq is None or rec.seq != seq:
             rec = await self._fetch(gid)
         if rec.player != player:
-            raise ProtocolError(ErrorCode.FORBIDDEN, f"game {gid} is not yours")
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, f"game {gid} is not yours", key="error.not_yours"
+            )
         if rec.date and rec.status == GameStatus.PLAYING and self.dailies.revealed(rec.date):
             rec = await self._close_day(rec)
         return rec

@@ -36,6 +36,12 @@ WHAT = {
     Kind.RACE_JOIN: "race joins",
     Kind.RACE_JOIN_FAILED: "race joins with a code that names no race",
 }
+#: the same, as the key a client says it with (protocol/errors.py)
+KEYS = {
+    Kind.REGISTER: "error.limit_register",
+    Kind.RACE_JOIN: "error.limit_race_join",
+    Kind.RACE_JOIN_FAILED: "error.limit_race_join_failed",
+}
 
 
 class AddressLimits:
@@ -74,6 +80,8 @@ class AddressLimits:
             ErrorCode.RATE_LIMITED,
             f"too many {WHAT[kind]} from your address ({most} in {window:g} s): "
             f"retry after {retry:g} s",
+            key=KEYS[kind],
+            params={"seconds": max(1, round(retry))},
             retry_after=retry,
         )
 

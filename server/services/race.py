@@ -174,7 +174,9 @@ class Races:
         the first member who asks once ``rid`` is finished; later askers get it too."""
         info, members, _, _ = await self._race(rid)
         if player not in members:
-            raise ProtocolError(ErrorCode.FORBIDDEN, "you are not in this race")
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, "you are not in this race", key="error.not_in_race"
+            )
         if (await self.build(rid))["status"] != RaceStatus.FINISHED:
             raise ProtocolError(ErrorCode.FORBIDDEN, "a rematch is offered once the race is over")
         new = new_id()
@@ -211,11 +213,16 @@ class Races:
     async def join(self, player: str, code: str) -> dict[str, Any]:
         rid = await self.store.race_by_code(code)
         if rid is None:
-            raise ProtocolError(ErrorCode.NOT_FOUND, f"no race has the code {code!r}")
+            raise ProtocolError(
+                ErrorCode.NOT_FOUND,
+                f"no race has the code {code!r}",
+                key="error.no_race",
+                params={"code": code},
+            )
         info, members, _, _ = await self.store.race(rid)
         if player not in members and info.get("date"):
             if self._day_over(info):
-                raise ProtocolError(ErrorCode.FORBIDDEN, _DAY_CLOSED)
+                raise ProtocolError(ErrorCode.FORBIDDEN, _DAY_CLOSED, key="error.day_closed")
             await self._no_daily_yet(player, _text(info.get("date")), _text(info.get("game")))
         if player in members:
             await self.store.race_saw(rid, [player], self.clock.now_ms())
@@ -226,23 +233,31 @@ class Races:
             return await self.build(rid)
         joined = await self.store.race_join(rid, player, self.members)
         if joined == -1:
-            raise ProtocolError(ErrorCode.FORBIDDEN, "this race has already started")
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, "this race has already started", key="error.race_started"
+            )
         if joined == -2:
             full = f"this race is full: a race holds at most {self.members} players"
-            raise ProtocolError(ErrorCode.FORBIDDEN, full)
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, full, key="error.race_full", params={"n": self.members}
+            )
         await self.store.race_saw(rid, [player], self.clock.now_ms())
         return await self.publish(rid)
 
     async def start(self, player: str, rid: str) -> dict[str, Any]:
         info, _, _, _ = await self._race(rid)
         if info.get("creator", b"").decode() != player:
-            raise ProtocolError(ErrorCode.FORBIDDEN, "only the race's creator starts it")
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, "only the race's creator starts it", key="error.creator_only"
+            )
         if self._day_over(info):
-            raise ProtocolError(ErrorCode.FORBIDDEN, _DAY_CLOSED)
+            raise ProtocolError(ErrorCode.FORBIDDEN, _DAY_CLOSED, key="error.day_closed")
         starts_at = self.clock.now_ms() + int(self.countdown * 1000)
         started = {"starts_at": starts_at}
         if not await self.store.race_status(rid, RaceStatus.LOBBY, RaceStatus.COUNTDOWN, started):
-            raise ProtocolError(ErrorCode.FORBIDDEN, "this race has already started")
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, "this race has already started", key="error.race_started"
+            )
         task = asyncio.create_task(self._run(rid, self.countdown), name=f"race-{rid}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -260,7 +275,9 @@ class Races:
     async def leave(self, player: str, rid: str) -> dict[str, Any]:
         await self._race(rid)
         if not await self.store.race_member(rid, player, add=False):
-            raise ProtocolError(ErrorCode.NOT_FOUND, "you are not in this race")
+            raise ProtocolError(
+                ErrorCode.NOT_FOUND, "you are not in this race", key="error.not_in_race"
+            )
         await self.publish(rid)
         return {}
 
@@ -271,7 +288,9 @@ class Races:
         _creator_only(info, player, "ends it")
         race = await self.build(rid)
         if race["status"] == RaceStatus.FINISHED:
-            raise ProtocolError(ErrorCode.FORBIDDEN, "the race is over already")
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, "the race is over already", key="error.race_over"
+            )
         if race["status"] != RaceStatus.RUNNING:
             raise ProtocolError(
                 ErrorCode.FORBIDDEN, "only a race under way can be ended: leave the lobby instead"
@@ -294,7 +313,9 @@ class Races:
         race = await self.build(rid)
         row = next(p for p in race["players"] if p["player"] == who)
         if race["status"] == RaceStatus.FINISHED:
-            raise ProtocolError(ErrorCode.FORBIDDEN, "the race is over already")
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, "the race is over already", key="error.race_over"
+            )
         if not row["away"]:
             seconds = f"{self.away_after_ms / 1000:g}"
             raise ProtocolError(
@@ -552,7 +573,9 @@ class Races:
 
 def _creator_only(info: Mapping[str, bytes], player: str, what: str) -> None:
     if info.get("creator", b"").decode() != player:
-        raise ProtocolError(ErrorCode.FORBIDDEN, f"only the race's creator {what}")
+        raise ProtocolError(
+            ErrorCode.FORBIDDEN, f"only the race's creator {what}", key="error.creator_only"
+        )
 
 
 def _text(value: bytes | None) -> str:

@@ -116,7 +116,7 @@ class Replays:
     async def _game(self, viewer: str | None, gid: str, step: int | None) -> dict[str, Any]:
         raw = await self.store.game(gid)
         if raw is None:
-            raise ProtocolError(ErrorCode.NOT_FOUND, f"no game {gid!r}")
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"no game {gid!r}", key="error.no_game")
         rec = Record.load(gid, raw)
         day_over = not rec.date or self.dailies.revealed(rec.date)
         race_over = True

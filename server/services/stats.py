@@ -109,7 +109,12 @@ class Stats:
             find_game(game)
         info = await self.store.player(player)
         if not info:
-            raise ProtocolError(ErrorCode.NOT_FOUND, f"no player is called {player!r}")
+            raise ProtocolError(
+                ErrorCode.NOT_FOUND,
+                f"no player is called {player!r}",
+                key="error.no_player",
+                params={"name": player},
+            )
         raw = await self.store.player_stats(player)
         today = utc_date(self.clock.now_ms())
         streak, best = current_streak(info, today)

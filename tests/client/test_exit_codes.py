@@ -66,7 +66,8 @@ def test_a_cursor_the_server_cannot_read_is_bad_usage(
     server_env: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["leaderboard", "crescent", "--cursor", "nonsense"]) == EXIT_USAGE
-    assert "bad_request" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "is not a cursor of this board" in err and "bad_request" not in err
 
 
 @pytest.mark.parametrize(

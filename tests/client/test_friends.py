@@ -48,7 +48,7 @@ def test_friend_commands(
     assert main(["friend", "remove", bob]) == EXIT_OK
     assert capsys.readouterr().out == f"you no longer follow {bob}\n"
     assert main(["friend", "add", "nobody_at_all"]) == EXIT_REFUSED
-    assert "no player" in capsys.readouterr().err
+    assert "No player is called" in capsys.readouterr().err
 
 
 async def test_friends_screen_follows_and_unfollows(

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from client.cli import EXIT_OK, ProgressLine, main
+from client.cli import EXIT_OK, main
+from client.progress import ProgressLine
 from client.text import (
     NO_PAR,
     PREPARING,
@@ -78,24 +79,25 @@ def test_the_progress_of_the_dailies_still_being_certified() -> None:
         }
     }
     # one short line whatever the number of games (it ran into the keys' help at 80x24)
-    line = "certifying winnable deals: 2 of 3 games, ready in about 62 s…"
+    line = "certifying winnable deals: 2 of 3 games, ready in about 62 seconds…"
     assert preparing_text(daily) == line
     no_estimate = {"crescent": {"preparing": {"tried": 0, "elapsed_ms": 0, "estimate_ms": None}}}
     assert preparing_text({"games": no_estimate}) == "certifying winnable deals: 1 of 1 game…"
     crescent = daily["games"]["crescent"]["preparing"]
     assert certifying_text(crescent) == (
-        "certifying a winnable deal (12 deals tried, ready in about 1 s)"
+        "certifying a winnable deal (12 deals tried, ready in about 1 second)"
     )
     assert par_text(daily["games"]["hemispheres"]) == "certifying… ~62 s"
     assert par_text({"preparing": True}) == "certifying…"  # an older server
-    assert ready_in({"estimate_ms": 600_000}) == "ready in about 10 min"
+    assert ready_in({"estimate_ms": 600_000}) == "ready in about 10 minutes"
 
 
 def test_an_unproven_daily_is_said_in_words() -> None:
     entry = {"par": None, "certified": False, "best_founded": 96, "total": 104}
     label = "not proven winnable (best line founds 96 of 104)"
     assert unproven_label(entry) == label
-    assert unproven_label({**entry, "label": "as the server says"}) == "as the server says"
+    # in the player's words, not the server's English label
+    assert unproven_label({**entry, "label": "as the server says"}) == label
     assert unproven_label({"par": 80, "certified": True, "best_founded": 104}) is None
     assert unproven_label({"preparing": {"tried": 1, "elapsed_ms": 0}}) is None
     daily = {"date": "2026-03-01", "games": {"crescent": entry}}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 import sys
 import time
 
@@ -57,7 +58,10 @@ async def test_a_limit_per_address_is_told_not_waited_out(redis_url: str) -> Non
                 # slept through, it would be an hour: the guard fails it long before
                 await asyncio.wait_for(conn.register(fresh_name()), GUARD)
     assert refused.value.code == "rate_limited"
-    assert "too many registrations from your address" in str(refused.value)
+    said = str(refused.value)  # in words, never the code nor a float of seconds
+    assert said.startswith("Too many registrations from your address: try again in "), said
+    assert re.search(r"try again in \d+ (seconds|minutes|minute|hour|hours)\.$", said), said
+    assert "rate_limited" not in said
 
 
 async def test_auth_tells_the_pace(limited_server_url: str) -> None:

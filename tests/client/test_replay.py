@@ -58,7 +58,7 @@ def test_replay_prints_the_moves_and_the_board(
     code, _, err = run(capsys, "replay", gid, "--step", "9")
     assert code == EXIT_USAGE and "past the end" in err
     code, _, err = run(capsys, "replay", "no-such-game")
-    assert code == EXIT_REFUSED and "no game" in err
+    assert code == EXIT_REFUSED and "No such game." in err
     code, _, err = run(capsys, "replay", gid, "--player", "bob")
     assert code == EXIT_USAGE and "--date" in err
 

@@ -73,7 +73,7 @@ def test_errors_are_reported_and_the_script_goes_on(play: Play) -> None:
     lines = "T1 T7\nnonsense words here\n# a comment\n\nt3 fa-h\nlegal\n"
     code, out = play(lines, "crescent", "--deal", "0")
     assert code == EXIT_REFUSED
-    assert "error: 9♣ from T1 cannot go to T7 now (illegal_move)" in out
+    assert "error: 9♣ from T1 cannot go to T7 now" in out and "illegal_move" not in out
     assert "error: cannot read 'nonsense words here'" in out
     assert "> t3 fa-h" in out
     assert "moves 1 · " in out  # lower-case ids work
@@ -86,7 +86,7 @@ def test_resign_ends_the_game(play: Play) -> None:
     assert "· lost (resigned)" in out
     assert "game over: You resigned." in out
     assert "no move left" not in out
-    assert "game_over" in out
+    assert "error: The game is over." in out and "game_over" not in out
 
 
 def test_the_end_says_why_the_game_ended() -> None:

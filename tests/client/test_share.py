@@ -113,7 +113,7 @@ def test_share_command(
     assert re.search(r"· 1 move( \(par \d+\))? · \d+:\d\d · #\d+ of \d+$", lines[1]), lines
     assert re.fullmatch(r"commitment [0-9a-f]{12}…", lines[2])
     assert main(["share", "nosuchgame"]) == EXIT_REFUSED
-    assert "no game" in capsys.readouterr().err
+    assert "No such game." in capsys.readouterr().err
 
 
 async def test_c_on_the_end_screen_copies_the_result(

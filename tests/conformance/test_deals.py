@@ -94,7 +94,19 @@ def test_opening_view(slug: str, seed: int) -> None:
     for pile in view["piles"]:
         pid = pile["id"]
         assert {"id", "kind", "label", "cards", "x", "y", "fan"} <= set(pile), pid
-        assert set(pile) <= {"id", "kind", "label", "cards", "x", "y", "fan", "orient", "base"}
+        assert set(pile) <= {
+            "id",
+            "kind",
+            "label",
+            "name",
+            "n",
+            "cards",
+            "x",
+            "y",
+            "fan",
+            "orient",
+            "base",
+        }
         assert isinstance(pile["label"], str)
         assert isinstance(pile["x"], int) and isinstance(pile["y"], int)
         assert pile["fan"] in {"none", "down", "right"}

@@ -114,13 +114,25 @@ def test_builders_and_reply_parser() -> None:
     assert err == {
         "re": 5,
         "ok": False,
-        "error": {"code": "stale_seq", "message": "seq is 3", "state": {"seq": 3}},
+        "error": {
+            "code": "stale_seq",
+            "message": "seq is 3",
+            "key": "error.stale_seq",  # what a client says: the code's own key
+            "params": {},
+            "state": {"seq": 3},
+        },
     }
     reply = P.parse_reply(err)
     assert isinstance(reply, P.Reply) and not reply.ok
     with pytest.raises(ProtocolError) as exc:
         reply.unwrap()
     assert exc.value.code is ErrorCode.STALE_SEQ and exc.value.extra == {"state": {"seq": 3}}
+    assert exc.value.key == "error.stale_seq" and exc.value.params == {}
+    precise = ProtocolError(
+        ErrorCode.RATE_LIMITED, "slow", key="error.limit_register", params={"seconds": 1969}
+    )
+    wire = P.error(6, precise.code, precise.message, **precise.wire())["error"]
+    assert wire["key"] == "error.limit_register" and wire["params"] == {"seconds": 1969}
     assert P.parse_reply(P.ok(4, player="x")) == P.Reply(4, True, {"player": "x"})
     push = P.parse_reply(P.event(P.Event.BYE, reason="later"))
     assert push == P.Push("bye", {"reason": "later"})
@@ -184,6 +196,7 @@ VALID: dict[str, Any] = {
     "token": "tok-1",
     "game": "crescent",
     "mode": "practice",
+    "lang": "ru",
     "seed": None,
     "game_id": "g1",
     "seq": 3,

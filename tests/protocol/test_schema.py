@@ -145,7 +145,18 @@ def test_a_frame_the_schema_does_not_describe_fails_the_test() -> None:
     with pytest.raises(FrameError, match="games"):
         frames.received({"re": 1, "ok": True, "games": [], "deployment": "d", "more": 1})
     frames.sent({"id": 2, "op": "register", "name": 7})  # refused by the schema: allowed
-    frames.received({"re": 2, "ok": False, "error": {"code": "bad_request", "message": "no"}})
+    frames.received(
+        {
+            "re": 2,
+            "ok": False,
+            "error": {
+                "code": "bad_request",
+                "message": "no",
+                "key": "error.bad_request",
+                "params": {},
+            },
+        }
+    )
     frames.sent({"id": 3, "op": "register", "name": 7})
     with pytest.raises(FrameError, match="disagree"):
         frames.received({"re": 3, "ok": True, "player": "x", "token": "t"})

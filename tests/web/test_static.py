@@ -115,7 +115,7 @@ def test_everything_the_page_loads_is_on_the_whitelist() -> None:
     for icon in manifest["icons"]:
         assert icon["src"] in FILES, icon
     web = Path(CHECKOUT)
-    served = {".html", ".mjs", ".js", ".css", ".svg", ".png", ".webmanifest"}
+    served = {".html", ".mjs", ".js", ".css", ".svg", ".png", ".webmanifest", ".json"}
     on_disk = {str(p.relative_to(web)) for p in web.rglob("*") if p.suffix in served}
     assert on_disk == set(FILES.values())
 

@@ -62,7 +62,7 @@ class HandReserve(Game[HandReserveVars]):
     pick_up_column = True
     layout = (
         *(Pile(f, "foundation", 5 + i, 0, label="A→K") for i, f in enumerate(FOUNDATIONS)),
-        Pile(HAND, "reserve", 0, 1, label="hand", fan="right"),
+        Pile(HAND, "reserve", 0, 1, label="hand", fan="right", name="pile.hand"),
         *(Pile(c, "tableau", i, 2, label=c, fan="down") for i, c in enumerate(COLUMNS)),
     )
 

@@ -109,7 +109,10 @@ class Hemispheres(Game[NoVars]):
     layout = (
         *(Pile(f, "foundation", i, 0, label="A↑") for i, f in enumerate(RED)),
         *(Pile(f, "foundation", i, 6, label="K↓") for i, f in enumerate(BLACK)),
-        *(Pile(b, "reserve", *CELL[b], label=f"barrier {b[1]}") for b in BARRIERS),
+        *(
+            Pile(b, "reserve", *CELL[b], label=f"barrier {b[1]}", name="pile.barrier")
+            for b in BARRIERS
+        ),
         *(Pile(p, "tableau", *CELL[p], label=f"{p} {_race(p)}", fan="down") for p in CIRCLE),
         Pile("S", "stock", 6, 1, label="stock", show="down"),
         Pile("X", "waste", 6, 2, label="waste"),

@@ -62,7 +62,7 @@ class Parade(Game[NoVars]):
         *(Pile(p, "foundation", int(p[2]), int(p[1]), label=build(int(p[1]))) for p in SLOTS),
         *(Pile(d, "tableau", i, ROWS + 1, label=d, fan="down") for i, d in enumerate(DEPOTS)),
         Pile("S", "stock", COLS + 1, 0, label="stock", show="down"),
-        Pile("X", "discard", COLS + 1, 2, label="aces out"),
+        Pile("X", "discard", COLS + 1, 2, label="aces out", name="pile.aces_out"),
     )
 
     def __init__(self) -> None:

@@ -42,7 +42,7 @@ class PictureGallery(Game[PictureGalleryVars]):
     target = 88  # 8 foundations A→J; kings and queens never reach a foundation
     Vars = PictureGalleryVars
     layout = (
-        Pile("Q", "discard", 0, 0, label="queens", fan="right"),
+        Pile("Q", "discard", 0, 0, label="queens", fan="right", name="pile.queens"),
         *(Pile(k, "tableau", i, 2, label=k, fan="down") for i, k in enumerate(KINGS)),
         *(Pile(a, "foundation", i, 1, label="A→J") for i, a in enumerate(ACES)),
         Pile("S", "stock", 8, 0, label="stock", show="down"),

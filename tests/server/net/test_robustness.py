@@ -125,7 +125,12 @@ async def test_unexpected_errors_are_internal_and_logged(
     assert app.services is not None
     monkeypatch.setattr(app.services.games, "my_games", boom)
     err = await player.error("my_games")
-    assert err == {"code": "internal", "message": "internal error"}
+    assert err == {
+        "code": "internal",
+        "message": "internal error",
+        "key": "error.internal",
+        "params": {},
+    }
     assert "secret detail" in caplog.text and "my_games" in caplog.text.lower()
     await alive(player)
 

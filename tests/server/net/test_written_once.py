@@ -62,7 +62,12 @@ async def test_a_signed_in_op_refuses_a_stranger(client: TestClient, op: P.Op) -
 @pytest.mark.parametrize("op", [P.Op.RULES, P.Op.LEADERBOARD])
 async def test_an_unknown_game_is_not_found_in_one_wording(client: TestClient, op: P.Op) -> None:
     err = await client.error(op, game="solitaire")
-    assert err == {"code": "not_found", "message": "no patience is called 'solitaire'"}
+    assert err == {
+        "code": "not_found",
+        "message": "no patience is called 'solitaire'",
+        "key": "error.not_found",
+        "params": {},
+    }
 
 
 def test_the_engines_status_is_the_protocols() -> None:
@@ -85,3 +90,13 @@ def test_a_race_news_reads_back_as_it_was_built() -> None:
     assert news.members == ["Вася", "anna"]
     assert news.race_id == "r1"
     assert RaceNews.from_bytes(RaceNews(race).to_bytes()).games == {}
+
+
+async def test_a_rules_page_comes_in_the_language_asked_else_english(client: TestClient) -> None:
+    ru = await client.call(P.Op.RULES, game="crescent", lang="ru")
+    assert ru["lang"] == "ru" and ru["text"].startswith("# Полумесяц")
+    assert "<h1>Полумесяц — Crescent</h1>" in ru["html"] and "<blockquote>" in ru["html"]
+    assert "**" not in ru["html"] and "«Вынимать нижние карты" in ru["html"]  # the seed
+    en = await client.call(P.Op.RULES, game="carpet", lang="ru")  # not written in Russian
+    assert en["lang"] == "en" and en["html"].startswith("<h1>")
+    assert (await client.call(P.Op.RULES, game="carpet"))["lang"] == "en"
