@@ -20,8 +20,8 @@ PARSER_WORDS = frozenset({"help", "description", "epilog", "metavar"})
 _WORD = re.compile(r"[A-Za-z]{2,}")
 #: the words of a Rich style ("bold black on green")
 STYLE_WORDS = frozenset(
-    "bold dim italic reverse underline strike blink not on default black red green yellow"
-    " blue magenta cyan white grey".split()
+    {"bold", "dim", "italic", "reverse", "underline", "strike", "blink", "not", "on"}
+    | {"default", "black", "red", "green", "yellow", "blue", "magenta", "cyan", "white", "grey"}
 )
 
 
@@ -63,7 +63,8 @@ def unmarked(path: Path) -> Iterator[tuple[int, str]]:
             text = node.value
         else:
             continue
-        if len(_WORD.findall(text)) >= 2 and " " in text.strip() and not set(text.replace("bright_", "").split()) <= STYLE_WORDS:
+        style = set(text.replace("bright_", "").split()) <= STYLE_WORDS
+        if len(_WORD.findall(text)) >= 2 and " " in text.strip() and not style:
             yield node.lineno, text
 
 
