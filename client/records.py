@@ -200,8 +200,8 @@ def history_text(page: Mapping[str, Any], titles: Titles | None = None) -> str:
 
 STATS_HEADER = [
     N_("game"),
-    N_("played"),
-    N_("won"),
+    N_("games"),
+    N_("wins"),
     N_("win %"),
     N_("best moves"),
     N_("best time"),
