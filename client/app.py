@@ -22,7 +22,7 @@ from .challenges import challenge_news
 from .connection import ClientError, Connection, ServerError
 from .host import ConnectionLost, GameChanged, InboxChanged, Reconnected
 from .inbox import invited_news
-from .lang import _
+from .lang import _, say
 from .launch import Launch, check_game
 from .screens.board import BoardScreen
 from .screens.dialogs import MessageScreen, NameScreen
@@ -322,6 +322,9 @@ class PasyansApp(App[int]):
             self.tell(InboxChanged)
         if push.name == Event.BYE:
             reason = push.fields.get("reason")
+            key = push.fields.get("key")
+            if reason and key:  # an older server's has no key: its English reason
+                reason = say(str(key), push.fields.get("params"), reason)
             said = (
                 _("the server is closing the connection: {why}", why=reason)
                 if reason
