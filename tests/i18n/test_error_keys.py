@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from protocol.errors import KEYS
+from protocol.errors import KEYS, ErrorCode
 from protocol.i18n import LANGS
 from tools import i18n
 
@@ -129,3 +129,15 @@ def test_a_keyed_message_takes_the_parameters_the_server_gives() -> None:
         ]
         assert all(w == wanted[0] for w in wanted), f"{key}: placeholders differ: {wanted}"
         assert wanted[0] <= names, f"{key}: says {wanted[0] - names}, never given"
+
+
+def test_the_protocol_lists_every_key_exactly() -> None:
+    """docs/protocol.md, "Error codes", lists each precise key (the codes' own are its
+    ``error.CODE``) and no key the server does not name."""
+    doc = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    codes = {f"error.{code}" for code in ErrorCode}
+    fields = {"error.CODE", "error.state", "error.code", "error.retry_after"}
+    listed = set(re.findall(r"`(error\.[A-Za-z0-9_]+)`", doc)) - fields - codes
+    precise = set(KEYS) - codes
+    assert not precise - listed, f"not in docs/protocol.md: {sorted(precise - listed)}"
+    assert not listed - precise, f"not a key of the server: {sorted(listed - precise)}"
