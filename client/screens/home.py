@@ -24,6 +24,7 @@ from ..records import friends, friends_line
 from ..text import (
     STREAK_MEANING,
     certifying_text,
+    game_name,
     par_text,
     preparing,
     preparing_text,
@@ -220,8 +221,7 @@ class DailyScreen(ListScreen):
         slug = self.selected() or ""
         label = unproven_label((self.daily.get("games") or {}).get(slug))
         if label:
-            name = (self.host.titles.get(slug) or {}).get("title_en") or slug
-            self.say(f"{name}: {label}")
+            self.say(f"{game_name(slug, self.host.titles)}: {label}")
         elif self.unproven_said:
             self.say(_(HOME_HINT if self.wide else HOME_HINT_SHORT))
         self.unproven_said = bool(label)
