@@ -21,7 +21,9 @@ from .board_state import ShownBoard
 T = TypeVar("T")
 
 #: what the board asks the server, said in a sentence ("… not sent")
-ASKED = {"undo": N_("Undo"), "resign": N_("Resign")}
+ASKED = {"undo": N_("undo"), "resign": N_("resign")}
+#: …and what the status line says once it is done
+DONE = {"undo": N_("move undone"), "resign": N_("game resigned")}
 
 
 class SyncedBoard(ShownBoard):
@@ -108,7 +110,7 @@ class SyncedBoard(ShownBoard):
         if state is None:
             return False
         self.set_state(state)
-        self.say(asked)
+        self.say(_(DONE[what]) if what in DONE else asked)
         return True
 
     async def recover(self, lost: ServerUnavailable, dropped: Connection, what: str) -> bool:
