@@ -128,7 +128,7 @@ class JoinRaceScreen(ModalScreen[str | None]):
                 _("type the race's code first")
                 if not text.strip()
                 else _(
-                    "“{text}” is not a race code: letters and digits, like K7QX2M",
+                    "'{text}' is not a race code: letters and digits, like K7QX2M",
                     text=text.strip(),
                 )
             )
