@@ -124,7 +124,9 @@ function Clock({ game }) {
   useTick(1000, game.playing);
   const s = game.state;
   let ms = Number(s.time_ms || 0);
-  if (s.status === "playing") ms += Math.min(IDLE_GAP_MS, performance.now() - game.received);
+  // run on by at most what the pause the server already counts leaves (docs/protocol.md)
+  const left = s.idle_left_ms ?? IDLE_GAP_MS;
+  if (s.status === "playing") ms += Math.max(0, Math.min(left, performance.now() - game.received));
   return html`<span class="clock">${clock(ms)}</span>`;
 }
 

@@ -22,11 +22,10 @@ from protocol.messages import Mode
 from ..connection import ClientError
 from ..lang import N_, _, current
 from ..notation import WireMove
-from ..text import title
+from ..text import IDLE_GAP_MS, title
 from ..widgets import BoardView, KeyFooter
 from .board_help import HelpedBoard
 from .board_lines import fit_heading
-from .board_state import IDLE_GAP_MS
 from .dialogs import ConfirmScreen, PickScreen
 from .end import EndScreen
 

@@ -20,8 +20,11 @@ PARSER_WORDS = frozenset({"help", "description", "epilog", "metavar"})
 _WORD = re.compile(r"[A-Za-z]{2,}")
 #: the words of a Rich style ("bold black on green")
 STYLE_WORDS = frozenset(
-    "bold dim italic reverse underline strike blink not on default black red green yellow"
-    " blue magenta cyan white grey".split()
+    {
+        *("bold", "dim", "italic", "reverse", "underline", "strike", "blink", "not", "on"),
+        *("default", "black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"),
+        "grey",
+    }
 )
 
 
@@ -58,12 +61,15 @@ def unmarked(path: Path) -> Iterator[tuple[int, str]]:
             continue
         if isinstance(node, ast.JoinedStr):
             skip.update(id(sub) for sub in ast.walk(node))
-            text = "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+            text = "".join(
+                str(v.value) if isinstance(v, ast.Constant) else "{}" for v in node.values
+            )
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             text = node.value
         else:
             continue
-        if len(_WORD.findall(text)) >= 2 and " " in text.strip() and not set(text.replace("bright_", "").split()) <= STYLE_WORDS:
+        style = set(text.replace("bright_", "").split()) <= STYLE_WORDS
+        if len(_WORD.findall(text)) >= 2 and " " in text.strip() and not style:
             yield node.lineno, text
 
 
