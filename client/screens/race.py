@@ -467,7 +467,9 @@ class RaceBoardScreen(BoardScreen):
 class ResultScreen(ModalScreen[None]):
     """The race's result: places, times, moves."""
 
-    DEFAULT_CSS = MODAL_CSS.format(name="ResultScreen")
+    #: nearly the terminal's width: a result's row (place, player, result, cards, moves,
+    #: time) on one line at 80 columns, in Russian too
+    DEFAULT_CSS = MODAL_CSS.format(name="ResultScreen") + "ResultScreen > Vertical { width: 96%; }"
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
         Binding("enter", "dismiss", N_("Back")),
         Binding("escape", "dismiss", N_("Back")),
