@@ -59,8 +59,8 @@ def chart(days: list[Mapping[str, Any]], height: int = 5) -> Text:
 #: columns (the legend under the chart says what the short ones mean)
 SCREEN_HEADER = [
     N_("game"),
-    N_("played"),
-    N_("won"),
+    N_("games"),
+    N_("wins"),
     N_("win %"),
     N_("moves"),
     N_("time"),
