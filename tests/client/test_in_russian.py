@@ -31,6 +31,7 @@ _TYPED = (
     re.compile(r"`[^`]*`"),  # a command or a pile id, quoted
     re.compile(r"[A-Za-z0-9_-]{20,}"),  # a token
     re.compile(r"\b[0-9a-f]{12,}\b"),  # a commitment
+    re.compile(r"\bt[0-9a-f]{12}\b"),  # another test's player (fresh_name) on a shared board
     re.compile(r"'[^']*'"),  # what the player typed, or may type
     re.compile(r"\b(?:wss?|https?)://\S+"),  # an address
     re.compile(r"(?:~|/)[\w./-]+"),  # a path
