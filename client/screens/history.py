@@ -98,7 +98,7 @@ class HistoryScreen(ListScreen):
         marks = []
         if table.scroll_y > 0:
             marks.append(_("↑ more"))
-        if table.scroll_y < table.max_scroll_y:
+        if self.games and table.scroll_y < table.max_scroll_y:  # none: nothing below
             marks.append(_("↓ more"))
         text = " · ".join([self.heading, *marks])
         if cell_len(text) > self.app.size.width - 2:  # one line in 80 columns
