@@ -14,10 +14,13 @@ import { actionLabel, baseText, cardName, clock, formatMove, infoText, modeDay, 
 // ms: the longest pause between two changes counted as play (the server's --idle-gap)
 const IDLE_GAP_MS = 60000;
 
-// what a pile is called aloud: its name, then what is on it
+// what a pile is called aloud: the code shown by it first (a name holds the visible
+// text from its start: "A↑ (foundation 1)"), its name, then what is on it
 export function pileLabel(pile) {
   const cards = pile.cards;
-  const name = pileTitle(pile);
+  const title = pileTitle(pile);
+  const shown = shownLabel(pile);
+  const name = shown && shown !== title ? `${shown} (${title})` : title;
   if (!cards.length) return W.board.emptyPile(name, baseText(pile.base));
   return W.board.pile(name, cardName(cards[cards.length - 1]), cards.length);
 }
