@@ -67,6 +67,7 @@ class Pile extends Component {
     const shown = place.showsLabel ? shownLabel(pile) : "";
     const count = pile.fan === "none" && pile.cards.length > 1 ? pile.cards.length : null;
     const empty = !pile.cards.length;
+    const slot = empty ? slotText(place) || "" : "";
     return html`<div
       class=${cls.join(" ")}
       data-pile=${pile.id}
@@ -79,7 +80,7 @@ class Pile extends Component {
     >
       ${place.labelled ? html`<div class="label" aria-hidden="true" style=${{ width: `${place.labelRoom}px` }}>${shown}</div>` : ""}
       <div class="cards" style=${{ top: `${place.label}px` }} aria-hidden="true">
-        ${empty ? html`<div class="slot" data-text=${slotText(place)}></div>` : ""}
+        ${empty ? html`<div class="slot" data-text=${slot} data-long=${slot.length > 3 ? "1" : undefined}></div>` : ""}
         ${spots.map(
           (s, n) => html`<${Card}
             key=${s.i}

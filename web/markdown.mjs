@@ -1,7 +1,7 @@
 // The rules pages' Markdown (docs/games/*.md, as the `rules` op sends it) drawn as
-// elements: headings, paragraphs, lists, tables, **strong**, *emphasis* and `code`.
-// Only that much Markdown, and never as HTML: every piece of text stays text; Russian
-// in the text is marked lang="ru".
+// elements: headings, paragraphs, lists, tables, > quotations, **strong**, *emphasis*
+// and `code`. Only that much Markdown, and never as HTML: every piece of text stays
+// text; Russian in the text is marked lang="ru".
 
 import { html } from "./vendor/preact-htm.mjs";
 
@@ -32,6 +32,11 @@ function block(lines, key) {
   if (heading && lines.length === 1) {
     const tag = `h${Math.min(heading[1].length + 2, 6)}`; // under the dialog's own h2
     return html`<${tag} key=${key}>${inline(heading[2])}</${tag}>`;
+  }
+  if (lines.every((line) => line.trim().startsWith(">"))) {
+    // a quotation (the seed's own words, «…»): its lines are Markdown again
+    const inner = lines.map((line) => line.trim().replace(/^>\s?/, ""));
+    return html`<blockquote key=${key}>${block(inner.filter((line) => line.trim()), 0)}</blockquote>`;
   }
   if (lines.every((line) => line.trim().startsWith("|"))) {
     const rows = lines.filter((line) => !/^\s*\|[\s:|-]+\|\s*$/.test(line)).map(cells);
