@@ -4,7 +4,7 @@
 // the page's language when this module loads (the catalogue is here by then) or, for a
 // function, when it is called; English is the message id (docs/i18n.md).
 
-import { _, date, lang, moment, move as sayMove, N_, ngettext, number, pile as pileName, say } from "./i18n.mjs";
+import { _, date, moment, move as sayMove, N_, ngettext, number, pile as pileName, say } from "./i18n.mjs";
 
 const LATIN = "pasyans"; // the brand in Latin letters, in every language
 
@@ -469,31 +469,6 @@ export const modeDay = (mode, day) => (day ? `${modeName(mode)} · ${date(day)}`
 // an assisted game (a hint, the solver's finish) ranks nowhere: every place its result
 // shows says so (client/text.py ASSISTED_LONG)
 export const assistedNote = (game) => (game && game.assisted ? ` · ${W.assistedLong}` : "");
-
-export const SHARE_COMMITMENT = 12;
-
-// A finished game's result to share: nothing that gives the deal away (client/text.py).
-export function shareText(game, titles, { par = null, rank = null, of = null } = {}) {
-  const names = (titles || {})[game.game] || {};
-  const ru = names.title_ru || game.game;
-  const en = names.title_en || "";
-  // in English both titles (the Russian one first), in Russian the Russian one
-  const head = [W.brandLatin, lang !== "ru" && en && en !== ru ? `${ru} (${en})` : ru];
-  head.push(modeDay(game.mode, game.date));
-  const result = [
-    outcome(game),
-    _("{home}/{total} cards", { home: game.foundation || 0, total: game.total || 0 }),
-    W.count.moves(Number(game.moves || 0)) + (par !== null && par !== undefined ? _(" (par {par})", { par }) : ""),
-    clock(game.time_ms),
-  ];
-  if (rank !== null && rank !== undefined) result.push(of ? _("#{rank} of {of}", { rank, of }) : `#${rank}`);
-  if (game.auto_completed) result.push(_("auto-completed"));
-  if (game.assisted) result.push(W.assistedLong);
-  const lines = [head.filter(Boolean).join(" · "), result.join(" · ")];
-  const commitment = (game.deal && game.deal.commitment) || game.commitment;
-  if (commitment && game.date) lines.push(_("commitment {hash}…", { hash: String(commitment).slice(0, SHARE_COMMITMENT) }));
-  return lines.join("\n");
-}
 
 // today's date (UTC) as the server writes it, and the day before
 export function utcDate(offsetDays = 0) {
