@@ -24,7 +24,9 @@ def rules_text(slug: str, lang: str = "en") -> str | None:
     another language: ``docs/games/LANG/``), from the package or the checkout."""
     parts = [f"{slug}.md"] if lang == "en" else [lang, f"{slug}.md"]
     try:
-        page = importlib.resources.files("server.rules").joinpath(*parts)
+        page = importlib.resources.files("server.rules")
+        for part in parts:  # one at a time: a namespace package's path (Python 3.11)
+            page = page.joinpath(part)  # joins a single name only
         return page.read_text(encoding="utf-8")
     except (ModuleNotFoundError, FileNotFoundError):
         pass

@@ -3,10 +3,13 @@ status names, the race channel's message."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import protocol as P
 from server.patience import registry
+from server.services import catalogue
 from server.services.race_news import RaceNews
 from tests.support.client import TestClient
 
@@ -92,11 +95,18 @@ def test_a_race_news_reads_back_as_it_was_built() -> None:
     assert RaceNews.from_bytes(RaceNews(race).to_bytes()).games == {}
 
 
-async def test_a_rules_page_comes_in_the_language_asked_else_english(client: TestClient) -> None:
+async def test_a_rules_page_comes_in_the_language_asked_else_english(
+    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     ru = await client.call(P.Op.RULES, game="crescent", lang="ru")
     assert ru["lang"] == "ru" and ru["text"].startswith("# Полумесяц")
     assert "<h1>Полумесяц — Crescent</h1>" in ru["html"] and "<blockquote>" in ru["html"]
     assert "**" not in ru["html"] and "«Вынимать нижние карты" in ru["html"]  # the seed
-    en = await client.call(P.Op.RULES, game="carpet", lang="ru")  # not written in Russian
-    assert en["lang"] == "en" and en["html"].startswith("<h1>")
     assert (await client.call(P.Op.RULES, game="carpet"))["lang"] == "en"
+    # a page not written in Russian yet: the rules pages of a checkout with carpet's
+    # English page alone
+    english = Path("docs/games/carpet.md").read_text(encoding="utf-8")
+    (tmp_path / "carpet.md").write_text(english, encoding="utf-8")
+    monkeypatch.setattr(catalogue, "DOCS", tmp_path)
+    en = await client.call(P.Op.RULES, game="carpet", lang="ru")
+    assert en["lang"] == "en" and en["text"] == english and en["html"].startswith("<h1>")
