@@ -5,11 +5,10 @@ home, boards, the end of a game, leaderboards, history, stats, friends, inbox,
 calendar, rules, account, a race's lobby, a challenge — shows no English word (nor a
 protocol string: they are Latin), save what is not a word: the brand, card and pile
 codes, keys, the players' names, codes and hashes (``<code>``); and text marked
-``lang="en"`` (the games' English titles beside the Russian ones, a rules page not yet
-written in Russian). A rules page's own text is docs/games' (Markdown written for each
-language), not the catalogue's: the dialog around it is checked, not the page. In
-English no Cyrillic shows but in ``lang="ru"`` (the Russian titles). The setting is
-remembered across a reload."""
+``lang="en"`` (the games' English titles beside the Russian ones, an English title or
+book a Russian rules page names). In English no Cyrillic shows but in ``lang="ru"``
+(the Russian titles, the seed's words a rules page quotes). The setting is remembered
+across a reload."""
 
 from __future__ import annotations
 
@@ -35,8 +34,8 @@ SHOWN = """() => {
     return marked && marked.lang !== page;
   };
   const seen = (el) => el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true });
-  // codes, hashes and links (<code>), keys, and the rules page's own text
-  const skipped = (el) => el.closest('code, kbd, .rules');
+  // codes, hashes and links (<code>), keys
+  const skipped = (el) => el.closest('code, kbd');
   const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walk.nextNode(); node; node = walk.nextNode()) {
     const el = node.parentElement;

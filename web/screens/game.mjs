@@ -26,7 +26,7 @@ export function Rules({ slug, onClose }) {
       <h2 id="rules-title">${W.rules.title}</h2>
       <button class="close" data-do="rules-close" onClick=${() => ref.current.close()}>${W.rules.close}</button>
     </header>
-    <div class="rules" data-loaded=${text === null ? "0" : "1"} lang=${text === null ? undefined : text.lang}>${text === null ? W.loading : html`<${Markdown} text=${text.text} />`}</div>
+    <div class="rules" data-loaded=${text === null ? "0" : "1"} lang=${text === null ? undefined : text.lang}>${text === null ? W.loading : html`<${Markdown} text=${text.text} lang=${text.lang} />`}</div>
   </dialog>`;
 }
 
