@@ -9,7 +9,7 @@ import { EndPanel } from "./end.mjs";
 import { useChanges, useDrag, useKeys, useMotion, useSize, useTick, useTiming } from "./hooks.mjs";
 import { choose, hasLabel, layout } from "./layout.mjs";
 import { prefs } from "./store.mjs";
-import { actionLabel, baseText, cardName, clock, formatMove, infoText, modeDay, pileTitle, pretty, W } from "./words.mjs";
+import { actionLabel, baseText, cardName, clock, formatMove, infoText, LABEL_WORDS, modeDay, pileTitle, pretty, W } from "./words.mjs";
 
 // ms: the longest pause between two changes counted as play (the server's --idle-gap)
 const IDLE_GAP_MS = 60000;
@@ -26,8 +26,14 @@ export function pileLabel(pile) {
 }
 
 // a pile's label as shown by it: the server's (a short code: "C3", "A↑"), but a word
-// ("stock", "waste") the pile's name in the page's language (as the terminal client)
-export const shownLabel = (pile) => (/[a-z]{2}/.test(pile.label || "") && pile.name ? pileTitle(pile) : pile.label);
+// in the page's language: one of the games' label words (short, as the room by a pile
+// is), else the pile's name (as the terminal client says it)
+export function shownLabel(pile) {
+  const label = pile.label || "";
+  if (!/[a-z]{2}/.test(label)) return label;
+  if (LABEL_WORDS[label]) return LABEL_WORDS[label];
+  return pile.name ? pileTitle(pile) : label;
+}
 
 // an empty pile shows its base card ("A♠"), else its name when no label above says it
 function slotText({ pile, showsLabel }) {

@@ -428,6 +428,11 @@ export function actionLabel(move, piles = []) {
 const BASES = [N_("up in suit to K"), N_("down in suit to A")];
 export const baseText = (base) => (base && BASES.includes(base) ? _(base) : base);
 
+// the words the games label their piles with (server/patience/games), as short in the
+// page's language: they show in the narrow room above a pile
+export const LABEL_WORDS = { stock: _("stock"), waste: _("waste"), wait: _("wait"), hand: _("hand"),
+  queens: _("queens"), "aces out": _("aces out") };
+
 // a pile's name as the player reads it ("column 3", "the stock"): its keyed name, else
 // its label (a short code the keys type), else its id
 export const pileTitle = (pile) => pileName(pile) || pile.id;

@@ -2,7 +2,7 @@
 
 In Russian (a browser that asks for it) every screen a player walks through — sign-in,
 home, boards, the end of a game, leaderboards, history, stats, friends, inbox,
-calendar, rules, account, a race's lobby, a challenge — shows no English word (nor a
+calendar, rules, account, a race's lobby and board, a challenge — shows no English word (nor a
 protocol string: they are Latin), save what is not a word: the brand, card and pile
 codes, keys, the players' names, codes and hashes (``<code>``); and text marked
 ``lang="en"`` (the games' English titles beside the Russian ones, an English title or
@@ -163,6 +163,8 @@ def walk_every_screen(page: Any, server: ServerProcess, look: Walk) -> None:
     page.wait_for_selector("[data-race-link]")
     look.allowed.add(page.evaluate("() => window.pasyans.app.race.code"))
     look("race lobby", "[data-race-status=lobby]")
+    page.click("[data-do=race-start]")
+    look("race board", "section.game[data-status=playing] .race-panel[data-race-status=running]")
 
 
 def test_in_russian_no_english_word_shows(browser: Any, web_server: ServerProcess) -> None:
