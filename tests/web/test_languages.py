@@ -13,13 +13,15 @@ across a reload."""
 from __future__ import annotations
 
 import re
+import uuid
 from collections.abc import Iterable
 from typing import Any
 
 import pytest
 
-from tests.support import ServerProcess
+from tests.support import ServerProcess, connect
 from tests.web.pages import PHONE, base, opened
+from tests.web.test_accessibility import a_race_to_watch, in_thread
 from tools.browser import sign_in
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
@@ -116,6 +118,19 @@ class Walk:
             self.bad[screen] = words
 
 
+async def news_for(url: str, name: str) -> str:
+    """Another player invites ``name`` to a race and to a challenge (the inbox has
+    both); their name."""
+    async with connect(url) as other:
+        sender = f"Боря{uuid.uuid4().int % 100_000}"
+        await other.register(sender)
+        race = (await other.call("race_create", game="crescent"))["race"]
+        await other.call("invite", name=name, race=race["code"])
+        challenge = (await other.call("challenge_create", game="parade"))["challenge"]
+        await other.call("invite", name=name, challenge=challenge["code"])
+        return sender
+
+
 def walk_every_screen(page: Any, server: ServerProcess, look: Walk) -> None:
     """Sign in, then every screen a player meets (``look`` at each)."""
     url = base(server)
@@ -140,6 +155,7 @@ def walk_every_screen(page: Any, server: ServerProcess, look: Walk) -> None:
     page.click("[data-do=more]")
     page.click("[data-do=resign]")
     look("end panel", "aside.end")
+    gid = page.get_attribute("section.game", "data-game-id")
     page.click("[data-do=challenge-make]")
     page.wait_for_selector("[data-challenge-link]")
     link = page.get_attribute("[data-challenge-link]", "data-challenge-link")
@@ -147,12 +163,24 @@ def walk_every_screen(page: Any, server: ServerProcess, look: Walk) -> None:
     look.allowed.add(code)
     page.goto(f"{url}#challenge/{code}")
     look("challenge", "section.challenge")
+    page.goto(f"{url}#replay/{gid}")
+    look("replay", ".replay[data-step='0'] .table")
+    sender = in_thread(news_for(server.url, name))
+    look.allowed.add(sender)
+    page.goto(f"{url}#friends")
+    page.fill("[data-field=friend]", sender)
+    page.click("[data-do=friend-add]")
+    page.wait_for_selector(f"[data-friend='{sender}']")
+    watched, racer = in_thread(a_race_to_watch(server.url))
+    look.allowed.update({watched, racer})
+    page.goto(f"{url}#watch/{watched}")
+    look("a race watched", "[data-watch] [data-member-board]")
     for screen, ready in (
         ("leaderboard/crescent", "table.entries, section.leaderboard p"),
         ("history", "tr[data-history]"),
         ("stats", "section.stats table"),
-        ("friends", "section.friends"),
-        ("inbox", "section.inbox"),
+        ("friends", "[data-friend]"),
+        ("inbox", "[data-item=invite]"),
         ("calendar/crescent", "section.calendar tr[data-day]"),
         ("account", "[data-field=lang]"),
     ):
