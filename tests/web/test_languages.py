@@ -118,9 +118,9 @@ class Walk:
             self.bad[screen] = words
 
 
-async def news_for(url: str, name: str) -> str:
+async def news_for(url: str, name: str) -> tuple[str, set[str]]:
     """Another player invites ``name`` to a race and to a challenge (the inbox has
-    both); their name."""
+    both): their name and the codes."""
     async with connect(url) as other:
         sender = f"Боря{uuid.uuid4().int % 100_000}"
         await other.register(sender)
@@ -128,7 +128,7 @@ async def news_for(url: str, name: str) -> str:
         await other.call("invite", name=name, race=race["code"])
         challenge = (await other.call("challenge_create", game="parade"))["challenge"]
         await other.call("invite", name=name, challenge=challenge["code"])
-        return sender
+        return sender, {race["code"], challenge["code"]}
 
 
 def walk_every_screen(page: Any, server: ServerProcess, look: Walk) -> None:
@@ -165,8 +165,8 @@ def walk_every_screen(page: Any, server: ServerProcess, look: Walk) -> None:
     look("challenge", "section.challenge")
     page.goto(f"{url}#replay/{gid}")
     look("replay", ".replay[data-step='0'] .table")
-    sender = in_thread(news_for(server.url, name))
-    look.allowed.add(sender)
+    sender, codes = in_thread(news_for(server.url, name))
+    look.allowed.update({sender, *codes})
     page.goto(f"{url}#friends")
     page.fill("[data-field=friend]", sender)
     page.click("[data-do=friend-add]")
