@@ -107,12 +107,7 @@ class Walk:
         dialog.accept()
 
     def __call__(self, screen: str, ready: str) -> None:
-        try:
-            self.page.wait_for_selector(ready)
-        except Exception:
-            self.page.screenshot(path="/tmp/lang-fail.png")
-            raise
-        self.page.wait_for_timeout(50)  # the screen's own asks answered
+        self.page.wait_for_selector(ready)
         words = self.foreign(self.page.evaluate(SHOWN), self.allowed)
         if words:
             self.bad[screen] = words
