@@ -205,12 +205,13 @@ class DailyScreen(ListScreen):
         cells = self.rows.get(slug or "")
         if cells is None:
             return
-        english, deal, result = cells[1], cells[3], cells[4]
+        russian, english, deal, result = cells[0], cells[1], cells[3], cells[4]
+        names = f"{russian} — {english}" if english else russian  # the table has room for one
         entry = (self.daily.get("games") or {}).get(slug or "") or {}
         if entry.get("seed") is None:
             deal = _("commitment {commitment}", commitment=deal) if deal else ""
         yours = _("yours: {result}", result=result)
-        line = " · ".join(part for part in (english, deal, yours) if part)
+        line = " · ".join(part for part in (names, deal, yours) if part)
         self.query_one("#detail", Static).update(line)
         if not preparing(self.daily):
             self.say_unproven()
