@@ -8,7 +8,10 @@ BIN := $(VENV)/bin
 $(BIN)/activate: pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	@# -qq: errors only. The editable install of a package whose parts live elsewhere
+	@# (server.web = web/, server.rules = docs/games/) makes setuptools print a boxed
+	@# note that is no warning ("careful with folders named like your package").
+	$(BIN)/pip install -qq -e '.[dev]'
 	touch $(BIN)/activate
 
 $(VENV): $(BIN)/activate

@@ -22,6 +22,7 @@ from .challenges import challenge_news
 from .connection import ClientError, Connection, ServerError
 from .host import ConnectionLost, GameChanged, InboxChanged, Reconnected
 from .inbox import invited_news
+from .lang import _, say
 from .launch import Launch, check_game
 from .screens.board import BoardScreen
 from .screens.dialogs import MessageScreen, NameScreen
@@ -62,7 +63,7 @@ class PasyansApp(App[int]):
         exit status it calls for (3 the server out of reach, 2 bad usage, 1 refused)."""
         self.failure = str(exc)
         self.status = exit_status(exc)
-        await self.push_screen(MessageScreen(f"{exc}\n\nPress q to quit."))
+        await self.push_screen(MessageScreen(_("{error}\n\nPress q to quit.", error=exc)))
 
     async def action_quit(self) -> None:
         self.exit(self.status)
@@ -87,8 +88,11 @@ class PasyansApp(App[int]):
                 raise
             await self.push_screen(
                 NameScreen(
-                    f"The server refused the saved token of {creds.player!r}. Choose a name "
-                    "for a new account, or quit and run `pasyans login TOKEN`."
+                    _(
+                        "The server refused the saved token of {player}. Choose a name "
+                        "for a new account, or quit and run `pasyans login TOKEN`.",
+                        player=repr(creds.player),
+                    )
                 )
             )
             return
@@ -141,7 +145,7 @@ class PasyansApp(App[int]):
         self.tell(lambda: Reconnected(error))
         if not self.shows_board:
             if error is None:
-                self.notify("reconnected to the server")
+                self.notify(_("reconnected to the server"))
             else:
                 self.notify(f"{error}", severity="error")
 
@@ -152,10 +156,10 @@ class PasyansApp(App[int]):
         connection (or waits for it)."""
         if conn is not self.conn or not self.is_running:
             return
-        why = conn.closed_why or "the connection dropped"
+        why = conn.closed_why or _("the connection dropped")
         self.tell(lambda: ConnectionLost(why))
         if not self.shows_board:
-            self.notify(f"{why} — reconnecting…", severity="warning")
+            self.notify(_("{why} — reconnecting…", why=why), severity="warning")
         self.start_reconnecting()
 
     @property
@@ -180,13 +184,18 @@ class PasyansApp(App[int]):
             result = await self.conn.register(name)
         except ServerError as exc:
             if exc.code == ErrorCode.NAME_TAKEN:
-                return f"{name!r} is taken: try another name"
+                return _("{name} is taken: try another name", name=repr(name))
             return str(exc)
         except ClientError as exc:
             return str(exc)
         config.save(self.server, config.Credentials(result["player"], result["token"]))
         self.pop_screen()
-        self.notify(f"Welcome, {result['player']}! Your token is saved in your config folder.")
+        self.notify(
+            _(
+                "Welcome, {player}! Your token is saved in your config folder.",
+                player=result["player"],
+            )
+        )
         await self.logged_in()
         return None
 
@@ -240,7 +249,9 @@ class PasyansApp(App[int]):
     def certifying(self, progress: str) -> None:
         """``pasyans play GAME --daily`` of a daily still being certified: say how far
         it got while the game waits for it."""
-        self.notify(f"{progress}; the game opens when it is ready", timeout=5.5)
+        self.notify(
+            _("{progress}; the game opens when it is ready", progress=progress), timeout=5.5
+        )
 
     async def open_game(
         self,
@@ -310,5 +321,13 @@ class PasyansApp(App[int]):
             self.notify(invited_news(push.fields, self.titles), timeout=15)
             self.tell(InboxChanged)
         if push.name == Event.BYE:
-            reason = push.fields.get("reason") or "no reason given"
-            self.notify(f"the server is closing the connection: {reason}", severity="warning")
+            reason = push.fields.get("reason")
+            key = push.fields.get("key")
+            if reason and key:  # an older server's has no key: its English reason
+                reason = say(str(key), push.fields.get("params"), reason)
+            said = (
+                _("the server is closing the connection: {why}", why=reason)
+                if reason
+                else _("the server is closing the connection")
+            )
+            self.notify(said, severity="warning")

@@ -7,28 +7,48 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .lang import _, ngettext
+from .lang import N_, _, ngettext
 from .records import when
 from .text import Titles, clock, outcome, table, title
 
-RESULTS_HEADER = ["#", "player", "result", "cards", "moves", "time", "help"]
-LIST_HEADER = ["code", "game", "creator", "results", "new", "leader", "you", "open until (UTC)"]
+RESULTS_HEADER = ["#", N_("player"), N_("result"), N_("cards"), N_("moves"), N_("time"), N_("help")]
+LIST_HEADER = [
+    N_("code"),
+    N_("game"),
+    N_("creator"),
+    N_("results"),
+    N_("new"),
+    N_("leader"),
+    N_("you"),
+    N_("open until (UTC)"),
+]
+
+
+def header(names: Sequence[str]) -> list[str]:
+    """A table's column names in the player's language."""
+    return [_(name) if name != "#" else name for name in names]
 
 
 def play_command(code: str) -> str:
-    return f"pasyans challenge play {code}"
+    return " ".join(("pasyans", "challenge", "play", code))
 
 
 def share_lines(code: str) -> list[str]:
     """What a shared result adds for a friend to play the same deal."""
-    return [f"beat me on this deal: {play_command(code)}  (or #challenge/{code})"]
+    return [
+        _(
+            "beat me on this deal: {command}  (or #challenge/{code})",
+            command=play_command(code),
+            code=code,
+        )
+    ]
 
 
 #: what a challenge says of whoever could know its seed (docs/protocol.md, "Challenges")
-SEED_KNOWN_WORDS = (
+SEED_KNOWN_WORDS = N_(
     "its creator could see this deal's number before playing it: their result ranks apart"
 )
-SEED_PUBLIC_WORDS = (
+SEED_PUBLIC_WORDS = N_(
     "this deal's number is public (a past daily's, a race's or another challenge's "
     "deal): any result on it may have been worked out in advance"
 )
@@ -39,15 +59,15 @@ def help_words(result: Mapping[str, Any]) -> str:
     its player could see (``seed_known``: it ranks apart)."""
     words = []
     if result.get("assisted"):
-        words.append("assisted")
+        words.append(_("assisted"))
     elif result.get("auto_completed"):
-        words.append("auto-completed")
+        words.append(_("auto-completed"))
     if result.get("clean") is False:
-        words.append("undo")
+        words.append(_("undo"))
     if result.get("mark"):
-        words.append("the mark")
+        words.append(_("the mark"))
     if result.get("seed_known"):
-        words.append("seed known: not ranked")
+        words.append(_("seed known: not ranked"))
     return ", ".join(words)
 
 
@@ -60,9 +80,9 @@ def rank_cell(result: Mapping[str, Any]) -> str:
 def when_open(challenge: Mapping[str, Any]) -> str:
     """Whether a challenge takes players: ``closed``, ``opens …`` or its expiry."""
     if challenge.get("closed") or challenge.get("expired"):
-        return "closed"
+        return _("closed")
     if challenge.get("opens"):
-        return f"opens {when(challenge.get('opens'))}"
+        return _("opens {when}", when=when(challenge.get("opens")))
     return when(challenge.get("expires"))
 
 
@@ -71,27 +91,36 @@ def challenge_text(challenge: Mapping[str, Any], titles: Titles | None = None) -
     ranked, who is still playing, and how to play it."""
     code = str(challenge.get("code") or "")
     closed = bool(challenge.get("closed"))
+    creator = challenge.get("creator")
     head = [
-        f"challenge {code} · {title(str(challenge.get('game') or ''), titles)}",
-        f"by {challenge.get('creator')} · "
-        + (
-            "closed: its results are final"
-            if closed
-            else f"expires {when(challenge.get('expires'))} UTC"
+        _(
+            "challenge {code} · {title}",
+            code=code,
+            title=title(str(challenge.get("game") or ""), titles),
+        ),
+        _("by {creator} · closed: its results are final", creator=creator)
+        if closed
+        else _(
+            "by {creator} · expires {when} UTC",
+            creator=creator,
+            when=when(challenge.get("expires")),
         ),
     ]
     if challenge.get("seed_chosen"):
-        head[-1] += " · a chosen deal"
+        head[-1] += " · " + _("a chosen deal")
     if challenge.get("opens") and not closed:
         head.append(
-            f"opens to players at {when(challenge.get('opens'))} UTC, when its daily's day is over"
+            _(
+                "opens to players at {when} UTC, when its daily's day is over",
+                when=when(challenge.get("opens")),
+            )
         )
     if challenge.get("seed_known"):
-        head.append(SEED_KNOWN_WORDS)
+        head.append(_(SEED_KNOWN_WORDS))
     if challenge.get("seed_public"):
-        head.append(SEED_PUBLIC_WORDS)
+        head.append(_(SEED_PUBLIC_WORDS))
     if challenge.get("seed") is not None:
-        head.append(f"deal {challenge['seed']}")
+        head.append(_("deal {seed}", seed=challenge["seed"]))
     rows = [
         [
             rank_cell(r),
@@ -105,31 +134,38 @@ def challenge_text(challenge: Mapping[str, Any], titles: Titles | None = None) -
         for r in challenge.get("results") or []
     ]
     lines = [*head, ""]
-    lines.append(table(rows, RESULTS_HEADER) if rows else "no result yet")
+    lines.append(table(rows, header(RESULTS_HEADER)) if rows else _("no result yet"))
     playing = list(challenge.get("playing") or [])
     if playing:
-        lines.append(f"playing now: {', '.join(str(p) for p in playing)}")
+        lines.append(_("playing now: {players}", players=", ".join(str(p) for p in playing)))
     lines.append("")
     if challenge.get("played"):
-        lines.append("you have played it")
+        lines.append(_("you have played it"))
     elif challenge.get("game_id"):
-        lines.append(f"your game is in play: {play_command(code)} goes on with it")
+        lines.append(
+            _("your game is in play: {command} goes on with it", command=play_command(code))
+        )
     elif not closed:
-        lines.append(f"play it: {play_command(code)}")
+        lines.append(_("play it: {command}", command=play_command(code)))
     if not closed:
-        lines.append(f"its creator closes it (results final, deal shown): {close_command(code)}")
+        lines.append(
+            _(
+                "its creator closes it (results final, deal shown): {command}",
+                command=close_command(code),
+            )
+        )
     return "\n".join(lines)
 
 
 def close_command(code: str) -> str:
-    return f"pasyans challenge close {code}"
+    return " ".join(("pasyans", "challenge", "close", code))
 
 
 def challenges_text(result: Mapping[str, Any], titles: Titles | None = None) -> str:
     """Your challenges (made or accepted), newest first, as ``pasyans challenges``."""
     rows: list[Sequence[Any]] = []
     for c in result.get("challenges") or []:
-        you = "played" if c.get("played") else ("playing" if c.get("game_id") else "—")
+        you = _("played") if c.get("played") else (_("playing") if c.get("game_id") else "—")
         expires = when_open(c)
         name = title(str(c.get("game") or ""), titles).split(" — ")[0]
         rows.append(
@@ -145,11 +181,11 @@ def challenges_text(result: Mapping[str, Any], titles: Titles | None = None) -> 
             ]
         )
     if not rows:
-        return (
+        return _(
             "no challenges yet: `pasyans challenge new GAME_ID` challenges friends on a "
             "finished game of yours"
         )
-    lines = [table(rows, LIST_HEADER)]
+    lines = [table(rows, header(LIST_HEADER))]
     unread = unread_line(result)
     if unread:
         lines.append(unread)
@@ -171,20 +207,34 @@ def unread_line(result: Mapping[str, Any]) -> str:
 def made_text(challenge: Mapping[str, Any]) -> str:
     """What ``pasyans challenge new`` and the end screen's ``C`` say of a new one."""
     code = str(challenge.get("code") or "")
-    mark = "your result is the mark to beat" if challenge.get("mark") else "no mark yet"
-    lines = [
-        f"challenge {code} made ({mark}); friends play it with: {play_command(code)}",
-        f"link: {challenge.get('url') or challenge.get('link') or '#challenge/' + code}",
-    ]
+    link = challenge.get("url") or challenge.get("link") or "#challenge/" + code
+    if challenge.get("mark"):
+        made = _(
+            "challenge {code} made (your result is the mark to beat); friends play it "
+            "with: {command}",
+            code=code,
+            command=play_command(code),
+        )
+    else:
+        made = _(
+            "challenge {code} made (no mark yet); friends play it with: {command}",
+            code=code,
+            command=play_command(code),
+        )
+    lines = [made, _("link: {link}", link=link)]
     if challenge.get("opens"):
         lines.append(
-            f"it opens to them at {when(challenge.get('opens'))} UTC, when the day of "
-            "its daily is over"
+            _(
+                "it opens to them at {when} UTC, when the day of its daily is over",
+                when=when(challenge.get("opens")),
+            )
         )
     if challenge.get("seed_known"):
         lines.append(
-            "you could see this deal's number before playing: every player is told, "
-            "and your result ranks apart"
+            _(
+                "you could see this deal's number before playing: every player is told, "
+                "and your result ranks apart"
+            )
         )
     return "\n".join(lines)
 

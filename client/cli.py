@@ -78,7 +78,11 @@ def seed_arg(text: str) -> int:
         seed = -1
     if not 0 <= seed <= MAX_SEED:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a deal: a deal is a whole number from 0 to 2**64-1 ({MAX_SEED})"
+            _(
+                "{text} is not a deal: a deal is a whole number from 0 to 2**64-1 ({max})",
+                text=repr(text),
+                max=MAX_SEED,
+            )
         )
     return seed
 
@@ -89,7 +93,9 @@ def limit_arg(text: str) -> int:
     except ValueError:
         limit = 0
     if not 1 <= limit <= MAX_LIMIT:
-        raise argparse.ArgumentTypeError(f"{text!r}: a page holds 1 to {MAX_LIMIT} entries")
+        raise argparse.ArgumentTypeError(
+            _("{text}: a page holds 1 to {max} entries", text=repr(text), max=MAX_LIMIT)
+        )
     return limit
 
 
@@ -101,7 +107,7 @@ def date_arg(text: str) -> str:
         datetime.date.fromisoformat(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a day: write it YYYY-MM-DD, e.g. 2026-03-01"
+            _("{text} is not a day: write it YYYY-MM-DD, e.g. 2026-03-01", text=repr(text))
         ) from None
     return text
 
@@ -111,7 +117,10 @@ def code_arg(text: str) -> str:
     code = "".join(text.split()).upper()
     if not RACE_CODE_RE.fullmatch(code):
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a race code: a code is letters and digits, e.g. K7QX2M"
+            _(
+                "{text} is not a race code: a code is letters and digits, e.g. K7QX2M",
+                text=repr(text),
+            )
         )
     return code
 
@@ -146,9 +155,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command(
         "register",
-        "create an account and save its token",
-        "Create an account on the server. The token is shown once and saved (mode 0600)\n"
-        "in your config directory, so later commands log in by themselves.",
+        help="create an account and save its token",
+        description=(
+            "Create an account on the server. The token is shown once and saved (mode 0600)\n"
+            "in your config directory, so later commands log in by themselves."
+        ),
     )
     p.add_argument("name", metavar="NAME", help="3–20 letters, digits, '_' or '-'")
     p.add_argument(
@@ -159,45 +170,45 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command(
         "login",
-        "log in with a token you already have",
-        "Check TOKEN with the server and save it (e.g. on a second computer).",
+        help="log in with a token you already have",
+        description="Check TOKEN with the server and save it (e.g. on a second computer).",
     )
     p.add_argument("token", metavar="TOKEN")
 
     p = command(
         "whoami",
-        "which account you use on the server, and your others",
-        "The account in use on the server, the other accounts saved for it (pasyans\n"
+        help="which account you use on the server, and your others",
+        description="The account in use on the server, the other accounts saved for it (pasyans\n"
         "switch NAME changes to one) and the file that keeps their tokens.",
     )
     p.add_argument("--token", action="store_true", help="show the token too (keep it secret)")
 
     p = command(
         "switch",
-        "use another of your saved accounts on the server",
-        "Use the saved account NAME on the server from now on (see pasyans whoami).",
+        help="use another of your saved accounts on the server",
+        description="Use the saved account NAME on the server from now on (see pasyans whoami).",
     )
     p.add_argument("name", metavar="NAME")
 
-    command("games", "list the games the server offers")
+    command("games", help="list the games the server offers")
 
     p = command(
         "lang",
-        "the language of pasyans: ru (русский) or en (English)",
-        "Say every word in LANG from now on (remembered in your config directory);\n"
+        help="the language of pasyans: ru (русский) or en (English)",
+        description="Say every word in LANG from now on (remembered in your config directory);\n"
         "without LANG, print the language in use. $PASYANS_LANG overrides it for a run.",
     )
     p.add_argument("lang", metavar="LANG", nargs="?", choices=LANGS)
 
-    p = command("rules", "show the rules of a game")
+    p = command("rules", help="show the rules of a game")
     p.add_argument(
         "game", type=game_slug, metavar="GAME", help="a slug from `pasyans games` (any case)"
     )
 
     p = command(
         "play",
-        "play a game (today's daily, a practice deal or a given deal)",
-        "Play GAME on the board (a practice deal unless told otherwise).\n"
+        help="play a game (today's daily, a practice deal or a given deal)",
+        description="Play GAME on the board (a practice deal unless told otherwise).\n"
         "Without a terminal, or with --script, moves are read from stdin, one a line:\n"
         "  T3 FA-H    card from pile T3 to pile FA-H     R[2] F3   card 2 (0 = bottom) of R\n"
         "  deal       an action (also 'swap a=P1 b=P2')  undo, resign, auto, legal, board",
@@ -215,24 +226,26 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command(
         "resume",
-        "go back to an unfinished game",
-        "Resume GAME_ID, or your most recent game still in play.",
+        help="go back to an unfinished game",
+        description="Resume GAME_ID, or your most recent game still in play.",
     )
     p.add_argument("game_id", metavar="GAME_ID", nargs="?")
     p.add_argument("--script", action="store_true", help="read moves from stdin, print text")
 
     p = command(
         "daily",
-        "today's games, their commitments, your results and streak",
-        "The daily deal of every game: its commitment (the seed is revealed after the\n"
+        help="today's games, their commitments, your results and streak",
+        description="The daily deal of every game: its commitment (the seed is revealed after the\n"
         "day), par, your result so far and your streak.",
     )
     p.add_argument("--date", type=date_arg, metavar="YYYY-MM-DD", help="another day (UTC)")
 
     p = command(
         "leaderboard",
-        "a game's daily or all-time leaderboard",
-        "Ranking: won first, then more cards on the foundations, fewer moves, less time.",
+        help="a game's daily or all-time leaderboard",
+        description=(
+            "Ranking: won first, then more cards on the foundations, fewer moves, less time."
+        ),
     )
     p.add_argument("game", type=game_slug, metavar="GAME")
     p.add_argument(
@@ -248,8 +261,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command(
         "race",
-        "race friends on the same deal (new, join)",
-        "Race friends on the same deal, each on your own game, watching each other's\n"
+        help="race friends on the same deal (new, join)",
+        description="Race friends on the same deal, each on your own game, watching each other's\n"
         "progress live. One of you makes the race and shares its code; the others join\n"
         "with it; the creator starts it (s in the lobby) and after a short countdown\n"
         "everybody's game is dealt at the same moment.",
@@ -439,22 +452,29 @@ async def connect(server: str, *, need_auth: bool, patient: bool = False) -> Con
             except ServerError as exc:
                 if exc.code != ErrorCode.UNAUTHORIZED:
                     raise
-                message = (
-                    f"the server at {server} refused the saved token of {creds.player!r}: "
-                    "run `pasyans login TOKEN` or `pasyans register NAME`"
+                message = _(
+                    "the server at {server} refused the saved token of {player}: "
+                    "run `pasyans login TOKEN` or `pasyans register NAME`",
+                    server=server,
+                    player=creds.player,
                 )
                 if need_auth:
                     raise ClientError(message) from None
-                print(f"pasyans: warning: {message}", file=sys.stderr)
+                print("pasyans: " + _("warning: {message}", message=message), file=sys.stderr)
         elif need_auth:
-            raise ClientError(
-                f"you have no account on {server} yet: run `pasyans register NAME` "
-                "(or `pasyans login TOKEN`)"
-            )
+            raise ClientError(no_account(server))
     except BaseException:
         await conn.close()
         raise
     return conn
+
+
+def no_account(server: str) -> str:
+    return _(
+        "you have no account on {server} yet: run `pasyans register NAME` "
+        "(or `pasyans login TOKEN`)",
+        server=server,
+    )
 
 
 async def cmd_register(args: argparse.Namespace, out: TextIO) -> int:
@@ -462,23 +482,44 @@ async def cmd_register(args: argparse.Namespace, out: TextIO) -> int:
     mine = {name.casefold(): name for name in saved.tokens}
     if args.name.casefold() in mine:
         name = mine[args.name.casefold()]
-        using = "and use it" if name == saved.current else f"`pasyans switch {name}` uses it"
-        raise UsageError(f"you are already registered as {name} on {args.server} ({using})")
+        if name == saved.current:
+            said = _(
+                "you are already registered as {name} on {server} and use it",
+                name=name,
+                server=args.server,
+            )
+        else:
+            said = _(
+                "you are already registered as {name} on {server} "
+                "(`pasyans switch {name}` uses it)",
+                name=name,
+                server=args.server,
+            )
+        raise UsageError(said)
     if saved.current is not None and not args.another:
         raise UsageError(
-            f"you are {saved.current} on {args.server} already. To make a second account "
-            f"run `pasyans register {args.name} --another`: both are kept, "
-            "`pasyans switch NAME` changes between them, `pasyans whoami` lists them"
+            _(
+                "you are {current} on {server} already. To make a second account "
+                "run `pasyans register {name} --another`: both are kept, "
+                "`pasyans switch NAME` changes between them, `pasyans whoami` lists them",
+                current=saved.current,
+                server=args.server,
+                name=args.name,
+            )
         )
     async with await connect(args.server, need_auth=False) as conn:
         result = await conn.register(args.name)
     path = config.save(args.server, config.Credentials(result["player"], result["token"]))
     out.write(
-        f"registered as {result['player']} on {args.server}\n"
-        f"token (shown once, saved in {path}): {result['token']}\n"
+        _("registered as {name} on {server}", name=result["player"], server=args.server) + "\n"
+    )
+    out.write(
+        _("token (shown once, saved in {path}): {token}", path=path, token=result["token"]) + "\n"
     )
     if saved.current is not None:
-        out.write(f"your account {saved.current} is kept: `pasyans switch {saved.current}`\n")
+        out.write(
+            _("your account {name} is kept: `pasyans switch {name}`", name=saved.current) + "\n"
+        )
     return EXIT_OK
 
 
@@ -486,19 +527,23 @@ async def cmd_whoami(args: argparse.Namespace, out: TextIO) -> int:
     saved = config.accounts(args.server)
     creds = saved.credentials()
     if creds is None:
-        raise ClientError(
-            f"you have no account on {args.server} yet: run `pasyans register NAME` "
-            "(or `pasyans login TOKEN`)"
-        )
-    out.write(f"you are {creds.player} on {args.server}\n")
+        raise ClientError(no_account(args.server))
+    out.write(_("you are {name} on {server}", name=creds.player, server=args.server) + "\n")
     if args.token:
-        out.write(f"token: {creds.token}\n")
+        out.write(_("token: {token}", token=creds.token) + "\n")
     others = sorted(name for name in saved.tokens if name != creds.player)
     if others:
-        out.write(f"your other accounts there: {', '.join(others)} (`pasyans switch NAME`)\n")
+        out.write(
+            _("your other accounts there: {names} (`pasyans switch NAME`)", names=", ".join(others))
+            + "\n"
+        )
     out.write(
-        f"tokens saved in {config.token_file()}: keep them, `pasyans login TOKEN` "
-        "brings an account back on any computer\n"
+        _(
+            "tokens saved in {path}: keep them, `pasyans login TOKEN` "
+            "brings an account back on any computer",
+            path=config.token_file(),
+        )
+        + "\n"
     )
     return EXIT_OK
 
@@ -509,12 +554,17 @@ async def cmd_switch(args: argparse.Namespace, out: TextIO) -> int:
     try:
         config.use(args.server, name)
     except KeyError:
-        have = ", ".join(sorted(saved.tokens)) or "none"
+        have = ", ".join(sorted(saved.tokens)) or _("none")
         raise UsageError(
-            f"no account {args.name!r} is saved for {args.server} (saved: {have}); "
-            "`pasyans login TOKEN` adds one you have"
+            _(
+                "no account {name} is saved for {server} (saved: {have}); "
+                "`pasyans login TOKEN` adds one you have",
+                name=repr(args.name),
+                server=args.server,
+                have=have,
+            )
         ) from None
-    out.write(f"you are {name} on {args.server} now\n")
+    out.write(_("you are {name} on {server} now", name=name, server=args.server) + "\n")
     return EXIT_OK
 
 
@@ -524,11 +574,21 @@ async def cmd_login(args: argparse.Namespace, out: TextIO) -> int:
             result = await conn.auth(args.token)
         except ServerError as exc:
             if exc.code == ErrorCode.UNAUTHORIZED:
-                raise ClientError(f"the server at {args.server} does not know this token") from None
+                raise ClientError(
+                    _("the server at {server} does not know this token", server=args.server)
+                ) from None
             raise
     config.note_deployment(args.server, result.get("deployment"))
     path = config.save(args.server, config.Credentials(result["player"], args.token))
-    out.write(f"logged in as {result['player']} on {args.server} (token saved in {path})\n")
+    out.write(
+        _(
+            "logged in as {name} on {server} (token saved in {path})",
+            name=result["player"],
+            server=args.server,
+            path=path,
+        )
+        + "\n"
+    )
     return EXIT_OK
 
 
@@ -553,7 +613,14 @@ async def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
 async def cmd_rules(args: argparse.Namespace, out: TextIO) -> int:
     async with await connect(args.server, need_auth=False) as conn:
         check_game(args.game, await conn.titles())
-        out.write((await conn.rules(args.game)).rstrip() + "\n")
+        text = (await conn.rules(args.game)).rstrip()
+    if out.isatty():  # on a terminal: drawn (headings, lists, quotes), not Markdown's marks
+        from rich.console import Console
+        from rich.markdown import Markdown
+
+        Console(file=out).print(Markdown(text))
+    else:
+        out.write(text + "\n")
     return EXIT_OK
 
 

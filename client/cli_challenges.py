@@ -14,6 +14,7 @@ from protocol.messages import CHALLENGE_CODE_RE
 from .challenges import challenge_text, challenges_text, made_text
 from .cli_records import Command, Connect, Run
 from .connection import UsageError
+from .lang import _
 from .launch import Launch, check_game, game_slug, open_game
 from .script import Script, stdin_reader
 from .status import EXIT_OK
@@ -24,7 +25,10 @@ def challenge_code(text: str) -> str:
     code = "".join(text.split()).rsplit("/", 1)[-1].upper()
     if not CHALLENGE_CODE_RE.fullmatch(code):
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a challenge code: a code is letters and digits, e.g. K7QX2MPA"
+            _(
+                "{text} is not a challenge code: a code is letters and digits, e.g. K7QX2MPA",
+                text=repr(text),
+            )
         )
     return code
 
@@ -33,12 +37,14 @@ def add_commands(command: Command) -> None:
     """Declare the commands on ``command`` (``cli.build_parser``'s maker of one)."""
     p = command(
         "challenge",
-        "challenge friends on a deal (new, play, show, close)",
-        "Challenge friends who are not online with you: `new GAME_ID` makes a challenge\n"
-        "of a finished game of yours (its result is the mark to beat) and prints its\n"
-        "code; a friend plays the same deal with `play CODE` (once; the deal's number is\n"
-        "hidden until the challenge closes); `show CODE` prints everyone's results;\n"
-        "`close CODE` (its creator) ends it: results final, the deal's number shown.",
+        help="challenge friends on a deal (new, play, show, close)",
+        description=(
+            "Challenge friends who are not online with you: `new GAME_ID` makes a challenge\n"
+            "of a finished game of yours (its result is the mark to beat) and prints its\n"
+            "code; a friend plays the same deal with `play CODE` (once; the deal's number is\n"
+            "hidden until the challenge closes); `show CODE` prints everyone's results;\n"
+            "`close CODE` (its creator) ends it: results final, the deal's number shown."
+        ),
     )
     sub = p.add_subparsers(dest="challenge_command", metavar="ACTION", required=True)
     p.set_defaults(script=False)
@@ -73,9 +79,11 @@ def add_commands(command: Command) -> None:
     c.add_argument("code", type=challenge_code, metavar="CODE", help="the challenge's code")
     command(
         "challenges",
-        "your challenges (made or played) and their new results",
-        "The challenges you made or played, newest first: results, how many are new to\n"
-        "you, the leader, and when each expires.",
+        help="your challenges (made or played) and their new results",
+        description=(
+            "The challenges you made or played, newest first: results, how many are new to\n"
+            "you, the leader, and when each expires."
+        ),
     )
 
 
@@ -92,7 +100,7 @@ def commands(connect: Connect) -> dict[str, Run]:
             titles = await conn.titles()
             if args.challenge_command == "new":
                 if (args.game_id is None) == (args.game is None):
-                    raise UsageError("give a GAME_ID, or --game GAME (a deal with no mark)")
+                    raise UsageError(_("give a GAME_ID, or --game GAME (a deal with no mark)"))
                 if args.game:
                     check_game(args.game, titles)
                 made = await conn.challenge_create(args.game_id, game=args.game, seed=args.deal)
@@ -101,7 +109,7 @@ def commands(connect: Connect) -> dict[str, Run]:
                 out.write(challenge_text(await conn.challenge(args.code), titles) + "\n")
             elif args.challenge_command == "close":
                 closed = await conn.challenge_close(args.code)
-                out.write(f"closed.\n{challenge_text(closed, titles)}\n")
+                out.write(_("closed.") + f"\n{challenge_text(closed, titles)}\n")
             else:
                 state = await open_game(conn, Launch(challenge=args.code))
                 return await Script(conn, state, out, titles).run(stdin_reader(sys.stdin))

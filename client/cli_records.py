@@ -11,6 +11,7 @@ from typing import Protocol, TextIO
 from protocol.errors import ErrorCode
 
 from .connection import ClientError, Connection, ServerError, UsageError
+from .lang import N_, _, ngettext
 from .launch import Launch, check_game, game_slug
 from .records import (
     ReplayOf,
@@ -29,7 +30,15 @@ from .records import (
 )
 from .status import EXIT_OK
 
-Command = Callable[[str, str, str | None], argparse.ArgumentParser]
+
+class Command(Protocol):
+    """``build_parser``'s ``command``: a subcommand, its help and description."""
+
+    def __call__(
+        self, name: str, help: str, description: str | None = None
+    ) -> argparse.ArgumentParser: ...
+
+
 Run = Callable[[argparse.Namespace, TextIO], Coroutine[object, object, int]]
 
 
@@ -45,7 +54,9 @@ def step_arg(text: str) -> int:
     except ValueError:
         step = -1
     if step < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a step: a step is 0 (the deal) or more")
+        raise argparse.ArgumentTypeError(
+            _("{text} is not a step: a step is 0 (the deal) or more", text=repr(text))
+        )
     return step
 
 
@@ -55,18 +66,20 @@ def add_commands(
     """Declare the commands on ``command`` (``cli.build_parser``'s maker of one)."""
     p = command(
         "stats",
-        "your statistics, per game and overall",
-        "Games played and won, win %, the fewest moves and the best time of a win, cards\n"
-        "founded on average, dailies played and won, the current and best streak, per\n"
-        "game (or only GAME) and overall, and a chart of the last 30 days' results.",
+        help="your statistics, per game and overall",
+        description=(
+            "Games played and won, win %, the fewest moves and the best time of a win, cards\n"
+            "founded on average, dailies played and won, the current and best streak, per\n"
+            "game (or only GAME) and overall, and a chart of the last 30 days' results."
+        ),
     )
     p.add_argument("game", type=game_slug, metavar="GAME", nargs="?", help="one game's slug")
     p.add_argument("--player", metavar="NAME", help="another player's statistics")
 
     p = command(
         "friend",
-        "follow a player (add NAME) or stop (remove NAME)",
-        "Follow a player by name (one-way: they need not follow you back), or stop.\n"
+        help="follow a player (add NAME) or stop (remove NAME)",
+        description="Follow a player by name (one-way: they need not follow you back), or stop.\n"
         "`pasyans friends` shows how they did today; `pasyans leaderboard GAME --friends`\n"
         "ranks only you and those you follow.",
     )
@@ -75,14 +88,14 @@ def add_commands(
 
     command(
         "friends",
-        "the players you follow and how they did on today's dailies",
-        "The players you follow, each with their games on today's dailies.",
+        help="the players you follow and how they did on today's dailies",
+        description="The players you follow, each with their games on today's dailies.",
     )
 
     p = command(
         "share",
-        "a finished game's result as a few lines of text to share",
-        "A finished game's result in a few lines of plain text to paste anywhere: the\n"
+        help="a finished game's result as a few lines of text to share",
+        description="A finished game's result in a few lines of plain text to paste anywhere: the\n"
         "game, the date, won or lost, cards founded, moves (and the par of a certified\n"
         "daily), time, your rank on a daily's board and the daily's commitment. Nothing\n"
         "gives the deal away. Without GAME_ID: your latest finished game.",
@@ -91,8 +104,8 @@ def add_commands(
 
     p = command(
         "history",
-        "your past games, newest first",
-        "Your games, newest first, a page at a time: when (UTC), game, mode, result,\n"
+        help="your past games, newest first",
+        description="Your games, newest first, a page at a time: when (UTC), game, mode, result,\n"
         "cards founded, moves, time and the id (`pasyans replay ID` replays a finished\n"
         "one, `pasyans resume ID` goes on with one in play).",
     )
@@ -101,13 +114,15 @@ def add_commands(
 
     p = command(
         "replay",
-        "step through a finished game, or a past daily's par line",
-        "Replay GAME_ID on the board (→ next move, ← back, Home/End, q leaves): your own\n"
-        "finished games; another player's daily game once that day is over; a race\n"
-        "game once the race is over. With --date, GAME is a game's slug: the par line of\n"
-        "that day's daily (the solver's winning line), or with --player that player's\n"
-        "ranked daily of the day. Without a terminal (or with --text) it prints the\n"
-        "moves and the final board; --step N prints the board after N moves.",
+        help="step through a finished game, or a past daily's par line",
+        description=(
+            "Replay GAME_ID on the board (→ next move, ← back, Home/End, q leaves): your own\n"
+            "finished games; another player's daily game once that day is over; a race\n"
+            "game once the race is over. With --date, GAME is a game's slug: the par line of\n"
+            "that day's daily (the solver's winning line), or with --player that player's\n"
+            "ranked daily of the day. Without a terminal (or with --text) it prints the\n"
+            "moves and the final board; --step N prints the board after N moves."
+        ),
     )
     p.add_argument("target", metavar="GAME_ID|GAME", help="a game id, or a slug with --date")
     p.add_argument("--date", type=date_arg, metavar="YYYY-MM-DD", help="a past daily (UTC)")
@@ -118,7 +133,7 @@ def add_commands(
 
 def replay_of(args: argparse.Namespace) -> ReplayOf:
     if args.player and not args.date:
-        raise UsageError("--player is for a past daily: give its --date too")
+        raise UsageError(_("--player is for a past daily: give its --date too"))
     if args.date:
         return ReplayOf(game=game_slug(args.target), date=args.date, player=args.player or "")
     return ReplayOf(game_id=args.target)
@@ -158,10 +173,14 @@ def commands(connect: Connect) -> dict[str, Run]:
             result = await friend(conn, args.name, add=add)
         name = result["friend"]
         if add:
-            done = "you follow" if result["added"] else "you already follow"
+            done = N_("you follow {name}") if result["added"] else N_("you already follow {name}")
         else:
-            done = "you no longer follow" if result["removed"] else "you did not follow"
-        out.write(f"{done} {name}\n")
+            done = (
+                N_("you no longer follow {name}")
+                if result["removed"]
+                else N_("you did not follow {name}")
+            )
+        out.write(_(done, name=name) + "\n")
         return EXIT_OK
 
     async def run_friends(args: argparse.Namespace, out: TextIO) -> int:
@@ -173,14 +192,19 @@ def commands(connect: Connect) -> dict[str, Run]:
         async with await connect(args.server, need_auth=True) as conn:
             gid = args.game_id or await latest_finished(conn)
             if gid is None:
-                raise ClientError("no finished game to share yet: `pasyans play GAME` starts one")
+                raise ClientError(
+                    _("no finished game to share yet: `pasyans play GAME` starts one")
+                )
             try:
                 game = (await replay(conn, ReplayOf(game_id=gid)))["replay"]
             except ServerError as exc:
                 if exc.code == ErrorCode.FORBIDDEN and await in_play(conn, gid):
                     raise ClientError(
-                        f"the game {gid} is still in play: there is no result to share "
-                        f"yet (`pasyans resume {gid}` goes on with it)"
+                        _(
+                            "the game {id} is still in play: there is no result to share "
+                            "yet (`pasyans resume {id}` goes on with it)",
+                            id=gid,
+                        )
                     ) from None
                 raise
             out.write(await share(conn, game, await conn.titles()) + "\n")
@@ -214,7 +238,14 @@ async def cmd_replay(args: argparse.Namespace, out: TextIO, connect: Connect) ->
         count = len(first.get("line") or [])
         step = count if args.step is None else args.step
         if step > count:
-            raise UsageError(f"--step {step} is past the end: this game has {count} moves")
+            raise UsageError(
+                ngettext(
+                    "--step {step} is past the end: this game has {n} move",
+                    "--step {step} is past the end: this game has {n} moves",
+                    count,
+                    step=step,
+                )
+            )
         got = await replay(conn, of, step)
         out.write(replay_heading(got["replay"], titles) + "\n\n")
         out.write(line_text(list(got["replay"].get("line") or [])) + "\n\n")

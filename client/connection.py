@@ -43,7 +43,7 @@ from .errors import ClientError as ClientError
 from .errors import ServerError as ServerError
 from .errors import ServerUnavailable as ServerUnavailable
 from .errors import UsageError as UsageError
-from .lang import current
+from .lang import _, current
 
 #: seconds to wait for the handshake and for each reply
 OPEN_TIMEOUT = 5.0
@@ -82,9 +82,13 @@ watch_frames: Callable[[Connection, str, Message], None] | None = None
 
 def unreachable(url: str, why: object) -> ServerUnavailable:
     return ServerUnavailable(
-        f"cannot reach the pasyans server at {url}: {why}\n"
-        "Is it running? Start one with `make run` in the source tree (it runs "
-        "`pasyans-server serve`), or pick another with --server URL (or PASYANS_SERVER)."
+        _(
+            "cannot reach the pasyans server at {url}: {why}\n"
+            "Is it running? Start one with `make run` in the source tree (it runs "
+            "`pasyans-server serve`), or pick another with --server URL (or PASYANS_SERVER).",
+            url=url,
+            why=why,
+        )
     )
 
 
@@ -97,13 +101,22 @@ def http_server(url: str, status: int) -> ServerUnavailable:
     said = f"HTTP {status} {http.HTTPStatus(status).phrase}"
     if path.endswith("/ws"):
         return ServerUnavailable(
-            f"{url} answers {said}: this is an HTTP server but has no "
-            "pasyans WebSocket there (a pasyans server's is ws://HOST:PORT/ws)"
+            _(
+                "{url} answers {status}: this is an HTTP server but has no "
+                "pasyans WebSocket there (a pasyans server's is ws://HOST:PORT/ws)",
+                url=url,
+                status=said,
+            )
         )
     fixed = urlunsplit(parts._replace(path=f"{path}/ws", query="", fragment=""))
     return ServerUnavailable(
-        f"{url} answers {said}: this is an HTTP server: use {fixed} "
-        "(a pasyans server's WebSocket is at /ws)"
+        _(
+            "{url} answers {status}: this is an HTTP server: use {fixed} "
+            "(a pasyans server's WebSocket is at /ws)",
+            url=url,
+            status=said,
+            fixed=fixed,
+        )
     )
 
 
@@ -113,7 +126,7 @@ def reason(exc: BaseException) -> str:
     if text:
         return text
     if isinstance(exc, ConnectionResetError):
-        return "the server reset the connection"
+        return _("the server reset the connection")
     return type(exc).__name__
 
 
@@ -123,8 +136,11 @@ def _ws_url(url: str) -> bool:
 
 def not_websocket(url: str) -> ServerUnavailable:
     return ServerUnavailable(
-        f"{url} is not a WebSocket URL: a pasyans server is ws://HOST:PORT/ws "
-        "(or wss:// behind TLS), e.g. ws://127.0.0.1:8765/ws"
+        _(
+            "{url} is not a WebSocket URL: a pasyans server is ws://HOST:PORT/ws "
+            "(or wss:// behind TLS), e.g. ws://127.0.0.1:8765/ws",
+            url=url,
+        )
     )
 
 
@@ -264,12 +280,16 @@ class Connection:
                 raise http_server(self.url, status) from None
             raise unreachable(self.url, reason(exc)) from None
         except ConnectionRefusedError:
-            raise unreachable(self.url, "connection refused") from None
+            raise unreachable(self.url, _("connection refused")) from None
         except (OSError, InvalidHandshake, TimeoutError) as exc:
             why = reason(exc)
             if self.url.lower().startswith("wss:") and isinstance(exc, OSError):
                 plain = "ws:" + self.url[4:]
-                why = f"the TLS handshake failed ({why}); a plain server is {plain}"
+                why = _(
+                    "the TLS handshake failed ({why}); a plain server is {plain}",
+                    why=why,
+                    plain=plain,
+                )
             raise unreachable(self.url, why) from None
         self._reader = asyncio.create_task(self._read(), name="pasyans-reader")
         return self
@@ -310,7 +330,7 @@ class Connection:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._reader
-        self._fail_all("the connection is closed")
+        self._fail_all(_("the connection is closed"))
 
     async def __aenter__(self) -> Connection:
         return self if self._ws is not None else await self.open()
@@ -325,7 +345,7 @@ class Connection:
 
     async def _read(self) -> None:
         assert self._ws is not None
-        why = "the server closed the connection"
+        why = _("the server closed the connection")
         try:
             async for frame in self._ws:
                 try:
@@ -346,11 +366,13 @@ class Connection:
                         future.set_result(msg)
         except ConnectionClosed as exc:
             if exc.rcvd is not None and exc.rcvd.reason:
-                why = f"the server closed the connection: {exc.rcvd.reason}"
-            elif exc.sent is not None and exc.sent.reason == "keepalive ping timeout":
-                why = f"the server did not answer for {PING_INTERVAL + PING_TIMEOUT:g} s"
+                why = _("the server closed the connection: {why}", why=exc.rcvd.reason)
+            elif exc.sent is not None and exc.sent.reason.startswith("keepalive"):
+                # websockets' "keepalive ping timeout": no pong in time
+                silent = PING_INTERVAL + PING_TIMEOUT
+                why = _("the server did not answer for {seconds}", seconds=silent)
         except OSError as exc:
-            why = f"the connection was lost: {exc}"
+            why = _("the connection was lost: {why}", why=reason(exc))
         finally:
             self._closed_why = why
             self._fail_all(why)
@@ -410,7 +432,7 @@ class Connection:
 
     async def _call_once(self, op: Op, params: dict[str, Any]) -> Message:
         if self._ws is None or self._closed_why is not None:
-            raise ServerUnavailable(self._closed_why or "not connected")
+            raise ServerUnavailable(self._closed_why or _("not connected"))
         wait = self.pacer.book(time.monotonic())
         if wait > 0:
             await asyncio.sleep(wait)
@@ -424,12 +446,18 @@ class Connection:
             await self._ws.send(encode(msg))
         except ConnectionClosed:
             self._waiting.pop(rid, None)
-            raise ServerUnavailable("the server closed the connection") from None
+            raise ServerUnavailable(_("the server closed the connection")) from None
         try:
             reply = await asyncio.wait_for(future, self.reply_timeout)
         except TimeoutError:
             self._waiting.pop(rid, None)
-            raise ServerUnavailable(f"no reply to {op} within {self.reply_timeout:g} s") from None
+            raise ServerUnavailable(
+                _(
+                    "the server did not answer within {seconds} (request {op})",
+                    seconds=self.reply_timeout,
+                    op=op,
+                )
+            ) from None
         if reply.error is not None:
             err = reply.error
             raise ServerError(err.code, err.message, err.extra, key=err.key, params=err.params)

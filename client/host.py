@@ -112,5 +112,5 @@ class InboxChanged(Message, bubble=False):
 def host(node: MessagePump) -> Host:
     """The host of a screen (or any widget): the app it is shown in."""
     app = node.app
-    assert isinstance(app, Host), f"{type(app).__name__} is not a pasyans Host"
+    assert isinstance(app, Host), type(app).__name__  # a screen shown outside pasyans
     return app

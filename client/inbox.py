@@ -7,17 +7,24 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .lang import ngettext
+from .lang import N_, _, ngettext
 from .records import when
 from .text import Titles, short_title
 
 #: a day's status in the calendar, in words (and its one-cell mark)
 DAY_WORDS = {
-    "won": ("won", "W"),
-    "lost": ("lost", "L"),
-    "assisted": ("assisted (not ranked)", "A"),
-    "playing": ("in play", "…"),
-    "not_played": ("not played", "·"),
+    "won": (N_("won"), "W"),
+    "lost": (N_("lost"), "L"),
+    "assisted": (N_("assisted (not ranked)"), "A"),
+    "playing": (N_("in play"), "…"),
+    "not_played": (N_("not played"), "·"),
+}
+#: what a friend online is doing (the server's ``activity``), in words
+ACTIVITY_WORDS = {
+    "home": N_("online"),
+    "playing": N_("in a game"),
+    "racing": N_("racing"),
+    "watching": N_("watching"),
 }
 
 
@@ -25,12 +32,11 @@ def presence_lines(row: Mapping[str, Any]) -> list[str]:
     """``["online"]``, ``["racing", "lobby K7QX2M"]``, ``["offline"]``: short lines, for
     the narrow column under a friend's name."""
     if not row.get("online"):
-        return ["offline"]
+        return [_("offline")]
     activity = str(row.get("activity") or "home")
-    words = {"home": "online", "playing": "playing", "racing": "racing", "watching": "watching"}
-    lines = [words.get(activity, activity)]
+    lines = [_(ACTIVITY_WORDS[activity]) if activity in ACTIVITY_WORDS else activity]
     if row.get("race"):
-        lines.append(f"lobby {row['race']}")
+        lines.append(_("lobby {code}", code=row["race"]))
     return lines
 
 
@@ -40,26 +46,48 @@ def item_text(item: Mapping[str, Any], titles: Titles | None = None) -> str:
     game = short_title(str(item.get("game") or ""), titles)
     race, challenge = item.get("race") or {}, item.get("challenge") or {}
     if kind == "invite" and race:
-        return f"{who} invites you to a race of {game} ({race.get('code')})"
+        return _(
+            "{who} invites you to a race of {game} ({code})",
+            who=who,
+            game=game,
+            code=race.get("code"),
+        )
     if kind == "invite":
-        return f"{who} challenges you on a deal of {game} ({challenge.get('code')})"
+        return _(
+            "{who} challenges you on a deal of {game} ({code})",
+            who=who,
+            game=game,
+            code=challenge.get("code"),
+        )
     if kind == "challenge_result":
-        return f"{who} finished your challenge {challenge.get('code')} ({game})"
+        return _(
+            "{who} finished your challenge {code} ({game})",
+            who=who,
+            game=game,
+            code=challenge.get("code"),
+        )
     if kind == "daily_beaten":
-        return f"{who} beat your daily of {game} on {item.get('date')}"
+        return _(
+            "{who} beat your daily of {game} on {date}", who=who, game=game, date=item.get("date")
+        )
     if kind == "rematch":
-        return f"{who} asks for a rematch of {game} (race {race.get('code')})"
+        return _(
+            "{who} asks for a rematch of {game} (race {code})",
+            who=who,
+            game=game,
+            code=race.get("code"),
+        )
     return f"{who}: {kind}"
 
 
 def item_action(item: Mapping[str, Any]) -> str:
     """What Enter does with the item, in words ('' for nothing)."""
     if item.get("race"):
-        return "join the race"
+        return _("join the race")
     if item.get("kind") == "invite":
-        return "play the challenge"
+        return _("play the challenge")
     if item.get("challenge"):
-        return "see the results"
+        return _("see the results")
     return ""
 
 
@@ -69,7 +97,10 @@ def item_when(item: Mapping[str, Any]) -> str:
 
 def invited_news(event: Mapping[str, Any], titles: Titles | None = None) -> str:
     """An ``invited`` event in words, for a notification."""
-    return f"{item_text(event.get('item') or {}, titles)} — i on the home screen opens your inbox"
+    return _(
+        "{news} — i on the home screen opens your inbox",
+        news=item_text(event.get("item") or {}, titles),
+    )
 
 
 def inbox_line(result: Mapping[str, Any]) -> str:
@@ -80,9 +111,10 @@ def inbox_line(result: Mapping[str, Any]) -> str:
 
 def day_text(day: Mapping[str, Any]) -> tuple[str, str, str, str]:
     """A calendar day's cells: date, your result, par, difficulty."""
-    words = DAY_WORDS.get(str(day.get("status")), (str(day.get("status")), "?"))[0]
+    status = str(day.get("status"))
+    words = _(DAY_WORDS[status][0]) if status in DAY_WORDS else status
     if day.get("playable"):
-        words += " · playable"
+        words += " · " + _("playable")
     par = "" if day.get("par") is None else str(day["par"])
     return (str(day.get("date")), words, par, difficulty_marks(day.get("difficulty")))
 

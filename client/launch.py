@@ -13,6 +13,7 @@ from protocol.errors import ErrorCode
 from protocol.messages import Mode
 
 from .connection import ClientError, Connection, Message, ServerError, UsageError
+from .lang import _
 from .records import ReplayOf
 from .text import certifying_text
 
@@ -44,7 +45,9 @@ def check_game(game: str, catalogue: Mapping[str, Any]) -> None:
     """Refuse a game the server does not offer (its catalogue by slug), pointing
     to the list; an empty catalogue checks nothing."""
     if catalogue and game not in catalogue:
-        raise UsageError(f"no game is called {game!r}: `pasyans games` lists the games' slugs")
+        raise UsageError(
+            _("no game is called {game}: `pasyans games` lists the games' slugs", game=repr(game))
+        )
 
 
 async def latest_game(conn: Connection) -> str:
@@ -53,7 +56,7 @@ async def latest_game(conn: Connection) -> str:
     for game in result.get("games") or []:
         if game.get("status", "playing") == "playing" and game.get("game_id"):
             return str(game["game_id"])
-    raise ClientError("you have no game in play: start one with `pasyans play GAME`")
+    raise ClientError(_("you have no game in play: start one with `pasyans play GAME`"))
 
 
 async def open_game(

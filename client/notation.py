@@ -22,6 +22,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from .lang import _
+
 #: a move as the wire carries it (``{"from": …, "to": …}`` or ``{"action": …}``)
 WireMove = dict[str, Any]
 #: safety bound for playing forced moves in a row (a forced chain never needs more)
@@ -45,7 +47,7 @@ def parse(line: str, piles: Iterable[str] = ()) -> WireMove:
     """
     text = line.strip()
     if not text:
-        raise NotationError("empty move")
+        raise NotationError(_("empty move"))
     canon = {p.upper(): p for p in piles}
     words = text.replace(">", " ").split()
     first = words[0]
@@ -53,18 +55,29 @@ def parse(line: str, piles: Iterable[str] = ()) -> WireMove:
         return _action(first, words[1:])
     if len(words) != 2:
         raise NotationError(
-            f"cannot read {text!r}: write a card move as 'FROM TO' (e.g. 'T3 FA-H'), "
-            "or an action (e.g. 'deal', 'swap a=P1 b=P2')"
+            _(
+                "cannot read {line}: write a card move as 'FROM TO' (e.g. 'T3 FA-H'), "
+                "or an action (e.g. 'deal', 'swap a=P1 b=P2')",
+                line=repr(text),
+            )
         )
     src = _PILE.match(words[0])
     dst = _PILE.match(words[1])
     if not src or not dst or dst.group("index") is not None:
-        raise NotationError(f"cannot read {text!r}: pile ids look like T3, FA-H, R[2]")
+        raise NotationError(
+            _("cannot read {line}: pile ids look like T3, FA-H, R[2]", line=repr(text))
+        )
     ids = []
     for m in (src, dst):
         pid = m.group("pid")
         if canon and pid.upper() not in canon:
-            raise NotationError(f"there is no pile {pid!r} (piles: {' '.join(canon.values())})")
+            raise NotationError(
+                _(
+                    "there is no pile {pile} (piles: {piles})",
+                    pile=repr(pid),
+                    piles=" ".join(canon.values()),
+                )
+            )
         ids.append(canon.get(pid.upper(), pid))
     move: WireMove = {"from": ids[0], "to": ids[1]}
     if src.group("index") is not None:
@@ -77,7 +90,7 @@ def _action(name: str, args: Sequence[str]) -> WireMove:
     for arg in args:
         m = _PARAM.match(arg)
         if not m:
-            raise NotationError(f"an action's parameters are key=value, not {arg!r}")
+            raise NotationError(_("an action's parameters are key=value, not {arg}", arg=repr(arg)))
         value = m.group("value")
         if value.lower() in _NULLS:
             move[m.group("key")] = None

@@ -21,14 +21,20 @@ from typing import Any, TextIO
 from protocol.messages import Push
 
 from .connection import Connection
+from .lang import N_, _
 from .notation import NotationError
-from .races import Race, race_text, read_event
+from .races import Race, join_command, race_text, read_event
 from .script import Script
 from .text import Titles
 
 #: seconds ``wait`` waits for the deal, and ``wait finished`` for the end of the race
 WAIT_START = 300.0
 WAIT_FINISH = 3600.0
+#: what ``wait`` and ``wait finished`` say when they give up
+GAVE_UP_START = N_("gave up waiting for the deal after {seconds}")
+GAVE_UP_FINISH = N_("gave up waiting for the end of the race after {seconds}")
+#: the words after ``wait`` that wait for the end of the race
+FINISH_WORDS = (["finished"], ["finish"], ["end"])
 
 
 class RaceScript(Script):
@@ -70,8 +76,11 @@ class RaceScript(Script):
             if offer.get("creator") == self.you:  # the rematch this script is making
                 return
             self.say(
-                f"{offer.get('creator')} offers a rematch (race {offer.get('code')}): "
-                "'rematch' joins it"
+                _(
+                    "{creator} offers a rematch (race {code}): 'rematch' joins it",
+                    creator=offer.get("creator"),
+                    code=offer.get("code"),
+                )
             )
         elif news.race is not None:
             self.race = news.race
@@ -80,16 +89,16 @@ class RaceScript(Script):
                 self.finished.set()
         elif news.dealt is not None:
             self.state = news.dealt
-            self.say("go! your game on the race's deal:")
+            self.say(_("go! your game on the race's deal:"))
             self.board()
             self.started.set()
 
     def intro(self) -> None:
         self.show_race()
-        code = self.race.get("code")
-        self.say(f"share the code {code}: pasyans race join {code}")
+        code = str(self.race.get("code"))
+        self.say(_("share the code {code}: {command}", code=code, command=join_command(code)))
         if self.race.get("url"):
-            self.say(f"or the link: {self.race['url']}")
+            self.say(_("or the link: {url}", url=self.race["url"]))
         if self.started.is_set():
             self.board()
 
@@ -101,7 +110,7 @@ class RaceScript(Script):
             self.show_race()
         elif word == "leave":
             await self.conn.race_leave(rid)
-            self.say("you left the race")
+            self.say(_("you left the race"))
         elif word == "end":
             self.race = await self.conn.race_end(rid)
             self.show_race()
@@ -110,7 +119,7 @@ class RaceScript(Script):
         elif word == "drop" or word.startswith("drop "):
             who = line.split(None, 1)[1].strip() if " " in line.strip() else ""
             if not who:
-                raise NotationError("drop whom? 'drop NAME' (a member who is away)")
+                raise NotationError(_("drop whom? 'drop NAME' (a member who is away)"))
             self.race = await self.conn.race_drop(rid, who)
             self.show_race()
         elif word == "rematch":
@@ -124,18 +133,19 @@ class RaceScript(Script):
             self.last = ""
             self.show_race()
         elif word == "wait":
-            await self.wait(self.started, WAIT_START, "the deal")
-        elif word in ("wait finished", "wait finish", "wait end"):
-            await self.wait(self.finished, WAIT_FINISH, "the end of the race")
+            await self.wait(self.started, WAIT_START, GAVE_UP_START)
+        elif word.startswith("wait ") and word.split()[1:] in FINISH_WORDS:
+            await self.wait(self.finished, WAIT_FINISH, GAVE_UP_FINISH)
         elif not self.started.is_set():
             raise NotationError(
-                "the race has not started yet: 'start' (its creator), or 'wait' for the deal"
+                _("the race has not started yet: 'start' (its creator), or 'wait' for the deal")
             )
         else:
             await super().command(line)
 
-    async def wait(self, flag: asyncio.Event, limit: float, what: str) -> None:
+    async def wait(self, flag: asyncio.Event, limit: float, gave_up: str) -> None:
+        """Wait for ``flag`` at most ``limit`` s; else say ``gave_up`` (a message)."""
         try:
             await asyncio.wait_for(flag.wait(), limit)
         except TimeoutError:
-            raise NotationError(f"gave up waiting for {what} after {limit:g} s") from None
+            raise NotationError(_(gave_up, seconds=limit)) from None

@@ -7,6 +7,7 @@ The Textual race screens (:mod:`client.screens.race`) and script mode
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -14,10 +15,17 @@ from typing import Any
 
 from protocol.messages import Event, Push
 
-from .lang import ngettext
+from .lang import N_, _, ngettext
 from .text import Titles, clock, outcome, table, title
 
 BAR = 20
+#: a race's status (the server's ``status``), in words
+RACE_STATUS_WORDS = {
+    "lobby": N_("lobby"),
+    "countdown": N_("countdown"),
+    "running": N_("running"),
+    "finished": N_("finished"),
+}
 
 Race = Mapping[str, Any]
 
@@ -38,7 +46,7 @@ def ending(p: Mapping[str, Any]) -> str:
 def result_words(p: Mapping[str, Any]) -> str:
     """``won, place 1``, ``playing``, ``lost (timed out)``…"""
     if p.get("place"):
-        return f"won, place {p['place']}"
+        return _("won, place {place}", place=p["place"])
     return ending(p)
 
 
@@ -49,10 +57,10 @@ def member_status(p: Mapping[str, Any], *, later_ms: int = 0, limit_ms: int | No
     words = result_words(p)
     if p.get("away"):
         away = int(p.get("away_ms") or 0) + later_ms
-        words += f", away {clock(away)}"
+        words += ", " + _("away {clock}", clock=clock(away))
         left = given_up_in(p, later_ms=later_ms, limit_ms=limit_ms)
         if left is not None:
-            words += f" (given up in {clock(left)})"
+            words += " " + _("(given up in {clock})", clock=clock(left))
     return words
 
 
@@ -76,48 +84,74 @@ def leave_question(race: Race, you: str | None, *, quitting: bool) -> str:
     given up. ``quitting``: leaving quits pasyans (``pasyans race``), else it goes
     back to the home screen (still connected, so not away)."""
     code = str(race.get("code"))
-    join = f"pasyans race join {code}"
+    join = join_command(code)
     status = race.get("status")
     if status in ("lobby", "countdown"):
-        return (
-            f"Leave race {code}? You leave its lobby; `{join}` (or j on the home "
-            "screen) joins it again while it is in its lobby."
+        return _(
+            "Leave race {code}? You leave its lobby; `{join}` (or j on the home "
+            "screen) joins it again while it is in its lobby.",
+            code=code,
+            join=join,
         )
     if status == "running" and _yours(race, you).get("status") == "playing":
         limit = clock(int(race.get("absent_limit_ms") or 0))
         if quitting:
-            return (
-                f"Quit race {code}? Your game stays in play: `{join}` brings you back "
-                f"to it. {limit} after you quit, it is given up for you (lost)."
+            return _(
+                "Quit race {code}? Your game stays in play: `{join}` brings you back "
+                "to it. {limit} after you quit, it is given up for you (lost).",
+                code=code,
+                join=join,
+                limit=limit,
             )
-        return (
-            f"Leave race {code}? Your game stays in play: j on the home screen with the "
-            f"code {code} (or `{join}`) brings you back to it. Once you quit pasyans, "
-            f"it is given up for you {limit} later (lost) unless you come back."
+        return _(
+            "Leave race {code}? Your game stays in play: j on the home screen with the "
+            "code {code} (or `{join}`) brings you back to it. Once you quit pasyans, "
+            "it is given up for you {limit} later (lost) unless you come back.",
+            code=code,
+            join=join,
+            limit=limit,
         )
-    return (
-        f"Leave race {code}? Your game is over; `{join}` shows the race again until "
-        "everybody is done, and its result for a day."
+    return _(
+        "Leave race {code}? Your game is over; `{join}` shows the race again until "
+        "everybody is done, and its result for a day.",
+        code=code,
+        join=join,
     )
+
+
+def join_command(code: str) -> str:
+    """The command that joins (or comes back to) race ``code``."""
+    return " ".join(("pasyans", "race", "join", code))
 
 
 def leave_reminder(race: Race, you: str | None) -> str:
     """Said once the race's screens are left: how to come back, and when a game in
     play is given up."""
     code = str(race.get("code"))
-    join = f"`pasyans race join {code}`"
+    join = join_command(code)
     status = race.get("status")
     if status in ("lobby", "countdown"):
-        return f"you left race {code}: {join} joins it again while it is in its lobby"
+        return _(
+            "you left race {code}: `{join}` joins it again while it is in its lobby",
+            code=code,
+            join=join,
+        )
     if status == "running" and _yours(race, you).get("status") == "playing":
         limit = clock(int(race.get("absent_limit_ms") or 0))
-        return (
-            f"your game in race {code} is still in play: {join} brings you back; "
-            f"{limit} after you quit pasyans it is given up for you"
+        return _(
+            "your game in race {code} is still in play: `{join}` brings you back; "
+            "{limit} after you quit pasyans it is given up for you",
+            code=code,
+            join=join,
+            limit=limit,
         )
     if status == "running":
-        return f"race {code} goes on: {join} shows it, and its result for a day"
-    return f"race {code} is over: {join} shows its result again for a day"
+        return _(
+            "race {code} goes on: `{join}` shows it, and its result for a day",
+            code=code,
+            join=join,
+        )
+    return _("race {code} is over: `{join}` shows its result again for a day", code=code, join=join)
 
 
 def away_members(race: Race, you: str | None = None) -> list[str]:
@@ -131,7 +165,7 @@ def away_members(race: Race, you: str | None = None) -> list[str]:
 
 
 #: the questions End race and Drop ask first (the same words in both clients)
-END_QUESTION = (
+END_QUESTION = N_(
     "End the race now? Every game still in play is given up (lost: race ended); a "
     "member's daily attempt leaves the race and plays on as their daily."
 )
@@ -140,9 +174,10 @@ END_QUESTION = (
 def drop_question(names: Sequence[str]) -> str:
     """What dropping the members ``names`` (away) means, asked first."""
     who = ", ".join(names)
-    return (
-        f"Drop {who}? Their game is given up (lost: dropped); a daily attempt leaves "
-        "the race and plays on as their daily."
+    return _(
+        "Drop {who}? Their game is given up (lost: dropped); a daily attempt leaves "
+        "the race and plays on as their daily.",
+        who=who,
     )
 
 
@@ -159,14 +194,14 @@ def seconds_left(race: Race, now_ms: int) -> float:
 
 def lobby_text(race: Race, you: str | None = None, titles: Titles | None = None) -> str:
     players = list(race.get("players") or [])
-    deal = f" · daily deal of {race['date']}" if race.get("date") else ""
-    lines = [
-        f"race {race.get('code')} · {title(str(race.get('game')), titles)}{deal} · "
-        f"{race.get('status')} · {ngettext('{n} player', '{n} players', len(players))}"
-    ]
+    head = [_("race {code}", code=race.get("code")), title(str(race.get("game")), titles)]
+    if race.get("date"):
+        head.append(_("daily deal of {date}", date=race["date"]))
+    head += [status_words(race), ngettext("{n} player", "{n} players", len(players))]
+    lines = [" · ".join(head)]
     for p in players:
-        mark = " (you)" if p["player"] == you else ""
-        mark += ", away" if p.get("away") else ""
+        mark = " " + _("(you)") if p["player"] == you else ""
+        mark += ", " + _("away") if p.get("away") else ""
         lines.append(f"  {p['player']}{mark}")
     return "\n".join(lines)
 
@@ -200,7 +235,14 @@ def result_table(race: Race) -> str:
                 clock(p.get("time_ms") or 0),
             ]
         )
-    return table(rows, ["place", "player", "result", "cards", "moves", "time"])
+    header = [_("place"), _("player"), _("result"), _("cards"), _("moves"), _("time")]
+    return table(rows, header)
+
+
+def status_words(race: Race) -> str:
+    """A race's status in words: ``lobby``, ``running``…"""
+    status = str(race.get("status") or "")
+    return _(RACE_STATUS_WORDS[status]) if status in RACE_STATUS_WORDS else status
 
 
 def race_text(race: Race, you: str | None = None, titles: Titles | None = None) -> str:
@@ -208,12 +250,17 @@ def race_text(race: Race, you: str | None = None, titles: Titles | None = None) 
     status = race.get("status")
     if status == "lobby":
         return lobby_text(race, you, titles)
-    head = f"race {race.get('code')} · {title(str(race.get('game')), titles)} · {status}"
+    head = " · ".join(
+        [
+            _("race {code}", code=race.get("code")),
+            title(str(race.get("game")), titles),
+            status_words(race),
+        ]
+    )
     if status == "countdown":
-        left = seconds_left(race, now_ms())
-        return (
-            f"{head}: starts in {left:.1f} s\n" + lobby_text(race, you, titles).split("\n", 1)[-1]
-        )
+        left = math.ceil(seconds_left(race, now_ms()))
+        starts = _("{head}: starts in {seconds}", head=head, seconds=left)
+        return starts + "\n" + lobby_text(race, you, titles).split("\n", 1)[-1]
     if status == "finished":
         return f"{head}\n{result_table(race)}"
     return "\n".join([head, *("  " + r for r in progress_rows(race, you))])

@@ -13,11 +13,12 @@ from protocol.messages import Op
 
 from .connection import Connection, Message
 from .drawing import draw
-from .lang import _, ngettext
+from .lang import N_, _, ngettext
 from .notation import format_move
 from .text import (
     ASSISTED,
     ASSISTED_LONG,
+    MODE_WORDS,
     STATUS_WORDS,
     STREAK_MEANING,
     Titles,
@@ -61,33 +62,49 @@ def replay_heading(replay: Mapping[str, Any], titles: Titles | None = None) -> s
     """One line: the game, whose, which deal, how it ended."""
     parts = [title(str(replay.get("game", "")), titles)]
     if replay.get("mode") == "par":
-        parts.append(f"par line of the daily of {replay.get('date')}")
+        parts.append(_("par line of the daily of {date}", date=replay.get("date")))
     else:
-        parts.append(f"{replay.get('player')}'s {replay.get('mode')} game")
+        parts.append(
+            _("{player}'s {mode} game", player=replay.get("player"), mode=mode_words(replay))
+        )
         if replay.get("date"):
             parts.append(str(replay["date"]))
     if replay.get("seed") is not None:
-        parts.append(f"deal {replay['seed']}")
+        parts.append(_("deal {seed}", seed=replay["seed"]))
     elif replay.get("commitment"):
-        parts.append(f"deal hidden until the day is over ({str(replay['commitment'])[:12]}…)")
+        parts.append(
+            _(
+                "deal hidden until the day is over ({commitment}…)",
+                commitment=str(replay["commitment"])[:12],
+            )
+        )
     ended = outcome(replay)
     parts.append(f"{ended} {replay.get('foundation')}/{replay.get('total')}")
     if assisted(replay):
-        parts.append(ASSISTED_LONG)
-    counted = f"{len(replay.get('line') or [])} moves"
-    if replay.get("moves") != len(replay.get("line") or []):
-        counted += f" ({replay.get('moves')} counted, with undos)"
+        parts.append(_(ASSISTED_LONG))
+    played = len(replay.get("line") or [])
+    counted = ngettext("{n} move", "{n} moves", played)
+    if replay.get("moves") != played:
+        counted += " " + ngettext(
+            "({n} counted, with undos)", "({n} counted, with undos)", int(replay.get("moves") or 0)
+        )
     parts.append(counted)
     if replay.get("time_ms") is not None:
         parts.append(clock(replay["time_ms"]))
     return " · ".join(parts)
 
 
+def mode_words(game: Mapping[str, Any]) -> str:
+    """A game's mode (the server's ``mode``) in words."""
+    mode = str(game.get("mode") or "")
+    return _(MODE_WORDS[mode]) if mode in MODE_WORDS else mode
+
+
 def line_text(line: list[Any], *, per_row: int = 8) -> str:
     """The moves numbered, a few to a row: ``  1. T3 FA-H   2. deal …``."""
     cells = [f"{i}. {format_move(dict(m))}" for i, m in enumerate(line, 1)]
     if not cells:
-        return "no moves"
+        return _("no moves")
     width = max(len(c) for c in cells) + 2
     rows = [cells[i : i + per_row] for i in range(0, len(cells), per_row)]
     return "\n".join("".join(c.ljust(width) for c in row).rstrip() for row in rows)
@@ -97,10 +114,22 @@ def position_text(position: Mapping[str, Any], count: int) -> str:
     """The board at a step, as plain text, with the move that led there."""
     step = int(position.get("step") or 0)
     move = position.get("move")
-    led = f" · after {format_move(dict(move))}" if isinstance(move, dict) else " · the deal"
-    head = (
-        f"step {step}/{count}{led} · foundation "
-        f"{position.get('foundation')}/{position.get('total')} · {position.get('status')}"
+    if isinstance(move, dict):
+        led = _("after {move}", move=format_move(dict(move)))
+    else:
+        led = _("the deal")
+    status = str(position.get("status") or "")
+    head = " · ".join(
+        [
+            _("step {step}/{count}", step=step, count=count),
+            led,
+            _(
+                "foundation {done}/{total}",
+                done=position.get("foundation"),
+                total=position.get("total"),
+            ),
+            _(STATUS_WORDS[status]) if status in STATUS_WORDS else status,
+        ]
     )
     board = draw((position.get("view") or {}).get("piles") or []).plain()
     return f"{head}\n\n{board}"
@@ -108,7 +137,16 @@ def position_text(position: Mapping[str, Any], count: int) -> str:
 
 # -- history ---------------------------------------------------------------------------
 
-HISTORY_HEADER = ["when (UTC)", "game", "mode", "result", "foundation", "moves", "time", "id"]
+HISTORY_HEADER = [
+    N_("when (UTC)"),
+    N_("game"),
+    N_("mode"),
+    N_("result"),
+    N_("foundation"),
+    N_("moves"),
+    N_("time"),
+    N_("id"),
+]
 
 
 def when(ms: Any) -> str:
@@ -127,11 +165,11 @@ def game_time(summary: Mapping[str, Any]) -> int:
 
 
 def history_row(summary: Mapping[str, Any], titles: Titles | None = None) -> list[Any]:
-    mode = str(summary.get("mode") or "")
-    if summary.get("date") and mode == "daily":
-        mode = f"daily {summary['date']}"
+    mode = mode_words(summary)
+    if summary.get("date") and summary.get("mode") == "daily":
+        mode = _("daily {day}", day=summary["date"])
     if assisted(summary):
-        mode = f"{mode}, {ASSISTED}"
+        mode = f"{mode}, {_(ASSISTED)}"
     return [
         when(summary.get("created")),
         short_title(str(summary.get("game") or ""), titles),
@@ -147,20 +185,30 @@ def history_row(summary: Mapping[str, Any], titles: Titles | None = None) -> lis
 def history_text(page: Mapping[str, Any], titles: Titles | None = None) -> str:
     games = page.get("games") or []
     if not games:
-        return "no games yet: `pasyans play GAME` starts one"
-    lines = [table([history_row(g, titles) for g in games], HISTORY_HEADER)]
+        return _("no games yet: `pasyans play GAME` starts one")
+    header = [_(h) for h in HISTORY_HEADER]
+    lines = [table([history_row(g, titles) for g in games], header)]
     if page.get("cursor") is not None:
-        lines.append(f"more: --cursor {page['cursor']}")
+        lines.append(_("more: --cursor {cursor}", cursor=page["cursor"]))
     lines.append(
-        "`pasyans replay ID` replays a finished game; `pasyans resume ID` goes on with one"
+        _("`pasyans replay ID` replays a finished game; `pasyans resume ID` goes on with one")
     )
     return "\n".join(lines)
 
 
 # -- statistics ------------------------------------------------------------------------
 
-STATS_HEADER = ["game", "played", "won", "win %", "best moves", "best time", "avg founded"]
-STATS_HEADER += ["dailies", "streak"]
+STATS_HEADER = [
+    N_("game"),
+    N_("games"),
+    N_("wins"),
+    N_("win %"),
+    N_("best moves"),
+    N_("best time"),
+    N_("avg founded"),
+    N_("dailies"),
+    N_("streak"),
+]
 #: the chart's glyphs: a game won, a game lost
 WON_CELL, LOST_CELL = "█", "░"
 
@@ -178,8 +226,12 @@ def stats_row(name: str, block: Mapping[str, Any]) -> list[Any]:
         opt(block.get("best_moves")),
         "—" if time is None else clock(time),
         opt(block.get("founded_avg")),
-        f"{block.get('daily_won', 0)}/{block.get('daily_played', 0)} won",
-        f"{block.get('streak', 0)} (best {block.get('best_streak', 0)})",
+        _("{won}/{played} won", won=block.get("daily_won", 0), played=block.get("daily_played", 0)),
+        _(
+            "{streak} (best {best})",
+            streak=block.get("streak", 0),
+            best=block.get("best_streak", 0),
+        ),
     ]
 
 
@@ -213,18 +265,27 @@ def chart_text(days: Sequence[Mapping[str, Any]], height: int = 5) -> str:
     axis = first + last.rjust(max(len(days) - len(first), len(last) + 1))
     won = sum(int(d.get("won", 0)) for d in days)
     lost = sum(int(d.get("lost", 0)) for d in days)
-    legend = f"last {len(days)} days: {won} won {WON_CELL}, {lost} lost {LOST_CELL}"
+    legend = ngettext(
+        "last {n} day: {won} won {won_cell}, {lost} lost {lost_cell}",
+        "last {n} days: {won} won {won_cell}, {lost} lost {lost_cell}",
+        len(days),
+        won=won,
+        lost=lost,
+        won_cell=WON_CELL,
+        lost_cell=LOST_CELL,
+    )
     return "\n".join(["│" + r for r in rows] + ["└" + "─" * len(days), " " + axis, legend])
 
 
 def stats_text(stats: Mapping[str, Any], titles: Titles | None = None) -> str:
     overall = stats.get("overall") or {}
-    rows = [stats_row("all games", overall)]
+    rows = [stats_row(_("all games"), overall)]
     for slug, block in (stats.get("games") or {}).items():
         rows.append(stats_row(title(slug, titles).split(" — ")[0], block))
-    lines = [f"Statistics of {stats.get('player')}", table(rows, STATS_HEADER), ""]
+    header = [_(h) for h in STATS_HEADER]
+    lines = [_("Statistics of {player}", player=stats.get("player")), table(rows, header), ""]
     lines.append(chart_text(list(stats.get("days") or [])))
-    lines.append(f"streak: {STREAK_MEANING} (per game: that game's daily)")
+    lines.append(_("streak: {meaning} (per game: that game's daily)", meaning=_(STREAK_MEANING)))
     return "\n".join(lines)
 
 
@@ -249,29 +310,40 @@ def today_text(today: Mapping[str, Any], titles: Titles | None = None) -> str:
 def today_lines(today: Mapping[str, Any], titles: Titles | None = None) -> list[str]:
     """A friend's dailies of today, one a line (the friends screen's cell)."""
     if not today:
-        return ["no daily yet today"]
+        return [_("no daily yet today")]
     parts = []
     for slug, game in today.items():
         name = title(slug, titles).split(" — ")[0]
         status = str(game.get("status") or "")
         if status == "playing":
-            parts.append(f"{name} playing")
+            parts.append(f"{name} {_(STATUS_WORDS[status])}")
         else:
-            founded = f"{game.get('foundation')}/{game.get('total')}"
-            help_ = f", {ASSISTED} (not ranked)" if assisted(game) else ""
-            parts.append(f"{name} {status} {founded} in {game.get('moves')} moves{help_}")
+            help_ = ", " + _(ASSISTED) + " " + _("(not ranked)") if assisted(game) else ""
+            said = _(STATUS_WORDS[status]) if status in STATUS_WORDS else status
+            parts.append(
+                ngettext(
+                    "{game} {status} {done}/{total} in {n} move",
+                    "{game} {status} {done}/{total} in {n} moves",
+                    int(game.get("moves") or 0),
+                    game=name,
+                    status=said,
+                    done=game.get("foundation"),
+                    total=game.get("total"),
+                )
+                + help_
+            )
     return parts
 
 
 def friends_text(result: Mapping[str, Any], titles: Titles | None = None) -> str:
     rows = result.get("friends") or []
     if not rows:
-        return "you follow nobody yet: `pasyans friend add NAME`"
-    lines = [f"Your friends on the dailies of {result.get('date')} (UTC)"]
+        return _("you follow nobody yet: `pasyans friend add NAME`")
+    lines = [_("Your friends on the dailies of {date} (UTC)", date=result.get("date"))]
     lines.append(
         table(
             [[f["player"], today_text(f.get("today") or {}, titles)] for f in rows],
-            ["friend", "today"],
+            [_("friend"), _("today")],
         )
     )
     return "\n".join(lines)

@@ -24,13 +24,16 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
 
 from .connection import Connection, ServerError, ServerUnavailable
+from .lang import N_, _
 from .notation import AUTO_LIMIT, NotationError, forced, format_move, parse, resolve
 from .text import Titles, legal_line, state_text
 
-HELP = """\
-moves: 'T3 FA-H' (from to), 'R[2] F3' (card 2 of a spread pile), 'deal', 'swap a=P1 b=P2'
-commands: undo, resign, auto (play forced moves), safe (the server plays safe moves),
-finish (the server plays out a certain win), board, legal, help; '#' comments"""
+HELP = N_(
+    "moves: 'T3 FA-H' (from to), 'R[2] F3' (card 2 of a spread pile), 'deal', "
+    "'swap a=P1 b=P2'\n"
+    "commands: undo, resign, auto (play forced moves), safe (the server plays safe moves),\n"
+    "finish (the server plays out a certain win), board, legal, help; '#' comments"
+)
 
 Line = Callable[[], Awaitable[str]]
 
@@ -96,12 +99,12 @@ class Script:
                 await self.attempt(line)
             except NotationError as exc:
                 self.refused += 1
-                self.say(f"error: {exc}")
+                self.say(_("error: {error}", error=exc))
             except ServerError as exc:
                 self.refused += 1
                 if exc.state is not None:  # the game as the server has it now
                     self.state = exc.state
-                self.say(f"error: {exc}")
+                self.say(_("error: {error}", error=exc))
         return 1 if self.refused else 0
 
     async def attempt(self, line: str) -> None:
@@ -120,19 +123,22 @@ class Script:
         the one ``line`` was meant for (it was not carried out: send it again)."""
         assert self.reconnect is not None
         seq = self.state.get("seq")
-        self.say(f"{lost} — reconnecting…")
+        self.say(_("{why} — reconnecting…", why=lost))
         conn = await self.reconnect()
         old, self.conn = self.conn, conn
         await old.close()
         self.state = await conn.resume(str(self.state["game_id"]))
         if self.state.get("seq") == seq:
-            self.say("reconnected: sending it again")
+            self.say(_("reconnected: sending it again"))
             return True
         self.refused += 1
         self.say(
-            "error: reconnected, but the game changed while the connection was down (the "
-            "line may have reached the server just before it dropped, or the game was "
-            f"played elsewhere): {line!r} is not sent again — the board as the server has it:"
+            _(
+                "error: reconnected, but the game changed while the connection was down (the "
+                "line may have reached the server just before it dropped, or the game was "
+                "played elsewhere): {line} is not sent again — the board as the server has it:",
+                line=repr(line),
+            )
         )
         self.board()
         return False
@@ -141,7 +147,7 @@ class Script:
         word = line.lower()
         gid = str(self.state["game_id"])
         if word == "help":
-            self.say(HELP)
+            self.say(_(HELP))
         elif word == "board":
             self.board()
         elif word == "legal":
@@ -156,7 +162,7 @@ class Script:
         elif word == "auto":
             played = await self.auto()
             if not played:
-                self.say("nothing forced: the next move is yours")
+                self.say(_("nothing forced: the next move is yours"))
             self.board()
         elif word in ("safe", "finish"):
             ask = self.conn.play_safe if word == "safe" else self.conn.finish
@@ -164,7 +170,7 @@ class Script:
             for move in moves:
                 self.say(f"{word}: {format_move(move)}")
             if not moves:
-                self.say("no safe move now")
+                self.say(_("no safe move now"))
             self.board()
         else:
             move = parse(line, self.piles())

@@ -23,6 +23,24 @@ def clock(ms: int | float | None) -> str:
     return f"{h}:{m:02}:{s:02}" if h else f"{m}:{s:02}"
 
 
+#: the longest pause between two changes a game's time counts (the server's --idle-gap
+#: by default): how long the clock runs on when an older server says no ``idle_left_ms``
+IDLE_GAP_MS = 60_000
+
+
+def running_time(state: Mapping[str, Any], since_ms: int) -> int:
+    """A game's time ``since_ms`` after its state was received: the server's
+    ``time_ms``, run on by at most ``idle_left_ms`` (what the pause it already counts
+    leaves of the idle gap) while the game is in play. So the clock shows what the next
+    move counts: it stops when the player is away, and never runs backwards."""
+    ms = int(state.get("time_ms") or 0)
+    if state.get("status") != "playing":
+        return ms
+    left = state.get("idle_left_ms")
+    left = IDLE_GAP_MS if left is None else int(left)
+    return ms + max(0, min(since_ms, left))
+
+
 def title(slug: str, titles: Titles | None = None) -> str:
     """``"Полумесяц — Crescent"`` when the catalogue is known (both names: the titles
     are Russian), else the slug."""

@@ -14,6 +14,7 @@ from protocol.messages import Event, Push
 
 from .connection import Connection
 from .drawing import draw
+from .lang import N_, _, ngettext
 from .races import race_text
 from .status import EXIT_OK
 from .text import Titles, status_line
@@ -83,7 +84,7 @@ class Watched:
 
 def watchers_words(race: Mapping[str, Any]) -> str:
     n = int(race.get("watchers") or 0)
-    return f"{n} watching" if n else "nobody watching"
+    return ngettext("{n} watching", "{n} watching", n) if n else _("nobody watching")
 
 
 def progress_text(watched: Watched, titles: Titles | None = None) -> str:
@@ -92,7 +93,7 @@ def progress_text(watched: Watched, titles: Titles | None = None) -> str:
 
 
 #: what a spectator is told instead of a board while the race runs
-HELD_BACK = (
+HELD_BACK = N_(
     "cards shown once every member's game is over (while anybody plays, no spectator "
     "sees a card: all play the same deal)"
 )
@@ -103,7 +104,7 @@ def board_text(player: str, state: Mapping[str, Any], counters: Mapping[str, Any
     (face-down ones as the member sees them: hidden), or why they are not shown yet."""
     view = state.get("view")
     if view is None:
-        return f"{player} · {status_line(counters)}\n{HELD_BACK}"
+        return f"{player} · {status_line(counters)}\n{_(HELD_BACK)}"
     return f"{player} · {status_line(state)}\n{draw(view.get('piles') or []).plain()}"
 
 
@@ -140,7 +141,7 @@ async def watch_text(
         elif what == "board":
             say(f"{watched.last}: {status_line(watched.boards[watched.last])}")
 
-    say(f"watching race {code} (a spectator: you cannot play it)")
+    say(_("watching race {code} (a spectator: you cannot play it)", code=code))
     show_race()
     for player in watched.players:
         say(board_text(player, watched.board(player), watched.counters(player)))
@@ -148,7 +149,7 @@ async def watch_text(
     try:
         await asyncio.wait_for(done.wait(), limit)
     except TimeoutError:
-        say(f"gave up watching after {limit:g} s")
+        say(_("gave up watching after {seconds}", seconds=limit))
     finally:
         conn.on_event = None
     for player in watched.players:

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 #: fields a delta carries whole, replacing the state's
-COUNTERS = ("seq", "status", "moves", "time_ms", "foundation", "clean", "legal")
+COUNTERS = ("seq", "status", "moves", "time_ms", "idle_left_ms", "foundation", "clean", "legal")
 
 
 class DeltaGap(ValueError):

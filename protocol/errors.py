@@ -91,6 +91,12 @@ CLOSE_RESTART = 1012
 CLOSE_TRY_AGAIN = 1013
 
 
+#: Why the server closes a connection on purpose (the ``bye`` event's ``key``, with its
+#: ``params``; ``reason`` says it in English)
+BYE_SHUTDOWN = N_("bye.shutdown")
+BYE_BAD_FRAMES = N_("bye.bad_frames")
+
+
 #: Every error key a server sends (the catalogues say each in every language): each
 #: code's own, then the precise ones the services name.
 KEYS: tuple[str, ...] = (

@@ -7,7 +7,7 @@ race object the races service publishes); ``EVENTS`` is what the AsyncAPI docume
 
 from __future__ import annotations
 
-from typing import Annotated, TypedDict
+from typing import Annotated, Any, NotRequired, TypedDict
 
 from .objects import (
     ChallengeCode,
@@ -63,7 +63,13 @@ class Invited(TypedDict):
 class Bye(TypedDict):
     """Before the server closes the connection on purpose."""
 
-    reason: str
+    reason: Annotated[str, "why, in English"]
+    key: NotRequired[
+        Annotated[str, "why, as a key of the catalogues (bye.shutdown, bye.bad_frames)"]
+    ]
+    params: NotRequired[
+        Annotated[dict[str, Any], "the key's parameters ({n}: bad frames in a row)"]
+    ]
 
 
 #: what each event carries beside ``ev``: ``race`` is the race object on any change of

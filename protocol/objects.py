@@ -136,6 +136,9 @@ class _Game(TypedDict):
     status: GameStatus
     moves: Annotated[Count, "moves played, undos included"]
     time_ms: Annotated[Duration, "the player's active time (pauses count at most --idle-gap)"]
+    idle_left_ms: Annotated[
+        Duration, "how long the clock runs on from time_ms with no change (0 once over)"
+    ]
     foundation: Annotated[Count, "cards on the foundations"]
     total: Annotated[Count, "the cards a win founds"]
     deal: Deal
@@ -172,6 +175,7 @@ class Delta(TypedDict):
     status: GameStatus
     moves: Count
     time_ms: Duration
+    idle_left_ms: Duration
     foundation: Count
     clean: bool
     legal: Annotated[list[Move], "the full list, as in the state"]

@@ -271,7 +271,7 @@ export class Connection {
 // (a DeltaGap error: ask for `resume`).
 export class DeltaGap extends Error {}
 
-const COUNTERS = ["seq", "status", "moves", "time_ms", "foundation", "clean", "legal"];
+const COUNTERS = ["seq", "status", "moves", "time_ms", "idle_left_ms", "foundation", "clean", "legal"];
 
 export function applyDelta(state, delta) {
   if (delta.game_id !== state.game_id) {

@@ -6,6 +6,7 @@ import { Game } from "./game.mjs";
 import { Connection, ServerError } from "./net.mjs";
 import { go } from "./route.mjs";
 import { app, saveAccount, update } from "./store.mjs";
+import { say } from "./i18n.mjs";
 import { W } from "./words.mjs";
 
 export async function signIn() {
@@ -82,7 +83,8 @@ const EVENTS = {
     update({ unread: event.unread, news: W.inbox.text(event.item) });
   },
   bye(event) {
-    update({ banner: W.net.bye(event.reason) });
+    const why = event.key ? say(event.key, event.params || {}, event.reason) : event.reason;
+    update({ banner: W.net.bye(why) });
   },
 };
 

@@ -22,11 +22,10 @@ from protocol.messages import Mode
 from ..connection import ClientError
 from ..lang import N_, _, current
 from ..notation import WireMove
-from ..text import title
+from ..text import IDLE_GAP_MS, title
 from ..widgets import BoardView, KeyFooter
 from .board_help import HelpedBoard
 from .board_lines import fit_heading
-from .board_state import IDLE_GAP_MS
 from .dialogs import ConfirmScreen, PickScreen
 from .end import EndScreen
 
@@ -139,7 +138,7 @@ class BoardScreen(HelpedBoard):
             index = None
         if moves:
             self.source, self.source_index = pid, index
-            self.say(_(""))
+            self.say("")
             self.redraw()
             return
         actions = [m for m in self.legal if "action" in m]

@@ -26,14 +26,13 @@ from ..text import (
     end_words,
     info_line,
     outcome,
+    running_time,
     unproven_label,
 )
 from ..widgets import BoardView
 from .base import HostedScreen
 from .board_lines import NOT_RANKED, fit_heading
 
-#: the longest pause between two changes a game's time counts (the server's --idle-gap)
-IDLE_GAP_MS = 60_000
 #: the most actions the hint line names (more: "x lists them"; Hand Reserve offers one
 #: per column, and a line of them all was cut at 80×24)
 ACTIONS_SHOWN = 3
@@ -152,10 +151,8 @@ class ShownBoard(HostedScreen):
         """The game's time as the server counts it (the player's active time), run on
         since the last reply: a pause counts at most the server's idle gap (its
         default, a minute), so the clock stops while nobody plays."""
-        ms = int(self.state.get("time_ms") or 0)
-        if self.playing:
-            ms += min(int((self.monotonic() - self.received) * 1000), IDLE_GAP_MS)
-        return ms
+        since = int((self.monotonic() - self.received) * 1000) if self.playing else 0
+        return running_time(self.state, since)
 
     def redraw(self) -> None:
         state = self.state

@@ -22,6 +22,7 @@ from websockets.exceptions import ConnectionClosed
 
 import protocol as P
 from protocol import ErrorCode, ProtocolError
+from protocol.errors import BYE_BAD_FRAMES, BYE_SHUTDOWN
 
 from ..settings import Settings
 from .address import client_address, parse_networks
@@ -223,7 +224,10 @@ class Sessions:
                 if conn.bad >= s.max_bad_frames:
                     self.metrics.policy_closes.inc()
                     reason = f"{conn.bad} bad frames in a row"
-                    await conn.push(P.event(P.Event.BYE, reason=reason))
+                    bye = P.event(
+                        P.Event.BYE, reason=reason, key=BYE_BAD_FRAMES, params={"n": conn.bad}
+                    )
+                    await conn.push(bye)
                     await ws.close(P.CLOSE_POLICY, reason)
                     break
         except ConnectionClosed:
@@ -278,6 +282,6 @@ class Sessions:
         if self.inflight:
             self._idle.clear()
             await bounded("in-flight requests", self._idle.wait(), limit)
-        bye = P.event(P.Event.BYE, reason="server shutting down")
+        bye = P.event(P.Event.BYE, reason="server shutting down", key=BYE_SHUTDOWN, params={})
         pushes = asyncio.gather(*(c.push(bye) for c in list(self.hub.conns)))
         await bounded("bye", pushes, limit)

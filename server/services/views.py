@@ -139,6 +139,7 @@ class Views:
             "status": after.status,
             "moves": after.moves,
             "time_ms": self.time_ms(after, written=True),
+            "idle_left_ms": self.idle_left_ms(after, written=True),
             "foundation": after.foundation,
             "clean": after.clean,
             "legal": [m.to_wire() for m in self._legal_now(after)],
@@ -185,6 +186,7 @@ class Views:
             "status": rec.status,
             "moves": rec.moves,
             "time_ms": self.time_ms(rec, written=written),
+            "idle_left_ms": self.idle_left_ms(rec, written=written),
             "foundation": rec.foundation,
             "total": game.total,
             "deal": {"seed": None if hidden else rec.seed, "commitment": rec.commitment or None},
@@ -205,6 +207,16 @@ class Views:
             now=rec.updated if written else self.clock.now_ms(),
             gap=self.idle_gap_ms,
         )
+
+    def idle_left_ms(self, rec: Record, *, written: bool = False) -> int:
+        """How long the game's clock runs on from ``time_ms`` with no change: the idle
+        gap less the pause ``time_ms`` already counts (0 once the game is over). A
+        client's clock adds at most this, so it shows what the next move will count."""
+        if rec.status != GameStatus.PLAYING:
+            return 0
+        if written:
+            return self.idle_gap_ms
+        return max(0, self.idle_gap_ms - max(0, self.clock.now_ms() - rec.updated))
 
     def seed_hidden(self, rec: Record) -> bool:
         """Whether the game's seed is still secret: on a daily deal until the day is

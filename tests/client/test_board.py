@@ -268,3 +268,19 @@ def test_the_board_clock_stops_while_nobody_plays() -> None:
     board.state = {"status": "won", "time_ms": 7_100}
     now += 3600
     assert board.elapsed_ms() == 7_100  # over: the clock shows the server's time
+
+
+def test_the_board_clock_runs_on_only_what_the_pause_leaves() -> None:
+    """A state read a while after the last move (a resume) counts that pause already:
+    the board runs on only what is left of the idle gap (``idle_left_ms``), so it shows
+    what the next move will count, not that pause twice."""
+    from client.screens.board import BoardScreen
+
+    now = 1_000.0
+    board = BoardScreen({"status": "playing", "time_ms": 45_000, "idle_left_ms": 20_000})
+    board.monotonic = lambda: now
+    board.received = now
+    now += 10
+    assert board.elapsed_ms() == 55_000
+    now += 3600
+    assert board.elapsed_ms() == 65_000  # 40 s of pause before, 20 s now: the gap

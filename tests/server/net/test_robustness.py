@@ -66,12 +66,13 @@ async def test_repeated_abuse_closes_with_1008(client: TestClient) -> None:
     await alive(client)  # a good frame resets the count
     for _ in range(20):
         await client.send_raw(msgpack.packb({"id": 1, "op": "nope"}))
-    codes = []
+    codes, last = [], {}
     with pytest.raises(ConnectionClosed) as exc:
         while True:
-            msg = await client.recv()
-            codes.append(msg.get("ev") or msg["error"]["code"])
+            last = await client.recv()
+            codes.append(last.get("ev") or last["error"]["code"])
     assert codes == ["unknown_op"] * 20 + ["bye"]
+    assert last["key"] == "bye.bad_frames" and last["params"] == {"n": 20}  # said in words
     assert exc.value.rcvd is not None
     assert exc.value.rcvd.code == P.CLOSE_POLICY and "bad frames" in exc.value.rcvd.reason
 
@@ -191,7 +192,12 @@ async def test_graceful_shutdown_says_bye_and_closes_with_1001(redis_url: str) -
         await alive(client)
         await app.stop()
         msg = await client.recv()
-        assert msg == {"ev": "bye", "reason": "server shutting down"}
+        assert msg == {
+            "ev": "bye",
+            "reason": "server shutting down",
+            "key": "bye.shutdown",
+            "params": {},
+        }
         with pytest.raises(ConnectionClosed) as exc:
             await client.recv()
         assert exc.value.rcvd is not None and exc.value.rcvd.code == P.CLOSE_GOING_AWAY

@@ -3,6 +3,7 @@ the state, the summaries, the race and the replay (issue 23, items 3 and 7)."""
 
 from __future__ import annotations
 
+from client.text import running_time
 from server.services import FakeClock
 from tests.support import TestClient
 
@@ -30,6 +31,40 @@ async def test_a_games_time_is_its_players_active_time(
     assert listed["time_ms"] == over["time_ms"]
     replay = (await player.call("replay", game_id=state["game_id"]))["replay"]
     assert replay["time_ms"] == over["time_ms"]
+
+
+async def test_a_clock_run_on_from_any_state_shows_what_the_next_move_counts(
+    player: TestClient, clock: FakeClock
+) -> None:
+    """The board, the home screen and the result agree (issue 38): a client's clock is
+    ``time_ms`` run on by at most ``idle_left_ms`` (client.text.running_time), from a
+    move's reply, a delta, or a resume a while after the last move."""
+    state = await player.start("fifteen", "deal", seed=7)
+    assert state["idle_left_ms"] == IDLE_MS
+    for pause_before, pause_after in ((10, 5), (40, 30), (50, 3600), (3600, 2), (0, 0)):
+        clock.advance(seconds=pause_before)
+        read = (await player.call("resume", game_id=state["game_id"]))["state"]
+        assert read["idle_left_ms"] == max(0, IDLE_MS - pause_before * 1000)
+        clock.advance(seconds=pause_after)
+        shown = running_time(read, pause_after * 1000)
+        daily_like = (await player.call("resume", game_id=state["game_id"]))["state"]
+        assert daily_like["time_ms"] == shown  # what another screen reads now
+        state = await player.move(state, state["legal"][0])
+        assert state["time_ms"] == shown  # the result of the move: no jump
+        assert state["idle_left_ms"] == IDLE_MS
+    delta = (
+        await player.call(
+            "move",
+            game_id=state["game_id"],
+            seq=state["seq"],
+            move=state["legal"][0],
+            reply="delta",
+        )
+    )["delta"]
+    assert delta["idle_left_ms"] == IDLE_MS
+    over = (await player.call("resign", game_id=state["game_id"]))["state"]
+    assert over["idle_left_ms"] == 0
+    assert running_time(over, 3_600_000) == over["time_ms"]
 
 
 async def test_a_resigned_game_says_so_everywhere(player: TestClient) -> None:
