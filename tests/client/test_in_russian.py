@@ -5,6 +5,7 @@ a game's English title beside its Russian one."""
 
 from __future__ import annotations
 
+import argparse
 import re
 from collections.abc import Iterator, Sequence
 
@@ -62,6 +63,9 @@ def english(text: str, *also: str) -> list[str]:
 @pytest.fixture
 def russian(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv(lang.ENV, "ru")
+    # main() says argparse's own words in the language in use: put English back after
+    monkeypatch.setattr(argparse, "_", argparse._)  # type: ignore[attr-defined]
+    monkeypatch.setattr(argparse, "ngettext", argparse.ngettext)  # type: ignore[attr-defined]
     lang.use("ru")
     yield
     lang.use("en")
