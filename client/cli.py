@@ -18,7 +18,7 @@ from protocol.errors import ErrorCode
 from protocol.i18n import translate_parser
 from protocol.messages import DATE_RE, ID_RE, MAX_LIMIT, MAX_SEED, RACE_CODE_RE, Board, Mode
 
-from . import cli_challenges, cli_records, config
+from . import cli_accounts, cli_challenges, cli_records, config
 from .connection import ClientError, Connection, ServerError, UsageError
 from .lang import LANGS, _, current, remember
 from .launch import Launch, check_game, game_slug, open_game, open_race
@@ -462,134 +462,11 @@ async def connect(server: str, *, need_auth: bool, patient: bool = False) -> Con
                     raise ClientError(message) from None
                 print("pasyans: " + _("warning: {message}", message=message), file=sys.stderr)
         elif need_auth:
-            raise ClientError(no_account(server))
+            raise ClientError(cli_accounts.no_account(server))
     except BaseException:
         await conn.close()
         raise
     return conn
-
-
-def no_account(server: str) -> str:
-    return _(
-        "you have no account on {server} yet: run `pasyans register NAME` "
-        "(or `pasyans login TOKEN`)",
-        server=server,
-    )
-
-
-async def cmd_register(args: argparse.Namespace, out: TextIO) -> int:
-    saved = config.accounts(args.server)
-    mine = {name.casefold(): name for name in saved.tokens}
-    if args.name.casefold() in mine:
-        name = mine[args.name.casefold()]
-        if name == saved.current:
-            said = _(
-                "you are already registered as {name} on {server} and use it",
-                name=name,
-                server=args.server,
-            )
-        else:
-            said = _(
-                "you are already registered as {name} on {server} "
-                "(`pasyans switch {name}` uses it)",
-                name=name,
-                server=args.server,
-            )
-        raise UsageError(said)
-    if saved.current is not None and not args.another:
-        raise UsageError(
-            _(
-                "you are {current} on {server} already. To make a second account "
-                "run `pasyans register {name} --another`: both are kept, "
-                "`pasyans switch NAME` changes between them, `pasyans whoami` lists them",
-                current=saved.current,
-                server=args.server,
-                name=args.name,
-            )
-        )
-    async with await connect(args.server, need_auth=False) as conn:
-        result = await conn.register(args.name)
-    path = config.save(args.server, config.Credentials(result["player"], result["token"]))
-    out.write(
-        _("registered as {name} on {server}", name=result["player"], server=args.server) + "\n"
-    )
-    out.write(
-        _("token (shown once, saved in {path}): {token}", path=path, token=result["token"]) + "\n"
-    )
-    if saved.current is not None:
-        out.write(
-            _("your account {name} is kept: `pasyans switch {name}`", name=saved.current) + "\n"
-        )
-    return EXIT_OK
-
-
-async def cmd_whoami(args: argparse.Namespace, out: TextIO) -> int:
-    saved = config.accounts(args.server)
-    creds = saved.credentials()
-    if creds is None:
-        raise ClientError(no_account(args.server))
-    out.write(_("you are {name} on {server}", name=creds.player, server=args.server) + "\n")
-    if args.token:
-        out.write(_("token: {token}", token=creds.token) + "\n")
-    others = sorted(name for name in saved.tokens if name != creds.player)
-    if others:
-        out.write(
-            _("your other accounts there: {names} (`pasyans switch NAME`)", names=", ".join(others))
-            + "\n"
-        )
-    out.write(
-        _(
-            "tokens saved in {path}: keep them, `pasyans login TOKEN` "
-            "brings an account back on any computer",
-            path=config.token_file(),
-        )
-        + "\n"
-    )
-    return EXIT_OK
-
-
-async def cmd_switch(args: argparse.Namespace, out: TextIO) -> int:
-    saved = config.accounts(args.server)
-    name = {n.casefold(): n for n in saved.tokens}.get(args.name.casefold(), args.name)
-    try:
-        config.use(args.server, name)
-    except KeyError:
-        have = ", ".join(sorted(saved.tokens)) or _("none")
-        raise UsageError(
-            _(
-                "no account {name} is saved for {server} (saved: {have}); "
-                "`pasyans login TOKEN` adds one you have",
-                name=repr(args.name),
-                server=args.server,
-                have=have,
-            )
-        ) from None
-    out.write(_("you are {name} on {server} now", name=name, server=args.server) + "\n")
-    return EXIT_OK
-
-
-async def cmd_login(args: argparse.Namespace, out: TextIO) -> int:
-    async with Connection(args.server) as conn:
-        try:
-            result = await conn.auth(args.token)
-        except ServerError as exc:
-            if exc.code == ErrorCode.UNAUTHORIZED:
-                raise ClientError(
-                    _("the server at {server} does not know this token", server=args.server)
-                ) from None
-            raise
-    config.note_deployment(args.server, result.get("deployment"))
-    path = config.save(args.server, config.Credentials(result["player"], args.token))
-    out.write(
-        _(
-            "logged in as {name} on {server} (token saved in {path})",
-            name=result["player"],
-            server=args.server,
-            path=path,
-        )
-        + "\n"
-    )
-    return EXIT_OK
 
 
 async def cmd_lang(args: argparse.Namespace, out: TextIO) -> int:
@@ -718,10 +595,7 @@ async def cmd_race(args: argparse.Namespace, out: TextIO) -> int:
 
 
 COMMANDS = {
-    "register": cmd_register,
-    "whoami": cmd_whoami,
-    "switch": cmd_switch,
-    "login": cmd_login,
+    **cli_accounts.commands(connect),
     "games": cmd_games,
     "lang": cmd_lang,
     "rules": cmd_rules,

@@ -30,7 +30,15 @@ from .records import (
 )
 from .status import EXIT_OK
 
-Command = Callable[[str, str, str | None], argparse.ArgumentParser]
+
+class Command(Protocol):
+    """``build_parser``'s ``command``: a subcommand, its help and description."""
+
+    def __call__(
+        self, name: str, help: str, description: str | None = None
+    ) -> argparse.ArgumentParser: ...
+
+
 Run = Callable[[argparse.Namespace, TextIO], Coroutine[object, object, int]]
 
 

@@ -25,7 +25,6 @@ import time
 from collections.abc import Callable
 from types import TracebackType
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
@@ -43,6 +42,7 @@ from .errors import ClientError as ClientError
 from .errors import ServerError as ServerError
 from .errors import ServerUnavailable as ServerUnavailable
 from .errors import UsageError as UsageError
+from .errors import http_server, not_websocket, unreachable
 from .lang import _, current
 
 #: seconds to wait for the handshake and for each reply
@@ -80,46 +80,6 @@ Message = dict[str, Any]
 watch_frames: Callable[[Connection, str, Message], None] | None = None
 
 
-def unreachable(url: str, why: object) -> ServerUnavailable:
-    return ServerUnavailable(
-        _(
-            "cannot reach the pasyans server at {url}: {why}\n"
-            "Is it running? Start one with `make run` in the source tree (it runs "
-            "`pasyans-server serve`), or pick another with --server URL (or PASYANS_SERVER).",
-            url=url,
-            why=why,
-        )
-    )
-
-
-def http_server(url: str, status: int) -> ServerUnavailable:
-    """An HTTP server answered a page (200: a pasyans server's web client at ``/``) or
-    404 where the WebSocket was asked for: a URL without the ``/ws`` path, most
-    likely."""
-    parts = urlsplit(url)
-    path = parts.path.rstrip("/")
-    said = f"HTTP {status} {http.HTTPStatus(status).phrase}"
-    if path.endswith("/ws"):
-        return ServerUnavailable(
-            _(
-                "{url} answers {status}: this is an HTTP server but has no "
-                "pasyans WebSocket there (a pasyans server's is ws://HOST:PORT/ws)",
-                url=url,
-                status=said,
-            )
-        )
-    fixed = urlunsplit(parts._replace(path=f"{path}/ws", query="", fragment=""))
-    return ServerUnavailable(
-        _(
-            "{url} answers {status}: this is an HTTP server: use {fixed} "
-            "(a pasyans server's WebSocket is at /ws)",
-            url=url,
-            status=said,
-            fixed=fixed,
-        )
-    )
-
-
 def reason(exc: BaseException) -> str:
     """An exception in words, never empty (a reset connection has no message)."""
     text = str(exc).strip()
@@ -132,16 +92,6 @@ def reason(exc: BaseException) -> str:
 
 def _ws_url(url: str) -> bool:
     return url.lower().startswith(("ws://", "wss://"))
-
-
-def not_websocket(url: str) -> ServerUnavailable:
-    return ServerUnavailable(
-        _(
-            "{url} is not a WebSocket URL: a pasyans server is ws://HOST:PORT/ws "
-            "(or wss:// behind TLS), e.g. ws://127.0.0.1:8765/ws",
-            url=url,
-        )
-    )
 
 
 def backoff(attempt: int, base: float, *, cap: float, jitter: float = 0.0) -> float:

@@ -3,8 +3,10 @@ server's refusals by their message key, never their code (docs/i18n.md)."""
 
 from __future__ import annotations
 
+import http
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from protocol.errors import ErrorCode, error_key
 
@@ -69,3 +71,56 @@ DETAILED = frozenset(
 
 class UsageError(ClientError):
     """The command cannot be done as asked, whatever the server says (exit status 2)."""
+
+
+# -- the server out of reach, or not a pasyans server ---------------------------------
+
+
+def unreachable(url: str, why: object) -> ServerUnavailable:
+    return ServerUnavailable(
+        _(
+            "cannot reach the pasyans server at {url}: {why}\n"
+            "Is it running? Start one with `make run` in the source tree (it runs "
+            "`pasyans-server serve`), or pick another with --server URL (or PASYANS_SERVER).",
+            url=url,
+            why=why,
+        )
+    )
+
+
+def http_server(url: str, status: int) -> ServerUnavailable:
+    """An HTTP server answered a page (200: a pasyans server's web client at ``/``) or
+    404 where the WebSocket was asked for: a URL without the ``/ws`` path, most
+    likely."""
+    parts = urlsplit(url)
+    path = parts.path.rstrip("/")
+    said = f"HTTP {status} {http.HTTPStatus(status).phrase}"
+    if path.endswith("/ws"):
+        return ServerUnavailable(
+            _(
+                "{url} answers {status}: this is an HTTP server but has no "
+                "pasyans WebSocket there (a pasyans server's is ws://HOST:PORT/ws)",
+                url=url,
+                status=said,
+            )
+        )
+    fixed = urlunsplit(parts._replace(path=f"{path}/ws", query="", fragment=""))
+    return ServerUnavailable(
+        _(
+            "{url} answers {status}: this is an HTTP server: use {fixed} "
+            "(a pasyans server's WebSocket is at /ws)",
+            url=url,
+            status=said,
+            fixed=fixed,
+        )
+    )
+
+
+def not_websocket(url: str) -> ServerUnavailable:
+    return ServerUnavailable(
+        _(
+            "{url} is not a WebSocket URL: a pasyans server is ws://HOST:PORT/ws "
+            "(or wss:// behind TLS), e.g. ws://127.0.0.1:8765/ws",
+            url=url,
+        )
+    )

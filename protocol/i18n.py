@@ -269,10 +269,13 @@ ARGPARSE: tuple[str, ...] = (
 
 
 def _texts(parser: argparse.ArgumentParser) -> Iterator[tuple[Any, str]]:
-    """Every (object, attribute) of a parser's words: its description and epilog,
-    each argument's help, each subcommand's help, and the same of each subparser."""
+    """Every (object, attribute) of a parser's words: its description and epilog, its
+    headings (argparse names them as the parser is made, before :func:`translate_parser`
+    can), each argument's help, each subcommand's help, and the same of each subparser."""
     yield parser, "description"
     yield parser, "epilog"
+    for group in parser._action_groups:
+        yield group, "title"
     for action in parser._actions:
         if action.help and action.help != argparse.SUPPRESS:
             yield action, "help"

@@ -180,9 +180,15 @@ async def serve(settings: Settings) -> None:
         await app.stop()
 
 
+def operator_words() -> i18n.Words:
+    """The operator's language: ``$PASYANS_LANG``, else the terminal's locale, as the
+    terminal client's (docs/i18n.md)."""
+    return i18n.words(i18n.pick([os.environ.get("PASYANS_LANG"), *i18n.from_environ(os.environ)]))
+
+
 def say(msgid: str, **params: Any) -> str:
-    """A line for the operator, in the terminal's language (docs/i18n.md)."""
-    return i18n.words(i18n.pick(i18n.from_environ(os.environ)))(msgid, **params)
+    """A line for the operator, in their language."""
+    return operator_words()(msgid, **params)
 
 
 def client_command() -> str:
@@ -339,8 +345,7 @@ def run(main: Coroutine[Any, Any, None], loop: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    words = i18n.words(i18n.pick(i18n.from_environ(os.environ)))  # the operator's language
-    args = i18n.translate_parser(build_parser(), words).parse_args(argv)
+    args = i18n.translate_parser(build_parser(), operator_words()).parse_args(argv)
     if args.command == "solve":
         return solve_command(args)
     if args.command == "prepare-dailies":

@@ -7,9 +7,12 @@
     python -m tools.i18n check       exit 1 when a compiled file is not up to date
 
 The sources mark a message with ``_("…")``, ``N_("…")`` or ``ngettext("…", "…", n)``
-(client, server, protocol; docs/i18n.md). ``make`` runs the first; the compiled files
-are committed too, so a clean clone and ``pip install -e .`` read them as they are
-(tests/test_i18n.py checks they agree with the sources).
+(client, server, protocol in Python; web in JavaScript, Babel's extractor; docs/i18n.md).
+The web client's JSON holds only what the page says: the messages web/ marks and the
+keyed ones (errors, piles, actions, moves, counters), not the terminal client's.
+``make`` runs the first; the compiled files are committed too, so a clean clone and
+``pip install -e .`` read them as they are (tests/i18n checks they agree with the
+sources).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import gettext
 import io
 import json
+import re
 import sys
 from collections.abc import Iterator
 from datetime import datetime
@@ -36,8 +40,15 @@ ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "protocol" / "locale"
 WEB = ROOT / "web" / "i18n"
 #: the sources whose messages players read
-SOURCES = ("client", "protocol", "server")
+SOURCES = ("client", "protocol", "server", "web")
+#: the web client's (its modules, not its vendored libraries)
+WEB_SOURCE = "web"
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+#: how each source is read: Python, and the web client's modules as JavaScript
+METHODS = {
+    "web": [("vendor/**", "ignore"), ("**.mjs", "javascript")],
+}
+OPTIONS = {"web": {"**.mjs": {"parse_template_string": "true"}}}
 #: a fixed date, so compiling twice writes the same bytes
 EPOCH = datetime(2026, 11, 28)
 
@@ -55,7 +66,11 @@ def extracted() -> Iterator[tuple[str | tuple[str, str], str]]:
     """Every message the sources mark: its id (a pair for a plural) and where."""
     for top in SOURCES:
         for path, lineno, message, _comments, _context in extract_from_dir(
-            str(ROOT / top), keywords=KEYWORDS, comment_tags=()
+            str(ROOT / top),
+            method_map=METHODS.get(top, [("**.py", "python")]),
+            options_map=OPTIONS.get(top),
+            keywords=KEYWORDS,
+            comment_tags=(),
         ):
             if isinstance(message, tuple):
                 message = (message[0], message[1])
@@ -128,13 +143,32 @@ def plural_categories(lang: str) -> dict[str, int]:
     return out
 
 
-def web_json(lang: str) -> dict[str, Any]:
-    """The web client's catalogue: every translated message by its msgid (a plural's
-    forms as a list), and how the browser's plural categories pick a form."""
+def web_messages() -> set[str]:
+    """The msgids the web client says: the ones web/ marks (a plural by its singular)."""
+    return {
+        message if isinstance(message, str) else message[0]
+        for message, where in extracted()
+        if where.startswith(WEB_SOURCE + "/")
+    }
+
+
+def keyed(msgid: str) -> bool:
+    """A keyed message (``error.rate_limited``): the server names it, every client
+    says it."""
+    return bool(re.fullmatch(r"[a-z_]+(\.[a-z0-9_]+)+", msgid))
+
+
+def web_json(lang: str, wanted: set[str] | None = None) -> dict[str, Any]:
+    """The web client's catalogue: every translated message it says (``wanted``, else
+    :func:`web_messages`, and every keyed one) by its msgid (a plural's forms as a
+    list), and how the browser's plural categories pick a form."""
     catalog = read(lang)
+    wanted = web_messages() if wanted is None else wanted
     messages: dict[str, Any] = {}
     for message in catalog:
         if not message.id or not _translated(message):
+            continue
+        if ids(message)[0] not in wanted and not keyed(ids(message)[0]):
             continue
         forms = strings(message)
         messages[ids(message)[0]] = forms if isinstance(message.id, tuple | list) else forms[0]
@@ -160,12 +194,13 @@ def _translated(message: Message) -> bool:
 def compiled() -> dict[Path, bytes]:
     """What compiling writes: each language's .mo and JSON, by path."""
     out: dict[Path, bytes] = {}
+    wanted = web_messages()
     for lang in LANGS:
         catalog = read(lang)
         mo = io.BytesIO()
         write_mo(mo, catalog, use_fuzzy=False)
         out[po_path(lang).with_suffix(".mo")] = mo.getvalue()
-        text = json.dumps(web_json(lang), ensure_ascii=False, indent=1, sort_keys=True)
+        text = json.dumps(web_json(lang, wanted), ensure_ascii=False, indent=1, sort_keys=True)
         out[WEB / f"{lang}.json"] = (text + "\n").encode()
     return out
 

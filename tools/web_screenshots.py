@@ -4,7 +4,12 @@ the other screens (sign-in, home, a win, replay, leaderboard, account) light and
 taken in Debian's headless Chromium from a real server on this machine.
 
     python -m tools.web_screenshots [DIR]          # default: docs/img (web-*.png)
+    python -m tools.web_screenshots --langs        # docs/img/{en,ru}-*.png: both languages
     python -m tools.web_screenshots --icons        # web/icon-192.png, web/icon-512.png
+
+``--langs`` takes a few screens (sign-in, home, a board, the end of a game, rules,
+account with its language setting) at a phone's size in English and in Russian (the
+browser asking for each), side by side in docs/web.md.
 
 Needs ``chromium`` (``apt-get install chromium``) and the dev extras' ``playwright``
 (its driver only: the browser is Debian's, never downloaded). Starts its own
@@ -57,10 +62,11 @@ async def some_results(url: str) -> None:
             await conn.resign(state["game_id"])
 
 
-def shoot(page: Any, out: Path, name: str) -> None:
+def shoot(page: Any, out: Path, name: str, prefix: str = "web") -> None:
     page.wait_for_timeout(250)  # the last frame of a move's glide
-    page.screenshot(path=str(out / f"web-{name}.png"))
-    print(f"wrote {out / f'web-{name}.png'}")
+    path = out / f"{prefix}-{name}.png"
+    page.screenshot(path=str(path))
+    print(f"wrote {path}")
 
 
 def boards(browser: Any, base: str, out: Path) -> None:
@@ -133,6 +139,45 @@ def screens(browser: Any, base: str, out: Path, size: str, scheme: str) -> None:
     context.close()
 
 
+#: the locale the browser asks for, by the page's language
+LOCALES = {"en": "en-GB", "ru": "ru-RU"}
+
+
+def languages(browser: Any, base: str, out: Path, lang: str) -> None:
+    """A few screens at a phone's size in ``lang`` (``LANG-NAME.png``)."""
+    width, height = SIZES["phone"]
+    context = browser.new_context(viewport={"width": width, "height": height}, locale=LOCALES[lang])
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    page.on("dialog", lambda d: d.accept())
+    page.goto(base)
+    page.wait_for_selector("[data-field=name]")
+    shoot(page, out, "signin", lang)
+    page.fill("[data-field=name]", f"Маша{uuid.uuid4().int % 1000}")
+    page.click("[data-do=register]")
+    page.wait_for_selector("[data-game=crescent] .cert:not(:empty)")
+    shoot(page, out, "home", lang)
+    page.click("[data-game=hand_reserve] [data-do=practice]")
+    page.wait_for_selector("section.game[data-status=playing] .table")
+    page.evaluate(PLAY, MOVES)
+    page.wait_for_function(SETTLED)
+    shoot(page, out, "board", lang)
+    press(page, "resign")
+    page.wait_for_selector("aside.end")
+    page.wait_for_timeout(600)
+    shoot(page, out, "end", lang)
+    page.goto(f"{base}#home")
+    page.click("[data-game=crescent] [data-do=practice]")
+    page.wait_for_selector("section.game[data-status=playing] .table")
+    press(page, "rules")
+    page.wait_for_selector("dialog[open] .rules[data-loaded='1']")
+    shoot(page, out, "rules", lang)
+    page.goto(f"{base}#account")
+    page.wait_for_selector("section.account [data-field=lang]")
+    shoot(page, out, "account", lang)
+    context.close()
+
+
 def icons(browser: Any) -> None:
     """web/icon.svg drawn at the sizes the manifest lists as PNG."""
     svg = (ROOT / "web" / "icon.svg").read_text(encoding="utf-8")
@@ -152,6 +197,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("dir", nargs="?", default=str(ROOT / "docs" / "img"))
     parser.add_argument("--icons", action="store_true", help="draw the app's PNG icons")
+    parser.add_argument(
+        "--langs", action="store_true", help="a few phone screens in English and in Russian"
+    )
     args = parser.parse_args(argv)
     if not Path(CHROMIUM).exists():
         print("needs Debian's chromium: apt-get install chromium", file=sys.stderr)
@@ -171,9 +219,13 @@ def main(argv: list[str] | None = None) -> int:
         base = f"http://127.0.0.1:{server.port}/"
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM)
-            boards(browser, base, out)
-            for size, scheme in (("desktop", "light"), ("phone", "dark")):
-                screens(browser, base, out, size, scheme)
+            if args.langs:
+                for lang in LOCALES:
+                    languages(browser, base, out, lang)
+            else:
+                boards(browser, base, out)
+                for size, scheme in (("desktop", "light"), ("phone", "dark")):
+                    screens(browser, base, out, size, scheme)
             browser.close()
     return 0
 

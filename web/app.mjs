@@ -105,7 +105,10 @@ root.textContent = ""; // the page's "loading…", which render would keep
 render(html`<${App} />`, root);
 window.pasyans = { app, conn };
 
-// the shell cached for offline use (sw.js); after the page is up, not before
+// the shell cached for offline use (sw.js); after the page is up, not before (the page
+// may be loaded already: this module runs once the catalogue is here, i18n.mjs)
 if ("serviceWorker" in navigator) {
-  window.addEventListener("load", () => navigator.serviceWorker.register("/sw.js").catch(() => {}));
+  const register = () => navigator.serviceWorker.register("/sw.js").catch(() => {});
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register);
 }

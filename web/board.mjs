@@ -9,23 +9,36 @@ import { EndPanel } from "./end.mjs";
 import { useChanges, useDrag, useKeys, useMotion, useSize, useTick, useTiming } from "./hooks.mjs";
 import { choose, hasLabel, layout } from "./layout.mjs";
 import { prefs } from "./store.mjs";
-import { actionLabel, cardName, clock, formatMove, modeName, pretty, W } from "./words.mjs";
+import { actionLabel, baseText, cardName, clock, formatMove, infoText, LABEL_WORDS, modeDay, pileTitle, pretty, W } from "./words.mjs";
 
 // ms: the longest pause between two changes counted as play (the server's --idle-gap)
 const IDLE_GAP_MS = 60000;
 
-// what a pile is called aloud: its label as shown first, then what is on it
+// what a pile is called aloud: the code shown by it first (a name holds the visible
+// text from its start: "A↑ (foundation 1)"), its name, then what is on it
 export function pileLabel(pile) {
   const cards = pile.cards;
-  const name = W.board.pileName(pile.id, pile.label);
-  if (!cards.length) return W.board.emptyPile(name, pile.base);
+  const title = pileTitle(pile);
+  const shown = shownLabel(pile);
+  const name = shown && shown !== title ? `${shown} (${title})` : title;
+  if (!cards.length) return W.board.emptyPile(name, baseText(pile.base));
   return W.board.pile(name, cardName(cards[cards.length - 1]), cards.length);
+}
+
+// a pile's label as shown by it: the server's (a short code: "C3", "A↑"), but a word
+// in the page's language: one of the games' label words (short, as the room by a pile
+// is), else the pile's name (as the terminal client says it)
+export function shownLabel(pile) {
+  const label = pile.label || "";
+  if (!/[a-z]{2}/.test(label)) return label;
+  if (LABEL_WORDS[label]) return LABEL_WORDS[label];
+  return pile.name ? pileTitle(pile) : label;
 }
 
 // an empty pile shows its base card ("A♠"), else its name when no label above says it
 function slotText({ pile, showsLabel }) {
-  if (pile.base && pile.base.length <= 3) return /^[A2-9TJQK][SHDC]$/.test(pile.base) ? pretty(pile.base) : pile.base;
-  return showsLabel || hasLabel(pile) ? "" : pile.label;
+  if (pile.base && pile.base.length <= 3) return /^[A2-9TJQK][SHDC]$/.test(pile.base) ? pretty(pile.base) : baseText(pile.base);
+  return showsLabel || hasLabel(pile) ? "" : shownLabel(pile);
 }
 
 // What a pile shows besides its cards: chosen, a target, playable, the last move's,
@@ -57,22 +70,23 @@ class Pile extends Component {
     const cls = ["pile", `kind-${pile.kind}`, `fan-${pile.fan}`];
     for (const flag of ["source", "target", "can", "last", "hinted", "queued"]) if (m[flag]) cls.push(flag);
     const orient = pile.orient === "v" ? "↕" : pile.orient === "h" ? "↔" : "";
-    const shown = place.showsLabel ? pile.label : "";
+    const shown = place.showsLabel ? shownLabel(pile) : "";
     const count = pile.fan === "none" && pile.cards.length > 1 ? pile.cards.length : null;
     const empty = !pile.cards.length;
+    const slot = empty ? slotText(place) || "" : "";
     return html`<div
       class=${cls.join(" ")}
       data-pile=${pile.id}
       tabindex="0"
       role="button"
       aria-label=${pileLabel(pile)}
-      title=${pile.base ? `${pile.label} · ${pile.base}` : pile.label}
+      title=${pile.base ? `${pileTitle(pile)} · ${baseText(pile.base)}` : pileTitle(pile)}
       style=${{ left: `${place.left}px`, top: `${place.top}px`, width: `${place.width + gap}px`, height: `${place.label + place.height + 6}px` }}
       onPointerDown=${onPointerDown}
     >
       ${place.labelled ? html`<div class="label" aria-hidden="true" style=${{ width: `${place.labelRoom}px` }}>${shown}</div>` : ""}
       <div class="cards" style=${{ top: `${place.label}px` }} aria-hidden="true">
-        ${empty ? html`<div class="slot" data-text=${slotText(place)}></div>` : ""}
+        ${empty ? html`<div class="slot" data-text=${slot} data-long=${slot.length > 3 ? "1" : undefined}></div>` : ""}
         ${spots.map(
           (s, n) => html`<${Card}
             key=${s.i}
@@ -169,10 +183,10 @@ function ActionButtons({ game }) {
   const button = (m, i, label) => html`<button class="action primary" data-closes="1" data-action=${m.action} data-action-index=${i} onClick=${() => game.pick(m)}>${label}</button>`;
   return [...groups.entries()].map(([name, list]) =>
     list.length <= 2
-      ? list.map(([m, i]) => button(m, i, actionLabel(m)))
+      ? list.map(([m, i]) => button(m, i, actionLabel(m, game.piles)))
       : html`<details class="more action-group" data-group=${name} onToggle=${placeList}>
           <summary class="primary">${W.board.actionMenu(actionLabel({ action: name }))}</summary>
-          <div class="more-list" onClick=${closeList}>${list.map(([m, i]) => button(m, i, actionLabel(m)))}</div>
+          <div class="more-list" onClick=${closeList}>${list.map(([m, i]) => button(m, i, actionLabel(m, game.piles)))}</div>
         </details>`,
   );
 }
@@ -250,8 +264,12 @@ export function Board({ game, titles, onLeave, onRules, onNew, side }) {
 
   const title = (titles || {})[s.game] || {};
   // the game's own counters (redeals left, the pass…); a flag only while it is set
-  const info = Object.entries((s.view && s.view.info) || {}).filter(([, v]) => v !== null && v !== false && typeof v !== "object");
-  const mode = [modeName(s.mode), s.date || "", s.ranked ? `· ${W.board.ranked}` : "", s.assisted ? `· ${W.board.assisted}` : ""];
+  const piles = (s.view && s.view.piles) || [];
+  const info = Object.entries((s.view && s.view.info) || {})
+    .filter(([, v]) => typeof v !== "object" || Array.isArray(v))
+    .map(([k, v]) => infoText(k, v, piles))
+    .filter(Boolean);
+  const mode = [modeDay(s.mode, s.date), s.ranked ? `· ${W.board.ranked}` : "", s.assisted ? `· ${W.board.assisted}` : ""];
   return html`<section
     class=${`game${side ? " has-side" : ""}`}
     data-game-id=${s.game_id}
@@ -261,13 +279,13 @@ export function Board({ game, titles, onLeave, onRules, onNew, side }) {
   >
     <header class="game-head">
       <button class="link home" data-do="home" onClick=${onLeave}>${W.board.home}</button>
-      <h1><span lang="ru">${title.title_ru || s.game}</span> <small>${title.title_en || ""}</small></h1>
+      <h1><span lang="ru">${title.title_ru || s.game}</span> <small lang="en">${title.title_en || ""}</small></h1>
       <span class="counters">
         <span class="mode" data-assisted=${s.assisted ? "1" : "0"}>${mode.filter(Boolean).join(" ")}</span>
         <span>${W.board.counters(s.foundation, s.total)}</span>
         <span>${W.count.moves(Number(s.moves || 0))}</span>
         <${Clock} game=${game} />
-        ${info.map(([k, v]) => html`<span class="info">${W.board.info(k)}${v === true ? "" : `: ${String(v)}`}</span>`)}
+        ${info.map((text) => html`<span class="info">${text}</span>`)}
       </span>
     </header>
     <div class="board-wrap">
@@ -295,7 +313,7 @@ export function Board({ game, titles, onLeave, onRules, onNew, side }) {
       <p class="message" role="status">${game.message}${typed ? html` <kbd>${typed}</kbd>` : ""}${game.waiting ? html` <span class="queued-note">${W.board.queued(game.waiting)}</span>` : ""}</p>
       <p id="board-keys" class="keys">${W.board.keys}</p>
       ${game.choices
-        ? html`<div class="choices">${game.choices.map((m) => html`<button onClick=${() => game.pick(m)}>${formatMove(m)}</button>`)}</div>`
+        ? html`<div class="choices">${game.choices.map((m) => html`<button onClick=${() => game.pick(m)}>${formatMove(m, game.piles)}</button>`)}</div>`
         : ""}
       <${Actions} game=${game} onRules=${onRules} onNew=${onNew} view=${view} setView=${setView} />
     </div>

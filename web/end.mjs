@@ -3,7 +3,33 @@
 
 import { html, useEffect, useRef, useState } from "./vendor/preact-htm.mjs";
 import { reducedMotion } from "./hooks.mjs";
-import { clock, outcome, shareText, utcMinute, W } from "./words.mjs";
+import { _, lang } from "./i18n.mjs";
+import { clock, modeDay, outcome, utcMinute, W } from "./words.mjs";
+
+export const SHARE_COMMITMENT = 12;
+
+// A finished game's result to share: nothing that gives the deal away (client/text.py).
+export function shareText(game, titles, { par = null, rank = null, of = null } = {}) {
+  const names = (titles || {})[game.game] || {};
+  const ru = names.title_ru || game.game;
+  const en = names.title_en || "";
+  // in English both titles (the Russian one first), in Russian the Russian one
+  const head = [W.brandLatin, lang !== "ru" && en && en !== ru ? `${ru} (${en})` : ru];
+  head.push(modeDay(game.mode, game.date));
+  const result = [
+    outcome(game),
+    _("{home}/{total} cards", { home: game.foundation || 0, total: game.total || 0 }),
+    W.count.moves(Number(game.moves || 0)) + (par !== null && par !== undefined ? _(" (par {par})", { par }) : ""),
+    clock(game.time_ms),
+  ];
+  if (rank !== null && rank !== undefined) result.push(of ? _("#{rank} of {of}", { rank, of }) : `#${rank}`);
+  if (game.auto_completed) result.push(_("auto-completed"));
+  if (game.assisted) result.push(W.assistedLong);
+  const lines = [head.filter(Boolean).join(" · "), result.join(" · ")];
+  const commitment = (game.deal && game.deal.commitment) || game.commitment;
+  if (commitment && game.date) lines.push(_("commitment {commitment}…", { commitment: String(commitment).slice(0, SHARE_COMMITMENT) }));
+  return lines.join("\n");
+}
 
 const BURST = 18; // suits thrown up by a win
 const SUIT_KEYS = ["S", "H", "D", "C"];

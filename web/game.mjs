@@ -10,6 +10,7 @@
 
 import { applyDelta, DeltaGap, Lost, ServerError } from "./net.mjs";
 import { prefs } from "./store.mjs";
+import { pile as pileName } from "./i18n.mjs";
 import { formatMove, W } from "./words.mjs";
 
 // the server is asked whether it can finish the game once this share of cards is home
@@ -106,6 +107,11 @@ export class Game {
     return this.legal.filter((m) => "action" in m);
   }
 
+  // a pile of the view named as a sentence says it: "from column 3", "to the waste"
+  where(pid, form) {
+    return pileName(this.pile(pid), form) || pid;
+  }
+
   say(text) {
     this.message = text;
     this.changed();
@@ -181,7 +187,7 @@ export class Game {
       return this.say(W.board.which);
     }
     if (this.sources().has(pid)) return this.chooseSource(pid, index);
-    this.say(W.board.noMove(this.source.pid, pid));
+    this.say(W.board.noMove(this.where(this.source.pid, "from"), this.where(pid, "to")));
   }
 
   chooseSource(pid, index) {
@@ -200,7 +206,7 @@ export class Game {
     const actions = this.actions();
     const pile = this.pile(pid);
     if (pile && pile.kind === "stock" && actions.length === 1) return this.play(actions[0]);
-    this.say(W.board.noMoveFrom(pid));
+    this.say(W.board.noMoveFrom(this.where(pid, "from")));
   }
 
   // double-click: the card to a foundation, when exactly that move is legal
@@ -230,7 +236,7 @@ export class Game {
         return this.say(W.board.which);
       }
       this.source = null;
-      return this.say(W.board.noMove(from, to));
+      return this.say(W.board.noMove(this.where(from, "from"), this.where(to, "to")));
     }, to);
   }
 
@@ -314,6 +320,7 @@ export class Game {
   async play(move) {
     const clicked = this.pointerAt ?? performance.now();
     this.pointerAt = null;
+    const said = formatMove(move, this.piles); // before the move: the card is still where it was
     const guess = predict(this.state, move);
     this.onMove(move, guess ? guess.moved : 0);
     this.source = null;
@@ -330,8 +337,8 @@ export class Game {
       return false;
     }
     this.last = move;
-    this.say(formatMove(move));
-    if (prefs.safeAfter && this.playing) await this.safe(formatMove(move));
+    this.say(said);
+    if (prefs.safeAfter && this.playing) await this.safe(said);
     this.considerFinish();
     return true;
   }
@@ -362,10 +369,10 @@ export class Game {
     const reply = await this.send("auto", { seq: this.state.seq });
     if (!reply) return;
     const played = reply.played || [];
-    const said = after ? `${after} · ` : "";
     if (played.length) {
       this.last = played[played.length - 1];
-      this.say(W.board.playedSafe(said, played.length, played.map(formatMove).join(", ")));
+      const list = played.map((m) => formatMove(m, this.piles, { card: false })).join(", ");
+      this.say((after ? `${after} · ` : "") + W.board.playedSafe(played.length, list));
     } else if (!after) {
       this.say(W.board.noSafe);
     }
@@ -380,9 +387,9 @@ export class Game {
         this.state = { ...this.state, ranked: false, assisted: true };
         if (reply.move) {
           this.hintMove = reply.move;
-          this.say(W.board.hintIs(formatMove(reply.move)));
+          this.say(W.board.hintIs(formatMove(reply.move, this.piles)));
         } else {
-          this.say(reply.message || W.board.noWin);
+          this.say(W.board.noWin);
         }
       } catch (err) {
         this.say(err.message);

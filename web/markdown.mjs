@@ -1,7 +1,8 @@
 // The rules pages' Markdown (docs/games/*.md, as the `rules` op sends it) drawn as
-// elements: headings, paragraphs, lists, tables, **strong**, *emphasis* and `code`.
-// Only that much Markdown, and never as HTML: every piece of text stays text; Russian
-// in the text is marked lang="ru".
+// elements: headings, paragraphs, lists, tables, > quotations, **strong**, *emphasis*
+// and `code`. Only that much Markdown, and never as HTML: every piece of text stays
+// text; in an English page Russian is marked lang="ru", in a Russian page English
+// (a title, a book's name) lang="en".
 
 import { html } from "./vendor/preact-htm.mjs";
 
@@ -12,17 +13,24 @@ function inline(text) {
     if (part.startsWith("**") && part.endsWith("**") && part.length > 4) return html`<strong>${inline(part.slice(2, -2))}</strong>`;
     if (part.startsWith("`") && part.endsWith("`") && part.length > 2) return html`<code>${part.slice(1, -1)}</code>`;
     if (part.startsWith("*") && part.endsWith("*") && part.length > 2) return html`<em>${inline(part.slice(1, -1))}</em>`;
-    return russian(part);
+    return marked(part);
   });
 }
+
+// the language of the page being drawn (Markdown draws one page at a time)
+let pageLang = "en";
 
 // a run of Russian (Cyrillic letters and what lies between them: spaces, punctuation,
 // «quotes») — marked lang="ru" so a screen reader speaks it in Russian
 const RUSSIAN = /(«?[\u0400-\u04ff](?:[^a-zA-Z"()]*[\u0400-\u04ff»])?)/;
 
-function russian(text) {
-  if (!RUSSIAN.test(text)) return text;
-  return text.split(RUSSIAN).map((part, i) => (i % 2 ? html`<span lang="ru">${part}</span>` : part));
+// a run of English words (two letters or more: a card's "K" is no word)
+const ENGLISH = /([A-Za-z]{2,}(?:[\s'’,-]+[A-Za-z]{2,})*)/;
+
+function marked(text) {
+  const [run, other] = pageLang === "ru" ? [ENGLISH, "en"] : [RUSSIAN, "ru"];
+  if (!run.test(text)) return text;
+  return text.split(run).map((part, i) => (i % 2 ? html`<span lang=${other}>${part}</span>` : part));
 }
 
 const cells = (line) => line.trim().replace(/^\||\|$/g, "").split("|").map((cell) => cell.trim());
@@ -32,6 +40,11 @@ function block(lines, key) {
   if (heading && lines.length === 1) {
     const tag = `h${Math.min(heading[1].length + 2, 6)}`; // under the dialog's own h2
     return html`<${tag} key=${key}>${inline(heading[2])}</${tag}>`;
+  }
+  if (lines.every((line) => line.trim().startsWith(">"))) {
+    // a quotation (the seed's own words, «…»): its lines are Markdown again
+    const inner = lines.map((line) => line.trim().replace(/^>\s?/, ""));
+    return html`<blockquote key=${key}>${block(inner.filter((line) => line.trim()), 0)}</blockquote>`;
   }
   if (lines.every((line) => line.trim().startsWith("|"))) {
     const rows = lines.filter((line) => !/^\s*\|[\s:|-]+\|\s*$/.test(line)).map(cells);
@@ -51,7 +64,8 @@ function block(lines, key) {
   return html`<p key=${key}>${inline(lines.map((line) => line.trim()).join(" "))}</p>`;
 }
 
-export function Markdown({ text }) {
+export function Markdown({ text, lang = "en" }) {
+  pageLang = lang;
   const blocks = text.split(/\n\s*\n/).map((b) => b.split("\n").filter((line) => line.trim()));
   return html`<div class="markdown">${blocks.filter((b) => b.length).map((b, i) => block(b, i))}</div>`;
 }

@@ -1,404 +1,404 @@
-// Every word the page shows, in one catalogue: `W` (grouped by screen) and the few
-// functions that write cards, moves, clocks and results as the terminal client does
-// (client/text.py, protocol/cards.py). One language today (English; the games' Russian
-// titles come from the server): a translation replaces W's entries, and each function
-// entry takes the same arguments.
+// Every word the page shows: `W` (grouped by screen) and the few functions that write
+// cards, moves, clocks and results as the terminal client does (client/text.py,
+// protocol/i18n.py). Each is a catalogue message (i18n.mjs: `_`, `ngettext`), said in
+// the page's language when this module loads (the catalogue is here by then) or, for a
+// function, when it is called; English is the message id (docs/i18n.md).
+
+import { _, date, moment, move as sayMove, N_, ngettext, number, pile as pileName, say } from "./i18n.mjs";
+
+const LATIN = "pasyans"; // the brand in Latin letters, in every language
 
 export const W = {
   brand: "Пасьянсы", // lang="ru" wherever it shows
-  brandLatin: "pasyans",
-  loading: "loading…",
-  connecting: "connecting to the server…",
-  signingIn: "signing in…",
-  close: "Close",
-  copy: "Copy",
-  copied: "Copied ✓",
+  brandLatin: LATIN,
+  loading: _("loading…"),
+  connecting: _("connecting to the server…"),
+  signingIn: _("signing in…"),
+  close: _("Close"),
+  copy: _("Copy"),
+  copied: _("Copied ✓"),
   and: ", ",
   none: "–",
+  language: _("Language"),
 
   nav: {
-    label: "Main",
-    home: "Home",
-    leaderboards: "Leaderboards",
-    history: "History",
-    stats: "Stats",
-    friends: "Friends",
-    inbox: "Inbox",
-    unread: (n) => (n ? ` (${n})` : ""),
-    unreadLabel: (n) => (n ? `Inbox: ${n} unread` : "Inbox"),
-    account: (player) => `Account: ${player}`,
+    label: _("Main"),
+    home: _("Home"),
+    leaderboards: _("Leaderboards"),
+    history: _("History"),
+    stats: _("Stats"),
+    friends: _("Friends"),
+    inbox: _("Inbox"),
+    unread: (n) => (n ? ` (${number(n)})` : ""),
+    unreadLabel: (n) => (n ? ngettext("Inbox: {n} unread", "Inbox: {n} unread", n) : _("Inbox")),
+    account: (player) => _("Account: {player}", { player }),
   },
 
   net: {
-    lost: (why) => `Connection lost — reconnecting… (${why})`,
-    noAnswer: "no answer",
-    wasLost: "the connection was lost",
-    busy: "The server cannot answer just now — trying again…",
-    offline: "You are offline. The page comes back by itself when the network does.",
-    unreachable: "You are offline, or the server is out of reach: the page comes back by itself when it answers.",
-    offlineBody: "You are offline: the games need the server. This page opens again by itself when the network is back.",
-    bye: (reason) => `The server says goodbye (${reason}): reconnecting…`,
-    lostRequest: "the connection to the server was lost",
+    lost: (why) => _("Connection lost — reconnecting… ({why})", { why }),
+    noAnswer: _("no answer"),
+    wasLost: _("the connection was lost"),
+    busy: _("The server cannot answer just now — trying again…"),
+    offline: _("You are offline. The page comes back by itself when the network does."),
+    unreachable: _("You are offline, or the server is out of reach: the page comes back by itself when it answers."),
+    offlineBody: _("You are offline: the games need the server. This page opens again by itself when the network is back."),
+    bye: (reason) =>
+      W.net.reasons[reason]
+        ? _("The server says goodbye ({reason}): reconnecting…", { reason: W.net.reasons[reason] })
+        : _("The server closed the connection: reconnecting…"),
+    reasons: { "server shutting down": _("it is restarting") },
+    lostRequest: _("the connection to the server was lost"),
   },
 
   signIn: {
-    lead: "Sixteen Russian patience games, a fair daily deal of each, leaderboards and races.",
-    name: "Pick a name (any alphabet: Маша, Ωμέγα, alice)",
-    start: "Start playing",
-    have: "I have an account (a token from another device)",
-    token: "Your token",
-    signIn: "Sign in",
-    unknown: "the server does not know this token",
+    lead: _("Sixteen Russian patience games, a fair daily deal of each, leaderboards and races."),
+    name: _("Pick a name: 3–20 letters of one alphabet, digits, _ or - (Маша, Ωμέγα, alice)"),
+    start: _("Start playing"),
+    have: _("I have an account (a token from another device)"),
+    token: _("Your token"),
+    signIn: _("Sign in"),
+    unknown: _("the server does not know this token"),
   },
 
   home: {
-    title: "Today's dailies",
-    nextIn: (hms) => `next dailies in ${hms}`,
-    streak: (n) => `streak: ${W.count.days(n)}`,
-    certifying: (facts) => `certifying a winnable deal…${facts ? ` (${facts})` : ""}`,
-    tried: (n) => `${W.count.deals(n)} tried`,
-    readySeconds: (s) => `ready in about ${s} s`,
-    readyMinutes: (m) => `ready in about ${m} min`,
-    certified: (par) => `certified winnable · par ${par}`,
-    unproven: (n, total) => `not proven winnable; best known line founds ${n} of ${total}`,
-    notPlayed: "not played",
-    inPlay: (moves) => `in play · ${W.count.moves(moves)}`,
-    resume: "Resume",
-    result: "Result",
-    whenReady: "Play when ready",
-    opensWhenReady: "Opens when ready — cancel",
-    playDaily: "Play daily",
-    practice: "Practice",
-    race: "Race",
-    leaderboard: "Leaderboard",
-    commitment: "commitment",
-    dealTitle: "Deal by number",
-    dealGame: "Game",
-    dealSeed: "Deal number",
-    dealExample: "e.g. 12345678901234567890",
-    deal: "Deal",
-    badSeed: "a deal number is a whole number from 0 to 2^64 − 1",
-    yesterday: (date) => `Yesterday (${date}): seeds revealed`,
-    verifyAll: "Verify every commitment",
-    verify: "verify",
-    matches: "✓ commitment matches",
-    mismatch: "✗ commitment does not match",
-    parLine: "par line",
-    columns: { game: "game", seed: "seed", par: "par", commitment: "commitment", check: "check" },
+    title: _("Today's dailies"),
+    nextIn: (hms) => _("next dailies in {hms}", { hms }),
+    streak: (n) => ngettext("streak: {n} day", "streak: {n} days", n),
+    certifying: (facts) => (facts ? _("certifying a winnable deal… ({facts})", { facts }) : _("certifying a winnable deal…")),
+    tried: (n) => ngettext("{n} deal tried", "{n} deals tried", n),
+    ready: (seconds) => _("ready in about {seconds}", { seconds }),
+    certified: (par) => _("certified winnable · par {par}", { par }),
+    unproven: (n, total) => _("not proven winnable; best known line founds {n} of {total}", { n, total }),
+    notPlayed: _("not played"),
+    inPlay: (moves) => _("in play · {moves}", { moves: W.count.moves(moves) }),
+    resume: _("Resume"),
+    result: _("Result"),
+    whenReady: _("Play when ready"),
+    opensWhenReady: _("Opens when ready — cancel"),
+    playDaily: _("Play daily"),
+    practice: _("Practice"),
+    race: _("Race"),
+    leaderboard: _("Leaderboard"),
+    commitment: _("commitment"),
+    dealTitle: _("Deal by number"),
+    dealGame: _("Game"),
+    dealSeed: _("Deal number"),
+    dealExample: _("e.g. 12345678901234567890"),
+    deal: _("Deal"),
+    badSeed: _("a deal number is a whole number from 0 to 2^64 − 1"),
+    yesterday: (day) => _("Yesterday ({date}): seeds revealed", { date: date(day) }),
+    verifyAll: _("Verify every commitment"),
+    verify: _("verify"),
+    matches: _("✓ commitment matches"),
+    mismatch: _("✗ commitment does not match"),
+    parLine: _("par line"),
+    columns: { game: _("game"), seed: _("seed"), par: _("par"), commitment: _("commitment"), check: _("check") },
   },
 
   account: {
-    title: "Account",
-    device: "Use this account on another device",
-    tokenNote: "Your token (keep it secret; paste it under “I have an account”):",
-    fourColour: "four-colour suits (♦ blue, ♣ green)",
-    tapHome: "a single tap sends a card to its foundation when that is its only move",
-    back: "Card back",
-    backs: { blue: "blue lattice", red: "red lattice", green: "green dots" },
-    signOut: "Sign out",
-    signOutAsk: "Sign out? Keep your token (use this account on another device) to come back.",
-    install: "Install as an app",
+    title: _("Account"),
+    device: _("Use this account on another device"),
+    tokenNote: _("Your token (keep it secret; paste it under “I have an account”):"),
+    fourColour: _("four-colour suits (♦ blue, ♣ green)"),
+    tapHome: _("a single tap sends a card to its foundation when that is its only move"),
+    back: _("Card back"),
+    backs: { blue: _("blue lattice"), red: _("red lattice"), green: _("green dots") },
+    signOut: _("Sign out"),
+    signOutAsk: _("Sign out? Keep your token (use this account on another device) to come back."),
+    install: _("Install as an app"),
   },
 
   board: {
-    home: "← Home",
-    table: "The table",
-    counters: (home, total) => `${home}/${total} home`,
-    ranked: "ranked",
-    assisted: "assisted (not ranked)",
-    undo: "Undo",
-    hint: "Hint",
-    safe: "Safe moves",
-    safeAfter: "safe moves after each move",
-    finish: "Finish",
-    finishN: (n) => `Finish (${n})`,
-    finishTitle: "the server plays the rest when it finds a certain win",
-    resign: "Resign",
-    rules: "Rules",
-    more: "More",
-    newGame: "New game",
-    newGameTitle: "a fresh practice deal of this game",
+    home: _("← Home"),
+    table: _("The table"),
+    counters: (home, total) => _("{home}/{total} home", { home, total }),
+    ranked: _("ranked"),
+    assisted: _("assisted (not ranked)"),
+    undo: _("Undo"),
+    hint: _("Hint"),
+    safe: _("Safe moves"),
+    safeAfter: _("safe moves after each move"),
+    finish: _("Finish"),
+    finishN: (n) => _("Finish ({n})", { n }),
+    finishTitle: _("the server plays the rest when it finds a certain win"),
+    resign: _("Resign"),
+    rules: _("Rules"),
+    more: _("More"),
+    newGame: _("New game"),
+    newGameTitle: _("a fresh practice deal of this game"),
     actionMenu: (name) => `${name}…`,
-    // a game's own counter (the view's `info`, named by the server): "redeals left"
-    info: (key) => key.replace(/_/g, " "),
-    zoomIn: "Larger cards",
-    zoomOut: "Smaller cards",
-    zoomFit: "Fit the whole table",
-    which: "which move?",
-    over: "the game is over",
-    noMoveFrom: (pid) => `no legal move starts from ${pid}`,
-    noMove: (a, b) => `no legal move from ${a} to ${b}`,
-    noPile: (t) => `no pile ${t}`,
-    twoHomes: "more than one foundation takes it: drag it",
-    noHome: "no foundation takes it",
-    queued: (n) => `${n} waiting for the server…`,
-    refused: (why) => `refused: ${why} — the card is back`,
-    dropped: (n) => `${W.count.clicks(n)} after it not played`,
-    staleSeq: "the game moved on elsewhere: the board is up to date again",
-    elsewhere: "moved in another tab: the board is up to date",
-    lost: "connection lost: the board comes back as the server has it…",
-    cantFetch: (why) => `could not fetch the game: ${why}`,
-    reconnected: "reconnected: the board is as the server has it, play on",
-    undone: "undone",
-    resigned: "resigned",
-    hintIs: (move) => `hint: ${move}`,
-    noWin: "no win found from here",
-    playedSafe: (said, n, list) => `${said}played ${W.count.safeMoves(n)}: ${list}`,
-    noSafe: "no safe move now (the rules page says which moves this game counts safe)",
-    canFinish: "the server can finish this game for you",
-    finished: (n) => `auto-completed: the server played the last ${W.count.moves(n)}`,
-    hintAsk: "A hint unranks this daily: it will no longer count on the leaderboards, your stats' dailies or your streak. Ask for a hint?",
-    resignAsk: "Resign this game? It ends as lost.",
-    empty: "empty",
-    faceDown: "face down",
-    pile: (label, top, n) => `${label}: ${top}, ${W.count.cards(n)}`,
-    emptyPile: (label, base) => `${label}: empty${base ? `, ${base}` : ""}`,
-    pileName: (id, label) => (label && label !== id ? `${label} (${id})` : id),
-    keys: "Keys: Tab or the arrows move between piles, Enter or Space picks a pile, or type a pile's name and Enter; Esc lets go.",
+    zoomIn: _("Larger cards"),
+    zoomOut: _("Smaller cards"),
+    zoomFit: _("Fit the whole table"),
+    which: _("which move?"),
+    over: _("the game is over"),
+    noMoveFrom: (from) => _("no legal move starts {from}", { from }),
+    noMove: (from, to) => _("no legal move {from} {to}", { from, to }),
+    noPile: (t) => _("no pile {name}", { name: t }),
+    twoHomes: _("more than one foundation takes it: drag it"),
+    noHome: _("no foundation takes it"),
+    queued: (n) => ngettext("{n} waiting for the server…", "{n} waiting for the server…", n),
+    refused: (why) => _("refused: {why} — the card is back", { why }),
+    dropped: (n) => ngettext("{n} click after it not played", "{n} clicks after it not played", n),
+    staleSeq: _("the game moved on elsewhere: the board is up to date again"),
+    elsewhere: _("moved in another tab: the board is up to date"),
+    lost: _("connection lost: the board comes back as the server has it…"),
+    cantFetch: (why) => _("could not fetch the game: {why}", { why }),
+    reconnected: _("reconnected: the board is as the server has it, play on"),
+    undone: _("undone"),
+    resigned: _("resigned"),
+    hintIs: (said) => _("hint: {move}", { move: said }),
+    noWin: _("no win found from here"),
+    playedSafe: (n, list) => ngettext("played {n} safe move: {list}", "played {n} safe moves: {list}", n, { list }),
+    noSafe: _("no safe move now (the rules page says which moves this game counts safe)"),
+    canFinish: _("the server can finish this game for you"),
+    finished: (n) => ngettext("auto-completed: the server played the last move", "auto-completed: the server played the last {n} moves", n),
+    hintAsk: _("A hint unranks this daily: it will no longer count on the leaderboards, your stats' dailies or your streak. Ask for a hint?"),
+    resignAsk: _("Resign this game? It ends as lost."),
+    pile: (name, top, n) => ngettext("{pile}: {top}, {n} card", "{pile}: {top}, {n} cards", n, { pile: name, top }),
+    emptyPile: (name, base) => (base ? _("{pile}: empty, {base}", { pile: name, base }) : _("{pile}: empty", { pile: name })),
+    keys: _("Keys: Tab or the arrows move between piles, Enter or Space picks a pile, or type a pile's name and Enter; Esc lets go."),
   },
 
-  // the games' actions on their buttons (the server's names: deal, swap, …); an action
-  // offered many ways is one button "Name…" opening its list
-  actions: {
-    deal: { name: "Deal" },
-    redeal: { name: "Redeal" },
-    shift: { name: "Shift" },
-    travel: { name: "Travel" },
-    next_row: { name: "Next row" },
-    spread: { name: "Spread the reserve" },
-    pick_up: { name: "Pick up", params: ({ column }) => `Pick up ${column}` },
-    swap: { name: "Swap", params: ({ a, b }) => `Swap ${a} ↔ ${b}` },
-    grace: {
-      name: "Grace",
-      params: ({ ace, king }) => `Grace: ${[ace && `ace from ${ace}`, king && `king from ${king}`].filter(Boolean).join(", ")}`,
-    },
-  },
+  // an action offered many ways is one button "Name…" opening its list (the server's
+  // keyed words, action.*, name each way: "Pick up column 3")
+  actionNames: { pick_up: _("Pick up"), swap: _("Swap"), grace: _("Grace") },
 
   end: {
-    won: "You won!",
+    won: _("You won!"),
     line: (home, total, moves, par, time, rank) =>
-      `${home}/${total} cards · ${W.count.moves(moves)}${par !== null && par !== undefined ? ` (par ${par})` : ""} · ${time}${rank ? ` · #${rank.rank} of ${rank.of}` : ""}`,
-    assisted: "assisted (the solver helped: not ranked): a hint or the solver's finish, so this result ranks nowhere",
-    seed: (seed) => `seed ${seed}`,
-    copy: "Copy the result",
-    again: "Play again",
-    newGame: "New game",
-    home: "Home",
-    look: "Look at the board",
-    back: "Show the result",
-    challenge: "Challenge a friend",
-    challengeMaking: "making the challenge…",
-    challengeLink: "Send this link: whoever opens it plays the same deal, and you see their result beside yours.",
-    challengeOpens: (when) => `A challenge of today's daily opens to players at ${when} UTC, when the day is over (nobody may play a daily's deal while it counts).`,
-    share: "Share",
+      [
+        _("{home}/{total} cards", { home, total }),
+        W.count.moves(moves) + (par !== null && par !== undefined ? _(" (par {par})", { par }) : ""),
+        time,
+        rank ? _("#{rank} of {of}", { rank: rank.rank, of: rank.of }) : "",
+      ].filter(Boolean).join(" · "),
+    assisted: _("assisted (the solver helped: not ranked): a hint or the solver's finish, so this result ranks nowhere"),
+    seed: (seed) => _("seed {seed}", { seed }),
+    copy: _("Copy the result"),
+    again: _("Play again"),
+    newGame: _("New game"),
+    home: _("Home"),
+    look: _("Look at the board"),
+    back: _("Show the result"),
+    challenge: _("Challenge a friend"),
+    challengeMaking: _("making the challenge…"),
+    challengeLink: _("Send this link: whoever opens it plays the same deal, and you see their result beside yours."),
+    challengeOpens: (when) =>
+      _("A challenge of today's daily opens to players at {when} UTC, when the day is over (nobody may play a daily's deal while it counts).", { when }),
+    share: _("Share"),
   },
 
-  rules: { title: "Rules", close: "Close the rules" },
+  rules: { title: _("Rules"), close: _("Close the rules") },
 
   leaderboard: {
-    title: "Leaderboard",
-    game: "Game",
-    board: "Board",
-    daily: "daily",
-    alltime: "all-time",
-    date: "Date",
-    aroundMe: "around me",
-    friends: "friends",
-    columns: { rank: "#", player: "player", result: "result", moves: "moves", time: "time" },
-    won: "won",
-    resigned: "resigned",
-    lost: "lost",
-    entries: (n) => W.count.entries(n),
-    me: (rank) => ` · you: #${rank}`,
-    openReplay: "open the replay",
-    laterReplay: "replays open once the day is over",
+    title: _("Leaderboard"),
+    game: _("Game"),
+    board: _("Board"),
+    daily: _("daily"),
+    alltime: _("all-time"),
+    date: _("Date"),
+    aroundMe: _("around me"),
+    friends: _("friends"),
+    columns: { rank: "#", player: _("player"), result: _("result"), moves: _("moves"), time: _("time") },
+    won: _("won"),
+    resigned: _("resigned"),
+    lost: _("lost"),
+    entries: (n) => ngettext("{n} entry", "{n} entries", n),
+    me: (rank) => _(" · you: #{rank}", { rank }),
+    openReplay: _("open the replay"),
+    laterReplay: _("replays open once the day is over"),
   },
 
   replay: {
-    title: "Replay",
-    first: "First position",
-    back: "One move back",
-    play: "Play",
-    pause: "Pause",
-    forward: "One move on",
-    last: "Final position",
-    step: "Move",
-    at: (at, total) => `move ${at} of ${total}`,
+    title: _("Replay"),
+    first: _("First position"),
+    back: _("One move back"),
+    play: _("Play"),
+    pause: _("Pause"),
+    forward: _("One move on"),
+    last: _("Final position"),
+    step: _("Move"),
+    at: (at, total) => _("move {at} of {total}", { at, total }),
   },
 
   stats: {
-    title: (player) => `Statistics · ${player}`,
-    all: "all games",
-    game: "game",
-    columns: ["played", "won", "win %", "best moves", "best time", "dailies won", "streak"],
-    streak: (n, best) => `${n} (best ${best})`,
-    days: "the last 30 days",
-    day: (d) => `${d.date}: ${d.won} won, ${d.lost} lost`,
+    title: (player) => _("Statistics · {player}", { player }),
+    all: _("all games"),
+    game: _("game"),
+    columns: [_("games"), _("wins"), _("win %"), _("best moves"), _("best time"), _("dailies won"), _("streak")],
+    streak: (n, best) => _("{n} (best {best})", { n, best }),
+    days: _("the last 30 days"),
+    day: (d) => _("{date}: {won} won, {lost} lost", { date: date(d.date), won: d.won, lost: d.lost }),
   },
 
   history: {
-    title: "History",
-    columns: ["game", "mode", "result", "moves", "time", "open"],
-    resume: "resume",
-    replay: "replay",
-    more: "more",
+    title: _("History"),
+    columns: [_("game"), _("mode"), _("result"), _("moves"), _("time"), _("open")],
+    resume: _("resume"),
+    replay: _("replay"),
+    more: _("more"),
   },
 
   friends: {
-    title: "Friends",
-    name: "A player's name",
-    follow: "Follow",
-    added: (who) => `you follow ${who}`,
-    already: (who) => `you followed ${who} already`,
-    stats: "stats",
-    unfollow: "unfollow",
-    none: "You follow nobody yet.",
-    offline: "offline",
-    activity: { home: "online", playing: "playing", racing: "racing", watching: "watching a race" },
-    joinLobby: (code) => `join their race ${code}`,
-    inviteGame: "Invite to a game of",
-    raceThem: "race",
-    challengeThem: "challenge",
-    invited: (who, code) => `${who} is invited (${code})`,
-    block: "block",
-    unblock: "unblock",
-    blocked: (names) => `You block ${names}: their invites and follows are dropped.`,
-    hidden: "You show as offline to everyone.",
-    hide: "Hide my presence",
-    show: "Show my presence",
+    title: _("Friends"),
+    name: _("A player's name"),
+    follow: _("Follow"),
+    added: (who) => _("you follow {who}", { who }),
+    already: (who) => _("you followed {who} already", { who }),
+    stats: _("stats"),
+    unfollow: _("unfollow"),
+    none: _("You follow nobody yet."),
+    offline: _("offline"),
+    activity: { home: _("online"), playing: _("playing"), racing: _("racing"), watching: _("watching a race") },
+    joinLobby: (code) => _("join their race {code}", { code }),
+    inviteGame: _("Invite to a game of"),
+    raceThem: _("race"),
+    challengeThem: _("challenge"),
+    invited: (who, code) => _("{who} is invited ({code})", { who, code }),
+    block: _("block"),
+    unblock: _("unblock"),
+    blocked: (names) => _("You block {names}: their invites and follows are dropped.", { names }),
+    hidden: _("You show as offline to everyone."),
+    hide: _("Hide my presence"),
+    show: _("Show my presence"),
   },
 
   inbox: {
-    title: "Inbox",
-    none: "Nothing yet: friends' invites and news come here.",
-    unread: (n) => `${n} unread`,
-    readAll: "Mark all read",
-    when: (at) => new Date(Number(at)).toISOString().slice(5, 16).replace("T", " "),
+    title: _("Inbox"),
+    none: _("Nothing yet: friends' invites and news come here."),
+    unread: (n) => ngettext("{n} unread", "{n} unread", n),
+    readAll: _("Mark all read"),
+    when: (at) => moment(at),
     text(item) {
       const code = (item.race || item.challenge || {}).code;
-      if (item.kind === "invite" && item.race) return `${item.sender} invites you to a race (${code})`;
-      if (item.kind === "invite") return `${item.sender} challenges you on a deal (${code})`;
-      if (item.kind === "challenge_result") return `${item.sender} finished your challenge ${code}`;
-      if (item.kind === "daily_beaten") return `${item.sender} beat your daily of ${item.date}`;
-      if (item.kind === "rematch") return `${item.sender} asks for a rematch (race ${code})`;
-      return `${item.sender}: ${item.kind}`;
+      const sender = item.sender;
+      if (item.kind === "invite" && item.race) return _("{sender} invites you to a race ({code})", { sender, code });
+      if (item.kind === "invite") return _("{sender} challenges you on a deal ({code})", { sender, code });
+      if (item.kind === "challenge_result") return _("{sender} finished your challenge {code}", { sender, code });
+      if (item.kind === "daily_beaten") return _("{sender} beat your daily of {date}", { sender, date: date(item.date) });
+      if (item.kind === "rematch") return _("{sender} asks for a rematch (race {code})", { sender, code });
+      return _("news from {sender}", { sender });
     },
     action(item) {
-      if (item.race) return "Join the race";
-      if (item.kind === "invite") return "Play the challenge";
-      if (item.challenge) return "See the results";
-      return "Mark read";
+      if (item.race) return _("Join the race");
+      if (item.kind === "invite") return _("Play the challenge");
+      if (item.challenge) return _("See the results");
+      return _("Mark read");
     },
-    see: "open your inbox",
+    see: _("open your inbox"),
   },
 
   calendar: {
-    title: "Calendar",
-    open: "calendar",
-    every: "Every game",
-    game: "Game",
-    month: "Month",
-    before: "Month before",
-    after: "Month after",
-    columns: ["day (UTC)", "yours", "par", "difficulty", ""],
-    countColumns: ["day (UTC)", "dailies won", "finished"],
-    status: { won: "won", lost: "lost", assisted: "assisted (not ranked)", playing: "in play", not_played: "not played" },
-    play: "Play this deal",
-    playToday: "Play today's daily",
-    pastNote: "A past day's deal is played after its day: unranked, its seed shown.",
-    wonOf: (won, days) => `won ${won} of ${days} days`,
-    summary: (won, played, days) => `dailies won: ${won} of ${played} finished, on ${days} days`,
-    none: "No dailies this month.",
+    title: _("Calendar"),
+    open: _("calendar"),
+    every: _("Every game"),
+    game: _("Game"),
+    month: _("Month"),
+    before: _("Month before"),
+    after: _("Month after"),
+    columns: [_("day (UTC)"), _("yours"), _("par"), _("difficulty"), ""],
+    countColumns: [_("day (UTC)"), _("dailies won"), _("finished")],
+    status: { won: _("won"), lost: _("lost"), assisted: _("assisted (not ranked)"), playing: _("in play"), not_played: _("not played") },
+    play: _("Play this deal"),
+    playToday: _("Play today's daily"),
+    pastNote: _("A past day's deal is played after its day: unranked, its seed shown."),
+    wonOf: (won, days) => ngettext("won {won} of {n} day", "won {won} of {n} days", days, { won }),
+    summary: (won, played, days) => ngettext("dailies won: {won} of {played} finished, on {n} day", "dailies won: {won} of {played} finished, on {n} days", days, { won, played }),
+    none: _("No dailies this month."),
   },
 
   difficulty: {
-    label: (n) => `difficulty ${n} of 3 (${["easy", "medium", "hard"][n - 1]})`,
+    levels: [_("easy"), _("medium"), _("hard")],
+    label: (n) => _("difficulty {n} of 3 ({level})", { n, level: W.difficulty.levels[n - 1] }),
     marks: (n) => "●".repeat(n) + "○".repeat(3 - n),
   },
 
   race: {
-    title: (game) => `Race · ${game}`,
-    panel: (code, status) => `Race ${code} · ${status}`,
-    spectators: (n) => ` · ${n === 1 ? "1 spectator" : `${n} spectators`}`,
-    chosen: (who) => `the deal's seed was chosen by ${who}`,
-    link: "Send this link:",
-    startsIn: (s) => `starting in ${s}…`,
-    start: "Start",
-    waiting: (who) => `Waiting for ${who} to start…`,
-    rematch: "Rematch",
-    leave: "Leave",
-    leaveRunning: "Leave the race? Your game stays yours to finish, but no longer counts in the race.",
-    leaveLobby: "Leave the race's lobby?",
-    drop: "Drop",
-    dropAsk: (who) => `Drop ${who}? Their game is given up (lost: dropped); a daily attempt leaves the race and plays on as their daily.`,
-    end: "End race",
-    endAsk: "End the race now? Every game still in play is given up (lost: race ended); a member's daily attempt leaves the race and plays on as their daily.",
-    row: (p) => `${p.status}${p.place ? ` · place ${p.place}` : ""} · ${p.foundation}/${p.total} · ${W.count.moves(p.moves)}`,
-    away: " · away",
-    joining: (code) => `joining race ${code}…`,
-    watching: (code, game) => `Watching race ${code} · ${game}`,
-    watchingLoading: (code) => `watching race ${code}…`,
-    notDealt: "not dealt yet",
-    heldBack: "cards shown once every member's game is over (while anybody plays, no spectator sees a card: all play the same deal)",
+    title: _("Race"),
+    panel: (code, status) => _("Race {code} · {status}", { code, status: W.race.statuses[status] || status }),
+    statuses: { lobby: _("in the lobby"), countdown: _("starting"), running: _("running"), finished: _("finished") },
+    spectators: (n) => " · " + ngettext("{n} spectator", "{n} spectators", n),
+    chosen: (who) => _("the deal's seed was chosen by {who}", { who }),
+    link: _("Send this link:"),
+    startsIn: (s) => _("starting in {seconds}…", { seconds: s }),
+    start: _("Start"),
+    waiting: (who) => _("Waiting for {who} to start…", { who }),
+    rematch: _("Rematch"),
+    leave: _("Leave"),
+    leaveRunning: _("Leave the race? Your game stays yours to finish, but no longer counts in the race."),
+    leaveLobby: _("Leave the race's lobby?"),
+    drop: _("Drop"),
+    dropAsk: (who) => _("Drop {who}? Their game is given up (lost: dropped); a daily attempt leaves the race and plays on as their daily.", { who }),
+    end: _("End race"),
+    endAsk: _("End the race now? Every game still in play is given up (lost: race ended); a member's daily attempt leaves the race and plays on as their daily."),
+    row: (p) =>
+      [
+        W.race.members[p.status] || p.status,
+        p.place ? _("place {place}", { place: p.place }) : "",
+        `${p.foundation}/${p.total}`,
+        W.count.moves(p.moves),
+      ].filter(Boolean).join(" · "),
+    members: { ready: _("ready"), playing: _("playing"), won: _("won"), lost: _("lost") },
+    away: _(" · away"),
+    joining: (code) => _("joining race {code}…", { code }),
+    watching: (code) => _("Watching race {code} · ", { code }),
+    watchingLoading: (code) => _("watching race {code}…", { code }),
+    notDealt: _("not dealt yet"),
+    heldBack: _("cards shown once every member's game is over (while anybody plays, no spectator sees a card: all play the same deal)"),
   },
 
   challenge: {
-    title: (code, game) => `Challenge ${code} · ${game}`,
-    by: (who) => `by ${who}`,
-    chosen: " · the deal's seed was chosen by a player",
-    closed: "closed: its results are final",
-    openUntil: (when) => `open until ${when} UTC`,
-    opens: (when) => `It opens to players at ${when} UTC, when the day of its daily is over.`,
-    seedKnown: "Its creator could see this deal's number before playing it: their result ranks apart.",
-    seedPublic: "This deal's number is public (a past daily's, a race's or another challenge's deal): any result on it may have been worked out in advance.",
-    deal: (seed) => `Deal ${seed}`,
-    share: "Share:",
-    columns: ["#", "player", "result", "cards", "moves", "time"],
-    mark: " (mark)",
-    seedKnownRow: " · seed known: not ranked",
-    noResult: "No result yet.",
-    playing: (names) => `Playing now: ${names}`,
-    yourMark: "Your result is the mark to beat.",
-    back: "Back to your game",
-    play: "Play this deal",
-    close: "Close the challenge",
-    closeAsk: "Close this challenge? Nobody can play it any more, its results are final (a game still in play counts nowhere), and its deal's number is shown to everyone who played it.",
-    loading: (code) => `challenge ${code}…`,
-    news: (who, code) => `${who} finished your challenge ${code}`,
+    title: (code) => _("Challenge {code} · ", { code }),
+    by: (who) => _("by {who}", { who }),
+    chosen: _(" · the deal's seed was chosen by a player"),
+    closed: _("closed: its results are final"),
+    openUntil: (when) => _("open until {when} UTC", { when }),
+    opens: (when) => _("It opens to players at {when} UTC, when the day of its daily is over.", { when }),
+    seedKnown: _("Its creator could see this deal's number before playing it: their result ranks apart."),
+    seedPublic: _("This deal's number is public (a past daily's, a race's or another challenge's deal): any result on it may have been worked out in advance."),
+    deal: (seed) => _("Deal {seed}", { seed }),
+    share: _("Share:"),
+    columns: ["#", _("player"), _("result"), _("cards"), _("moves"), _("time")],
+    mark: _(" (mark)"),
+    seedKnownRow: _(" · seed known: not ranked"),
+    noResult: _("No result yet."),
+    playing: (names) => _("Playing now: {names}", { names }),
+    yourMark: _("Your result is the mark to beat."),
+    back: _("Back to your game"),
+    play: _("Play this deal"),
+    close: _("Close the challenge"),
+    closeAsk: _("Close this challenge? Nobody can play it any more, its results are final (a game still in play counts nowhere), and its deal's number is shown to everyone who played it."),
+    loading: (code) => _("challenge {code}…", { code }),
+    news: (who, code) => _("{sender} finished your challenge {code}", { sender: who, code }),
   },
 
   count: {
-    moves: (n) => (n === 1 ? "1 move" : `${n} moves`),
-    cards: (n) => (n === 1 ? "1 card" : `${n} cards`),
-    days: (n) => (n === 1 ? "1 day" : `${n} days`),
-    deals: (n) => (n === 1 ? "1 deal" : `${n} deals`),
-    entries: (n) => (n === 1 ? "1 entry" : `${n} entries`),
-    clicks: (n) => (n === 1 ? "1 click" : `${n} clicks`),
-    safeMoves: (n) => (n === 1 ? "1 safe move" : `${n} safe moves`),
+    moves: (n) => ngettext("{n} move", "{n} moves", n),
+    cards: (n) => ngettext("{n} card", "{n} cards", n),
   },
 
-  modes: { daily: "daily", practice: "practice", deal: "deal", race: "race", challenge: "challenge", par: "par" },
+  modes: { daily: _("daily"), practice: _("practice"), deal: _("deal"), race: _("race"), challenge: _("challenge"), par: _("par") },
 
   // why a game ended (the state's `out`), as every screen says it
   out: {
-    resigned: "resigned",
-    timed_out: "given up: away too long",
-    dropped: "dropped from the race",
-    ended: "the race was ended",
-    day_over: "the day was over",
+    resigned: _("resigned"),
+    timed_out: _("given up: away too long"),
+    dropped: _("dropped from the race"),
+    ended: _("the race was ended"),
+    day_over: _("the day was over"),
   },
-  won: "won",
-  inPlay: "in play",
-  lostWhy: (why) => `lost (${why})`,
-  lostNoMove: "lost: no move left",
-  assistedLong: "assisted (the solver helped: not ranked)",
+  won: _("won"),
+  inPlay: _("in play"),
+  lostWhy: (why) => _("lost ({why})", { why }),
+  lostNoMove: _("lost: no move left"),
+  assistedLong: _("assisted (the solver helped: not ranked)"),
 
   // a card as a screen reader says it
-  ranks: { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" },
-  suits: { S: "spades", H: "hearts", D: "diamonds", C: "clubs" },
-  cardName: (rank, suit) => `${rank} of ${suit}`,
-  faceDownCard: "a face-down card",
-  moveCard: (index) => ` (card ${index + 1})`,
+  ranks: { A: _("ace"), T: "10", J: _("jack"), Q: _("queen"), K: _("king") },
+  suits: { S: _("spades"), H: _("hearts"), D: _("diamonds"), C: _("clubs") },
+  cardName: (rank, suit) => _("{rank} of {suit}", { rank, suit }),
+  faceDownCard: _("a face-down card"),
 };
 
 export const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
@@ -408,24 +408,46 @@ export const pretty = (code) => (code ? rankText(code) + SUITS[code[1]] : "▒�
 export const cardName = (code) =>
   code ? W.cardName(W.ranks[code[0]] || code[0], W.suits[code[1]]) : W.faceDownCard;
 
-// a move as the player reads it: "T2 → FA-D", "H → C4 (card 2)", "Deal", "Swap P1 ↔ P4"
-export function formatMove(move) {
+// A move as the player reads it, in words: "Move the 5♦ from your hand to foundation
+// 1", "Pick up column 3", "Deal" (the piles named as the view names them).
+export function formatMove(move, piles = [], options = {}) {
   if (!move) return "";
-  if ("action" in move) return actionLabel(move);
-  let text = `${move.from} → ${move.to}`;
-  if (move.index !== undefined && move.index !== null) text += W.moveCard(move.index);
-  if (move.n !== undefined && move.n !== null) text += ` ×${move.n}`;
-  return text;
+  return sayMove(move, piles, options) + (move.n !== undefined && move.n !== null ? ` ×${move.n}` : "");
 }
 
-// an action's button, in words: "Deal", "Pick up C3", "Swap P1 ↔ P4", "Grace: ace C3"
-export function actionLabel(move) {
-  const said = W.actions[move.action];
-  const name = said ? said.name : move.action.replace(/_/g, " ");
-  const params = Object.entries(move).filter(([key, value]) => key !== "action" && value !== null && value !== undefined);
-  if (!params.length) return name;
-  if (said && said.params) return said.params(Object.fromEntries(params));
-  return [name, ...params.map(([, value]) => value)].join(" ");
+// an action's button: "Deal", "Pick up column 3", "Swap P1 and P4"; an action with no
+// parameters given (a group's button): its name
+export function actionLabel(move, piles = []) {
+  const given = Object.keys(move).filter((key) => key !== "action");
+  if (!given.length && W.actionNames[move.action]) return W.actionNames[move.action];
+  return sayMove(move, piles);
+}
+
+// an empty pile's base as the server words it (Hemispheres), said in the page's language
+// (a card's code as it is: "A♠")
+const BASES = [N_("up in suit to K"), N_("down in suit to A")];
+export const baseText = (base) => (base && BASES.includes(base) ? _(base) : base);
+
+// the words the games label their piles with (server/patience/games), as short in the
+// page's language: they show in the narrow room above a pile
+export const LABEL_WORDS = { stock: _("stock"), waste: _("waste"), wait: _("wait"), hand: _("hand"),
+  queens: _("queens"), "aces out": _("aces out") };
+
+// a pile's name as the player reads it ("column 3", "the stock"): its keyed name, else
+// its label (a short code the keys type), else its id
+export const pileTitle = (pile) => pileName(pile) || pile.id;
+
+// a game's own counter of the view's `info` ("redeals left 2"), as the terminal client
+// says it (client/text.py info_line): a flag only while set, a list by its length, a
+// pile by its name; null when nothing is to be said
+export function infoText(key, value, piles = []) {
+  if (value === null || value === undefined || value === false) return null;
+  const plain = `${key.replace(/_/g, " ")}${value === true ? "" : ` ${String(value)}`}`;
+  if (value === true) return say(`info.${key}`, {}, plain);
+  if (Array.isArray(value)) return say(`info.${key}`, { n: value.length, value: value.length }, plain);
+  const pile = typeof value === "string" ? piles.find((p) => p.id === value) : null;
+  if (pile) return say(`info.${key}`, { value: pileTitle(pile) }, plain);
+  return say(`info.${key}`, { value: typeof value === "number" ? number(value) : value }, plain);
 }
 
 export function clock(ms) {
@@ -446,33 +468,12 @@ export function outcome(game) {
 
 export const modeName = (mode) => W.modes[mode] || mode;
 
+// a mode and its day: "daily · Nov 28, 2026"
+export const modeDay = (mode, day) => (day ? `${modeName(mode)} · ${date(day)}` : modeName(mode));
+
 // an assisted game (a hint, the solver's finish) ranks nowhere: every place its result
 // shows says so (client/text.py ASSISTED_LONG)
 export const assistedNote = (game) => (game && game.assisted ? ` · ${W.assistedLong}` : "");
-
-export const SHARE_COMMITMENT = 12;
-
-// A finished game's result to share: nothing that gives the deal away (client/text.py).
-export function shareText(game, titles, { par = null, rank = null, of = null } = {}) {
-  const names = (titles || {})[game.game] || {};
-  const ru = names.title_ru || game.game;
-  const en = names.title_en || "";
-  const head = [W.brandLatin, en && en !== ru ? `${ru} (${en})` : ru];
-  head.push(game.date ? `${modeName(game.mode)} ${game.date}` : modeName(game.mode));
-  const result = [
-    outcome(game),
-    `${game.foundation || 0}/${game.total || 0} cards`,
-    W.count.moves(Number(game.moves || 0)) + (par !== null && par !== undefined ? ` (par ${par})` : ""),
-    clock(game.time_ms),
-  ];
-  if (rank !== null && rank !== undefined) result.push(of ? `#${rank} of ${of}` : `#${rank}`);
-  if (game.auto_completed) result.push("auto-completed");
-  if (game.assisted) result.push(W.assistedLong);
-  const lines = [head.filter(Boolean).join(" · "), result.join(" · ")];
-  const commitment = (game.deal && game.deal.commitment) || game.commitment;
-  if (commitment && game.date) lines.push(`commitment ${String(commitment).slice(0, SHARE_COMMITMENT)}…`);
-  return lines.join("\n");
-}
 
 // today's date (UTC) as the server writes it, and the day before
 export function utcDate(offsetDays = 0) {
@@ -480,8 +481,8 @@ export function utcDate(offsetDays = 0) {
   return d.toISOString().slice(0, 10);
 }
 
-// a moment (ms since the epoch) as "2026-11-27 00:00", UTC
-export const utcMinute = (ms) => new Date(Number(ms)).toISOString().slice(0, 16).replace("T", " ");
+// a moment (ms since the epoch) as the page's language writes day and time, UTC
+export const utcMinute = (ms) => moment(ms);
 
 // sha256(seed as 8 big-endian bytes ‖ "YYYY-MM-DD:slug") in hex (docs/protocol.md)
 export async function commitment(seed, date, slug) {

@@ -9,6 +9,7 @@ from textual.widgets import DataTable, Static
 
 from ..connection import ClientError
 from ..host import Host, host
+from ..lang import _
 from ..text import title
 from ..widgets import KeyFooter
 from .dialogs import RulesScreen
@@ -40,7 +41,7 @@ class HostedScreen(Screen[None]):
         try:
             text = await self.host.conn.rules(slug)
         except ClientError as exc:
-            self.say(f"error: {exc}")
+            self.say(_("error: {error}", error=exc))
             return
         self.app.push_screen(RulesScreen(title(slug, self.host.titles), text))
 

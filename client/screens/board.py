@@ -138,7 +138,7 @@ class BoardScreen(HelpedBoard):
             index = None
         if moves:
             self.source, self.source_index = pid, index
-            self.say(_(""))
+            self.say("")
             self.redraw()
             return
         actions = [m for m in self.legal if "action" in m]

@@ -69,7 +69,9 @@ class HelpedBoard(SyncedBoard):
         win) until none is left; each counts as a move."""
         if not self.playing:
             return
-        answer = await self.round_trip(lambda: self.host.conn.play_safe(self.state), "safe moves")
+        answer = await self.round_trip(
+            lambda: self.host.conn.play_safe(self.state), _("the safe moves")
+        )
         if answer is None:
             return
         state, played = answer
@@ -115,7 +117,9 @@ class HelpedBoard(SyncedBoard):
         it found (the result says "auto-completed"; a daily still ranks)."""
         if not self.playing or self.finish_offer is None:
             return
-        answer = await self.round_trip(lambda: self.host.conn.finish(self.state), "auto-complete")
+        answer = await self.round_trip(
+            lambda: self.host.conn.finish(self.state), _("auto-complete")
+        )
         if answer is None:
             return
         state, played = answer
@@ -163,7 +167,7 @@ class HelpedBoard(SyncedBoard):
         if not self.playing or self.busy:
             return
         gid = str(self.state["game_id"])
-        reply = await self.round_trip(lambda: self.host.conn.hint(gid), "hint")
+        reply = await self.round_trip(lambda: self.host.conn.hint(gid), _("the hint"))
         if reply is None:
             return
         if reply.get("assisted"):

@@ -15,6 +15,17 @@ from ..text import Titles, title
 UNPROVEN_WORD = N_("not proven winnable")
 #: what the title adds to "assisted" where there is room
 NOT_RANKED = N_("(not ranked)")
+#: the board's layouts (client.drawing's densities) in words
+LAYOUT_WORDS = {
+    "full": N_("full"),
+    "tight": N_("tight"),
+    "narrow": N_("narrow"),
+    "compact": N_("compact"),
+    "cramped": N_("cramped"),
+    "dense": N_("dense"),
+    "densest": N_("densest"),
+    "tightest": N_("tightest"),
+}
 
 
 def fit_heading(slug: str, titles: Titles, rest: Sequence[str], layout: str, width: int) -> str:
@@ -26,6 +37,7 @@ def fit_heading(slug: str, titles: Titles, rest: Sequence[str], layout: str, wid
     names = titles.get(slug) or {}
     ru = str(names.get("title_ru") or slug)
     en = str(names.get("title_en") or slug)
+    layout = _(LAYOUT_WORDS[layout]) if layout in LAYOUT_WORDS else layout
     tail = [_("{layout} layout", layout=layout)] if layout else []
     short = [layout] if layout else []
     line = ""

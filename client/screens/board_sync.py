@@ -14,10 +14,16 @@ from protocol.errors import ErrorCode
 
 from ..connection import ClientError, Connection, ServerError, ServerUnavailable
 from ..host import ConnectionLost, GameChanged, Reconnected
-from ..notation import WireMove, format_move
+from ..lang import N_, _, current
+from ..notation import WireMove
 from .board_state import ShownBoard
 
 T = TypeVar("T")
+
+#: what the board asks the server, said in a sentence ("… not sent")
+ASKED = {"undo": N_("undo"), "resign": N_("resign")}
+#: …and what the status line says once it is done
+DONE = {"undo": N_("move undone"), "resign": N_("game resigned")}
 
 
 class SyncedBoard(ShownBoard):
@@ -37,7 +43,7 @@ class SyncedBoard(ShownBoard):
         #: the highest ``seq`` of this game that the ``game`` event told of
         self.heard_seq = 0
 
-    async def round_trip(self, call: Callable[[], Awaitable[T]], what: str = "request") -> T | None:
+    async def round_trip(self, call: Callable[[], Awaitable[T]], what: str = "") -> T | None:
         """One request to the server for this game, one at a time: its answer, or
         None when it was refused (the board shows the game as the server has it, and
         the server's words).
@@ -46,9 +52,11 @@ class SyncedBoard(ShownBoard):
         reconnects (:meth:`recover`) and, if the game is where it was, sends ``call``
         again on the new connection: a move typed while the server was away is played
         once it is back, or refused with the reason, never dropped in silence.
-        ``call`` reads ``self.host.conn`` and ``self.state`` when it runs."""
+        ``call`` reads ``self.host.conn`` and ``self.state`` when it runs; ``what`` is
+        what was asked, in the player's words."""
+        what = what or _("the request")
         if self.busy:
-            self.say(f"{what} not sent: the last request is still under way")
+            self.say(_("{what} not sent: the last request is still under way", what=what))
             return None
         self.busy = True
         try:
@@ -58,7 +66,7 @@ class SyncedBoard(ShownBoard):
                     answer = await call()
                 except ServerUnavailable as exc:
                     if attempt:  # lost again at once, on the new connection
-                        self.say(f"error: {exc} — {what} not sent: press q to leave, or try again")
+                        self.say(self.not_sent(exc, what))
                         return None
                     # still busy: nothing else is sent while it reconnects
                     if not await self.recover(exc, conn, what):
@@ -70,11 +78,11 @@ class SyncedBoard(ShownBoard):
             if exc.state is not None:  # the game as the server has it after the refusal
                 self.set_state(exc.state)
             if exc.code == ErrorCode.STALE_SEQ and exc.state is not None:
-                self.say("the game moved on elsewhere: the board is up to date again")
+                self.say(_("the game moved on elsewhere: the board is up to date again"))
             else:
-                self.say(f"error: {exc}")
+                self.say(_("error: {error}", error=exc))
         except ClientError as exc:
-            self.say(f"error: {exc}")
+            self.say(_("error: {error}", error=exc))
         finally:
             self.busy = False
             self.catch_up()  # a change heard meanwhile, if the answer is older
@@ -94,12 +102,15 @@ class SyncedBoard(ShownBoard):
             self.resigned_game = gid
             return await conn.resign(gid)
 
-        asked = f"{what} {format_move(move)}" if move is not None else what
+        if move is not None:
+            asked = current().move(move, self.piles)
+        else:
+            asked = _(ASKED[what]) if what in ASKED else what
         state = await self.round_trip(call, asked)
         if state is None:
             return False
         self.set_state(state)
-        self.say(asked)
+        self.say(_(DONE[what]) if what in DONE else asked)
         return True
 
     async def recover(self, lost: ServerUnavailable, dropped: Connection, what: str) -> bool:
@@ -109,7 +120,7 @@ class SyncedBoard(ShownBoard):
         was asked was not carried out), so the caller sends it again; otherwise the
         board shows the fresh game and says why ``what`` is not sent."""
         seq = self.state.get("seq")
-        self.say(f"{lost} — reconnecting…")
+        self.say(_("{why} — reconnecting…", why=lost))
         try:
             await self.host.reconnect(dropped)
             conn = self.host.conn
@@ -118,17 +129,21 @@ class SyncedBoard(ShownBoard):
             self.reported = exc  # the app's Reconnected(exc) has nothing to add
             self.source = self.source_index = None  # a try again starts afresh
             self.redraw()
-            self.say(f"error: {exc} — {what} not sent: press q to leave, or try again")
+            self.say(self.not_sent(exc, what))
             return False
         self.synced = conn
         self.set_state(state)
         if state.get("seq") == seq:
-            self.say(f"reconnected: sending {what} again…")
+            self.say(_("reconnected: sending {what} again…", what=what))
             return True
         self.say(
-            f"reconnected, but the game changed while the connection was down (the {what} "
-            "may have reached the server just before it dropped, or the game was played "
-            f"elsewhere): {what} is not sent again — the board is as the server has it"
+            _(
+                "reconnected, but the game changed while the connection was down (what "
+                "you asked may have reached the server just before it dropped, or the game "
+                "was played elsewhere): {what} is not sent again — the board is as the "
+                "server has it",
+                what=what,
+            )
         )
         return False
 
@@ -137,7 +152,7 @@ class SyncedBoard(ShownBoard):
         """The app noticed the connection drop and is reconnecting: say so (a request
         under way says it itself)."""
         if not self.busy:
-            self.say(f"{message.why} — reconnecting…")
+            self.say(_("{why} — reconnecting…", why=message.why))
 
     @on(Reconnected)
     async def reconnected(self, message: Reconnected) -> None:
@@ -147,7 +162,7 @@ class SyncedBoard(ShownBoard):
         if self.busy or (message.error is not None and message.error is self.reported):
             return
         if message.error is not None:
-            self.say(f"error: {message.error} — press q to leave, or play on to try again")
+            self.say(self.play_on(message.error))
             return
         if self.synced is self.host.conn:
             return
@@ -157,7 +172,7 @@ class SyncedBoard(ShownBoard):
         try:
             state = await conn.resume(str(self.state["game_id"]))
         except ClientError as exc:
-            self.say(f"error: {exc} — press q to leave, or play on to try again")
+            self.say(self.play_on(exc))
             return
         finally:
             self.busy = False
@@ -168,9 +183,11 @@ class SyncedBoard(ShownBoard):
             self.source, self.source_index = chosen
             self.redraw()
         if same:
-            self.say("reconnected: play on")
+            self.say(_("reconnected: play on"))
         else:
-            self.say("reconnected: the game changed meanwhile: the board is as the server has it")
+            self.say(
+                _("reconnected: the game changed meanwhile: the board is as the server has it")
+            )
 
     @on(GameChanged)
     def game_changed(self, message: GameChanged) -> None:
@@ -201,4 +218,18 @@ class SyncedBoard(ShownBoard):
             self.busy = False
         self.synced = conn
         self.set_state(state)
-        self.say("played elsewhere (another window of yours): the board is up to date")
+        self.say(_("played elsewhere (another window of yours): the board is up to date"))
+
+    @staticmethod
+    def not_sent(error: BaseException, what: str) -> str:
+        """A request that could not reach the server, and what the player can do."""
+        return _(
+            "error: {error} — {what} not sent: press q to leave, or try again",
+            error=error,
+            what=what,
+        )
+
+    @staticmethod
+    def play_on(error: BaseException) -> str:
+        """Reconnecting gave up: what the player can do."""
+        return _("error: {error} — press q to leave, or play on to try again", error=error)

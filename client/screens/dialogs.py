@@ -48,7 +48,8 @@ class RulesScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"[b]{self.heading}[/b] — Esc closes", markup=True)
+            closes = _("Esc closes")
+            yield Static(f"[b]{self.heading}[/b] — {closes}", markup=True)
             with VerticalScroll(id="rules"):
                 yield Markdown(self.text)
 
@@ -140,8 +141,13 @@ class NameScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("Welcome to pasyans! Choose a player name (3–20 letters, digits, _ -).")
-            yield Input(placeholder="your name", id="name", max_length=20)
+            yield Static(
+                _(
+                    "Welcome to pasyans! Choose a player name: 3 to 20 letters of one "
+                    "alphabet (Latin or Cyrillic, not both), digits, _ or -."
+                )
+            )
+            yield Input(placeholder=_("your name"), id="name", max_length=20)
             yield Static(self.why, id="why", markup=False)
         yield KeyFooter()
 

@@ -16,7 +16,7 @@ from textual.widgets import DataTable, Input, Static
 
 from ..connection import ClientError
 from ..inbox import presence_lines
-from ..lang import N_
+from ..lang import N_, _, current
 from ..launch import Launch
 from ..records import friend, friends, today_lines
 from ..text import short_title
@@ -32,8 +32,8 @@ class FollowScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("Follow a player: type their name, Enter (Esc cancels)")
-            yield Input(placeholder="name", id="name")
+            yield Static(_("Follow a player: type their name, Enter (Esc cancels)"))
+            yield Input(placeholder=_("name"), id="name")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value.strip() or None)
@@ -68,7 +68,7 @@ class FriendsScreen(ListScreen):
         return list(self.result.get("friends") or [])
 
     async def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns("friend", "today's dailies")
+        self.query_one(DataTable).add_columns(_("friend"), _("today's dailies"))
         await self.load()
         self.query_one(DataTable).focus()
 
@@ -76,7 +76,7 @@ class FriendsScreen(ListScreen):
         try:
             self.result = await friends(self.host.conn)
         except ClientError as exc:
-            self.say(f"error: {exc}")
+            self.say(_("error: {error}", error=exc))
             return
         table = self.query_one(DataTable)
         table.clear()
@@ -85,17 +85,23 @@ class FriendsScreen(ListScreen):
             who = [row["player"], *presence_lines(row)]
             height = max(len(lines), len(who))
             table.add_row("\n".join(who), "\n".join(lines), height=height)
-        hidden = " · you show offline (h)" if self.result.get("hidden") else ""
-        self.query_one("#head", Static).update(
-            f"pasyans · your friends · dailies of {self.result.get('date')} (UTC){hidden}"
+        day = self.result.get("date")
+        head = _(
+            "pasyans · your friends · dailies of {day} (UTC)",
+            day=current().date(str(day)) if day else "",
         )
-        game = short_title(self.game, self.host.titles) if self.game else "a game"
-        hint = f"i races, c challenges the chosen friend on {game} · j joins their lobby"
+        if self.result.get("hidden"):
+            head += " · " + _("you show offline (h)")
+        self.query_one("#head", Static).update(head)
+        game = short_title(self.game, self.host.titles) if self.game else _("a game")
+        hint = _(
+            "i races, c challenges the chosen friend on {game} · j joins their lobby", game=game
+        )
         if not self.rows:
-            hint = "you follow nobody yet: a follows a player by name · q back"
+            hint = _("you follow nobody yet: a follows a player by name · q back")
         blocked = self.result.get("blocked") or []
         if blocked:
-            hint += f" · you block {', '.join(blocked)}"
+            hint += " · " + _("you block {names}", names=", ".join(blocked))
         self.say(f"{note} · {hint}" if note else hint)
 
     def chosen(self) -> dict[str, Any] | None:
@@ -111,12 +117,14 @@ class FriendsScreen(ListScreen):
             race = await self.host.conn.race_create(self.game)
             await self.host.conn.invite(who["player"], race=str(race["code"]))
         except ClientError as exc:
-            self.say(f"error: {exc}")
+            self.say(_("error: {error}", error=exc))
             return
-        self.notify(f"{who['player']} is invited to your race {race['code']}")
+        self.notify(
+            _("{player} is invited to your race {code}", player=who["player"], code=race["code"])
+        )
         error = await self.host.open_race(Launch(race=str(race["code"])))
         if error is not None:
-            self.say(f"error: {error}")
+            self.say(_("error: {error}", error=error))
 
     async def action_invite_challenge(self) -> None:
         """A challenge on a fresh deal of the home screen's game, sent to the chosen
@@ -128,21 +136,24 @@ class FriendsScreen(ListScreen):
             made = await self.host.conn.challenge_create(None, game=self.game)
             await self.host.conn.invite(who["player"], challenge=str(made["code"]))
         except ClientError as exc:
-            self.say(f"error: {exc}")
+            self.say(_("error: {error}", error=exc))
             return
-        self.say(
-            f"challenge {made['code']} sent to {who['player']}: play it too with "
-            f"pasyans challenge play {made['code']} · {made.get('url') or ''}"
+        said = _(
+            "challenge {code} sent to {player}: play it too with pasyans challenge play {code}",
+            code=made["code"],
+            player=who["player"],
         )
+        url = made.get("url")
+        self.say(f"{said} · {url}" if url else said)
 
     async def action_join(self) -> None:
         who = self.chosen()
         if who is None or not who.get("race"):
-            self.say("j joins a friend's race while its lobby is open: none chosen")
+            self.say(_("j joins a friend's race while its lobby is open: none chosen"))
             return
         error = await self.host.open_race(Launch(race=str(who["race"])))
         if error is not None:
-            self.say(f"error: {error}")
+            self.say(_("error: {error}", error=error))
 
     async def action_block(self) -> None:
         who = self.chosen()
@@ -153,21 +164,21 @@ class FriendsScreen(ListScreen):
             result = await self.host.conn.block(name)
             if not result.get("blocked"):
                 await self.host.conn.block(name, add=False)
-                await self.load(f"you no longer block {name}")
+                await self.load(_("you no longer block {name}", name=name))
                 return
         except ClientError as exc:
-            self.say(f"error: {exc}")
+            self.say(_("error: {error}", error=exc))
             return
-        await self.load(f"you block {name}: their invites and follows are dropped")
+        await self.load(_("you block {name}: their invites and follows are dropped", name=name))
 
     async def action_hide(self) -> None:
         try:
             hidden = not self.result.get("hidden")
             await self.host.conn.presence(hidden)
         except ClientError as exc:
-            self.say(f"error: {exc}")
+            self.say(_("error: {error}", error=exc))
             return
-        await self.load("you show as offline" if hidden else "your friends see you online")
+        await self.load(_("you show as offline") if hidden else _("your friends see you online"))
 
     def action_follow(self) -> None:
         async def typed(name: str | None) -> None:
@@ -176,9 +187,9 @@ class FriendsScreen(ListScreen):
             try:
                 result = await friend(self.host.conn, name, add=True)
             except ClientError as exc:
-                self.say(f"error: {exc}")
+                self.say(_("error: {error}", error=exc))
                 return
-            await self.load(f"you follow {result['friend']}")
+            await self.load(_("you follow {name}", name=result["friend"]))
 
         self.app.push_screen(FollowScreen(), typed)
 
@@ -189,6 +200,6 @@ class FriendsScreen(ListScreen):
         try:
             result = await friend(self.host.conn, self.rows[row]["player"], add=False)
         except ClientError as exc:
-            self.say(f"error: {exc}")
+            self.say(_("error: {error}", error=exc))
             return
-        await self.load(f"you no longer follow {result['friend']}")
+        await self.load(_("you no longer follow {name}", name=result["friend"]))

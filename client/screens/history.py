@@ -12,14 +12,14 @@ from textual.widgets import DataTable, Static
 from protocol.messages import Mode
 
 from ..connection import ClientError
-from ..lang import N_, _
+from ..lang import N_, _, ngettext
 from ..records import ReplayOf, history_row
 from .base import LIST_CSS, ListScreen
 from .replay import ReplayScreen
 
 #: the history's columns on the screen, each of two lines (all of a game in 80
 #: columns: the wide table of ``pasyans history`` would need 120)
-SCREEN_HEADER = ["when (UTC)\nid", "game\nmode", "result\ncards", "moves\ntime"]
+SCREEN_HEADER = (N_("when (UTC)\nid"), N_("game\nmode"), N_("result\ncards"), N_("moves\ntime"))
 
 
 def screen_cells(row: list[Any]) -> list[str]:
@@ -54,7 +54,7 @@ class HistoryScreen(ListScreen):
     async def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.header_height = 2
-        table.add_columns(*SCREEN_HEADER)
+        table.add_columns(*(_(h) for h in SCREEN_HEADER))
         for moved in ("scroll_y", "virtual_size", "size"):  # the marks follow the table
             self.watch(table, moved, self.show_heading, init=False)
         await self.load()
@@ -68,7 +68,7 @@ class HistoryScreen(ListScreen):
         try:
             self.result = await self.host.conn.my_games(limit=self.PAGE, cursor=self.pages[-1])
         except ClientError as exc:
-            self.say(f"error: {exc}")
+            self.say(_("error: {error}", error=exc))
             return
         table = self.query_one(DataTable)
         row = table.cursor_row
@@ -78,9 +78,12 @@ class HistoryScreen(ListScreen):
         if self.games:
             table.move_cursor(row=min(row, len(self.games) - 1))
         who = self.host.conn.player or "?"
-        self.heading = (
-            f"pasyans · {who} · your games, newest first · page {len(self.pages)}: "
-            f"{len(self.games)} games"
+        self.heading = ngettext(
+            "pasyans · {who} · your games, newest first · page {page}: {n} game",
+            "pasyans · {who} · your games, newest first · page {page}: {n} games",
+            len(self.games),
+            who=who,
+            page=len(self.pages),
         )
         self.show_heading()
         if not self.games:
@@ -94,9 +97,9 @@ class HistoryScreen(ListScreen):
         table = self.query_one(DataTable)
         marks = []
         if table.scroll_y > 0:
-            marks.append("↑ more")
-        if table.scroll_y < table.max_scroll_y:
-            marks.append("↓ more")
+            marks.append(_("↑ more"))
+        if self.games and table.scroll_y < table.max_scroll_y:  # none: nothing below
+            marks.append(_("↓ more"))
         text = " · ".join([self.heading, *marks])
         if cell_len(text) > self.app.size.width - 2:  # one line in 80 columns
             text = text.removeprefix("pasyans · ")

@@ -24,6 +24,7 @@ from ..records import friends, friends_line
 from ..text import (
     STREAK_MEANING,
     certifying_text,
+    game_name,
     par_text,
     preparing,
     preparing_text,
@@ -204,12 +205,13 @@ class DailyScreen(ListScreen):
         cells = self.rows.get(slug or "")
         if cells is None:
             return
-        english, deal, result = cells[1], cells[3], cells[4]
+        russian, english, deal, result = cells[0], cells[1], cells[3], cells[4]
+        names = f"{russian} — {english}" if english else russian  # the table has room for one
         entry = (self.daily.get("games") or {}).get(slug or "") or {}
         if entry.get("seed") is None:
             deal = _("commitment {commitment}", commitment=deal) if deal else ""
         yours = _("yours: {result}", result=result)
-        line = " · ".join(part for part in (english, deal, yours) if part)
+        line = " · ".join(part for part in (names, deal, yours) if part)
         self.query_one("#detail", Static).update(line)
         if not preparing(self.daily):
             self.say_unproven()
@@ -220,8 +222,7 @@ class DailyScreen(ListScreen):
         slug = self.selected() or ""
         label = unproven_label((self.daily.get("games") or {}).get(slug))
         if label:
-            name = (self.host.titles.get(slug) or {}).get("title_en") or slug
-            self.say(f"{name}: {label}")
+            self.say(f"{game_name(slug, self.host.titles)}: {label}")
         elif self.unproven_said:
             self.say(_(HOME_HINT if self.wide else HOME_HINT_SHORT))
         self.unproven_said = bool(label)

@@ -14,19 +14,22 @@ from protocol.messages import Mode
 from ..challenges import challenge_text
 from ..connection import ClientError
 from ..inbox import item_action, item_text, item_when
+from ..lang import N_, _, ngettext
 from ..launch import Launch
 from .base import LIST_CSS, ListScreen
 from .dialogs import RulesScreen
+
+READ_HINT = N_("r marks all read · q back")
 
 
 class InboxScreen(ListScreen):
     DEFAULT_CSS = LIST_CSS.format(name="InboxScreen")
     TABLE = "inbox"
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
-        Binding("enter", "accept", "Accept"),
-        Binding("r", "read_all", "All read"),
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("q", "app.pop_screen", "Back"),
+        Binding("enter", "accept", N_("Accept")),
+        Binding("r", "read_all", N_("All read")),
+        Binding("escape", "app.pop_screen", N_("Back")),
+        Binding("q", "app.pop_screen", N_("Back")),
     ]
 
     def __init__(self) -> None:
@@ -34,7 +37,7 @@ class InboxScreen(ListScreen):
         self.items: list[dict[str, Any]] = []
 
     async def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns("", "what", "when (UTC)")
+        self.query_one(DataTable).add_columns("", _("what"), _("when (UTC)"))
         await self.load()
         self.query_one(DataTable).focus()
 
@@ -42,7 +45,7 @@ class InboxScreen(ListScreen):
         try:
             result = await self.host.conn.inbox()
         except ClientError as exc:
-            self.say(f"error: {exc}")
+            self.say(_("error: {error}", error=exc))
             return
         self.items = list(result.get("items") or [])
         table = self.query_one(DataTable)
@@ -52,18 +55,22 @@ class InboxScreen(ListScreen):
             table.add_row(mark, item_text(item, self.host.titles), item_when(item)[5:])
         unread = int(result.get("unread") or 0)
         self.query_one("#head", Static).update(
-            f"pasyans · your inbox · {unread} unread (•) · the last 30 days"
+            ngettext(
+                "pasyans · your inbox · {n} unread (•) · the last 30 days",
+                "pasyans · your inbox · {n} unread (•) · the last 30 days",
+                unread,
+            )
         )
-        hint = "Enter accepts the chosen item · r marks all read · q back"
+        hint = _("Enter accepts the chosen item · r marks all read · q back")
         if not self.items:
-            hint = "nothing yet: friends' invites and news come here · q back"
+            hint = _("nothing yet: friends' invites and news come here · q back")
         self.say(f"{note} · {hint}" if note else hint)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         row = event.cursor_row
         if 0 <= row < len(self.items):
             action = item_action(self.items[row])
-            self.say(f"Enter: {action}" if action else "r marks all read · q back")
+            self.say(_("Enter: {action}", action=action) if action else _(READ_HINT))
 
     async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         await self.action_accept()
@@ -77,13 +84,13 @@ class InboxScreen(ListScreen):
         try:
             await conn.inbox_read(str(item["id"]))
         except ClientError as exc:
-            self.say(f"error: {exc}")
+            self.say(_("error: {error}", error=exc))
             return
         race, challenge = item.get("race") or {}, item.get("challenge") or {}
         if race:
             error = await self.host.open_race(Launch(race=str(race["code"])))
             if error is not None:
-                await self.load(f"error: {error}")
+                await self.load(_("error: {error}", error=error))
         elif item.get("kind") == "invite" and challenge:
             await self.host.open_game(
                 str(item.get("game")), Mode.CHALLENGE, challenge=str(challenge["code"])
@@ -92,12 +99,13 @@ class InboxScreen(ListScreen):
             try:
                 shown = await conn.challenge(str(challenge["code"]))
             except ClientError as exc:
-                await self.load(f"error: {exc}")
+                await self.load(_("error: {error}", error=exc))
                 return
             text = challenge_text(shown, self.host.titles)
-            self.app.push_screen(RulesScreen(f"challenge {challenge['code']}", f"```\n{text}\n```"))
+            heading = _("challenge {code}", code=challenge["code"])
+            self.app.push_screen(RulesScreen(heading, f"```\n{text}\n```"))
         else:
-            await self.load("marked read")
+            await self.load(_("marked read"))
 
     async def on_screen_resume(self) -> None:
         await self.load()
@@ -106,6 +114,6 @@ class InboxScreen(ListScreen):
         try:
             await self.host.conn.inbox_read()
         except ClientError as exc:
-            self.say(f"error: {exc}")
+            self.say(_("error: {error}", error=exc))
             return
-        await self.load("every item marked read")
+        await self.load(_("every item marked read"))

@@ -10,6 +10,7 @@ from textual.widgets import DataTable, Static
 from protocol.messages import Board
 
 from ..connection import ClientError
+from ..lang import N_, _, current
 from ..records import ReplayOf
 from ..text import LEADERBOARD_HEADER, entry_row, title
 from .base import LIST_CSS, ListScreen
@@ -22,14 +23,14 @@ class LeaderboardScreen(ListScreen):
     DEFAULT_CSS = LIST_CSS.format(name="LeaderboardScreen")
     TABLE = "entries"
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
-        Binding("n", "next_page", "Next page"),
-        Binding("p", "previous_page", "Previous page"),
-        Binding("m", "around_me", "Around me"),
-        Binding("a", "toggle_board", "Daily/all-time"),
-        Binding("enter", "replay", "Replay"),
-        Binding("f", "toggle_friends", "Friends only"),
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("q", "app.pop_screen", "Back"),
+        Binding("n", "next_page", N_("Next page")),
+        Binding("p", "previous_page", N_("Previous page")),
+        Binding("m", "around_me", N_("Around me")),
+        Binding("a", "toggle_board", N_("Daily/all-time")),
+        Binding("enter", "replay", N_("Replay")),
+        Binding("f", "toggle_friends", N_("Friends only")),
+        Binding("escape", "app.pop_screen", N_("Back")),
+        Binding("q", "app.pop_screen", N_("Back")),
     ]
 
     PAGE = 20
@@ -45,7 +46,7 @@ class LeaderboardScreen(ListScreen):
         self.result: dict[str, Any] = {}
 
     async def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns(*LEADERBOARD_HEADER)
+        self.query_one(DataTable).add_columns(*(_(h) for h in LEADERBOARD_HEADER))
         await self.load()
         self.query_one(DataTable).focus()
 
@@ -61,7 +62,7 @@ class LeaderboardScreen(ListScreen):
                 friends=self.friends,
             )
         except ClientError as exc:
-            self.say(f"error: {exc}")
+            self.say(_("error: {error}", error=exc))
             return
         table = self.query_one(DataTable)
         table.clear()
@@ -71,23 +72,26 @@ class LeaderboardScreen(ListScreen):
             if me is not None and entry.get("player") == me:
                 cells = [f"[b reverse]{c}[/]" for c in cells]
             table.add_row(*cells)
-        which = (
-            "all time"
-            if self.board == Board.ALLTIME
-            else (f"daily {self.result.get('date') or self.date or 'today'}")
-        )
-        page = "around you" if self.around_me else f"page {len(self.pages)}"
+        day = self.result.get("date") or self.date
+        if self.board == Board.ALLTIME:
+            which = _("all time")
+        elif day:
+            which = _("daily {day}", day=current().date(str(day)))
+        else:
+            which = _("today's daily")
+        page = _("around you") if self.around_me else _("page {page}", page=len(self.pages))
         if self.friends:
-            page += " · you and your friends"
+            page += " · " + _("you and your friends")
         self.query_one("#head", Static).update(
             f"{title(self.game, self.host.titles)} · {which} · {page}"
         )
         mine = self.result.get("me")
-        status = [f"you: rank {mine.get('rank')}" if mine else "you have no entry here yet"]
+        mine_said = _("you: rank {rank}", rank=mine.get("rank")) if mine else None
+        status = [mine_said or _("you have no entry here yet")]
         if not self.result.get("entries"):
-            status.insert(0, "no results yet")
+            status.insert(0, _("no results yet"))
         status.append(
-            "Enter replays · n/p pages · m around me · a daily/all-time · f friends · q back"
+            _("Enter replays · n/p pages · m around me · a daily/all-time · f friends · q back")
         )
         self.say(" · ".join(status))
 
@@ -100,7 +104,7 @@ class LeaderboardScreen(ListScreen):
         entries = self.result.get("entries") or []
         row = self.query_one(DataTable).cursor_row
         if self.board != Board.DAILY or not 0 <= row < len(entries):
-            self.say("replays open from a daily board's rows")
+            self.say(_("replays open from a daily board's rows"))
             return
         date = str(self.result.get("date") or self.date or "")
         of = ReplayOf(game=self.game, date=date, player=str(entries[row].get("player")))
@@ -109,7 +113,7 @@ class LeaderboardScreen(ListScreen):
     async def action_next_page(self) -> None:
         cursor = self.result.get("cursor")
         if self.around_me or cursor is None:
-            self.say("this is the last page")
+            self.say(_("this is the last page"))
             return
         self.pages.append(str(cursor))
         await self.load()
@@ -120,20 +124,20 @@ class LeaderboardScreen(ListScreen):
         elif len(self.pages) > 1:
             self.pages.pop()
         else:
-            self.say("this is the first page")
+            self.say(_("this is the first page"))
             return
         await self.load()
 
     async def action_around_me(self) -> None:
         if self.host.conn.player is None:
-            self.say("log in to see your place")
+            self.say(_("log in to see your place"))
             return
         self.around_me = not self.around_me
         await self.load()
 
     async def action_toggle_friends(self) -> None:
         if self.host.conn.player is None:
-            self.say("log in to see your friends' board")
+            self.say(_("log in to see your friends' board"))
             return
         self.friends = not self.friends
         self.pages = [None]

@@ -7,6 +7,7 @@ The creator may end a running race (``e``) or drop the members who are away (``d
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -23,7 +24,7 @@ from protocol.messages import Push
 
 from ..connection import ClientError
 from ..host import Host, host
-from ..lang import N_, _, ngettext
+from ..lang import N_, _, current, ngettext
 from ..races import (
     END_QUESTION,
     away_members,
@@ -47,6 +48,20 @@ from .dialogs import MODAL_CSS, ConfirmScreen
 Race = dict[str, Any]
 
 
+#: a race's status (the protocol's value) in words
+RACE_STATUS = {
+    "lobby": N_("in the lobby"),
+    "countdown": N_("starting"),
+    "running": N_("running"),
+    "finished": N_("over"),
+}
+
+
+def race_status(race: Mapping[str, Any]) -> str:
+    status = str(race.get("status"))
+    return _(RACE_STATUS[status]) if status in RACE_STATUS else status
+
+
 #: below this many columns the race panel narrows, so the board keeps its room
 NARROW_TERMINAL = 120
 
@@ -58,7 +73,8 @@ def panel_text(
     ``narrow`` for the slim panel of a narrow terminal (a shorter bar, the counters on
     two lines). ``later_ms`` after the race event: the clocks of games in play and of
     absences move on by as much."""
-    lines = [f"[b]Race {escape(str(race.get('code')))}[/b] · {race.get('status')}", ""]
+    heading = escape(_("Race {code}", code=race.get("code")))
+    lines = [f"[b]{heading}[/b] · {race_status(race)}", ""]
     limit = race.get("absent_limit_ms")
     for p in race.get("players") or []:
         name = escape(str(p["player"])) + (" *" if p["player"] == you else "")
@@ -78,7 +94,7 @@ def panel_text(
             lines.append(status)
             left = given_up_in(p, later_ms=later_ms, limit_ms=None if limit is None else int(limit))
             if left is not None:
-                lines.append(f"given up in {clock(left)}")
+                lines.append(escape(_("given up in {clock}", clock=clock(left))))
         else:
             lines.append(f"{moves} · {time_} · {status}")
         lines.append("")
@@ -143,37 +159,49 @@ class RaceScreen(Screen[None]):
         lines = []
         if status == "lobby":
             code = escape(str(race.get("code")))
+            bold = f"[b]{code}[/b]"
             lines.append(
-                f"Share the code [b]{code}[/b]: friends press j on their home screen and "
-                f"type it, or run pasyans race join {code}; invite a friend from your "
-                "friends screen (f), or send the link:"
+                _(
+                    "Share the code {code}: friends press j on their home screen and type "
+                    "it, or run pasyans race join {code}; invite a friend from your friends "
+                    "screen (f), or send the link:",
+                    code=bold,
+                )
             )
             lines.append(escape(str(race.get("url") or f"#race/{code}")))
             lines.append(
-                "Press s to start when everybody is in."
+                _("Press s to start when everybody is in.")
                 if self.creator
-                else "Waiting for the race's creator to start it."
+                else _("Waiting for the race's creator to start it.")
             )
         elif status == "countdown":
             left = seconds_left(race, now_ms())
-            lines.append(f"[b]Starting in {left:.1f} s…[/b]")
+            n = max(1, math.ceil(left))
+            starting = ngettext("Starting in {n} second…", "Starting in {n} seconds…", n)
+            lines.append(f"[b]{escape(starting)}[/b]")
         elif status == "finished":
-            lines.append("The race is over: r for a rematch on a new deal, q to leave.")
+            lines.append(_("The race is over: r for a rematch on a new deal, q to leave."))
         else:
-            lines.append(f"The race is {status}.")
+            lines.append(escape(_("The race is {status}.", status=race_status(race))))
         if race.get("date"):
             lines.append(
-                f"On the daily deal of {race['date']}: your daily attempt, "
-                "unless you have played that daily already."
+                _(
+                    "On the daily deal of {day}: your daily attempt, unless you have played "
+                    "that daily already.",
+                    day=current().date(str(race["date"])),
+                )
             )
         lines.append("")
         lines.append(ngettext("{n} player (up to 10):", "{n} players (up to 10):", len(players)))
         for p in players:
-            you = " (you)" if p["player"] == self.you else ""
-            away = ", away" if p.get("away") else ""
-            lines.append(f"  {escape(str(p['player']))}{you}{away}")
+            name = escape(str(p["player"]))
+            if p["player"] == self.you:
+                name = _("{name} (you)", name=name)
+            if p.get("away"):
+                name = _("{name}, away", name=name)
+            lines.append(f"  {name}")
         if self.creator and away_members(race, self.you):
-            lines.append("d drops the members who are away.")
+            lines.append(_("d drops the members who are away."))
         return "\n".join(lines)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -208,7 +236,7 @@ class RaceScreen(Screen[None]):
         return bool(self.race.get("creator")) and self.race.get("creator") == self.you
 
     def redraw(self) -> None:
-        head = f"Race · {title(str(self.race.get('game')), self.host.titles)}"
+        head = _("Race · {game}", game=title(str(self.race.get("game")), self.host.titles))
         self.query_one("#race-title", Static).update(head)
         self.query_one("#lobby", Static).update(self.lobby_text())
 
@@ -218,7 +246,12 @@ class RaceScreen(Screen[None]):
         news = read_event(self.race, push)
         if news.rematch is not None:
             if news.rematch.get("creator") != self.you:  # not the one we are making
-                self.notify(f"{news.rematch.get('creator')} offers a rematch: press r to join it")
+                self.notify(
+                    _(
+                        "{player} offers a rematch: press r to join it",
+                        player=news.rematch.get("creator"),
+                    )
+                )
         elif news.race is not None:
             self.set_race(news.race)
             if self.race.get("status") == "finished":
@@ -277,7 +310,7 @@ class RaceScreen(Screen[None]):
         """Drop every member who is away (its creator), once asked."""
         away = away_members(self.race, self.you)
         if not away:
-            self.notify("nobody is away", severity="warning")
+            self.notify(_("nobody is away"), severity="warning")
             return
 
         async def confirmed(yes: bool | None) -> None:
@@ -297,12 +330,12 @@ class RaceScreen(Screen[None]):
             dropped.append(who)
             self.set_race(race)
         if dropped:
-            self.notify(f"dropped {', '.join(dropped)}")
+            self.notify(_("dropped {names}", names=", ".join(dropped)))
 
     async def action_rematch(self) -> None:
         """A new race with the same members on a fresh deal, once this one is over."""
         if self.race.get("status") != "finished":
-            self.notify("a rematch is offered once the race is over", severity="warning")
+            self.notify(_("a rematch is offered once the race is over"), severity="warning")
             return
         race = await self.ask(self.host.conn.race_rematch)
         if race is None:
@@ -418,7 +451,7 @@ class RaceBoardScreen(BoardScreen):
         self.say("")
 
     def too_wide(self) -> str:
-        return "the board is wider than the room beside the race panel: t hides the panel"
+        return _("the board is wider than the room beside the race panel: t hides the panel")
 
     async def show_end(self) -> None:
         # your game is over; the race's result table comes when everybody is done. Called
@@ -434,7 +467,9 @@ class RaceBoardScreen(BoardScreen):
 class ResultScreen(ModalScreen[None]):
     """The race's result: places, times, moves."""
 
-    DEFAULT_CSS = MODAL_CSS.format(name="ResultScreen")
+    #: nearly the terminal's width: a result's row (place, player, result, cards, moves,
+    #: time) on one line at 80 columns, in Russian too
+    DEFAULT_CSS = MODAL_CSS.format(name="ResultScreen") + "ResultScreen > Vertical { width: 96%; }"
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
         Binding("enter", "dismiss", N_("Back")),
         Binding("escape", "dismiss", N_("Back")),
@@ -448,9 +483,10 @@ class ResultScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"[b]Race {escape(str(self.race.get('code')))}: the result[/b]")
+            heading = escape(_("Race {code}: the result", code=self.race.get("code")))
+            yield Static(f"[b]{heading}[/b]")
             yield Static(escape(result_table(self.race)), id="results")
-            yield Static("\nEnter: back · r: rematch on a new deal · q: leave")
+            yield Static("\n" + _("Enter: back · r: rematch on a new deal · q: leave"))
 
     def action_leave(self) -> None:
         lobby = next((s for s in self.app.screen_stack if isinstance(s, RaceScreen)), None)

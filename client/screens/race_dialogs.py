@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.markup import escape
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,7 +13,7 @@ from textual.widgets.option_list import Option
 
 from protocol.messages import RACE_CODE_RE
 
-from ..lang import N_
+from ..lang import N_, _
 from .dialogs import MODAL_CSS
 
 
@@ -32,17 +33,21 @@ class RaceDealScreen(ModalScreen[bool | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"[b]A race on {self.heading}[/b] — on which deal?", markup=True)
+            game = f"[b]{escape(self.heading)}[/b]"
+            yield Static(_("A race on {game} — on which deal?", game=game), markup=True)
             yield OptionList(
-                Option("f  a fresh deal (nobody has seen it)", id="fresh"),
+                Option("f  " + _("a fresh deal (nobody has seen it)"), id="fresh"),
                 Option(
-                    "d  today's daily deal (your race game is your daily attempt, "
-                    "unless you already played it today)",
+                    "d  "
+                    + _(
+                        "today's daily deal (your race game is your daily attempt, "
+                        "unless you already played it today)"
+                    ),
                     id="daily",
                 ),
                 markup=False,
             )
-            yield Static("Enter or a click chooses · Esc cancels")
+            yield Static(_("Enter or a click chooses · Esc cancels"))
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
@@ -86,17 +91,19 @@ class JoinRaceScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("[b]Join a race[/b] — the code your friend's lobby shows", markup=True)
+            heading = escape(_("Join a race"))
+            shows = escape(_("the code your friend's lobby shows"))
+            yield Static(f"[b]{heading}[/b] — {shows}", markup=True)
             yield Input(
                 self.code,
-                placeholder="e.g. K7QX2M",
+                placeholder=_("e.g. {code}", code="K7QX2M"),
                 id="code",
                 max_length=12,
             )
             yield Static(self.error, id="why", markup=False)
             with Horizontal(id="buttons"):
-                yield Button("Join", id="join", variant="primary")
-                yield Button("Cancel", id="cancel")
+                yield Button(_("Join"), id="join", variant="primary")
+                yield Button(_("Cancel"), id="cancel")
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -118,9 +125,12 @@ class JoinRaceScreen(ModalScreen[str | None]):
         code = race_code(text)
         if code is None:
             why = (
-                "type the race's code first"
+                _("type the race's code first")
                 if not text.strip()
-                else f"{text.strip()!r} is not a race code: letters and digits, like K7QX2M"
+                else _(
+                    "'{text}' is not a race code: letters and digits, like K7QX2M",
+                    text=text.strip(),
+                )
             )
             self.query_one("#why", Static).update(why)
             return

@@ -4,6 +4,7 @@ the screen draws it, with the move that led there highlighted."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from textual.app import ComposeResult
@@ -13,14 +14,27 @@ from textual.widgets import Static
 
 from ..connection import ClientError
 from ..drawing import Marks
-from ..lang import N_, _
-from ..notation import format_move
+from ..lang import N_, _, current
 from ..records import ReplayOf, replay, replay_heading
 from ..widgets import BoardView, KeyFooter
 from .base import HostedScreen
 
 #: moves skipped by PageUp/PageDown
 JUMP = 10
+
+
+def move_after(move: Mapping[str, Any], piles: Sequence[Mapping[str, Any]]) -> str:
+    """The move that led to a position, in words, told from the position after it
+    (the card it moved lies on top of where it went, ``n`` cards from the top)."""
+    if "from" not in move:
+        return current().move(move, piles)
+    by_id = {str(p.get("id")): p for p in piles}
+    src, dst = by_id.get(str(move.get("from"))), by_id.get(str(move.get("to")))
+    cards = list((dst or {}).get("cards") or [])
+    n = int(move.get("n") or 1)
+    moved = cards[-n] if 0 < n <= len(cards) else None
+    before = {**(src or {"id": move.get("from")}), "cards": [moved]}
+    return current().move({**move, "index": 0}, [before, *(p for p in piles if p is not src)])
 
 
 class ReplayScreen(HostedScreen):
@@ -75,7 +89,7 @@ class ReplayScreen(HostedScreen):
             wanted = self.count if step is None else max(0, min(step, self.count))
             got = await replay(self.host.conn, self.of, wanted)
         except ClientError as exc:
-            self.say(f"error: {exc} — q to leave")
+            self.say(_("error: {error} — q to leave", error=exc))
             return
         self.replay, self.position = dict(got["replay"]), dict(got["position"])
         self.step = int(self.position["step"])
@@ -89,17 +103,26 @@ class ReplayScreen(HostedScreen):
         view = self.position.get("view") or {}
         self.query_one(BoardView).show(list(view.get("piles") or []), marks)
         self.query_one("#title", Static).update(replay_heading(self.replay, self.host.titles))
-        led = f"after {format_move(dict(move))}" if isinstance(move, dict) else "the deal"
-        self.query_one("#counters", Static).update(
-            f"move {self.step}/{self.count} · {led} · foundation "
-            f"{self.position.get('foundation')}/{self.position.get('total')}"
+        piles = list(view.get("piles") or [])
+        led = (
+            _("after: {move}", move=move_after(move, piles))
+            if isinstance(move, dict)
+            else _("the deal")
         )
+        counters = _(
+            "move {step}/{count} · foundation {found}/{total}",
+            step=self.step,
+            count=self.count,
+            found=self.position.get("foundation"),
+            total=self.position.get("total"),
+        )
+        self.query_one("#counters", Static).update(f"{counters} · {led}")
         self.say(_("→ next · ← back · Home/End first/last · PgUp/PgDn ±10 · q leave"))
 
     async def action_step(self, delta: int) -> None:
         target = (self.step or 0) + delta
         if not 0 <= target <= self.count:
-            self.say("this is the end of the game" if delta > 0 else "this is the deal")
+            self.say(_("this is the end of the game") if delta > 0 else _("this is the deal"))
             target = max(0, min(target, self.count))
             if target == self.step:
                 return

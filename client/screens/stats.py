@@ -3,6 +3,7 @@ chart of the last 30 days' results."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -13,7 +14,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
 from ..connection import ClientError
-from ..lang import N_
+from ..lang import N_, _, ngettext
 from ..records import LOST_CELL, WON_CELL, chart_rows, stats, stats_row
 from ..text import STREAK_MEANING, title
 from ..widgets import KeyFooter
@@ -35,25 +36,50 @@ def chart(days: list[Mapping[str, Any]], height: int = 5) -> Text:
         out.append(" " + first + last.rjust(max(len(days) - len(first), len(last) + 1)) + "\n")
     won = sum(int(d.get("won", 0)) for d in days)
     lost = sum(int(d.get("lost", 0)) for d in days)
-    out.append(f"last {len(days)} days: {won} won ")
-    out.append(WON_CELL, style="green")
-    out.append(f", {lost} lost ")
-    out.append(LOST_CELL, style="red")
+    said = ngettext(
+        "last {n} day: {won} won {won_cell}, {lost} lost {lost_cell}",
+        "last {n} days: {won} won {won_cell}, {lost} lost {lost_cell}",
+        len(days),
+        won=won,
+        lost=lost,
+        won_cell="\0",
+        lost_cell="\1",
+    )
+    for part in re.split("([\0\1])", said):
+        if part == "\0":
+            out.append(WON_CELL, style="green")
+        elif part == "\1":
+            out.append(LOST_CELL, style="red")
+        else:
+            out.append(part)
     return out
 
 
 #: the statistics table's columns on the screen: short, so that every one fits 80
 #: columns (the legend under the chart says what the short ones mean)
-SCREEN_HEADER = ["game", "played", "won", "win %", "moves", "time", "avg", "dailies", "streak"]
+SCREEN_HEADER = [
+    N_("game"),
+    N_("games"),
+    N_("wins"),
+    N_("win %"),
+    N_("moves"),
+    N_("time"),
+    N_("avg"),
+    N_("dailies"),
+    N_("streak"),
+]
 #: …and that legend
-LEGEND = "moves/time: best win · avg: cards founded · dailies won/played · streak (best)"
+LEGEND = N_("moves/time: best win · avg: cards founded · dailies won/played · streak (best)")
+#: the overall row's name
+ALL_GAMES = N_("all games")
 
 
 def screen_row(row: list[Any]) -> list[str]:
     """A row of :func:`client.records.stats_row` in the screen's short cells."""
     name, played, won, pct, moves, time, avg, dailies, streak = (str(c) for c in row)
-    dailies = dailies.removesuffix(" won")
-    streak = streak.replace("(best ", "(")
+    dailies = " ".join(re.findall(r"\d+/\d+", dailies)) or dailies  # "3/5 won": "3/5"
+    counts = re.findall(r"\d+", streak)  # "2 (best 4)": "2 (4)"
+    streak = f"{counts[0]} ({counts[1]})" if len(counts) == 2 else streak
     return [name, played, won, pct, moves, time, avg, dailies, streak]
 
 
@@ -61,10 +87,8 @@ def fit_names(rows: list[list[str]], width: int) -> list[list[str]]:
     """The rows with their game names cut (``…``) so that the table is at most
     ``width`` cells wide (a cell takes its text and one space); a name is never cut
     below 12 cells."""
-    rest = sum(
-        max(cell_len(r[i]) for r in [SCREEN_HEADER, *rows]) + 1
-        for i in range(1, len(SCREEN_HEADER))
-    )
+    header = [_(h) for h in SCREEN_HEADER]
+    rest = sum(max(cell_len(r[i]) for r in [header, *rows]) + 1 for i in range(1, len(header)))
     room = max(12, width - rest - 1)
     return [[_cut(r[0], room), *r[1:]] for r in rows]
 
@@ -110,19 +134,20 @@ class StatsScreen(HostedScreen):
         try:
             self.result = await stats(self.host.conn, self.player)
         except ClientError as exc:
-            self.say(f"error: {exc}")
+            self.say(_("error: {error}", error=exc))
             return
-        self.names = ["all games"]
-        rows = [screen_row(stats_row("all games", self.result["overall"]))]
+        self.names = [_(ALL_GAMES)]
+        rows = [screen_row(stats_row(_(ALL_GAMES), self.result["overall"]))]
         for slug, block in (self.result.get("games") or {}).items():
             self.names.append(title(slug, self.host.titles))
             rows.append(screen_row(stats_row(self.names[-1].split(" — ")[0], block)))
-        table.add_columns(*(" " + h for h in SCREEN_HEADER))
+        table.add_columns(*(" " + _(h) for h in SCREEN_HEADER))
         for row in fit_names(rows, self.app.size.width - 2):  # the scrollbar
             table.add_row(*(" " + c for c in row))
-        self.query_one("#head", Static).update(f"pasyans · statistics of {self.result['player']}")
+        head = _("pasyans · statistics of {player}", player=self.result["player"])
+        self.query_one("#head", Static).update(head)
         self.query_one("#chart", Static).update(chart(list(self.result.get("days") or [])))
-        self.say(f"{LEGEND}\nstreak: {STREAK_MEANING}")
+        self.say(_(LEGEND) + "\n" + _("streak: {meaning}", meaning=_(STREAK_MEANING)))
         table.focus()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:

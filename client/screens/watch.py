@@ -22,11 +22,11 @@ from protocol.messages import Push
 from ..connection import ClientError
 from ..drawing import draw
 from ..host import Host, host
-from ..lang import N_
+from ..lang import N_, _
 from ..text import status_line, title
 from ..watch import HELD_BACK, Watched, watchers_words
 from ..widgets import KeyFooter
-from .race import panel_text
+from .race import panel_text, race_status
 
 #: columns of the progress panel
 PANEL = 40
@@ -80,11 +80,11 @@ class WatchScreen(Screen[None]):
         """The boards shown: one, or all side by side (each in its share of ``width``)."""
         players = self.watched.players
         if not players:
-            return Text("no board yet: the race is not dealt (its members wait in the lobby)")
+            return Text(_("no board yet: the race is not dealt (its members wait in the lobby)"))
         shown = [self.one] if self.one in players else players
         each = max(20, width // len(shown) - 2)
         grid = Table.grid(padding=(0, 2))
-        for _ in shown:
+        for _player in shown:
             grid.add_column(no_wrap=True)
         cells: list[RenderableType] = []
         for player in shown:
@@ -93,20 +93,23 @@ class WatchScreen(Screen[None]):
             head = Text(f"{player}\n{status_line(counters)}\n", style="bold", no_wrap=True)
             view = state.get("view")
             if view is None:
-                cells.append(Group(head, Text("cards hidden", style="italic")))
+                cells.append(Group(head, Text(_("cards hidden"), style="italic")))
             else:
                 cells.append(Group(head, draw(view.get("piles") or [], width=each).rich()))
         grid.add_row(*cells)
         if any(self.watched.board(p).get("view") is None for p in shown):
-            return Group(Text(f"{HELD_BACK}\n", style="italic"), grid)  # wrapped, whole
+            return Group(Text(_(HELD_BACK) + "\n", style="italic"), grid)  # wrapped, whole
         return grid
 
     def redraw(self) -> None:
         race = self.watched.race
-        which = f"{self.one}'s board" if self.one else "all boards"
-        head = (
-            f"watching race {race.get('code')} · {title(str(race.get('game')), self.host.titles)}"
-            f" · {race.get('status')} · {which}"
+        which = _("{player}'s board", player=self.one) if self.one else _("all boards")
+        head = _(
+            "watching race {code} · {game} · {status} · {which}",
+            code=race.get("code"),
+            game=title(str(race.get("game")), self.host.titles),
+            status=race_status(race),
+            which=which,
         )
         self.query_one("#watch-title", Static).update(Text(head, no_wrap=True))
         width = max(40, self.app.size.width - PANEL - 4)

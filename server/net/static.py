@@ -55,6 +55,7 @@ FILES: Mapping[str, str] = {
             "ui.mjs",
             "words.mjs",
             "i18n.mjs",
+            "lang.js",
             "i18n/en.json",
             "i18n/ru.json",
             "markdown.mjs",

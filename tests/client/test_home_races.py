@@ -16,6 +16,7 @@ from textual.widgets._footer import FooterKey
 
 from client import config
 from client.app import PasyansApp
+from client.lang import current
 from client.races import lobby_text
 from client.screens.home import DailyScreen
 from client.screens.race import RaceBoardScreen, RaceScreen
@@ -146,7 +147,8 @@ async def test_a_new_race_on_the_daily_deal_by_mouse(
         await pilot.click(OptionList, offset=(2, 1 + options.get_option_index("daily")))
         lobby = await in_lobby(pilot)
         assert lobby.race["game"] == slug
-        assert f"daily deal of {home.daily['date']}" in text(lobby, "#lobby")
+        day = current().date(str(home.daily["date"]))  # as the player's language writes it
+        assert f"daily deal of {day}" in text(lobby, "#lobby")
         await click_footer(pilot, "s")  # a race of one is a race too
         board = await on_race_board(pilot)
         deal = board.state["deal"]

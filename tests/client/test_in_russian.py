@@ -5,6 +5,7 @@ a game's English title beside its Russian one."""
 
 from __future__ import annotations
 
+import argparse
 import re
 from collections.abc import Iterator, Sequence
 
@@ -31,6 +32,7 @@ _TYPED = (
     re.compile(r"`[^`]*`"),  # a command or a pile id, quoted
     re.compile(r"[A-Za-z0-9_-]{20,}"),  # a token
     re.compile(r"\b[0-9a-f]{12,}\b"),  # a commitment
+    re.compile(r"\bt[0-9a-f]{12}\b"),  # another test's player (fresh_name) on a shared board
     re.compile(r"'[^']*'"),  # what the player typed, or may type
     re.compile(r"\b(?:wss?|https?)://\S+"),  # an address
     re.compile(r"(?:~|/)[\w./-]+"),  # a path
@@ -61,6 +63,9 @@ def english(text: str, *also: str) -> list[str]:
 @pytest.fixture
 def russian(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv(lang.ENV, "ru")
+    # main() says argparse's own words in the language in use: put English back after
+    monkeypatch.setattr(argparse, "_", argparse._)  # type: ignore[attr-defined]
+    monkeypatch.setattr(argparse, "ngettext", argparse.ngettext)  # type: ignore[attr-defined]
     lang.use("ru")
     yield
     lang.use("en")
@@ -133,13 +138,13 @@ async def test_the_home_screen_and_its_screens_speak_russian(
         ):
             home = app.screen
             await pilot.press("question_mark" if key == "?" else key)
-            await until(pilot, lambda home=home: app.screen is not home)
+            await until(pilot, lambda: app.screen is not home)  # noqa: B023 (awaited here)
             if key == "?":  # the page comes from the server: Crescent's, in Russian
                 await until(pilot, lambda: "Раскладка" in screen_text(pilot))
             await pilot.pause()
             shown[what] = screen_text(pilot)
             await pilot.press("escape" if key == "?" else "q")
-            await until(pilot, lambda home=home: app.screen is home)
+            await until(pilot, lambda: app.screen is home)  # noqa: B023 (awaited here)
     for what, text in shown.items():
         assert english(text, account.player) == [], (what, text)
 

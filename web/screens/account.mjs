@@ -5,6 +5,7 @@
 import { html, useEffect, useState } from "../vendor/preact-htm.mjs";
 import { Card } from "../cards.mjs";
 import { app, CARD_BACKS, prefs, saveAccount } from "../store.mjs";
+import { LangChoice } from "../ui.mjs";
 import { W } from "../words.mjs";
 
 // the browser's offer to install the page (beforeinstallprompt), kept until used
@@ -40,6 +41,7 @@ export function Account() {
     <button data-do="show-token" aria-expanded=${String(shown)} onClick=${() => setShown(!shown)}>${W.account.device}</button>
     ${shown ? html`<p>${W.account.tokenNote}</p><pre class="token">${app.account.token}</pre>` : ""}
     <div class="prefs">
+      <${LangChoice} />
       <label class="toggle"><input type="checkbox" data-field="four-colour" checked=${prefs.fourColour} onChange=${(e) => (prefs.fourColour = e.target.checked)} /> ${W.account.fourColour}</label>
       <label class="toggle"><input type="checkbox" data-field="tap-home" checked=${prefs.tapHome} onChange=${(e) => (prefs.tapHome = e.target.checked)} /> ${W.account.tapHome}</label>
       <fieldset class="backs">

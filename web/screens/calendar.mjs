@@ -6,8 +6,12 @@ import { html } from "../vendor/preact-htm.mjs";
 import { go } from "../route.mjs";
 import { conn, start } from "../session.mjs";
 import { app } from "../store.mjs";
+import { date, month as monthName } from "../i18n.mjs";
 import { GamePicker, Title, useAsk } from "../ui.mjs";
 import { utcDate, W } from "../words.mjs";
+
+// a day of the month shown: "Nov 28", "28 нояб." (its month and year are in the heading)
+const day = (iso) => date(iso, { day: "numeric", month: "short" });
 
 function shift(month, by) {
   const [y, m] = month.split("-").map(Number);
@@ -43,7 +47,7 @@ export function Calendar({ slug, month }) {
     body = html`<p data-month-summary="1">${C.summary(won, played, days.filter((d) => d.played).length)}</p>
       <div class="scroll-x"><table>
         <thead><tr>${C.countColumns.map((c) => html`<th>${c}</th>`)}</tr></thead>
-        <tbody>${days.map((d) => html`<tr data-day=${d.date}><td>${d.date}</td><td>${d.won}</td><td>${d.played}</td></tr>`)}</tbody>
+        <tbody>${days.map((d) => html`<tr data-day=${d.date}><td>${day(d.date)}</td><td>${d.won}</td><td>${d.played}</td></tr>`)}</tbody>
       </table></div>`;
   } else {
     const won = days.filter((d) => d.status === "won").length;
@@ -53,7 +57,7 @@ export function Calendar({ slug, month }) {
         <tbody>
           ${days.map(
             (d) => html`<tr data-day=${d.date} data-status=${d.status} data-playable=${d.playable ? "1" : "0"}>
-              <td>${d.date}</td><td>${C.status[d.status] || d.status}</td><td>${d.par ?? W.none}</td>
+              <td>${day(d.date)}</td><td>${C.status[d.status] || d.status}</td><td>${d.par ?? W.none}</td>
               <td><${Difficulty} level=${d.difficulty} /></td>
               <td>${d.date === today
                 ? html`<button data-do="calendar-today" onClick=${() => start(game, "daily")}>${C.playToday}</button>`
@@ -66,7 +70,7 @@ export function Calendar({ slug, month }) {
       </table></div>`;
   }
   return html`<section class="calendar">
-    <h1>${C.title} <small>${shown}${game ? html` · <${Title} slug=${game} />` : ""}</small></h1>
+    <h1>${C.title} <small>${monthName(shown)}${game ? html` · <${Title} slug=${game} />` : ""}</small></h1>
     ${head}
     ${body}
   </section>`;

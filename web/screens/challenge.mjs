@@ -41,13 +41,13 @@ export function Challenge({ code }) {
   };
   const waiting = c.opens !== null && c.opens !== undefined && !c.closed;
   return html`<section class="challenge" data-challenge=${c.code} data-closed=${c.closed ? "1" : "0"}>
-    <h1>${C.title(c.code, "")}<${Title} slug=${c.game} /></h1>
+    <h1>${C.title(c.code)}<${Title} slug=${c.game} /></h1>
     <p>${C.by(c.creator)}${c.seed_chosen ? C.chosen : ""}${" · "}${c.closed ? C.closed : C.openUntil(utcMinute(c.expires))}</p>
     ${waiting ? html`<p class="note" data-opens="1">${C.opens(utcMinute(c.opens))}</p>` : ""}
     ${c.seed_known ? html`<p class="note" data-seed-known="1">${C.seedKnown}</p>` : ""}
     ${c.seed_public ? html`<p class="note" data-seed-public="1">${C.seedPublic}</p>` : ""}
     ${c.seed !== null && c.seed !== undefined ? html`<p>${C.deal(String(c.seed))}</p>` : ""}
-    <p>${C.share} <code>${location.origin}/#challenge/${c.code}</code></p>
+    <p>${C.share} <code>${`${location.origin}/#challenge/${c.code}`}</code></p>
     ${c.results.length
       ? html`<div class="scroll-x"><table class="results">
           <thead><tr>${C.columns.map((h) => html`<th>${h}</th>`)}</tr></thead>

@@ -7,13 +7,17 @@ import { Markdown } from "../markdown.mjs";
 import { go } from "../route.mjs";
 import { conn, openGame, start } from "../session.mjs";
 import { app } from "../store.mjs";
+import { lang } from "../i18n.mjs";
 import { W } from "../words.mjs";
 
 export function Rules({ slug, onClose }) {
   const [text, setText] = useState(null);
   const ref = useRef(null);
   useEffect(() => {
-    conn.call("rules", { game: slug }).then((r) => setText(r.text)).catch((e) => setText(e.message));
+    conn
+      .call("rules", { game: slug, lang })
+      .then((r) => setText({ text: r.text, lang: r.lang || "en" }))
+      .catch((e) => setText({ text: e.message, lang }));
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
   }, [slug]);
@@ -22,7 +26,7 @@ export function Rules({ slug, onClose }) {
       <h2 id="rules-title">${W.rules.title}</h2>
       <button class="close" data-do="rules-close" onClick=${() => ref.current.close()}>${W.rules.close}</button>
     </header>
-    <div class="rules" data-loaded=${text === null ? "0" : "1"}>${text === null ? W.loading : html`<${Markdown} text=${text} />`}</div>
+    <div class="rules" data-loaded=${text === null ? "0" : "1"} lang=${text === null ? undefined : text.lang}>${text === null ? W.loading : html`<${Markdown} text=${text.text} lang=${text.lang} />`}</div>
   </dialog>`;
 }
 

@@ -7,6 +7,7 @@ import { parseSeed } from "../net.mjs";
 import { go } from "../route.mjs";
 import { conn, start } from "../session.mjs";
 import { app, update } from "../store.mjs";
+import { date } from "../i18n.mjs";
 import { GamePicker, Title } from "../ui.mjs";
 import { Difficulty } from "./calendar.mjs";
 import { assistedNote, commitment, outcome, utcDate, W } from "../words.mjs";
@@ -29,12 +30,11 @@ function Countdown() {
   return html`<span class="countdown">${W.home.nextIn(`${hh}:${mm}:${ss}`)}</span>`;
 }
 
-// "ready in about 40 s" from a daily's `preparing.estimate_ms` ("" when unknown)
+// "ready in about 40 seconds" from a daily's `preparing.estimate_ms` ("" when unknown)
 export function readyIn(preparing) {
   const ms = preparing && preparing.estimate_ms;
   if (ms === null || ms === undefined) return "";
-  const seconds = Math.max(1, Math.ceil(ms / 1000));
-  return seconds < 90 ? W.home.readySeconds(seconds) : W.home.readyMinutes(Math.round(seconds / 60));
+  return W.home.ready(Math.max(1, Math.ceil(ms / 1000)));
 }
 
 function dailyState(entry) {
@@ -114,7 +114,7 @@ function Daily({ g, entry }) {
       ? app.startWhenReady[g.slug] ? W.home.opensWhenReady : W.home.whenReady
       : W.home.playDaily;
   return html`<li data-game=${g.slug} class="daily">
-    <h2 class="names"><span lang="ru">${g.title_ru}</span> <span class="en">${g.title_en}</span></h2>
+    <h2 class="names"><span lang="ru">${g.title_ru}</span> <span class="en" lang="en">${g.title_en}</span></h2>
     <div class="facts">
       <span class="cert">${dailyState(entry)}</span>
       ${entry && entry.difficulty ? html`<${Difficulty} level=${entry.difficulty} />` : ""}
@@ -206,7 +206,7 @@ export function Home() {
   const daily = useDaily();
   return html`<section class="home">
     <header class="home-head">
-      <h1>${W.home.title} <small>${daily ? daily.date : ""}</small></h1>
+      <h1>${W.home.title} <small>${daily ? date(daily.date) : ""}</small></h1>
       <${Countdown} />
       ${daily ? html`<span class="streak">${W.home.streak(daily.streak || 0)}</span>` : ""}
     </header>

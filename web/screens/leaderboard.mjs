@@ -66,6 +66,6 @@ export function Leaderboard({ slug, date }) {
           </tbody>
         </table></div>
         <p>${W.leaderboard.entries(answer.total || 0)}${answer.me ? W.leaderboard.me(answer.me.rank) : ""}</p>`
-      : html`<p class="loading">…</p>`}
+      : html`<p class="loading">${W.loading}</p>`}
   </section>`;
 }

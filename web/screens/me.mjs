@@ -4,15 +4,18 @@ import { html, useEffect, useState } from "../vendor/preact-htm.mjs";
 import { go } from "../route.mjs";
 import { conn } from "../session.mjs";
 import { Title, useAsk } from "../ui.mjs";
-import { assistedNote, clock, modeName, outcome, W } from "../words.mjs";
+import { lang } from "../i18n.mjs";
+import { assistedNote, clock, modeDay, outcome, W } from "../words.mjs";
+
+const percent = (pct) => new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(pct / 100);
 
 export function Stats({ player }) {
   const [answer, error] = useAsk(() => conn.call("stats", player ? { player } : {}), [player]);
   if (error) return html`<p class="error">${error}</p>`;
-  if (!answer) return html`<p class="loading">…</p>`;
+  if (!answer) return html`<p class="loading">${W.loading}</p>`;
   const row = (name, s) => html`<tr>
     <th scope="row">${name}</th><td>${s.played}</td><td>${s.won}</td>
-    <td>${s.win_pct === null ? W.none : `${Math.round(s.win_pct)}%`}</td>
+    <td>${s.win_pct === null ? W.none : percent(s.win_pct)}</td>
     <td>${s.best_moves ?? W.none}</td><td>${clock(s.best_time_ms)}</td>
     <td>${s.daily_won}/${s.daily_played}</td><td>${W.stats.streak(s.streak, s.best_streak)}</td>
   </tr>`;
@@ -56,7 +59,7 @@ export function History() {
       <tbody>
         ${rows.map(
           (g) => html`<tr data-history=${g.game_id}>
-            <td><${Title} slug=${g.game} /></td><td>${modeName(g.mode)}${g.date ? ` ${g.date}` : ""}</td>
+            <td><${Title} slug=${g.game} /></td><td>${modeDay(g.mode, g.date)}</td>
             <td data-assisted=${g.assisted ? "1" : "0"}>${outcome(g)} · ${g.foundation}/${g.total}${assistedNote(g)}</td><td>${g.moves}</td><td>${clock(g.time_ms)}</td>
             <td>${g.status === "playing"
               ? html`<button onClick=${() => go("game", g.game_id)}>${W.history.resume}</button>`

@@ -88,7 +88,7 @@ export function Race({ code }) {
   }
   const left = race.status === "countdown" ? Math.max(0, Math.ceil((race.starts_at - now) / 1000)) : null;
   return html`<section class="race" data-race=${race.code} data-race-status=${race.status}>
-    <h1>${W.race.title("")}<${Title} slug=${race.game} /></h1>
+    <h1>${W.race.title} · <${Title} slug=${race.game} /></h1>
     <p>${W.race.link} <a href=${link} data-race-link=${link}>${link}</a></p>
     ${left !== null ? html`<p class="countdown" aria-live="polite">${W.race.startsIn(left)}</p>` : ""}
     <${RacePanel} race=${race} />
@@ -127,7 +127,7 @@ export function Watch({ code }) {
   if (!w) return html`<p class="loading">${W.race.watchingLoading(code)}</p>`;
   const race = w.race;
   return html`<section class="watch" data-watch=${race.code} data-race-status=${race.status}>
-    <h1>${W.race.watching(race.code, "")}<${Title} slug=${race.game} /></h1>
+    <h1>${W.race.watching(race.code)}<${Title} slug=${race.game} /></h1>
     <${RacePanel} race=${race} />
     ${race.players.map((p) => {
       const state = w.boards[p.player];

@@ -6,7 +6,7 @@ import { html, useEffect, useState } from "../vendor/preact-htm.mjs";
 import { StaticBoard } from "../board.mjs";
 import { conn } from "../session.mjs";
 import { Title, useAsk } from "../ui.mjs";
-import { assistedNote, formatMove, modeName, outcome, W } from "../words.mjs";
+import { assistedNote, formatMove, modeDay, outcome, W } from "../words.mjs";
 
 // ms a position shows while the replay plays
 const PLAY_MS = 700;
@@ -44,7 +44,7 @@ export function Replay({ args }) {
   };
   const R = W.replay;
   return html`<section class="replay" data-step=${pos ? pos.step : ""} data-moves=${total}>
-    <h1>${R.title} · <${Title} slug=${r.game} /> <small>${modeName(r.mode)}${r.date ? ` ${r.date}` : ""}${r.player ? ` · ${r.player}` : ""}</small></h1>
+    <h1>${R.title} · <${Title} slug=${r.game} /> <small>${modeDay(r.mode, r.date)}${r.player ? ` · ${r.player}` : ""}</small></h1>
     <p data-assisted=${r.assisted ? "1" : "0"}>${outcome(r)} · ${r.foundation}/${r.total} · ${W.count.moves(r.moves)}${assistedNote(r)}${r.seed !== null && r.seed !== undefined ? ` · ${W.end.seed(String(r.seed))}` : ""}</p>
     <div class="stepper">
       <button data-do="first" aria-label=${R.first} title=${R.first} onClick=${() => go(0)} disabled=${at === 0}>|◀</button>
@@ -55,7 +55,7 @@ export function Replay({ args }) {
       <label class="field slider">${R.step}
         <input type="range" data-field="step" min="0" max=${total} value=${at} onInput=${(e) => go(Number(e.target.value))} />
       </label>
-      <span class="at" aria-live="polite">${R.at(at, total)}${pos && pos.move ? ` · ${formatMove(pos.move)}` : ""}</span>
+      <span class="at" aria-live="polite">${R.at(at, total)}${pos && pos.move ? ` · ${formatMove(pos.move, pos.view.piles, { card: false })}` : ""}</span>
     </div>
     ${pos ? html`<div data-status=${pos.status}><${StaticBoard} view=${pos.view} move=${pos.move} tall=${true} /></div>` : html`<p class="loading">…</p>`}
   </section>`;

@@ -4,6 +4,7 @@
 import { html, useState } from "../vendor/preact-htm.mjs";
 import { Card } from "../cards.mjs";
 import { register, signInWith } from "../session.mjs";
+import { LangChoice } from "../ui.mjs";
 import { W } from "../words.mjs";
 
 export function SignIn() {
@@ -47,5 +48,6 @@ export function SignIn() {
       </form>
     </details>
     ${error ? html`<p class="error" role="alert">${error}</p>` : ""}
+    <${LangChoice} />
   </main>`;
 }
