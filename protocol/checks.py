@@ -198,7 +198,12 @@ def _game(field: str, value: Any) -> str:
         raise _fail(field, "a game slug such as 'crescent'")
     slug = value.lower()
     if not SLUG_RE.fullmatch(slug):
-        raise ProtocolError(ErrorCode.NOT_FOUND, f"no patience is called {value!r}")
+        raise ProtocolError(
+            ErrorCode.NOT_FOUND,
+            f"no patience is called {value!r}",
+            key="error.no_patience",
+            params={"name": value},
+        )
     return slug
 
 

@@ -238,7 +238,9 @@ class Routes:
         if req.friends:
             if conn.player is None:
                 raise ProtocolError(
-                    ErrorCode.UNAUTHORIZED, "a friends board needs a player: auth first"
+                    ErrorCode.UNAUTHORIZED,
+                    "a friends board needs a player: auth first",
+                    key="error.friends_board_login",
                 )
             among = await self.sv.friends.among(conn.player)
         return await self.sv.boards.page(
@@ -266,7 +268,9 @@ class Routes:
         player = req.player or conn.player
         if player is None:
             raise ProtocolError(
-                ErrorCode.UNAUTHORIZED, "name a 'player', or register or auth first"
+                ErrorCode.UNAUTHORIZED,
+                "name a 'player', or register or auth first",
+                key="error.stats_need_player",
             )
         return await self.sv.stats.stats(player, req.game)
 
@@ -359,7 +363,9 @@ class Routes:
     async def race_unwatch(self, player: str, req: P.RaceUnwatchRequest) -> Result:
         here = self.relay.remove(req.race_id, player)
         if not await self.sv.watch.unwatch(req.race_id, [player]) and not here:
-            raise ProtocolError(ErrorCode.NOT_FOUND, "you are not watching this race")
+            raise ProtocolError(
+                ErrorCode.NOT_FOUND, "you are not watching this race", key="error.not_watching"
+            )
         return {}
 
     async def challenge_create(self, player: str, req: P.ChallengeCreateRequest) -> Result:

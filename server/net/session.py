@@ -59,7 +59,9 @@ class Conn:
     def need_player(self) -> str:
         """The signed-in player; ``unauthorized`` before ``register`` or ``auth``."""
         if self.player is None:
-            raise ProtocolError(ErrorCode.UNAUTHORIZED, "register or auth first")
+            raise ProtocolError(
+                ErrorCode.UNAUTHORIZED, "register or auth first", key="error.login_first"
+            )
         return self.player
 
 

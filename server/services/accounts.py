@@ -44,7 +44,10 @@ class Accounts:
             return token
         if holder.casefold() == name.casefold():
             raise ProtocolError(
-                ErrorCode.NAME_TAKEN, f"the name {name!r} is taken", params={"name": name}
+                ErrorCode.NAME_TAKEN,
+                f"the name {name!r} is taken",
+                params={"name": name},
+                key="error.name_taken",
             )
         raise ProtocolError(
             ErrorCode.NAME_TAKEN,
@@ -74,5 +77,5 @@ class Accounts:
         """The player a token belongs to; ``unauthorized`` otherwise."""
         name = await self.store.player_of_token(digest(token))
         if name is None:
-            raise ProtocolError(ErrorCode.UNAUTHORIZED, "unknown token")
+            raise ProtocolError(ErrorCode.UNAUTHORIZED, "unknown token", key="error.unknown_token")
         return name

@@ -73,7 +73,9 @@ class Assistance:
         self._room(player)
         rec = await self.games.owned(gid, player)
         if rec.status != GameStatus.PLAYING:
-            raise ProtocolError(ErrorCode.GAME_OVER, f"the game is over ({rec.status})")
+            raise ProtocolError(
+                ErrorCode.GAME_OVER, f"the game is over ({rec.status})", key="error.game_over"
+            )
         if not self.games.views.solver_helps(rec):
             raise no_search(rec, "hints")
         kept = self._hints.get(gid)
@@ -139,6 +141,7 @@ class Assistance:
                 ErrorCode.UNAVAILABLE,
                 "the search stopped before it answered: try again",
                 retry_after=1.0,
+                key="error.search_stopped",
             ) from None
         if found.line is None:
             return None
@@ -196,6 +199,7 @@ class Assistance:
                     "deal is others' to play now, so the solver does not search it; "
                     "play on",
                     state=self.games.views.wire(rec),
+                    key="error.no_finish_shared",
                 )
             if not assist:
                 raise ProtocolError(
@@ -204,6 +208,7 @@ class Assistance:
                     "play on, or finish with the solver's help (assist: the game then no "
                     "longer ranks)",
                     state=self.games.views.wire(rec),
+                    key="error.no_finish_ranked",
                 )
             rec = await self._assist(rec)
         if line is None:

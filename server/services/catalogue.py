@@ -74,5 +74,10 @@ async def rules(slug: str, lang: str | None = None) -> dict[str, Any]:
 
     page = await asyncio.to_thread(read)
     if page is None:
-        raise ProtocolError(ErrorCode.NOT_FOUND, f"the rules of {slug} are not written yet")
+        raise ProtocolError(
+            ErrorCode.NOT_FOUND,
+            f"the rules of {slug} are not written yet",
+            key="error.no_rules",
+            params={"game": slug},
+        )
     return page

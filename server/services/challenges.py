@@ -183,7 +183,9 @@ class Challenges:
             if await self.store.create_challenge(code, fields, self.ttl_ms + GRACE_MS):
                 break
         else:
-            raise ProtocolError(ErrorCode.INTERNAL, "no free challenge code; try again")
+            raise ProtocolError(
+                ErrorCode.INTERNAL, "no free challenge code; try again", key="error.no_free_code"
+            )
         first = await self.store.count_open_challenge(
             player, code, now, now + self.ttl_ms, self.most_open
         )
@@ -194,6 +196,8 @@ class Challenges:
                 ErrorCode.FORBIDDEN,
                 f"you have {self.most_open} open challenges, the most a player may have: "
                 f"the oldest expires on {when} UTC",
+                key="error.challenge_limit",
+                params={"n": self.most_open, "when": when},
             )
         if mark is not None:
             await self.store.challenge_result(code, player, pack(mark), self.ttl_ms + GRACE_MS)
@@ -211,6 +215,7 @@ class Challenges:
             raise ProtocolError(
                 ErrorCode.FORBIDDEN,
                 "your own result is this challenge's mark: share the code with friends",
+                key="error.own_challenge",
             )
         if player not in games:  # a newcomer: only to an open challenge
             self._open_now(code, info)
@@ -446,6 +451,8 @@ class Challenges:
             raise ProtocolError(
                 ErrorCode.FORBIDDEN,
                 f"the challenge {code} was closed by its creator: its results are final",
+                key="error.challenge_closed_final",
+                params={"code": code},
             )
         opens = self._opens(info)
         if opens is not None:
@@ -454,6 +461,8 @@ class Challenges:
                 ErrorCode.FORBIDDEN,
                 f"the challenge {code} is on a daily whose day is not over: it opens at "
                 f"{when} UTC, once the deal ranks for nobody",
+                key="error.challenge_not_open",
+                params={"code": code, "when": when},
             )
 
     async def _source(self, player: str, gid: str) -> tuple[Record, dict[str, bytes]]:
@@ -470,19 +479,23 @@ class Challenges:
             )
         if rec.status == GameStatus.PLAYING:
             raise ProtocolError(
-                ErrorCode.FORBIDDEN, f"game {gid} is still in play: its result is the mark"
+                ErrorCode.FORBIDDEN,
+                f"game {gid} is still in play: its result is the mark",
+                key="error.challenge_in_play",
             )
         if rec.race and not rec.race_over:
             raise ProtocolError(
                 ErrorCode.FORBIDDEN,
                 f"the deal of game {gid} is still secret (a race until it is over for "
                 "everyone): challenge it then",
+                key="error.challenge_race_secret",
             )
         if self.games.views.challenge_hidden(rec):
             raise ProtocolError(
                 ErrorCode.FORBIDDEN,
                 f"the deal of game {gid} is still secret (a challenge's until that "
                 "challenge closes): challenge it then",
+                key="error.challenge_challenge_secret",
             )
         return rec, raw
 

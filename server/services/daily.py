@@ -276,6 +276,8 @@ class Dailies:
                 f"the daily of {slug} on {date} is not certified yet: the server certifies "
                 "past days it missed in the background",
                 retry_after=BACKFILL_RETRY,
+                key="error.daily_not_certified",
+                params={"game": slug, "date": date},
             )
         return choice
 
@@ -477,10 +479,18 @@ class Dailies:
         if date is None:
             return today
         if date > today:
-            raise ProtocolError(ErrorCode.NOT_FOUND, f"no daily for {date} yet (today is {today})")
+            raise ProtocolError(
+                ErrorCode.NOT_FOUND,
+                f"no daily for {date} yet (today is {today})",
+                key="error.daily_future",
+                params={"date": date, "today": today},
+            )
         first = await self.first_day()
         if date < first:
             raise ProtocolError(
-                ErrorCode.NOT_FOUND, f"no dailies before {first}: the first day of this server"
+                ErrorCode.NOT_FOUND,
+                f"no dailies before {first}: the first day of this server",
+                key="error.daily_before_first",
+                params={"first": first},
             )
         return date

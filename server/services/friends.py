@@ -104,12 +104,17 @@ class Friends:
     async def add(self, player: str, name: str) -> dict[str, Any]:
         friend = await self._name(name)
         if friend.casefold() == player.casefold():
-            raise ProtocolError(ErrorCode.BAD_REQUEST, "you cannot follow yourself")
+            raise ProtocolError(
+                ErrorCode.BAD_REQUEST, "you cannot follow yourself", key="error.follow_self"
+            )
         if await self.store.blocked_by(friend, player):
             return {"friend": friend, "added": True}  # dropped, silently
         if await self.store.follow_count(player) >= self.most:
             raise ProtocolError(
-                ErrorCode.BAD_REQUEST, f"you follow {self.most} players already: remove one first"
+                ErrorCode.BAD_REQUEST,
+                f"you follow {self.most} players already: remove one first",
+                key="error.follow_limit",
+                params={"n": self.most},
             )
         added = await self.store.follow(player, friend, add=True)
         return {"friend": friend, "added": added}
@@ -169,7 +174,9 @@ class Friends:
         their follow of ``player``."""
         other = await self._name(name)
         if other.casefold() == player.casefold():
-            raise ProtocolError(ErrorCode.BAD_REQUEST, "you cannot block yourself")
+            raise ProtocolError(
+                ErrorCode.BAD_REQUEST, "you cannot block yourself", key="error.block_self"
+            )
         changed = await self.store.block(player, other, add=add)
         if add:
             await self.store.follow(other, player, add=False)

@@ -150,7 +150,11 @@ class Games:
 
     async def my_games(self, player: str, limit: int, cursor: str | None) -> dict[str, Any]:
         if cursor is not None and (not cursor.isdigit() or len(cursor) > 9):
-            raise ProtocolError(ErrorCode.BAD_REQUEST, "'cursor' is not a cursor of my_games")
+            raise ProtocolError(
+                ErrorCode.BAD_REQUEST,
+                "'cursor' is not a cursor of my_games",
+                key="error.bad_cursor",
+            )
         offset = int(cursor) if cursor else 0
         gids = await self.store.player_game_ids(player, offset, limit + 1)
         more = len(gids) > limit
@@ -285,7 +289,9 @@ class Games:
         try:
             move = rec.game.parse_move(wire)
         except InvalidMove as exc:
-            raise ProtocolError(ErrorCode.BAD_REQUEST, f"malformed move: {exc}") from None
+            raise ProtocolError(
+                ErrorCode.BAD_REQUEST, f"malformed move: {exc}", key="error.malformed_move"
+            ) from None
         return await self.play(rec, move)
 
     async def play(self, rec: Record, move: Move) -> Change:
@@ -307,16 +313,24 @@ class Games:
             self.admit(player)  # a solver process's job: refused before the log is read
         played = effective_moves(await self.store.game_log(gid))
         if not played:
-            raise ProtocolError(ErrorCode.ILLEGAL_MOVE, "there is no move to undo")
+            raise ProtocolError(
+                ErrorCode.ILLEGAL_MOVE, "there is no move to undo", key="error.nothing_to_undo"
+            )
         game = rec.game
         state = await self.replayed(game, rec.seed, played[:-1], player)
         if compared(rec) and game.reveals(state, rec.state):
+            what, key = (
+                ("this race", "error.undo_shown_race")
+                if rec.race
+                else ("a ranked game", "error.undo_shown_ranked")
+                if rec.ranked
+                else ("a challenge", "error.undo_shown_challenge")
+            )
             raise ProtocolError(
                 ErrorCode.ILLEGAL_MOVE,
-                f"{'this race' if rec.race else 'a ranked game' if rec.ranked else 'a challenge'}"
-                " takes back no move that "
-                "showed a card (a card turned from the stock or uncovered, a redeal): "
-                "what was seen stays seen",
+                f"{what} takes back no move that showed a card (a card turned from the stock "
+                "or uncovered, a redeal): what was seen stays seen",
+                key=key,
             )
         now = self.clock.now_ms()
         return await self.commit(step(rec, state, UNDO, now=now, gap=self.idle_gap_ms, clean=False))
@@ -328,7 +342,11 @@ class Games:
             self.pool.admit(account)
         except Busy as busy:
             raise ProtocolError(
-                ErrorCode.UNAVAILABLE, busy.reason, retry_after=busy.retry_after
+                ErrorCode.UNAVAILABLE,
+                busy.reason,
+                retry_after=busy.retry_after,
+                key="error.solver_busy",
+                params={"seconds": max(1, round(busy.retry_after))},
             ) from None
 
     async def replayed(
@@ -351,13 +369,18 @@ class Games:
             )
         except Busy as busy:
             raise ProtocolError(
-                ErrorCode.UNAVAILABLE, busy.reason, retry_after=busy.retry_after
+                ErrorCode.UNAVAILABLE,
+                busy.reason,
+                retry_after=busy.retry_after,
+                key="error.solver_busy",
+                params={"seconds": max(1, round(busy.retry_after))},
             ) from None
         except WorkerDied:
             raise ProtocolError(
                 ErrorCode.UNAVAILABLE,
                 "the replay stopped before it answered: try again",
                 retry_after=1.0,
+                key="error.replay_stopped",
             ) from None
         return game.loads(packed)
 
@@ -367,13 +390,19 @@ class Games:
         for _ in range(8):
             rec = await self.owned(gid, player)
             if rec.status != GameStatus.PLAYING:
-                raise ProtocolError(ErrorCode.GAME_OVER, f"the game is over ({rec.status})")
+                raise ProtocolError(
+                    ErrorCode.GAME_OVER, f"the game is over ({rec.status})", key="error.game_over"
+                )
             try:
                 return self.views.wire((await self.give_up(rec, out or RESIGNED)).after)
             except ProtocolError as exc:
                 if exc.code is not ErrorCode.STALE_SEQ:
                     raise
-        raise ProtocolError(ErrorCode.STALE_SEQ, "the game keeps changing; try again")
+        raise ProtocolError(
+            ErrorCode.STALE_SEQ,
+            "the game keeps changing; try again",
+            key="error.game_keeps_changing",
+        )
 
     async def give_up(self, rec: Record, out: str) -> Change:
         """End a game in play ``lost``, noting ``out`` (why) in it before the change
@@ -399,7 +428,9 @@ class Games:
         race gives it up); ``game_over`` when it is over."""
         rec = await self.owned(gid, player)
         if rec.status != GameStatus.PLAYING:
-            raise ProtocolError(ErrorCode.GAME_OVER, f"the game is over ({rec.status})")
+            raise ProtocolError(
+                ErrorCode.GAME_OVER, f"the game is over ({rec.status})", key="error.game_over"
+            )
         if not rec.ranked:
             return False
         await self.store.set_game_fields(gid, {"race": "", "mode": str(Mode.DAILY)})
@@ -416,10 +447,15 @@ class Games:
         rec = await self.owned(gid, player, seq)
         if rec.seq != seq:
             raise ProtocolError(
-                ErrorCode.STALE_SEQ, f"seq is {rec.seq}, not {seq}", state=self.views.wire(rec)
+                ErrorCode.STALE_SEQ,
+                f"seq is {rec.seq}, not {seq}",
+                state=self.views.wire(rec),
+                key="error.stale_seq",
             )
         if rec.status != GameStatus.PLAYING:
-            raise ProtocolError(ErrorCode.GAME_OVER, f"the game is over ({rec.status})")
+            raise ProtocolError(
+                ErrorCode.GAME_OVER, f"the game is over ({rec.status})", key="error.game_over"
+            )
         return rec
 
     async def commit(self, change: Change) -> Change:
@@ -448,8 +484,9 @@ class Games:
                     ErrorCode.STALE_SEQ,
                     f"seq is {current}, not {before.seq}: the game moved on elsewhere",
                     state=self.views.wire(fresh),
+                    key="error.stale_seq",
                 )
-            raise ProtocolError(ErrorCode.NOT_FOUND, f"no game {before.gid!r}")
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"no game {before.gid!r}", key="error.no_game")
         after.seq = current  # the script's count (the next seq: what step said)
         self.remember(after)
         await self.changes.written(after)

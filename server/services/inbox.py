@@ -80,7 +80,9 @@ class Inbox:
         """``invite``: send ``friend`` (their registered name) a race's lobby that
         ``player`` is in, or an open challenge."""
         if friend.casefold() == player.casefold():
-            raise ProtocolError(ErrorCode.BAD_REQUEST, "you cannot invite yourself")
+            raise ProtocolError(
+                ErrorCode.BAD_REQUEST, "you cannot invite yourself", key="error.invite_self"
+            )
         if race is not None:
             item = await self._race_invite(player, race.upper())
         else:
@@ -93,20 +95,36 @@ class Inbox:
         rid = await self.store.race_by_code(code)
         info, members, _, _ = await self.store.race(rid) if rid else ({}, [], {}, {})
         if not info:
-            raise ProtocolError(ErrorCode.NOT_FOUND, f"no race has the code {code!r}")
+            raise ProtocolError(
+                ErrorCode.NOT_FOUND,
+                f"no race has the code {code!r}",
+                key="error.no_race",
+                params={"code": code},
+            )
         if player not in members:
-            raise ProtocolError(ErrorCode.FORBIDDEN, "invite to a race you are in")
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, "invite to a race you are in", key="error.invite_not_member"
+            )
         if _text(info.get("status")) != RaceStatus.LOBBY:
-            raise ProtocolError(ErrorCode.FORBIDDEN, "this race has already started")
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, "this race has already started", key="error.race_started"
+            )
         return self.item(InboxKind.INVITE, player, _text(info.get("game")), race=code)
 
     async def _challenge_invite(self, player: str, code: str) -> dict[str, Any]:
         info, _, _ = await self.store.challenge(code)
         now = self.clock.now_ms()
         if not info or now >= int(info.get("expires") or 0):
-            raise ProtocolError(ErrorCode.NOT_FOUND, f"no open challenge has the code {code!r}")
+            raise ProtocolError(
+                ErrorCode.NOT_FOUND,
+                f"no open challenge has the code {code!r}",
+                key="error.no_challenge",
+                params={"code": code},
+            )
         if info.get("closed"):
-            raise ProtocolError(ErrorCode.FORBIDDEN, "this challenge is closed")
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, "this challenge is closed", key="error.challenge_closed"
+            )
         return self.item(InboxKind.INVITE, player, _text(info.get("game")), challenge=code)
 
     async def _count(self, player: str) -> None:
@@ -121,6 +139,8 @@ class Inbox:
                 ErrorCode.RATE_LIMITED,
                 f"you sent {self.per_hour} invites this hour, the most: retry after {retry:.0f} s",
                 retry_after=retry,
+                key="error.limit_invites",
+                params={"n": self.per_hour, "seconds": max(1, round(retry))},
             )
 
     async def items(self, player: str) -> dict[str, Any]:
@@ -139,7 +159,9 @@ class Inbox:
         items, read = await self._items(player)
         ids = {i["id"] for i in items}
         if item is not None and item not in ids:
-            raise ProtocolError(ErrorCode.NOT_FOUND, "no such item in your inbox")
+            raise ProtocolError(
+                ErrorCode.NOT_FOUND, "no such item in your inbox", key="error.no_inbox_item"
+            )
         marked = [item] if item is not None else sorted(ids - read)
         await self.store.inbox_mark(player, marked, sorted(read - ids))
         return {"unread": len(ids - read - set(marked))}

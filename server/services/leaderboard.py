@@ -121,12 +121,18 @@ class Leaderboards:
             mine = await self.store.board_entry(slug, period, player) if player else None
         if cursor is not None:
             if not cursor.isdigit() or len(cursor) > 9:
-                raise ProtocolError(ErrorCode.BAD_REQUEST, "'cursor' is not a cursor of this board")
+                raise ProtocolError(
+                    ErrorCode.BAD_REQUEST,
+                    "'cursor' is not a cursor of this board",
+                    key="error.bad_cursor",
+                )
             start = int(cursor)
         elif around_me:
             if player is None:
                 raise ProtocolError(
-                    ErrorCode.UNAUTHORIZED, "around_me needs an authenticated player"
+                    ErrorCode.UNAUTHORIZED,
+                    "around_me needs an authenticated player",
+                    key="error.around_me_login",
                 )
             start = max(0, mine[0] - limit // 2) if mine else 0
         else:

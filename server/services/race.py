@@ -149,7 +149,9 @@ class Races:
             if await self.store.create_race(rid, code, {**fields, "code": code}):
                 break
         else:
-            raise ProtocolError(ErrorCode.INTERNAL, "no free race code; try again")
+            raise ProtocolError(
+                ErrorCode.INTERNAL, "no free race code; try again", key="error.no_free_code"
+            )
         for member in [player, *(m for m in members or () if m != player)]:
             await self.store.race_member(rid, member, add=True)
         await self.store.race_saw(rid, [player], self.clock.now_ms())
@@ -178,7 +180,11 @@ class Races:
                 ErrorCode.FORBIDDEN, "you are not in this race", key="error.not_in_race"
             )
         if (await self.build(rid))["status"] != RaceStatus.FINISHED:
-            raise ProtocolError(ErrorCode.FORBIDDEN, "a rematch is offered once the race is over")
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN,
+                "a rematch is offered once the race is over",
+                key="error.rematch_after",
+            )
         new = new_id()
         other = await self.store.race_claim_field(rid, "rematch", new)
         if other != new:  # someone was first
@@ -186,7 +192,11 @@ class Races:
                 if (await self.store.race(other))[0]:
                     return await self.build(other)
                 await asyncio.sleep(0.02)
-            raise ProtocolError(ErrorCode.INTERNAL, "the rematch is not ready; try again")
+            raise ProtocolError(
+                ErrorCode.INTERNAL,
+                "the rematch is not ready; try again",
+                key="error.rematch_not_ready",
+            )
         race = await self.create(player, info["game"].decode(), None, rid=new, members=members)
         await self.store.race_set_field(rid, "rematch_code", race["code"])
         await self.publish(rid)
@@ -203,6 +213,8 @@ class Races:
                 ErrorCode.FORBIDDEN,
                 f"you have played today's daily of {slug} already: a race on the daily "
                 "deal is your one ranked attempt of it",
+                key="error.daily_played",
+                params={"game": slug},
             )
 
     def _day_over(self, info: Mapping[str, bytes]) -> bool:
@@ -293,7 +305,9 @@ class Races:
             )
         if race["status"] != RaceStatus.RUNNING:
             raise ProtocolError(
-                ErrorCode.FORBIDDEN, "only a race under way can be ended: leave the lobby instead"
+                ErrorCode.FORBIDDEN,
+                "only a race under way can be ended: leave the lobby instead",
+                key="error.end_not_running",
             )
         for p in race["players"]:
             if p["status"] == GameStatus.PLAYING:
@@ -307,9 +321,18 @@ class Races:
         _creator_only(info, player, "drops members")
         who = next((m for m in members if m.casefold() == member.casefold()), None)
         if who is None:
-            raise ProtocolError(ErrorCode.NOT_FOUND, f"{member} is not in this race")
+            raise ProtocolError(
+                ErrorCode.NOT_FOUND,
+                f"{member} is not in this race",
+                key="error.not_member",
+                params={"name": member},
+            )
         if who == player:
-            raise ProtocolError(ErrorCode.FORBIDDEN, "you cannot drop yourself: leave the race")
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN,
+                "you cannot drop yourself: leave the race",
+                key="error.drop_self",
+            )
         race = await self.build(rid)
         row = next(p for p in race["players"] if p["player"] == who)
         if race["status"] == RaceStatus.FINISHED:
@@ -321,11 +344,18 @@ class Races:
             raise ProtocolError(
                 ErrorCode.FORBIDDEN,
                 f"{who} is here: only a member away for over {seconds} s can be dropped",
+                key="error.member_here",
+                params={"name": who, "seconds": round(self.away_after_ms / 1000)},
             )
         if who not in games:  # not dealt yet: out of the race
             await self.store.race_member(rid, who, add=False)
         elif row["status"] != GameStatus.PLAYING:
-            raise ProtocolError(ErrorCode.FORBIDDEN, f"{who}'s game is over already")
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN,
+                f"{who}'s game is over already",
+                key="error.member_done",
+                params={"name": who},
+            )
         else:
             await self._give_up(rid, who, DROPPED)
         return await self.publish(rid)
@@ -483,7 +513,7 @@ class Races:
     ) -> tuple[dict[str, bytes], list[str], dict[str, str], dict[str, int]]:
         info, members, games, places = await self.store.race(rid)
         if not info:
-            raise ProtocolError(ErrorCode.NOT_FOUND, f"no race {rid!r}")
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"no race {rid!r}", key="error.no_such_race")
         return info, members, games, places
 
     async def build(self, rid: str) -> dict[str, Any]:

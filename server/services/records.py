@@ -69,7 +69,12 @@ def find_game(slug: str) -> AnyGame:
     try:
         return registry.get(slug)
     except UnknownGame:
-        raise ProtocolError(ErrorCode.NOT_FOUND, f"no patience is called {slug!r}") from None
+        raise ProtocolError(
+            ErrorCode.NOT_FOUND,
+            f"no patience is called {slug!r}",
+            key="error.no_patience",
+            params={"name": slug},
+        ) from None
 
 
 @dataclass(slots=True)

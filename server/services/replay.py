@@ -59,23 +59,31 @@ def refusal(
         return ProtocolError(
             ErrorCode.FORBIDDEN,
             f"game {rec.gid} is still in play{then}; replays are of finished games",
+            key="error.replay_in_play_yours" if mine else "error.replay_in_play",
         )
     if mine:
         return None
     if rec.race and not race_over:
         return ProtocolError(
-            ErrorCode.FORBIDDEN, f"{rec.player}'s race game replays once the race is over"
+            ErrorCode.FORBIDDEN,
+            f"{rec.player}'s race game replays once the race is over",
+            key="error.replay_race_running",
+            params={"player": rec.player},
         )
     if rec.date and not day_over:
         return ProtocolError(
             ErrorCode.FORBIDDEN,
             f"{rec.player}'s game on the daily deal of {rec.date} replays once that day "
             "is over (UTC), so nobody copies the day's line",
+            key="error.replay_daily_running",
+            params={"player": rec.player, "date": rec.date},
         )
     if not rec.race and not rec.date:
         return ProtocolError(
             ErrorCode.FORBIDDEN,
             f"game {rec.gid} is {rec.player}'s {rec.mode} game: only its player replays it",
+            key="error.replay_private",
+            params={"player": rec.player},
         )
     return None
 
@@ -109,7 +117,10 @@ class Replays:
             game_id = ids.get(game)
             if game_id is None:
                 raise ProtocolError(
-                    ErrorCode.NOT_FOUND, f"{player} has no ranked daily game of {game} on {day}"
+                    ErrorCode.NOT_FOUND,
+                    f"{player} has no ranked daily game of {game} on {day}",
+                    key="error.no_daily_game",
+                    params={"player": player, "game": game, "date": day},
                 )
         return await self._game(viewer, game_id, step)
 
@@ -172,6 +183,8 @@ class Replays:
             raise ProtocolError(
                 ErrorCode.FORBIDDEN,
                 f"the par line of {day}'s daily stays secret until the day is over (UTC)",
+                key="error.par_secret",
+                params={"date": day},
             )
         choice = await self.dailies.past(day, slug)
         game = registry.get(slug)
@@ -180,6 +193,8 @@ class Replays:
                 ErrorCode.NOT_FOUND,
                 f"the daily of {slug} on {day} was not proven winnable: it has no par line "
                 f"(its best known line founds {choice.best_founded} of {game.total})",
+                key="error.no_par",
+                params={"game": slug, "date": day, "n": choice.best_founded, "total": game.total},
             )
         line = tuple(dict(m) for m in choice.line)
         out = {
@@ -218,6 +233,8 @@ class Replays:
             raise ProtocolError(
                 ErrorCode.BAD_REQUEST,
                 f"step {step} is past the end: this replay has {len(source.line)} moves",
+                key="error.step_past_end",
+                params={"step": step, "n": len(source.line)},
             )
         state = await self.position(source, step, viewer)
         game = source.game

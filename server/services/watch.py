@@ -56,7 +56,12 @@ class Watch:
         member's ``boards`` so far."""
         rid = await self.store.race_by_code(code)
         if rid is None:
-            raise ProtocolError(ErrorCode.NOT_FOUND, f"no race has the code {code!r}")
+            raise ProtocolError(
+                ErrorCode.NOT_FOUND,
+                f"no race has the code {code!r}",
+                key="error.no_race",
+                params={"code": code},
+            )
         info, _, _, _ = await self.store.race(rid)
         date = (info.get("date") or b"").decode()
         if date and not self.games.dailies.revealed(date):
@@ -65,17 +70,29 @@ class Watch:
                 ErrorCode.FORBIDDEN,
                 "a race on today's daily deal is not watched while the day counts: its "
                 "moves would show the deal and a line of it",
+                key="error.watch_daily",
             )
         now = self.clock.now_ms()
         n = await self.store.race_watch(rid, player, now, now - self.stale_ms, self.most)
         if n == -1:
-            raise ProtocolError(ErrorCode.NOT_FOUND, f"no race has the code {code!r}")
+            raise ProtocolError(
+                ErrorCode.NOT_FOUND,
+                f"no race has the code {code!r}",
+                key="error.no_race",
+                params={"code": code},
+            )
         if n == -2:
-            raise ProtocolError(ErrorCode.FORBIDDEN, "you are in this race: play it, not watch it")
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN,
+                "you are in this race: play it, not watch it",
+                key="error.watch_own_race",
+            )
         if n == -3:
             raise ProtocolError(
                 ErrorCode.FORBIDDEN,
                 f"{self.most} spectators watch this race already, the most it takes",
+                key="error.watch_full",
+                params={"n": self.most},
             )
         race = await self.races.publish(rid)  # the members see one more watching
         return {"race": race, "boards": await self.boards(rid)}
@@ -105,7 +122,9 @@ class Watch:
         rid = await self.store.race_by_code(code)
         if rid is not None and await self.store.race_spectator(rid, player):
             raise ProtocolError(
-                ErrorCode.FORBIDDEN, "you watched this race: a spectator does not join it"
+                ErrorCode.FORBIDDEN,
+                "you watched this race: a spectator does not join it",
+                key="error.spectator_join",
             )
 
     async def boards(self, rid: str) -> list[dict[str, Any]]:

@@ -67,7 +67,7 @@ def test_a_cursor_the_server_cannot_read_is_bad_usage(
 ) -> None:
     assert main(["leaderboard", "crescent", "--cursor", "nonsense"]) == EXIT_USAGE
     err = capsys.readouterr().err
-    assert "is not a cursor of this board" in err and "bad_request" not in err
+    assert "is not a cursor of this list" in err and "bad_request" not in err
 
 
 @pytest.mark.parametrize(

@@ -68,8 +68,8 @@ async def test_an_unknown_game_is_not_found_in_one_wording(client: TestClient, o
     assert err == {
         "code": "not_found",
         "message": "no patience is called 'solitaire'",
-        "key": "error.not_found",
-        "params": {},
+        "key": "error.no_patience",
+        "params": {"name": "solitaire"},
     }
 
 
