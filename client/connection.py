@@ -34,6 +34,7 @@ from protocol import SUBPROTOCOL
 from protocol.codec import MAX_FRAME, decode, encode
 from protocol.delta import DeltaGap, apply_delta
 from protocol.errors import ErrorCode, ProtocolError
+from protocol.i18n import know_titles
 from protocol.messages import Board, Mode, Op, Push, Reply, ReplyForm, parse_reply, request
 from protocol.status import GameStatus
 
@@ -439,7 +440,9 @@ class Connection:
     async def games(self) -> list[Message]:
         result = await self.call(Op.GAMES)
         self.deployment = result.get("deployment") or self.deployment
-        return list(result["games"])
+        games = list(result["games"])
+        know_titles(games)  # a refusal naming a game says its title
+        return games
 
     async def titles(self) -> dict[str, Message]:
         """The catalogue of :meth:`games` by slug (what :func:`client.text.title` reads)."""

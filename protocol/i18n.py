@@ -112,6 +112,16 @@ def card_words(code: str) -> str:
     return rank + SUIT_SYMBOLS[m.group(2)]
 
 
+#: the games' titles by slug, as a client learnt them (``games``): a ``{game}``
+#: parameter is said as the title in the language (a server's refusal names the slug)
+_TITLES: dict[str, Mapping[str, Any]] = {}
+
+
+def know_titles(games: Iterable[Mapping[str, Any]]) -> None:
+    """Say each of ``games`` (the ``games`` reply's list) by its title from now on."""
+    _TITLES.update({str(g["slug"]): g for g in games if g.get("slug")})
+
+
 class Words:
     """The words of one language (its catalogue and its locale's formats)."""
 
@@ -162,6 +172,9 @@ class Words:
             return self.number(value)
         if name == "card" and isinstance(value, str):
             return card_words(value)
+        if name == "game" and isinstance(value, str) and value in _TITLES:  # a slug
+            names = _TITLES[value]
+            return str(names.get(f"title_{self.lang}") or names.get("title_en") or value)
         return "" if value is None else str(value)
 
     def duration(self, seconds: float) -> str:

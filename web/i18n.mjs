@@ -87,6 +87,13 @@ export const known = (key) => typeof catalogue.messages[key] === "string";
 
 const PLACEHOLDER = /\{([a-z_][a-z0-9_]*)\}/g;
 
+// the games' titles by slug (the `games` reply): a `{game}` parameter (a refusal names
+// the slug) is said as the title in the page's language
+let titles = {};
+export function knowTitles(bySlug) {
+  titles = bySlug || {};
+}
+
 function fill(text, params) {
   if (!params) return text;
   return text.replace(PLACEHOLDER, (whole, name) => (name in params ? value(name, params[name]) : whole));
@@ -99,6 +106,7 @@ function value(name, v) {
   if (name === "seconds" && typeof v === "number") return duration(v);
   if (name === "n" && typeof v === "number") return number(v);
   if (name === "card" && typeof v === "string") return cardText(v);
+  if (name === "game" && titles[v]) return titles[v][`title_${lang}`] || titles[v].title_en || v;
   return String(v);
 }
 

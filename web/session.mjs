@@ -6,7 +6,7 @@ import { Game } from "./game.mjs";
 import { Connection, ServerError } from "./net.mjs";
 import { go } from "./route.mjs";
 import { app, saveAccount, update } from "./store.mjs";
-import { say } from "./i18n.mjs";
+import { knowTitles, say } from "./i18n.mjs";
 import { W } from "./words.mjs";
 
 export async function signIn() {
@@ -165,5 +165,6 @@ export async function loadGames() {
   const reply = await conn.call("games", {});
   const titles = {};
   for (const g of reply.games) titles[g.slug] = g;
+  knowTitles(titles);
   update({ games: reply.games, titles });
 }

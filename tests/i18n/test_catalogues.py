@@ -113,3 +113,17 @@ def test_a_move_reads_as_a_sentence() -> None:
     assert en.move(pick, piles) == "Pick up column 1"
     assert ru.move(pick, piles) == "Взять колонку 1"
     assert ru.move({"action": "deal"}, piles) == "Сдать"
+
+
+def test_a_game_a_refusal_names_is_said_by_its_title(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A refusal names a game by its slug; a client that knows the games says its title
+    in the player's language (``know_titles``, from the ``games`` reply)."""
+    from protocol import i18n as words
+    from protocol.i18n import know_titles
+
+    monkeypatch.setattr(words, "_TITLES", {})
+
+    know_titles([{"slug": "crescent", "title_ru": "Полумесяц", "title_en": "Crescent"}])
+    assert "Полумесяц" in Words("ru").say("error.no_par", {"game": "crescent", "date": "x"})
+    assert "Crescent" in Words("en").say("error.no_par", {"game": "crescent", "date": "x"})
+    assert "crescent" not in Words("ru").say("error.no_par", {"game": "crescent", "date": "x"})
