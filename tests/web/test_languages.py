@@ -74,6 +74,7 @@ def latin_words(texts: Iterable[str], allowed: set[str]) -> set[str]:
                 or re.search(r"\d", word)
                 or word in NOT_WORDS | allowed
                 or CODE.fullmatch(word)
+                or (word.isupper() and any(word in known for known in allowed))  # a code cut
             ):
                 continue
             found.add(word)
