@@ -188,7 +188,7 @@ class News:
                 await asyncio.sleep(0.5)
             finally:
                 with contextlib.suppress(Exception):
-                    await asyncio.wait_for(pubsub.aclose(), 1)  # type: ignore[no-untyped-call]
+                    await asyncio.wait_for(pubsub.aclose(), 1)
 
     async def _apply_pending(self, pubsub: Any) -> None:
         while not self._pending.empty():

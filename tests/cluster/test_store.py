@@ -200,7 +200,7 @@ async def test_race_events_published_on_any_node_reach_the_listener(
                     got.append(msg["data"])
         assert sorted(got) == sorted(sent)
     finally:
-        await pubsub.aclose()  # type: ignore[no-untyped-call]
+        await pubsub.aclose()
 
 
 async def test_the_listener_moves_to_another_node_on_each_reconnect(store: Store) -> None:
@@ -214,7 +214,7 @@ async def test_the_listener_moves_to_another_node_on_each_reconnect(store: Store
             assert conn is not None
             seen.add(conn.port)
         finally:
-            await pubsub.aclose()  # type: ignore[no-untyped-call]
+            await pubsub.aclose()
     assert len(seen) == 3
 
 
