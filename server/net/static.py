@@ -15,6 +15,7 @@ reads only ``GET`` requests).
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import importlib.resources
@@ -142,6 +143,14 @@ def load(files: Mapping[str, str] = FILES, package: str = PACKAGE) -> dict[str, 
     return {url: read[name] for url, name in files.items()}
 
 
+@functools.cache
+def packaged() -> dict[str, Asset]:
+    """:func:`load` of the package's files, once a process: they do not change while
+    it runs, and reading and compressing them (gzip -9) is most of an App's start-up,
+    which the tests pay hundreds of times (docs/performance.md, "The suite's time")."""
+    return load()
+
+
 def asset(name: str, body: bytes) -> Asset:
     suffix = name[name.rfind(".") :]
     packed = gzip.compress(body, 9, mtime=0) if len(body) >= GZIP_FROM else None
@@ -232,7 +241,7 @@ class StaticFiles:
 
     @classmethod
     def load(cls) -> StaticFiles:
-        return cls(load())
+        return cls(packaged())
 
     def answer(self, path: str, request: Request) -> Response | None:
         """The file at ``path`` (200, or 304 when the client has it), None when the

@@ -1,4 +1,4 @@
-"""200 players through HAProxy to 3 instances on a Redis Cluster whose primaries each
+"""100 players through HAProxy to 3 instances on a Redis Cluster whose primaries each
 have a replica, moves acknowledged only once a replica has them (``--durability
 replicated``); a primary is SIGKILLed mid-load: its replica takes over, the dead node
 is started again (as a supervisor would) and rejoins as the new primary's replica,
@@ -19,7 +19,7 @@ from server.store.keys import Keys
 from tests.faults.conftest import need_balancer, server_args
 from tests.support import eventually
 
-PLAYERS = 200
+PLAYERS = 100
 MOVES = 6
 KILL_AFTER = PLAYERS * 2
 #: the load's hang guard: players stop at it unfinished (they finish in seconds)
