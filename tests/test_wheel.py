@@ -21,6 +21,7 @@ from server.net.static import FILES
 from server.patience import registry
 
 ROOT = Path(__file__).resolve().parents[1]
+PIP_WHEEL = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
 CHECK = """
 import sys
 from server.services import catalogue
@@ -45,8 +46,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     # built by the locked setuptools in .venv (no isolated build fetching the newest)
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
-        + ["-w", str(tmp_path), str(source)],
+        [*PIP_WHEEL, "-w", str(tmp_path), str(source)],
         check=True,
         capture_output=True,
         timeout=300,
