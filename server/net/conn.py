@@ -1,0 +1,247 @@
+"""One client connection and its outbox: nothing the server sends ever waits on a peer.
+
+Every frame for a connection — its replies, and the events any other task delivers
+(``race``, ``race_started``, ``race_end``'s news, ``invited``, a spectator's boards,
+``bye``) — goes into the connection's **outbox**, a queue of encoded frames, and is
+written by the connection's own **writer** task. :meth:`Conn.push` and
+:meth:`Conn.send` never wait: whoever delivers an event to a thousand players hands a
+frame to a thousand outboxes and goes on.
+
+A connection that does not keep up is closed with ``4000`` (``P.CLOSE_TOO_SLOW``),
+its games untouched (the client reconnects and resumes, as after any drop):
+
+- its outbox holds more than ``outbox_bytes`` (``--outbox-bytes``): the frames
+  waiting are dropped at once, so a peer that never reads holds at most that much of
+  the server's memory, beyond websockets' own write buffer (``write_limit``, 32 KiB)
+  and the kernel's;
+- one write waits longer than ``write_timeout`` for the peer to read
+  (``--write-timeout``: websockets' ``send`` waits while its buffer is over its high
+  water mark);
+- a keepalive ping is not answered within ``ping_timeout``: the ping's own wait for a
+  full buffer counts in it (websockets' keepalive would wait for the buffer first, with
+  no limit, so the server runs its own).
+
+Closing tries the closing handshake for ``CLOSE_GRACE`` seconds (a peer that is only
+slow reads the code and the reason), then aborts the socket (``transport.abort``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+from typing import TYPE_CHECKING, Any
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+
+import protocol as P
+from protocol import ErrorCode, ProtocolError
+
+if TYPE_CHECKING:
+    from .ratelimit import TokenBucket
+
+log = logging.getLogger("pasyans.server")
+
+#: seconds a closing handshake is given before the socket is aborted
+CLOSE_GRACE = 2.0
+
+
+class Conn:
+    """One client connection: its socket, player (once authenticated), rate-limit
+    bucket, count of bad frames in a row, the client address its limits per address
+    count against (:func:`~.address.client_address`), and its outbox. :meth:`push`
+    queues an event, :meth:`send` a reply; :meth:`start` starts its writer (and its
+    keepalive); :meth:`close` closes it after what is queued."""
+
+    __slots__ = (
+        "_closing",
+        "_keepalive",
+        "_timer",
+        "_wake",
+        "_writer",
+        "account",
+        "address",
+        "bad",
+        "bucket",
+        "closed",
+        "dropped",
+        "limit",
+        "outbox",
+        "player",
+        "queued",
+        "write_timeout",
+        "ws",
+    )
+
+    def __init__(self, ws: ServerConnection, bucket: TokenBucket, address: str = "") -> None:
+        self.ws = ws
+        self.player: str | None = None
+        self.bucket = bucket
+        #: the bucket the player's connections here share (set at sign-in by the hub)
+        self.account: TokenBucket | None = None
+        self.bad = 0
+        self.address = address
+        #: encoded frames waiting for the writer, and a close after them ((code, reason))
+        self.outbox: collections.deque[bytes | tuple[int, str]] = collections.deque()
+        #: bytes of frames in the outbox
+        self.queued = 0
+        #: the most bytes the outbox may hold (0: no bound) and a write's longest wait
+        self.limit = 0
+        self.write_timeout: float | None = None
+        #: why it is being closed ("" while open); ``dropped`` if for not keeping up
+        self.closed = ""
+        self.dropped = False
+        #: the sign-in deadline's timer
+        self._timer: asyncio.TimerHandle | None = None
+        self._wake: asyncio.Future[None] | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self._keepalive: asyncio.Task[None] | None = None
+        self._closing: asyncio.Task[None] | None = None
+
+    # -- what goes out ------------------------------------------------------------------
+
+    def push(self, msg: dict[str, Any]) -> None:
+        """Queue an event; never waits."""
+        self.send(P.encode(msg))
+
+    def send(self, frame: bytes) -> None:
+        """Queue an encoded frame (a reply, an event); never waits. Past the outbox's
+        bound the connection is closed (4000) and what it had waiting is dropped."""
+        if self.closed:
+            return
+        self.outbox.append(frame)
+        self.queued += len(frame)
+        if self.limit and self.queued > self.limit:
+            self.drop(f"over {self.limit} bytes waiting to be read")
+            return
+        wake = self._wake
+        if wake is not None and not wake.done():
+            wake.set_result(None)
+
+    def close(self, code: int, reason: str) -> None:
+        """Close the connection with ``code`` once what is queued before is written."""
+        if self.closed:
+            return
+        self.closed = reason
+        self.outbox.append((code, reason))
+        wake = self._wake
+        if wake is not None and not wake.done():
+            wake.set_result(None)
+
+    def drop(self, why: str, code: int = P.CLOSE_TOO_SLOW) -> None:
+        """Close at once (the outbox dropped): the peer does not keep up."""
+        if self.dropped:
+            return
+        self.closed, self.dropped = why, True
+        self.outbox.clear()
+        self.queued = 0
+        for task in (self._writer, self._keepalive):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        self._closing = asyncio.get_running_loop().create_task(self._shut(code, why))
+
+    @property
+    def writer(self) -> asyncio.Task[None] | None:
+        """The writer task (None before :meth:`start`)."""
+        return self._writer
+
+    # -- its tasks ------------------------------------------------------------------------
+
+    def start(
+        self,
+        *,
+        limit: int,
+        write_timeout: float,
+        ping_interval: float = 0.0,
+        ping_timeout: float = 0.0,
+        auth_timeout: float = 0.0,
+    ) -> None:
+        """Start the writer (and, with ``ping_interval``, the keepalive; with
+        ``auth_timeout``, the sign-in deadline)."""
+        self.limit = limit
+        self.write_timeout = write_timeout or None
+        loop = asyncio.get_running_loop()
+        self._writer = loop.create_task(self._write(), name="conn-writer")
+        if ping_interval > 0:
+            ping = self._ping(ping_interval, ping_timeout or None)
+            self._keepalive = loop.create_task(ping, name="conn-keepalive")
+        if auth_timeout > 0:
+            self._timer = loop.call_later(auth_timeout, self._signed_in, auth_timeout)
+
+    def _signed_in(self, seconds: float) -> None:
+        if self.player is None:
+            self.close(P.CLOSE_NO_SIGN_IN, f"not signed in within {seconds:g} s")
+
+    async def stop(self) -> None:
+        """The connection's loop is over: a close queued is let finish (bounded), then
+        its tasks end."""
+        if self._timer is not None:
+            self._timer.cancel()
+        writer = self._writer
+        if writer is not None and self.closed and not self.dropped:
+            await asyncio.wait([writer], timeout=(self.write_timeout or 10.0) + CLOSE_GRACE)
+        for task in (writer, self._keepalive):
+            if task is not None and not task.done():
+                task.cancel()
+        tasks = [t for t in (writer, self._keepalive, self._closing) if t is not None]
+        if tasks:
+            await asyncio.wait(tasks, timeout=CLOSE_GRACE + 1)
+
+    async def _write(self) -> None:
+        loop = asyncio.get_running_loop()
+        outbox, ws = self.outbox, self.ws
+        try:
+            while True:
+                if not outbox:
+                    self._wake = loop.create_future()
+                    await self._wake
+                    continue
+                item = outbox.popleft()
+                if isinstance(item, tuple):
+                    await self._shut(*item)
+                    return
+                self.queued -= len(item)
+                try:
+                    async with asyncio.timeout(self.write_timeout):
+                        await ws.send(item)
+                except TimeoutError:
+                    self.drop(f"a write waited over {self.write_timeout:g} s for it to read")
+                    return
+        except ConnectionClosed:
+            return
+
+    async def _ping(self, interval: float, timeout: float | None) -> None:
+        try:
+            while True:
+                await asyncio.sleep(interval)
+                try:
+                    async with asyncio.timeout(timeout):
+                        pong = await self.ws.ping()
+                        await pong
+                except TimeoutError:
+                    self.drop(f"no answer to a keepalive ping within {timeout:g} s")
+                    return
+        except ConnectionClosed:
+            return
+
+    async def _shut(self, code: int, reason: str) -> None:
+        """Close with ``code``: the closing handshake for :data:`CLOSE_GRACE` seconds,
+        then the socket is aborted."""
+        try:
+            async with asyncio.timeout(CLOSE_GRACE):
+                await self.ws.close(code, reason)
+        except TimeoutError:
+            self.ws.transport.abort()
+        except ConnectionClosed:
+            pass
+        if self.dropped:
+            log.info("closed a connection of %s (%s): %s", self.player, self.address, reason)
+
+    def need_player(self) -> str:
+        """The signed-in player; ``unauthorized`` before ``register`` or ``auth``."""
+        if self.player is None:
+            raise ProtocolError(
+                ErrorCode.UNAUTHORIZED, "register or auth first", key="error.login_first"
+            )
+        return self.player
