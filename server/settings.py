@@ -143,7 +143,8 @@ class Settings:
     address_connections: int = _opt(
         32,
         "WebSocket connections one client address may hold open on this server; one "
-        "more is refused at the handshake with HTTP 429 (0 = no limit)",
+        "more is refused at the handshake with HTTP 429 (0 = no limit; behind a load "
+        "balancer name it in --trusted-proxies, or every player counts as its address)",
     )
     auth_timeout: float = _opt(
         300.0,

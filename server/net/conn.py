@@ -89,9 +89,10 @@ class Conn:
         #: the most bytes the outbox may hold (0: no bound) and a write's longest wait
         self.limit = 0
         self.write_timeout: float | None = None
-        #: why it is being closed ("" while open); ``dropped`` if for not keeping up
+        #: why it is being closed ("" while open); ``dropped``: what it did not keep up
+        #: with ("outbox", "write" or "ping"; "" if it did)
         self.closed = ""
-        self.dropped = False
+        self.dropped = ""
         #: the sign-in deadline's timer
         self._timer: asyncio.TimerHandle | None = None
         self._wake: asyncio.Future[None] | None = None
@@ -113,7 +114,7 @@ class Conn:
         self.outbox.append(frame)
         self.queued += len(frame)
         if self.limit and self.queued > self.limit:
-            self.drop(f"over {self.limit} bytes waiting to be read")
+            self.drop("outbox", f"over {self.limit} bytes waiting to be read")
             return
         wake = self._wake
         if wake is not None and not wake.done():
@@ -129,17 +130,19 @@ class Conn:
         if wake is not None and not wake.done():
             wake.set_result(None)
 
-    def drop(self, why: str, code: int = P.CLOSE_TOO_SLOW) -> None:
-        """Close at once (the outbox dropped): the peer does not keep up."""
+    def drop(self, kind: str, why: str) -> None:
+        """Close at once with 4000 (the outbox dropped): the peer does not keep up with
+        ``kind`` (``outbox``, ``write``, ``ping``)."""
         if self.dropped:
             return
-        self.closed, self.dropped = why, True
+        self.closed, self.dropped = why, kind
         self.outbox.clear()
         self.queued = 0
         for task in (self._writer, self._keepalive):
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
-        self._closing = asyncio.get_running_loop().create_task(self._shut(code, why))
+        shut = self._shut(P.CLOSE_TOO_SLOW, why)
+        self._closing = asyncio.get_running_loop().create_task(shut)
 
     @property
     def writer(self) -> asyncio.Task[None] | None:
@@ -206,7 +209,7 @@ class Conn:
                     async with asyncio.timeout(self.write_timeout):
                         await ws.send(item)
                 except TimeoutError:
-                    self.drop(f"a write waited over {self.write_timeout:g} s for it to read")
+                    self.drop("write", f"a write waited over {self.write_timeout:g} s")
                     return
         except ConnectionClosed:
             return
@@ -220,7 +223,7 @@ class Conn:
                         pong = await self.ws.ping()
                         await pong
                 except TimeoutError:
-                    self.drop(f"no answer to a keepalive ping within {timeout:g} s")
+                    self.drop("ping", f"no answer to a keepalive ping within {timeout:g} s")
                     return
         except ConnectionClosed:
             return

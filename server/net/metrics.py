@@ -146,8 +146,10 @@ class Metrics:
         )
         self.slow_closes = Counter(
             "pasyans_slow_closes",
-            "Connections closed with 4000 for not keeping up (outbox over --outbox-bytes, "
-            "a write past --write-timeout, a keepalive ping unanswered)",
+            "Connections closed with 4000 for not keeping up, by what they did not keep "
+            "up with: outbox (over --outbox-bytes), write (past --write-timeout), ping "
+            "(no pong within --ping-timeout)",
+            ["why"],
             registry=r,
         )
         self.address_refusals = Counter(

@@ -188,10 +188,12 @@ class Sessions:
 
     def admit(self, ws: ServerConnection, request: Request) -> bool:
         """At the handshake: whether the client address may open one more connection
-        (``address_connections``); if so it is counted until the connection's task
-        ends (the handshake failing after this, or the connection closing)."""
+        (``address_connections``, counted with the other limits per address:
+        ``address_limits``); if so it is counted until the connection's task ends (the
+        handshake failing after this, or the connection closing)."""
         address = self.address_of(ws, request)
-        cap = self.settings.address_connections
+        s = self.settings
+        cap = s.address_connections if s.address_limits else 0
         held = self.per_address.get(address, 0)
         if cap and held >= cap:
             self.metrics.address_refusals.inc()
@@ -251,7 +253,7 @@ class Sessions:
             self.metrics.connections.dec()
             await conn.stop()
             if conn.dropped:
-                self.metrics.slow_closes.inc()
+                self.metrics.slow_closes.labels(conn.dropped).inc()
 
     async def answer(self, conn: Conn, frame: bytes | str) -> Reply:
         """Exactly one reply to one frame; never raises."""
