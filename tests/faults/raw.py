@@ -58,11 +58,15 @@ class RawClient:
             request.headers[name] = value
         proto.send_request(request)
         client = cls(reader, writer, proto)
-        await client._flush()
-        while proto.state is State.CONNECTING:
-            await client._feed()
-        if proto.handshake_exc is not None:
-            raise proto.handshake_exc
+        try:
+            await client._flush()
+            while proto.state is State.CONNECTING:
+                await client._feed()
+            if proto.handshake_exc is not None:
+                raise proto.handshake_exc
+        except BaseException:
+            client.abort()
+            raise
         proto.events_received()  # the handshake's response
         return client
 
@@ -127,3 +131,4 @@ class RawClient:
 
     def abort(self) -> None:
         self.writer.transport.abort()
+        self.writer.close()
