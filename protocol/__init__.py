@@ -99,8 +99,8 @@ SUBPROTOCOL = "pasyans.v1"
 __all__ = [
     "CLOSE_GOING_AWAY",
     "CLOSE_INTERNAL",
-    "CLOSE_NO_SIGN_IN",
     "CLOSE_NORMAL",
+    "CLOSE_NO_SIGN_IN",
     "CLOSE_POLICY",
     "CLOSE_PROTOCOL_ERROR",
     "CLOSE_RESTART",

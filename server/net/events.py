@@ -47,9 +47,7 @@ class Events:
                 await self.relay.board(item)
         elif isinstance(item, ChallengeResult):
             if self.hub.online(item.creator):
-                self.hub.send_to(
-                    item.creator, P.event(P.Event.CHALLENGE_RESULT, **item.event)
-                )
+                self.hub.send_to(item.creator, P.event(P.Event.CHALLENGE_RESULT, **item.event))
         elif isinstance(item, InboxNews):
             self.hub.send_to(item.player, P.event(P.Event.INVITED, **item.event))
         elif isinstance(item, GameWritten):

@@ -10,7 +10,7 @@ import socket
 from typing import Any
 
 from websockets.client import ClientProtocol
-from websockets.frames import Close, Opcode
+from websockets.frames import Close, Frame, Opcode
 from websockets.protocol import State
 from websockets.typing import Subprotocol
 from websockets.uri import parse_uri
@@ -96,8 +96,10 @@ class RawClient:
         """The next message (a reply or an event)."""
         while True:
             for event in self.proto.events_received():
+                if not isinstance(event, Frame):
+                    continue
                 if event.opcode is Opcode.BINARY:
-                    msg: dict[str, Any] = P.decode(event.data, max_size=1 << 24)
+                    msg: dict[str, Any] = P.decode(bytes(event.data), max_size=1 << 24)
                     return msg
                 if event.opcode is Opcode.CLOSE:
                     self.close_rcvd = self.proto.close_rcvd
@@ -126,7 +128,7 @@ class RawClient:
             total += len(data)
             self.proto.receive_data(data)
             for event in self.proto.events_received():
-                if event.opcode is Opcode.CLOSE:
+                if isinstance(event, Frame) and event.opcode is Opcode.CLOSE:
                     self.close_rcvd = self.proto.close_rcvd
 
     def abort(self) -> None:

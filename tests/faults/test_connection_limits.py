@@ -61,11 +61,18 @@ async def refused(url: str, *, source: str = "127.0.0.1", claims: str | None = N
     raise AssertionError("the handshake was accepted")
 
 
+def held(app: App, address: str) -> int:
+    """The connections ``address`` holds on ``app``, as it counts them."""
+    assert app.sessions is not None
+    return app.sessions.per_address.get(address, 0)
+
+
 @contextlib.asynccontextmanager
-async def limited(redis_url: str, **settings: object) -> AsyncIterator[tuple[App, str]]:
-    """A server counting connections per address behind a balancer at 127.0.0.1."""
+async def limited(redis_url: str, cap: int = CAP) -> AsyncIterator[tuple[App, str]]:
+    """A server counting ``cap`` connections per address behind a balancer at
+    127.0.0.1."""
     async with running_app(
-        redis_url, address_limits=True, trusted_proxies="127.0.0.1", **settings
+        redis_url, address_limits=True, trusted_proxies="127.0.0.1", address_connections=cap
     ) as app:
         yield app, f"ws://127.0.0.1:{app.port}/ws"
 
@@ -82,31 +89,36 @@ async def test_the_33rd_connection_of_an_address_is_refused_and_another_address_
                 assert (await other.call("games"))["ok"]
             # a place freed is a place taken again
             mine.pop().abort()
-            await eventually(lambda: app.sessions.per_address.get(attacker) == CAP - 1)
+            await eventually(lambda: held(app, attacker) == CAP - 1 or None)
             async with opened(url, 1, claims=attacker) as (again,):
                 assert (await again.call("games"))["ok"]
                 assert await refused(url, claims=attacker) == 429
-        await eventually(lambda: attacker not in app.sessions.per_address)
+        await eventually(lambda: held(app, attacker) == 0 or None)
         assert app.metrics.address_refusals._value.get() == 2
 
 
 async def test_an_untrusted_peer_counts_as_itself_whatever_it_forwards(redis_url: str) -> None:
-    async with limited(redis_url, address_connections=3) as (_, url):
+    async with limited(redis_url, 3) as (_, url):
         # 127.0.0.2 is no trusted proxy: its header is ignored, and every loopback
         # address is one machine's (issue 36)
         claims = [f"203.0.113.{i}" for i in range(4)]
-        async with opened(url, 1, source="127.0.0.2", claims=claims[0]):
-            async with opened(url, 1, source="127.0.0.3", claims=claims[1]):
-                async with opened(url, 1, source="127.0.0.2", claims=claims[2]):
-                    assert await refused(url, source="127.0.0.4", claims=claims[3]) == 429
+        async with (
+            opened(url, 1, source="127.0.0.2", claims=claims[0]),
+            opened(url, 1, source="127.0.0.3", claims=claims[1]),
+            opened(url, 1, source="127.0.0.2", claims=claims[2]),
+        ):
+            assert await refused(url, source="127.0.0.4", claims=claims[3]) == 429
 
 
 async def test_an_ipv6_address_counts_by_its_64(redis_url: str) -> None:
-    async with limited(redis_url, address_connections=2) as (_, url):
-        async with opened(url, 1, claims="2001:db8::1"), opened(url, 1, claims="2001:db8::2"):
-            assert await refused(url, claims="2001:db8::ffff:3") == 429
-            async with opened(url, 1, claims="2001:db8:0:1::1") as (other,):
-                assert (await other.call("games"))["ok"]
+    async with (
+        limited(redis_url, 2) as (_, url),
+        opened(url, 1, claims="2001:db8::1"),
+        opened(url, 1, claims="2001:db8::2"),
+    ):
+        assert await refused(url, claims="2001:db8::ffff:3") == 429
+        async with opened(url, 1, claims="2001:db8:0:1::1") as (other,):
+            assert (await other.call("games"))["ok"]
 
 
 def get(conn: http.client.HTTPConnection, path: str) -> tuple[int, str, bytes]:
