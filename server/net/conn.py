@@ -3,7 +3,8 @@
 Every frame for a connection — its replies, and the events any other task delivers
 (``race``, ``race_started``, ``race_end``'s news, ``invited``, a spectator's boards,
 ``bye``) — goes into the connection's **outbox**, a queue of encoded frames, and is
-written by the connection's own **writer** task. :meth:`Conn.push` and
+written by the connection's own **writer** task (one runs while the outbox holds
+frames: an idle connection holds no task here, only timers). :meth:`Conn.push` and
 :meth:`Conn.send` never wait: whoever delivers an event to a thousand players hands a
 frame to a thousand outboxes and goes on.
 
@@ -57,8 +58,9 @@ class Conn:
     __slots__ = (
         "_closing",
         "_keepalive",
+        "_loop",
+        "_ping_timer",
         "_timer",
-        "_wake",
         "_writer",
         "account",
         "address",
@@ -68,6 +70,8 @@ class Conn:
         "dropped",
         "limit",
         "outbox",
+        "ping_interval",
+        "ping_timeout",
         "player",
         "queued",
         "write_timeout",
@@ -93,9 +97,15 @@ class Conn:
         #: with ("outbox", "write" or "ping"; "" if it did)
         self.closed = ""
         self.dropped = ""
-        #: the sign-in deadline's timer
+        self.ping_interval = 0.0
+        self.ping_timeout: float | None = None
+        #: the sign-in deadline's and the next ping's timers
         self._timer: asyncio.TimerHandle | None = None
-        self._wake: asyncio.Future[None] | None = None
+        self._ping_timer: asyncio.TimerHandle | None = None
+        #: the loop, once :meth:`start` was called (before it nothing is written)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        #: the writer while the outbox holds frames, a ping while one is under way, the
+        #: close of a connection dropped
         self._writer: asyncio.Task[None] | None = None
         self._keepalive: asyncio.Task[None] | None = None
         self._closing: asyncio.Task[None] | None = None
@@ -116,9 +126,8 @@ class Conn:
         if self.limit and self.queued > self.limit:
             self.drop("outbox", f"over {self.limit} bytes waiting to be read")
             return
-        wake = self._wake
-        if wake is not None and not wake.done():
-            wake.set_result(None)
+        if self._writer is None and self._loop is not None:
+            self._writer = self._loop.create_task(self._write())
 
     def close(self, code: int, reason: str) -> None:
         """Close the connection with ``code`` once what is queued before is written."""
@@ -126,9 +135,8 @@ class Conn:
             return
         self.closed = reason
         self.outbox.append((code, reason))
-        wake = self._wake
-        if wake is not None and not wake.done():
-            wake.set_result(None)
+        if self._writer is None and self._loop is not None:
+            self._writer = self._loop.create_task(self._write())
 
     def drop(self, kind: str, why: str) -> None:
         """Close at once with 4000 (the outbox dropped): the peer does not keep up with
@@ -146,7 +154,7 @@ class Conn:
 
     @property
     def writer(self) -> asyncio.Task[None] | None:
-        """The writer task (None before :meth:`start`)."""
+        """The writer task while it has frames to write (None when the outbox is empty)."""
         return self._writer
 
     # -- its tasks ------------------------------------------------------------------------
@@ -160,15 +168,15 @@ class Conn:
         ping_timeout: float = 0.0,
         auth_timeout: float = 0.0,
     ) -> None:
-        """Start the writer (and, with ``ping_interval``, the keepalive; with
-        ``auth_timeout``, the sign-in deadline)."""
+        """Write from now on (a writer task runs while the outbox holds frames); with
+        ``ping_interval``, ping the peer; with ``auth_timeout``, close it unsigned.
+        An idle connection holds no task of its own here, only timers."""
         self.limit = limit
         self.write_timeout = write_timeout or None
-        loop = asyncio.get_running_loop()
-        self._writer = loop.create_task(self._write(), name="conn-writer")
+        self.ping_interval, self.ping_timeout = ping_interval, ping_timeout or None
+        self._loop = loop = asyncio.get_running_loop()
         if ping_interval > 0:
-            ping = self._ping(ping_interval, ping_timeout or None)
-            self._keepalive = loop.create_task(ping, name="conn-keepalive")
+            self._ping_timer = loop.call_later(ping_interval, self._ping_now)
         if auth_timeout > 0:
             self._timer = loop.call_later(auth_timeout, self._signed_in, auth_timeout)
 
@@ -179,27 +187,25 @@ class Conn:
     async def stop(self) -> None:
         """The connection's loop is over: a close queued is let finish (bounded), then
         its tasks end."""
-        if self._timer is not None:
-            self._timer.cancel()
+        for timer in (self._timer, self._ping_timer):
+            if timer is not None:
+                timer.cancel()
         writer = self._writer
         if writer is not None and self.closed and not self.dropped:
             await asyncio.wait([writer], timeout=(self.write_timeout or 10.0) + CLOSE_GRACE)
-        for task in (writer, self._keepalive):
-            if task is not None and not task.done():
-                task.cancel()
         tasks = [t for t in (writer, self._keepalive, self._closing) if t is not None]
+        for task in tasks:
+            if task is not self._closing:
+                task.cancel()
         if tasks:
             await asyncio.wait(tasks, timeout=CLOSE_GRACE + 1)
 
     async def _write(self) -> None:
-        loop = asyncio.get_running_loop()
+        """Write the outbox until it is empty (then the task ends: the next frame
+        starts another)."""
         outbox, ws = self.outbox, self.ws
         try:
-            while True:
-                if not outbox:
-                    self._wake = loop.create_future()
-                    await self._wake
-                    continue
+            while outbox:
                 item = outbox.popleft()
                 if isinstance(item, tuple):
                     await self._shut(*item)
@@ -213,20 +219,31 @@ class Conn:
                     return
         except ConnectionClosed:
             return
+        finally:
+            if self._writer is asyncio.current_task():
+                self._writer = None
 
-    async def _ping(self, interval: float, timeout: float | None) -> None:
+    def _ping_now(self) -> None:
+        assert self._loop is not None
+        self._ping_timer = None
+        self._keepalive = self._loop.create_task(self._ping())
+
+    async def _ping(self) -> None:
+        """One keepalive ping: its pong within ``ping_timeout`` (the ping's own wait
+        for a full buffer counted in it), else the connection is dropped."""
         try:
-            while True:
-                await asyncio.sleep(interval)
-                try:
-                    async with asyncio.timeout(timeout):
-                        pong = await self.ws.ping()
-                        await pong
-                except TimeoutError:
-                    self.drop("ping", f"no answer to a keepalive ping within {timeout:g} s")
-                    return
+            async with asyncio.timeout(self.ping_timeout):
+                pong = await self.ws.ping()
+                await pong
+        except TimeoutError:
+            self.drop("ping", f"no answer to a keepalive ping within {self.ping_timeout:g} s")
+            return
         except ConnectionClosed:
             return
+        finally:
+            self._keepalive = None
+        if not self.closed and self._loop is not None:
+            self._ping_timer = self._loop.call_later(self.ping_interval, self._ping_now)
 
     async def _shut(self, code: int, reason: str) -> None:
         """Close with ``code``: the closing handshake for :data:`CLOSE_GRACE` seconds,
