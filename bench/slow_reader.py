@@ -50,6 +50,7 @@ from deploy.procs import ServerProcess
 from protocol import Push, encode, request
 
 from .load import Player
+from .load_server.procs import cpu_seconds
 
 BASELINE = Path(__file__).with_name("slow_reader_baseline.json")
 #: an attack phase's honest p99 (moves, events) at most this many times the idle one's
@@ -223,10 +224,15 @@ async def phase(
     await asyncio.sleep(1 if attack else 0)  # the attack under way before timing starts
     deadline = time.monotonic() + seconds
     probe = Probe(url, code)
+    assert server.process is not None
+    cpu = cpu_seconds(server.process.pid, children=False)
+    began = time.monotonic()
     await asyncio.gather(
         probe.run(watcher, deadline, args.probe_every),
         *(pl.play(1 << 30, deadline=deadline, pause=args.pause) for pl in honest),
     )
+    cpu = cpu_seconds(server.process.pid, children=False) - cpu
+    elapsed = time.monotonic() - began
     got = await attacking if attacking is not None else {}
     moves = [x for pl in honest for x in pl.latencies]
     return {
@@ -239,6 +245,7 @@ async def phase(
         "event_p50_ms": p(probe.latencies, 0.5),
         "event_p99_ms": p(probe.latencies, 0.99),
         "attack": got,
+        "server_cpu_ms_s": round(1000 * cpu / elapsed, 1),
         "errors": [pl.error for pl in honest if pl.error],
     }
 
@@ -272,6 +279,13 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]
             r[key.replace("_ms", "_vs_idle")] = (
                 round(r[key] / mean, 2) if mean and r[key] is not None else None
             )
+    # what a scrape costs the server: the flood phase's CPU over the idle phases'
+    idle_cpu = statistics.mean(r["server_cpu_ms_s"] for r in idle)
+    for r in rows:
+        answered = r["attack"].get("answered")
+        if answered:
+            extra_ms = (r["server_cpu_ms_s"] - idle_cpu) * args.seconds
+            r["server_cpu_us_per_scrape"] = round(1000 * extra_ms / answered, 1)
     return {"rows": rows, "target": TARGET}
 
 
@@ -315,17 +329,24 @@ def main(argv: list[str] | None = None) -> int:
     before = {r["phase"] + str(i): r for i, r in enumerate(baseline.get("rows", []))}
     print(
         "| phase | moves | move p99 ms | ÷ idle | events (lost) | event p50 / p99 ms | ÷ idle "
-        "| baseline move / event ÷ idle | attack | load |"
+        "| baseline move / event ÷ idle | server CPU ms/s | attack | load |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---|---|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---|---:|---|---:|")
     for i, r in enumerate(result["rows"]):
         b = before.get(r["phase"] + str(i), {})
         print(
             f"| {r['phase']} | {r['moves']} | {r['move_p99_ms']} | {r['move_p99_vs_idle']} | "
             f"{r['events']} ({r['events_lost']}) | {r['event_p50_ms']} / {r['event_p99_ms']} | "
             f"{r['event_p99_vs_idle']} | {b.get('move_p99_vs_idle', '–')} / "
-            f"{b.get('event_p99_vs_idle', '–')} | {r['attack']} | {r['load']} |"
+            f"{b.get('event_p99_vs_idle', '–')} | {r['server_cpu_ms_s']} | {r['attack']} "
+            f"| {r['load']} |"
         )
+    for r in result["rows"]:
+        if "server_cpu_us_per_scrape" in r:
+            print(
+                "\nserver CPU a /metrics scrape (operator's port): "
+                f"{r['server_cpu_us_per_scrape']} µs"
+            )
     return 0
 
 

@@ -22,7 +22,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 
 from server.net import App
-from tests.support import eventually, running_app
+from tests.support import ServerProcess, eventually, running_app
 from tests.support.fixtures import redis_server, redis_url
 
 from .raw import RawClient
@@ -165,3 +165,22 @@ async def test_metrics_are_not_on_the_players_port(redis_url: str) -> None:
 
         status, body = await asyncio.to_thread(metrics)
         assert status == 404 and b"pasyans_" not in body
+
+
+def test_a_server_process_serves_metrics_on_its_operators_port_only() -> None:
+    # a real `pasyans-server serve` (its own event loop, uvloop when installed), with
+    # --metrics 127.0.0.1:PORT as ServerProcess starts it
+    with ServerProcess("--no-prepare-dailies", "--log-level", "warning") as server:
+        players = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        operator = http.client.HTTPConnection("127.0.0.1", server.metrics_port, timeout=30)
+        try:
+            assert get(players, "/metrics")[:2] == (404, "close")
+            for _ in range(3):  # one after another, each on a new connection
+                status, connection, body = get(operator, "/metrics")
+                assert (status, connection) == (200, "close")
+                assert b"pasyans_connections " in body
+            assert get(operator, "/healthz")[0] == 404
+        finally:
+            players.close()
+            operator.close()
+        assert "Traceback" not in server.output()
