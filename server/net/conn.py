@@ -146,6 +146,8 @@ class Conn:
         self.closed, self.dropped = why, kind
         self.outbox.clear()
         self.queued = 0
+        if self._ping_timer is not None:
+            self._ping_timer.cancel()
         for task in (self._writer, self._keepalive):
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
