@@ -38,6 +38,7 @@ import os
 import socket
 import statistics
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -315,10 +316,11 @@ def main(argv: list[str] | None = None) -> int:
             got = asyncio.run(scrape(url, float(seconds), int(n)))
         print(json.dumps(got))
         return 0
-    # the server's own defaults; no dailies in the background
-    server = ServerProcess("--no-prepare-dailies", "--log-level", "warning")
-    with server:
-        result = asyncio.run(run(args, server))
+    # the server's own defaults, an embedded Redis of its own; no dailies meanwhile
+    with tempfile.TemporaryDirectory(prefix="pasyans-slow-reader-") as data:
+        server = ServerProcess("--no-prepare-dailies", "--log-level", "warning", "--data-dir", data)
+        with server:
+            result = asyncio.run(run(args, server))
     result["machine_load_after"] = [round(x, 2) for x in os.getloadavg()]
     if args.save:
         BASELINE.write_text(json.dumps(result, indent=1) + "\n")
