@@ -182,7 +182,7 @@ export class Connection {
         // drop) is a drop like any: the banner says so and the page reconnects
         if (wasOpen) this.freshReady();
         clearTimeout(this.redial);
-        this.redial = setTimeout(() => this.dial(), RECONNECT_FIRST_MS);
+        this.dial();
         return;
       }
       // a fresh `ready`, unless this connection never opened (then it still waits)

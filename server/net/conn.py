@@ -66,6 +66,7 @@ class Conn:
         "address",
         "bad",
         "bucket",
+        "busy",
         "closed",
         "dropped",
         "limit",
@@ -85,6 +86,8 @@ class Conn:
         #: the bucket the player's connections here share (set at sign-in by the hub)
         self.account: TokenBucket | None = None
         self.bad = 0
+        #: requests of it being answered now
+        self.busy = 0
         self.address = address
         #: encoded frames waiting for the writer, and a close after them ((code, reason))
         self.outbox: collections.deque[bytes | tuple[int, str]] = collections.deque()
@@ -183,8 +186,12 @@ class Conn:
             self._timer = loop.call_later(auth_timeout, self._signed_in, auth_timeout)
 
     def _signed_in(self, seconds: float) -> None:
-        if self.player is None:
-            self.close(P.CLOSE_NO_SIGN_IN, f"not signed in within {seconds:g} s")
+        if self.player is not None:
+            return
+        if self.busy and self._loop is not None:  # a register or auth may be under way
+            self._timer = self._loop.call_later(1.0, self._signed_in, seconds)
+            return
+        self.close(P.CLOSE_NO_SIGN_IN, f"not signed in within {seconds:g} s")
 
     async def stop(self) -> None:
         """The connection's loop is over: a close queued is let finish (bounded), then

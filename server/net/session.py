@@ -230,11 +230,13 @@ class Sessions:
                 if self.draining or conn.closed:
                     break
                 self.inflight += 1
+                conn.busy += 1
                 try:
                     reply = await self.answer(conn, frame)
                     conn.send(reply if isinstance(reply, bytes) else P.encode(reply))
                 finally:
                     self.inflight -= 1
+                    conn.busy -= 1
                     if self.draining and not self.inflight:
                         self._idle.set()
                 if conn.bad >= s.max_bad_frames:
