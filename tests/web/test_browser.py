@@ -436,17 +436,19 @@ def test_a_visitor_not_signed_in_is_reconnected_without_a_banner(
     prefix = {"PASYANS_KEY_PREFIX": f"web{uuid.uuid4().hex[:8]}:"}
     # long enough for the sign-in below to be through before the next close
     args = ("--auth-timeout", "3", "--no-prepare-dailies")
-    with ServerProcess(*args, redis_url=redis_server.url, env=prefix) as server:
-        with opened(browser, server) as page:
-            page.wait_for_function("() => window.pasyans.app.opens >= 1")
-            page.evaluate(
-                """() => { window.bannerSeen = false;
-                   new MutationObserver(() => {
-                     if (document.querySelector('[data-banner]')) window.bannerSeen = true;
-                   }).observe(document.body, {childList: true, subtree: true}); }"""
-            )
-            # closed for not signing in, and reconnected
-            page.wait_for_function("() => window.pasyans.app.opens >= 2")
-            assert page.evaluate("() => window.bannerSeen") is False
-            sign_in(page, "Тоня")
-            assert page.evaluate("() => window.bannerSeen") is False
+    with (
+        ServerProcess(*args, redis_url=redis_server.url, env=prefix) as server,
+        opened(browser, server) as page,
+    ):
+        page.wait_for_function("() => window.pasyans.app.opens >= 1")
+        page.evaluate(
+            """() => { window.bannerSeen = false;
+               new MutationObserver(() => {
+                 if (document.querySelector('[data-banner]')) window.bannerSeen = true;
+               }).observe(document.body, {childList: true, subtree: true}); }"""
+        )
+        # closed for not signing in, and reconnected
+        page.wait_for_function("() => window.pasyans.app.opens >= 2")
+        assert page.evaluate("() => window.bannerSeen") is False
+        sign_in(page, "Тоня")
+        assert page.evaluate("() => window.bannerSeen") is False
