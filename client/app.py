@@ -157,6 +157,9 @@ class PasyansApp(App[int]):
         if conn is not self.conn or not self.is_running:
             return
         why = conn.closed_why or _("the connection dropped")
+        if conn.quiet:  # open too long before signing in: nothing the player did
+            self.start_reconnecting()
+            return
         self.tell(lambda: ConnectionLost(why))
         if not self.shows_board:
             self.notify(_("{why} — reconnecting…", why=why), severity="warning")

@@ -33,7 +33,7 @@ from websockets.typing import Subprotocol
 from protocol import SUBPROTOCOL
 from protocol.codec import MAX_FRAME, decode, encode
 from protocol.delta import DeltaGap, apply_delta
-from protocol.errors import ErrorCode, ProtocolError
+from protocol.errors import CLOSE_NO_SIGN_IN, CLOSE_TOO_SLOW, ErrorCode, ProtocolError
 from protocol.i18n import know_titles
 from protocol.messages import Board, Mode, Op, Push, Reply, ReplyForm, parse_reply, request
 from protocol.status import GameStatus
@@ -197,6 +197,8 @@ class Connection:
         self._waiting: dict[int, asyncio.Future[Reply]] = {}
         self._reader: asyncio.Task[None] | None = None
         self._closed_why: str | None = None
+        #: dropped for staying unsigned too long (4001): reconnect without a word
+        self.quiet = False
         self._closing = False
         self.pacer = Pacer()
 
@@ -229,6 +231,9 @@ class Connection:
             status = exc.response.status_code
             if status in (http.HTTPStatus.OK, http.HTTPStatus.NOT_FOUND):
                 raise http_server(self.url, status) from None
+            if status == http.HTTPStatus.TOO_MANY_REQUESTS:
+                why = _("your address has too many connections open to this server")
+                raise unreachable(self.url, why) from None
             raise unreachable(self.url, reason(exc)) from None
         except ConnectionRefusedError:
             raise unreachable(self.url, _("connection refused")) from None
@@ -316,7 +321,13 @@ class Connection:
                     if not future.done():
                         future.set_result(msg)
         except ConnectionClosed as exc:
-            if exc.rcvd is not None and exc.rcvd.reason:
+            code = exc.rcvd.code if exc.rcvd is not None else None
+            if code == CLOSE_TOO_SLOW:  # a drop like any other: reconnect and resume
+                why = _("the server closed the connection: it fell behind reading")
+            elif code == CLOSE_NO_SIGN_IN:
+                why = _("the server closed the connection: it was not signed in")
+                self.quiet = True
+            elif exc.rcvd is not None and exc.rcvd.reason:
                 why = _("the server closed the connection: {why}", why=exc.rcvd.reason)
             elif exc.sent is not None and exc.sent.reason.startswith("keepalive"):
                 # websockets' "keepalive ping timeout": no pong in time

@@ -67,6 +67,8 @@ class RedisProcess:
         self._tmp = None if directory else tempfile.mkdtemp(prefix="pasyans-redis-")
         self.directory = Path(directory or self._tmp or ".")
         self.port = 0
+        #: the operator's port, where its /metrics are (``--metrics``)
+        self.metrics_port = 0
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -169,6 +171,8 @@ class ServerProcess:
         self.redis_url = redis_url
         self.env = env or {}
         self.port = 0
+        #: the operator's port, where its /metrics are (``--metrics``)
+        self.metrics_port = 0
         self.process: subprocess.Popen[bytes] | None = None
         self.log: Any = None
 
@@ -181,6 +185,7 @@ class ServerProcess:
         default a free one; ``timeout``: a hang guard (it is up in a second or two,
         longer on a loaded machine)."""
         self.port = port if port is not None else free_port()
+        self.metrics_port = self.metrics_port or free_port()
         cmd = [
             sys.executable,
             "-m",
@@ -190,6 +195,8 @@ class ServerProcess:
             "127.0.0.1",
             "--port",
             str(self.port),
+            "--metrics",
+            f"127.0.0.1:{self.metrics_port}",
             *self.args,
         ]
         if self.redis_url:
@@ -289,7 +296,8 @@ def open_fds(pid: int) -> int:
 
 
 def op_counts(port: int) -> dict[tuple[str, str], float]:
-    """``pasyans_ops_total`` of a server on loopback: (op, result) → count."""
+    """``pasyans_ops_total`` of a server on loopback whose operator's port (its
+    ``--metrics``) is ``port``: (op, result) → count."""
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
         body = r.read().decode()
     counts: dict[tuple[str, str], float] = {}

@@ -89,6 +89,13 @@ CLOSE_TOO_BIG = 1009  # a frame over the hard limit (far beyond MAX_FRAME)
 CLOSE_INTERNAL = 1011
 CLOSE_RESTART = 1012
 CLOSE_TRY_AGAIN = 1013
+#: the connection did not keep up: its replies and events waiting passed
+#: ``--outbox-bytes``, a write waited past ``--write-timeout`` for it to read, or a
+#: keepalive ping went unanswered past ``--ping-timeout``; a client reconnects and
+#: resumes (its games are untouched)
+CLOSE_TOO_SLOW = 4000
+#: the connection stayed open ``--auth-timeout`` seconds without signing in
+CLOSE_NO_SIGN_IN = 4001
 
 
 #: Why the server closes a connection on purpose (the ``bye`` event's ``key``, with its

@@ -39,10 +39,11 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     serve = commands.add_parser(
         "serve",
-        help="serve ws://HOST:PORT/ws, /healthz and /metrics",
+        help="serve ws://HOST:PORT/ws and /healthz (and /metrics on --metrics)",
         description=(
             "Serve the game over WebSocket (ws://HOST:PORT/ws, subprotocol pasyans.v1), "
-            "with GET /healthz and GET /metrics on the same port. Without --redis-url "
+            "with GET /healthz on the same port and GET /metrics on the operator's "
+            "address --metrics only. Without --redis-url "
             "(or REDIS_URL) or --redis-cluster it starts its own redis-server on a unix "
             "socket in --data-dir, with append-only persistence. Every option can also be set "
             "with the environment variable shown; flags win. SIGTERM or SIGINT shuts "
@@ -260,13 +261,24 @@ async def supervise(settings: Settings) -> None:
     cmd = [sys.executable, "-m", "server", "serve"]
     procs: list[asyncio.subprocess.Process] = []
 
-    async def spawn() -> asyncio.subprocess.Process:
+    def metrics_of(i: int) -> dict[str, str]:
+        """Worker ``i``'s operator address: --metrics's port plus ``i`` (each worker
+        has its own metrics; port 0: each a free one)."""
+        if not settings.metrics:
+            return {}
+        from .net.operator import parse_address
+
+        host, first = parse_address(settings.metrics)
+        shown = f"[{host}]" if ":" in host else host
+        return {env_name("metrics"): f"{shown}:{first + i if first else 0}"}
+
+    async def spawn(i: int) -> asyncio.subprocess.Process:
         # Its own session: a terminal's Ctrl-C (SIGINT to the foreground group) reaches
         # the supervisor alone, which passes SIGTERM on; a worker still starting up
         # would otherwise die of it mid-import, with a traceback, and be restarted.
         return await asyncio.create_subprocess_exec(
             *cmd,
-            env=env,
+            env={**env, **metrics_of(i)},
             stdin=asyncio.subprocess.DEVNULL,
             preexec_fn=die_with_parent,
             start_new_session=True,
@@ -279,10 +291,10 @@ async def supervise(settings: Settings) -> None:
                 return
             log.error("worker %d exited with %s; restarting", i, code)
             await asyncio.sleep(0.5)
-            procs[i] = await spawn()
+            procs[i] = await spawn(i)
 
     try:
-        procs.extend([await spawn() for _ in range(settings.workers)])
+        procs.extend([await spawn(i) for i in range(settings.workers)])
         keepers = [asyncio.create_task(keep(i)) for i in range(len(procs))]
         print(
             f"pasyans-server: {settings.workers} workers on ws://{settings.host}:{port}/ws",
@@ -372,11 +384,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"pasyans-server: --first-day: {settings.first_day!r} is not a date YYYY-MM-DD"
                 ) from None
         from .net.address import parse_networks
+        from .net.operator import parse_address
 
         try:
             parse_networks(settings.trusted_proxies)
         except ValueError as exc:
             raise SystemExit(f"pasyans-server: --trusted-proxies: {exc}") from None
+        if settings.metrics:
+            try:
+                parse_address(settings.metrics)
+            except ValueError as exc:
+                raise SystemExit(f"pasyans-server: --metrics: {exc}") from None
         logging.basicConfig(
             level=settings.log_level.upper(),
             format="%(asctime)s %(levelname)s %(name)s: %(message)s",

@@ -125,7 +125,37 @@ class Settings:
         "upgrade) before it is closed",
     )
     ping_interval: float = _opt(20.0, "seconds between keepalive pings (0 = none)")
-    ping_timeout: float = _opt(20.0, "seconds to wait for a pong before closing")
+    ping_timeout: float = _opt(
+        20.0,
+        "seconds to wait for a pong before closing (4000), however full the "
+        "connection's buffers are",
+    )
+    outbox_bytes: int = _opt(
+        1 << 20,
+        "bytes of replies and events one connection may have waiting to be written to "
+        "it; a connection past this reads too slowly and is closed (4000)",
+    )
+    write_timeout: float = _opt(
+        10.0,
+        "seconds a write to one connection may wait for its peer to read before the "
+        "connection is closed (4000)",
+    )
+    address_connections: int = _opt(
+        32,
+        "WebSocket connections one client address may hold open on this server; one "
+        "more is refused at the handshake with HTTP 429 (0 = no limit; behind a load "
+        "balancer name it in --trusted-proxies, or every player counts as its address)",
+    )
+    auth_timeout: float = _opt(
+        300.0,
+        "seconds a connection may stay open without signing in (register or auth) "
+        "before it is closed (4001; 0 = no limit)",
+    )
+    metrics: str = _opt(
+        "",
+        "serve GET /metrics (Prometheus text) on this operator's address, HOST:PORT "
+        "(port 0: any free port), never on the players' port; '' = not served",
+    )
     compression: bool = _opt(
         False,
         "offer permessage-deflate (costs ~4x memory per connection for no gain on small frames)",

@@ -26,6 +26,9 @@ const REPLY_TIMEOUT_MS = 30000;
 // pauses between reconnection attempts: from the first to the most, doubling
 const RECONNECT_FIRST_MS = 300;
 const RECONNECT_MOST_MS = 4000;
+// close codes (docs/protocol.md, "Close codes"): not signed in within the server's
+// --auth-timeout; 4000 (fell behind reading) needs nothing of its own
+const CLOSE_NO_SIGN_IN = 4001;
 
 export function exact(value) {
   if (typeof value === "bigint") {
@@ -167,12 +170,21 @@ export class Connection {
         this.onEvent(message);
       }
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       if (this.ws !== ws) return;
       this.ws = null;
       for (const waiter of this.pending.values()) waiter.fail(new Lost());
       this.pending.clear();
       if (this.closed) return;
+      if (event && event.code === CLOSE_NO_SIGN_IN) {
+        // open too long without signing in (a visitor on the welcome page): come back
+        // quietly, no banner; any other close (4000 too slow, 1001 restart, a network
+        // drop) is a drop like any: the banner says so and the page reconnects
+        if (wasOpen) this.freshReady();
+        clearTimeout(this.redial);
+        this.dial();
+        return;
+      }
       // a fresh `ready`, unless this connection never opened (then it still waits)
       if (wasOpen) {
         this.freshReady();

@@ -29,8 +29,8 @@ PREPARE_DAYS = 30
 async def daily_progress(redis_url: str, port: int, pid: int) -> dict[str, float]:
     """How far the preparation row's server got: dailies chosen (of every day) and
     candidates tried by the scans under way, read from its Redis; dailies it is
-    choosing now (``pasyans_dailies_preparing``); CPU seconds its solver processes
-    spent so far."""
+    choosing now (``pasyans_dailies_preparing``, from its operator's ``port``, its
+    ``--metrics``); CPU seconds its solver processes spent so far."""
     from server.services.clock import day_after, utc_date
     from server.store import Store
 
@@ -108,8 +108,11 @@ class Preparing:
         self.tmp = Path(tempfile.mkdtemp(prefix="pasyans-bench-prep-"))
         self.redis = RedisProcess(appendonly=True, directory=self.tmp / "redis", unix=True)
         self.port = free_port()
+        #: its operator's port (``--metrics``), where its /metrics are
+        self.metrics_port = free_port()
         self.command = server_command(self.port, "", args, prepare=True)
         self.command += ["--prepare-days", str(PREPARE_DAYS), *shlex.split(args.prepare_args)]
+        self.command += ["--metrics", f"127.0.0.1:{self.metrics_port}"]
         self.server: subprocess.Popen[bytes] | None = None
         self.solvers: Solvers | None = None
 
@@ -131,7 +134,7 @@ class Preparing:
         return self.server.pid
 
     async def progress(self) -> dict[str, float]:
-        return await daily_progress(self.redis.url, self.port, self.pid)
+        return await daily_progress(self.redis.url, self.metrics_port, self.pid)
 
     async def __aexit__(self, *exc: object) -> None:
         if self.solvers is not None:

@@ -1,14 +1,17 @@
-"""The server process: ``/ws`` (subprotocol ``pasyans.v1``), ``/healthz``, ``/metrics``,
-and the web client's page at ``/`` (``static``).
+"""The server process: ``/ws`` (subprotocol ``pasyans.v1``), ``/healthz``,
+``/protocol.json`` and the web client's page at ``/`` (``static``); ``/metrics`` on the
+operator's address alone (``operator``, ``--metrics``).
 
 One :class:`App` per process builds the parts and runs their life cycle; each part
 lives in its own module:
 
 - ``session``: a connection's loop (frame → request → one reply) and who is connected
+- ``conn``: a connection's outbox and writer: nothing sent waits on a peer
 - ``routes``: what each op does, in a dispatch table keyed by op
 - ``events``: news from any instance (races, spectators' boards, challenge results,
   a player's games written elsewhere), as events to the connections here
-- ``http``: the handshake's checks, ``/healthz`` and ``/metrics``
+- ``http``: the handshake's checks (connections per address), ``/healthz``
+- ``operator``: ``/metrics`` on the operator's own address
 - ``static``: the web client's files, from memory
 
 Shutdown (SIGTERM/SIGINT or :meth:`App.stop`): stop accepting, let in-flight requests
@@ -37,6 +40,7 @@ from ..workers import SolverPool
 from .events import Events
 from .http import Endpoints, Origins
 from .metrics import Metrics
+from .operator import OperatorPort
 from .relay import Relay
 from .routes import Routes
 from .session import Hub, Sessions, being_cancelled, bounded, cancel
@@ -79,6 +83,7 @@ class App:
         self.sessions: Sessions | None = None
         self.relay: Relay | None = None
         self.server: Server | None = None
+        self.operator: OperatorPort | None = None
         self._tasks: list[asyncio.Task[Any]] = []
         #: the web client's files, read once: a server built without them fails here
         self.static = StaticFiles.load()
@@ -170,11 +175,16 @@ class App:
             max_size=s.hard_max_frame,
             max_queue=4,
             open_timeout=s.handshake_timeout,
-            ping_interval=s.ping_interval or None,
-            ping_timeout=s.ping_timeout or None,
+            # each connection's own keepalive (conn.py): websockets' waits for a full
+            # buffer to drain before its ping, with no limit
+            ping_interval=None,
+            ping_timeout=None,
             close_timeout=5,
             reuse_port=s.reuse_port or None,
         )
+        if s.metrics:
+            self.operator = OperatorPort(s.metrics, self.metrics.render)
+            await self.operator.start()
         if not s.public_url:  # the address served, its port once bound
             services.links.base = served(s.host, self.port)
         events = Events(self.hub, services.games, services.races, relay)
@@ -196,9 +206,18 @@ class App:
         port: int = self.server.sockets[0].getsockname()[1]
         return port
 
+    @property
+    def metrics_port(self) -> int:
+        """The operator's port (``--metrics``), where ``/metrics`` is served."""
+        assert self.operator is not None, "no --metrics address"
+        return self.operator.port
+
     async def stop(self) -> None:
         """Graceful shutdown; safe to call twice. Every step is bounded in time."""
         limit = self.settings.shutdown_timeout
+        if self.operator is not None:
+            await self.operator.close()
+            self.operator = None
         if self.server is not None and self.sessions is not None and not self.sessions.draining:
             self.server.server.close()  # stop accepting
             await self.sessions.drain(limit)

@@ -47,20 +47,18 @@ class Events:
                 await self.relay.board(item)
         elif isinstance(item, ChallengeResult):
             if self.hub.online(item.creator):
-                await self.hub.send_to(
-                    item.creator, P.event(P.Event.CHALLENGE_RESULT, **item.event)
-                )
+                self.hub.send_to(item.creator, P.event(P.Event.CHALLENGE_RESULT, **item.event))
         elif isinstance(item, InboxNews):
-            await self.hub.send_to(item.player, P.event(P.Event.INVITED, **item.event))
+            self.hub.send_to(item.player, P.event(P.Event.INVITED, **item.event))
         elif isinstance(item, GameWritten):
             ev = P.event(P.Event.GAME, **item.event)
-            await self.hub.send_to(item.player, ev, skip=ANSWERING.get())
+            self.hub.send_to(item.player, ev, skip=ANSWERING.get())
 
     async def race_news(self, news: RaceNews) -> None:
         self.races.noticed(news.race)
         ev = P.event(P.Event.RACE, **news.race)
         for member in news.members:
-            await self.hub.send_to(member, ev)
+            self.hub.send_to(member, ev)
         if self.relay is not None:
             await self.relay.race_news(news)
         for member, gid in news.games.items():
@@ -72,4 +70,4 @@ class Events:
                 log.exception("race %s: cannot load the game of %s", news.race_id, member)
                 continue
             started = P.event(P.Event.RACE_STARTED, race_id=news.race_id, state=state)
-            await self.hub.send_to(member, started)
+            self.hub.send_to(member, started)

@@ -1,7 +1,12 @@
 """Plain HTTP on the WebSocket's port: the ``/ws`` handshake's checks (subprotocol,
-``Origin``), ``/healthz`` (200 when Redis answers, 503 while the server drains),
-``/metrics`` (Prometheus text), ``/protocol.json`` (the protocol's AsyncAPI document)
-and the web client's files (``static``)."""
+``Origin``, connections per address), ``/healthz`` (200 when Redis answers, 503 while
+the server drains), ``/protocol.json`` (the protocol's AsyncAPI document) and the web
+client's files (``static``). ``/metrics`` is not here: it is served on the operator's
+address (``operator``).
+
+websockets answers one HTTP request a connection and then closes it, so every answer
+here says ``Connection: close``: an HTTP/1.1 client that keeps connections alive opens
+a new one for its next request instead of writing it to a closed socket."""
 
 from __future__ import annotations
 
@@ -106,7 +111,14 @@ class Endpoints:
     async def process_request(
         self, connection: ServerConnection, request: Request
     ) -> Response | None:
-        """An HTTP answer, or None to go on with the WebSocket handshake."""
+        """An HTTP answer (saying ``Connection: close``), or None to go on with the
+        WebSocket handshake."""
+        response = await self.answer(connection, request)
+        if response is not None and "Connection" not in response.headers:
+            response.headers["Connection"] = "close"
+        return response
+
+    async def answer(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
         if path == "/ws":
             return self.handshake(connection, request)
@@ -116,15 +128,6 @@ class Endpoints:
             if await self.services.healthy():
                 return connection.respond(http.HTTPStatus.OK, "ok")
             return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "redis unavailable\n")
-        if path == "/metrics":
-            body = self.metrics.render()
-            headers = Headers(
-                [
-                    ("Content-Type", "text/plain; version=0.0.4; charset=utf-8"),
-                    ("Content-Length", str(len(body))),
-                ]
-            )
-            return Response(200, "OK", headers, body)
         if path == "/protocol.json":
             return await self.protocol(request)
         if self.static is not None:
@@ -132,8 +135,7 @@ class Endpoints:
             if answer is not None:
                 return answer
         return connection.respond(
-            http.HTTPStatus.NOT_FOUND,
-            "not found: try /, /ws, /healthz, /metrics, /protocol.json\n",
+            http.HTTPStatus.NOT_FOUND, "not found: try /, /ws, /healthz, /protocol.json\n"
         )
 
     async def protocol(self, request: Request) -> Response:
@@ -173,4 +175,13 @@ class Endpoints:
                 f"a page of {origin} may not open this server's WebSocket: a page served "
                 "by this server may (or list its origin in --allowed-origins)\n",
             )
+        if not self.sessions.admit(connection, request):
+            cap = self.sessions.settings.address_connections
+            refused = connection.respond(
+                http.HTTPStatus.TOO_MANY_REQUESTS,
+                f"your address holds {cap} connections to this server already: close one "
+                "and try again\n",
+            )
+            refused.headers["Retry-After"] = "5"
+            return refused
         return None

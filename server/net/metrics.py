@@ -144,6 +144,20 @@ class Metrics:
         self.policy_closes = Counter(
             "pasyans_policy_closes", "Connections closed with 1008 for abuse", registry=r
         )
+        self.slow_closes = Counter(
+            "pasyans_slow_closes",
+            "Connections closed with 4000 for not keeping up, by what they did not keep "
+            "up with: outbox (over --outbox-bytes), write (past --write-timeout), ping "
+            "(no pong within --ping-timeout)",
+            ["why"],
+            registry=r,
+        )
+        self.address_refusals = Counter(
+            "pasyans_address_refusals",
+            "WebSocket handshakes refused (429) for an address holding "
+            "--address-connections connections",
+            registry=r,
+        )
         self.dailies_certified = Counter(
             "pasyans_dailies_certified",
             "Dailies this process chose and proved winnable",

@@ -97,7 +97,7 @@ class Relay:
                 continue
             race = watched["race"]
             self.add(str(race["race_id"]), name)
-            await self.hub.send_to(name, P.event(P.Event.RACE, **race))
+            self.hub.send_to(name, P.event(P.Event.RACE, **race))
 
     async def _to_spectators(self, rid: str, ev: dict[str, Any]) -> None:
         names = sorted(self.watching.get(rid, ()))
@@ -105,7 +105,7 @@ class Relay:
             return
         if self.delay <= 0:
             for name in names:
-                await self.hub.send_to(name, ev)
+                self.hub.send_to(name, ev)
             return
         task = asyncio.create_task(self._later(names, ev), name=f"watch-{rid}")
         self._tasks.add(task)
@@ -114,7 +114,7 @@ class Relay:
     async def _later(self, names: list[str], ev: dict[str, Any]) -> None:
         await asyncio.sleep(self.delay)
         for name in names:
-            await self.hub.send_to(name, ev)
+            self.hub.send_to(name, ev)
 
     async def close(self) -> None:
         for task in list(self._tasks):

@@ -10,7 +10,6 @@ and closed.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import contextvars
 import logging
 import time
@@ -19,6 +18,7 @@ from typing import Any
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request
 
 import protocol as P
 from protocol import ErrorCode, ProtocolError
@@ -26,6 +26,7 @@ from protocol.errors import BYE_BAD_FRAMES, BYE_SHUTDOWN
 
 from ..settings import Settings
 from .address import client_address, parse_networks
+from .conn import Conn
 from .metrics import Metrics
 from .ratelimit import TokenBucket
 
@@ -34,35 +35,7 @@ log = logging.getLogger("pasyans.server")
 #: a reply: a map to encode, or bytes already encoded
 Reply = dict[str, Any] | bytes
 
-
-class Conn:
-    """One client connection: its socket, player (once authenticated), rate-limit
-    bucket, count of bad frames in a row and the client address its limits per
-    address count against (:func:`~.address.client_address`). :meth:`push` sends it
-    an event."""
-
-    __slots__ = ("account", "address", "bad", "bucket", "player", "ws")
-
-    def __init__(self, ws: ServerConnection, bucket: TokenBucket, address: str = "") -> None:
-        self.ws = ws
-        self.player: str | None = None
-        self.bucket = bucket
-        #: the bucket the player's connections here share (set at sign-in by the hub)
-        self.account: TokenBucket | None = None
-        self.bad = 0
-        self.address = address
-
-    async def push(self, msg: dict[str, Any]) -> None:
-        with contextlib.suppress(ConnectionClosed):
-            await self.ws.send(P.encode(msg))
-
-    def need_player(self) -> str:
-        """The signed-in player; ``unauthorized`` before ``register`` or ``auth``."""
-        if self.player is None:
-            raise ProtocolError(
-                ErrorCode.UNAUTHORIZED, "register or auth first", key="error.login_first"
-            )
-        return self.player
+__all__ = ["ANSWERING", "Conn", "Hub", "Reply", "Sessions"]
 
 
 #: the connection whose request is being answered (set once in each connection's own
@@ -130,10 +103,16 @@ class Hub:
     def online(self, player: str) -> bool:
         return bool(self.players.get(player.casefold()))
 
-    async def send_to(self, player: str, msg: dict[str, Any], *, skip: Conn | None = None) -> None:
-        for conn in list(self.players.get(player.casefold(), ())):
+    def send_to(self, player: str, msg: dict[str, Any], *, skip: Conn | None = None) -> None:
+        """Queue ``msg`` to every connection of ``player`` here (but ``skip``): never
+        waits on any of them (each writes its own outbox, :mod:`.conn`)."""
+        conns = self.players.get(player.casefold())
+        if not conns:
+            return
+        frame = P.encode(msg)
+        for conn in list(conns):
             if conn is not skip:
-                await conn.push(msg)
+                conn.send(frame)
 
 
 async def bounded(what: str, aw: Awaitable[Any], seconds: float) -> None:
@@ -196,31 +175,68 @@ class Sessions:
         self.inflight = 0
         self._idle = asyncio.Event()
         self.proxies = parse_networks(settings.trusted_proxies)
+        #: connections open (or opening) per client address
+        self.per_address: dict[str, int] = {}
 
-    def address_of(self, ws: ServerConnection) -> str:
+    def address_of(self, ws: ServerConnection, request: Request | None = None) -> str:
         """The client address of a connection: its peer's, or the one a trusted load
         balancer forwards (``X-Forwarded-For``, :func:`~.address.client_address`)."""
         peer = ws.remote_address[0] if ws.remote_address else None
-        forwarded = ws.request.headers.get_all("X-Forwarded-For") if ws.request else []
+        request = request or ws.request
+        forwarded = request.headers.get_all("X-Forwarded-For") if request else []
         return client_address(str(peer) if peer else None, forwarded, self.proxies)
+
+    def admit(self, ws: ServerConnection, request: Request) -> bool:
+        """At the handshake: whether the client address may open one more connection
+        (``address_connections``, counted with the other limits per address:
+        ``address_limits``); if so it is counted until the connection's task ends (the
+        handshake failing after this, or the connection closing)."""
+        address = self.address_of(ws, request)
+        s = self.settings
+        cap = s.address_connections if s.address_limits else 0
+        held = self.per_address.get(address, 0)
+        if cap and held >= cap:
+            self.metrics.address_refusals.inc()
+            return False
+        self.per_address[address] = held + 1
+        task = asyncio.current_task()  # websockets' task of this connection, to its end
+        if task is not None:
+            task.add_done_callback(lambda _: self._release(address))
+        return True
+
+    def _release(self, address: str) -> None:
+        left = self.per_address.get(address, 0) - 1
+        if left > 0:
+            self.per_address[address] = left
+        else:
+            self.per_address.pop(address, None)
 
     async def handler(self, ws: ServerConnection) -> None:
         s = self.settings
         conn = Conn(ws, TokenBucket(s.rate, s.burst, time.monotonic()), self.address_of(ws))
         ANSWERING.set(conn)  # this task answers this connection alone
+        conn.start(
+            limit=s.outbox_bytes,
+            write_timeout=s.write_timeout,
+            ping_interval=s.ping_interval,
+            ping_timeout=s.ping_timeout,
+            auth_timeout=s.auth_timeout,
+        )
         self.hub.add(conn)
         self.metrics.connections.inc()
         self.metrics.connections_total.inc()
         try:
             async for frame in ws:
-                if self.draining:
+                if self.draining or conn.closed:
                     break
                 self.inflight += 1
+                conn.busy += 1
                 try:
                     reply = await self.answer(conn, frame)
-                    await ws.send(reply if isinstance(reply, bytes) else P.encode(reply))
+                    conn.send(reply if isinstance(reply, bytes) else P.encode(reply))
                 finally:
                     self.inflight -= 1
+                    conn.busy -= 1
                     if self.draining and not self.inflight:
                         self._idle.set()
                 if conn.bad >= s.max_bad_frames:
@@ -229,14 +245,17 @@ class Sessions:
                     bye = P.event(
                         P.Event.BYE, reason=reason, key=BYE_BAD_FRAMES, params={"n": conn.bad}
                     )
-                    await conn.push(bye)
-                    await ws.close(P.CLOSE_POLICY, reason)
+                    conn.push(bye)
+                    conn.close(P.CLOSE_POLICY, reason)
                     break
         except ConnectionClosed:
             pass
         finally:
             self.hub.remove(conn)
             self.metrics.connections.dec()
+            await conn.stop()
+            if conn.dropped:
+                self.metrics.slow_closes.labels(conn.dropped).inc()
 
     async def answer(self, conn: Conn, frame: bytes | str) -> Reply:
         """Exactly one reply to one frame; never raises."""
@@ -285,5 +304,10 @@ class Sessions:
             self._idle.clear()
             await bounded("in-flight requests", self._idle.wait(), limit)
         bye = P.event(P.Event.BYE, reason="server shutting down", key=BYE_SHUTDOWN, params={})
-        pushes = asyncio.gather(*(c.push(bye) for c in list(self.hub.conns)))
-        await bounded("bye", pushes, limit)
+        conns = list(self.hub.conns)
+        for conn in conns:
+            conn.push(bye)
+            conn.close(P.CLOSE_GOING_AWAY, "server shutting down")
+        writers = [c.writer for c in conns if c.writer is not None and not c.writer.done()]
+        if writers:
+            await bounded("bye", asyncio.wait(writers), limit)

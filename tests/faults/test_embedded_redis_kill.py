@@ -96,7 +96,7 @@ async def test_kill_the_embedded_redis_under_load_loses_no_acknowledged_move(
     assert embedded_redis(server) != redis  # restarted by the server
     assert "refused" in seen and "back" in seen, seen
     back = seen["back"] - at
-    counts = await asyncio.to_thread(op_counts, server.port)
+    counts = await asyncio.to_thread(op_counts, server.metrics_port)
     refused = sum(n for (_, result), n in counts.items() if result == "unavailable")
     internal = {k: n for k, n in counts.items() if k[1] == "internal"}
     acknowledged, lost, problems = await lost_moves(url, players)

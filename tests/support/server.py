@@ -35,6 +35,8 @@ def server_settings(redis_url: str, **overrides: Any) -> Settings:
         backfill_look_alikes=False,
         # every test client comes from 127.0.0.1: only the tests of them count
         address_limits=False,
+        # /metrics on an operator's port of its own (app.metrics_port)
+        metrics="127.0.0.1:0",
         **SOLVER,
     )
     return replace(base, **overrides)

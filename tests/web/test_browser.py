@@ -425,3 +425,30 @@ def test_a_daily_being_certified_shows_its_progress_and_opens_when_ready(
     finally:
         context.close()
         store.close()
+
+
+def test_a_visitor_not_signed_in_is_reconnected_without_a_banner(
+    browser: Any, redis_server: RedisProcess
+) -> None:
+    """Issue 46: a connection open ``--auth-timeout`` seconds without signing in is
+    closed with 4001 (a visitor on the welcome page); the page comes back quietly —
+    no "connection lost" banner — and signing in then works."""
+    prefix = {"PASYANS_KEY_PREFIX": f"web{uuid.uuid4().hex[:8]}:"}
+    # long enough for the sign-in below to be through before the next close
+    args = ("--auth-timeout", "3", "--no-prepare-dailies")
+    with (
+        ServerProcess(*args, redis_url=redis_server.url, env=prefix) as server,
+        opened(browser, server) as page,
+    ):
+        page.wait_for_function("() => window.pasyans.app.opens >= 1")
+        page.evaluate(
+            """() => { window.bannerSeen = false;
+               new MutationObserver(() => {
+                 if (document.querySelector('[data-banner]')) window.bannerSeen = true;
+               }).observe(document.body, {childList: true, subtree: true}); }"""
+        )
+        # closed for not signing in, and reconnected
+        page.wait_for_function("() => window.pasyans.app.opens >= 2")
+        assert page.evaluate("() => window.bannerSeen") is False
+        sign_in(page, "Тоня")
+        assert page.evaluate("() => window.bannerSeen") is False

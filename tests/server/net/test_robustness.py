@@ -160,7 +160,10 @@ async def test_healthz_and_metrics(app: App, player: TestClient) -> None:
     base = f"http://127.0.0.1:{app.port}"
     status, _, body = await asyncio.to_thread(http_get, base + "/healthz")
     assert (status, body) == (200, "ok")
-    status, ctype, body = await asyncio.to_thread(http_get, base + "/metrics")
+    status, _, _ = await asyncio.to_thread(http_get, base + "/metrics")
+    assert status == 404  # not on the players' port: on the operator's
+    operator = f"http://127.0.0.1:{app.metrics_port}"
+    status, ctype, body = await asyncio.to_thread(http_get, operator + "/metrics")
     assert status == 200 and ctype.startswith("text/plain")
     for name in [
         "pasyans_connections 1.0",
@@ -171,6 +174,8 @@ async def test_healthz_and_metrics(app: App, player: TestClient) -> None:
     ]:
         assert name in body, name
     status, _, _ = await asyncio.to_thread(http_get, base + "/nowhere")
+    assert status == 404
+    status, _, _ = await asyncio.to_thread(http_get, operator + "/healthz")
     assert status == 404
 
 
