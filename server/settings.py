@@ -250,6 +250,14 @@ class Settings:
         "searches one player may have queued or running at once; one more is refused "
         "'unavailable' with retry_after",
     )
+    solver_per_address: int = _opt(
+        4,
+        "searches the players of one client address (counted as the limits per address "
+        "count it) may have queued or running at once; one more is refused 'unavailable' "
+        "with retry_after (0 = no cap). Whatever the cap, the queue serves addresses in "
+        "turn: a player whose address has nothing in flight gets the next free solver "
+        "process",
+    )
     solver_nice: int = _opt(
         19,
         "niceness added to the solver's worker processes for players' searches and the "

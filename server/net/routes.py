@@ -25,6 +25,7 @@ from ..services.games import find_game
 from ..services.limits import Kind
 from ..services.records import Change
 from ..settings import Settings
+from ..workers import REQUESTER
 from .metrics import Metrics
 from .relay import Relay
 from .session import Conn, Hub, Reply
@@ -117,6 +118,7 @@ class Routes:
         """The reply to a valid request; never raises."""
         op = req.op
         start = time.perf_counter()
+        REQUESTER.set(conn.address or None)  # whose share its solver jobs count against
         try:
             try:
                 if op in P.PUBLIC_OPS:
