@@ -36,3 +36,13 @@ def hold(release: str) -> int:
 
 def fail(message: str) -> None:
     raise ValueError(message)
+
+
+def held_choice(release: str, slug: str, secret: bytes, date: str, budget: object) -> object:
+    """A chooser of dailies (``App(chooser=functools.partial(held_choice, path))``)
+    that runs until the file ``release`` exists, then chooses as the server does."""
+    from server.solver.daily import Budget, choose
+
+    hold(release)
+    assert isinstance(budget, Budget)
+    return choose(slug, secret, date, budget)
