@@ -83,9 +83,10 @@ async def test_a_block_drops_invites_and_follows_silently(
         "player": player.player,
         "blocked": True,
     }
-    assert (await player.call("friends"))["friends"] == []  # the follow ended
-    assert (await player.call("friend_add", name=player2.player))["added"] is True
-    assert (await player.call("friends"))["friends"] == []  # ... and is dropped
+    # the follow stays, as if nothing happened (its end would tell), and shows nothing
+    rows = (await player.call("friends"))["friends"]
+    assert [r["player"] for r in rows] == [player2.player] and rows[0]["online"] is False
+    assert (await player.call("friend_add", name=player2.player))["added"] is False
     race = (await player.call("race_create", game="crescent"))["race"]
     assert await player.call("invite", name=player2.player, race=race["code"]) == {
         "invited": player2.player
