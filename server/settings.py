@@ -182,17 +182,22 @@ class Settings:
     )
     hint_nodes: int = _opt(
         50_000,
-        "positions a hint's search expands at most (a reproducible budget: the same "
-        "verdict on any machine, busy or not)",
+        "positions a hint's search expands at most (the same verdict on any machine "
+        "where the search ends within --hint-seconds)",
     )
     hint_seconds: float = _opt(
-        30.0, "a hint's search stops after this many seconds whatever its nodes (a backstop)"
+        2.0,
+        "a hint's search stops after this many seconds whatever its nodes: the bound on "
+        "a player's wait (a hint waits at most for one search ahead of it, then its own: "
+        "about twice this on a server whose solver processes are all busy)",
     )
     finish_nodes: int = _opt(
         50_000, "positions finish (auto-complete) and its check search at most"
     )
     finish_seconds: float = _opt(
-        30.0, "finish's search stops after this many seconds whatever its nodes (a backstop)"
+        2.0,
+        "finish's search stops after this many seconds whatever its nodes (the bound on "
+        "a player's wait, as --hint-seconds)",
     )
     race_absent_limit: float = _opt(
         120.0,

@@ -58,14 +58,15 @@ class Assistance:
         pool: SolverPool,
         *,
         hint_nodes: int = 50_000,
-        hint_seconds: float = 30.0,
+        hint_seconds: float = 2.0,
         finish_nodes: int = 50_000,
-        finish_seconds: float = 30.0,
+        finish_seconds: float = 2.0,
     ) -> None:
         """The budgets are the settings' (``Settings.hint_nodes`` and the others): a
         hint's search expands at most ``hint_nodes`` positions, ``finish``'s
-        ``finish_nodes`` (a position near its end is decided in a few hundred); the
-        seconds are a backstop only. Every search runs in ``pool``'s worker processes,
+        ``finish_nodes`` (a position near its end is decided in a few hundred), and
+        stops after ``hint_seconds`` (``finish_seconds``) whatever its nodes: the bound
+        on a player's wait. Every search runs in ``pool``'s worker processes,
         in its players' lane: an account with a search under way, or a full queue, is
         answered ``unavailable`` at once."""
         self.games = games
