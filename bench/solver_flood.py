@@ -2,7 +2,7 @@
 accounts of one address crowd it: do the other players' hints still come back?
 
 Starts a real ``pasyans-server serve`` with its solver processes (``--solver-workers``,
-2 by default, as ``make run``), then runs phases of ``--seconds`` each, in this
+the server's default, as ``make run``), then runs phases of ``--seconds`` each, in this
 order: **idle** (honest players only), **flood 4** and **flood 12** (the same honest
 players while one attacking account sends ``hint`` and ``finish`` back to back from 4,
 then 12 connections, each within the default rate limits, on games the solver cannot
@@ -351,7 +351,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--pause", type=float, default=0.05, help="an honest player's pause between moves [0.05]"
     )
-    parser.add_argument("--workers", type=int, default=2, help="--solver-workers [2]")
+    parser.add_argument(
+        "--workers", type=int, default=-1, help="--solver-workers [-1: the server's default]"
+    )
     parser.add_argument(
         "--scenario",
         choices=("all", "moves", "hints"),

@@ -241,9 +241,11 @@ class Settings:
         "day's sixteen take about 2 CPU minutes (python -m bench.dailies)",
     )
     solver_workers: int = _opt(
-        2,
+        -1,
         "processes that run every solver search off the event loop: hints, finish, the "
-        "dailies (0 = threads of the server itself: for tests and tiny budgets only)",
+        "dailies (-1 = one fewer than the CPUs the server may use, at least one, so the "
+        "event loop keeps a core to itself; 0 = threads of the server itself: for tests "
+        "and tiny budgets only)",
     )
     solver_queue: int = _opt(
         8,

@@ -241,7 +241,8 @@ class SolverPool:
         per_account: int = 1,
         per_address: int = 0,
     ) -> None:
-        self.workers = workers
+        #: worker processes (``-1``: :meth:`from_cores`; 0: threads)
+        self.workers = workers if workers >= 0 else self.from_cores()
         #: lane → niceness added to the server's own for its jobs
         self.niceness = {
             Lane.PLAYER: niceness,
@@ -272,6 +273,18 @@ class SolverPool:
         self._closed = False
         self._counters = _Counters()
         self._context = multiprocessing.get_context("spawn")
+
+    @staticmethod
+    def from_cores() -> int:
+        """The worker processes a pool of ``workers=-1`` starts: one fewer than the
+        CPUs this process may run on, at least one — the event loop keeps a core to
+        itself however hard the solver works (on a 2-core host two workers at the
+        server's priority made every move's p99 2.0–2.4 × while dailies were chosen)."""
+        try:
+            cpus = len(os.sched_getaffinity(0))
+        except AttributeError:  # not Linux
+            cpus = os.cpu_count() or 1
+        return max(1, cpus - 1)
 
     @property
     def size(self) -> int:
