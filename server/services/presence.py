@@ -9,8 +9,9 @@ here closes. A field not refreshed for :data:`TTL_MS` (an instance that died) co
 for nothing. A player online on several instances shows the activity noted last.
 
 A player who hides their presence (``presence {hidden: true}``) shows as offline to
-everyone, and so does a player to those they block. What it says is coarse on purpose: ``playing`` never says which game or how
-far, and ``racing`` names the race's code only while its lobby is open to join.
+everyone, and so does a player to those they block. What it says is coarse on
+purpose: ``playing`` never says which game or how far, and ``racing`` names the race's
+code only while its lobby is open to join.
 """
 
 from __future__ import annotations

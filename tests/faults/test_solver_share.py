@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import threading
 from collections.abc import AsyncIterator, Iterator
-from typing import Any
 
 import pytest
 
@@ -92,7 +91,10 @@ async def test_ten_accounts_of_one_address_leave_an_honest_hint_its_place(
     pool, share = app.pool, app.settings.solver_per_address
     async with clients(app, "198.51.100.66", ATTACKERS) as bad:
         games = [await hint_on(c, HELD_GAME) for c in bad]
-        asking = [asyncio.create_task(c.request("hint", game_id=g)) for c, g in zip(bad, games)]
+        asking = [
+            asyncio.create_task(c.request("hint", game_id=g))
+            for c, g in zip(bad, games, strict=True)
+        ]
         # the address holds its share of places, running or waiting; the rest are told
         # to come back
         await eventually(lambda: sum(t.done() for t in asking) == ATTACKERS - share)

@@ -128,6 +128,3 @@ async def busy(app: App) -> None:
         return pool.snapshot().running["player"] == 1 and bool(pool.pids())
 
     await eventually(running, what="a player's search running")
-
-
-
