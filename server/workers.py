@@ -114,8 +114,6 @@ class _Job:
     #: whose share the job counts against when players' jobs take turns: its client
     #: address, else its account ("" for neither)
     share: str = ""
-    #: the job counts against ``per_address`` (it came with a client address)
-    addressed: bool = False
     began: float = 0.0
 
 
@@ -318,7 +316,7 @@ class SolverPool:
         victim = self.admit(account, address) if lane == Lane.PLAYER else None
         loop = asyncio.get_running_loop()
         share = address if address is not None else (f"@{account}" if account else "")
-        job = _Job(lane, fn, args, loop.create_future(), account, share, address is not None)
+        job = _Job(lane, fn, args, loop.create_future(), account, share)
         if victim is not None:
             self._queues[Lane.PLAYER].remove(victim)
             self._counters.refused += 1
