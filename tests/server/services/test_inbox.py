@@ -1,7 +1,7 @@
 """Invites and the inbox over a real server (issue 40): an invite to a race or a
 challenge reaches every connection of the friend (``invited``) and their inbox, with
-read marks and an unread count; accepting joins; a block drops invites and follows
-silently; a player's invites an hour are limited; challenge results and rematches
+read marks and an unread count; accepting joins; a block drops invites
+silently and tells nothing; a player's invites an hour are limited; challenge results and rematches
 come to the inbox too, and every race and challenge carries its full ``url``."""
 
 from __future__ import annotations
