@@ -81,11 +81,11 @@ class _Pass:
     best_founded: int
 
 
-
 #: the clock is read every this many nodes + 1 (a mask): a node costs ~100 µs, a read
 #: ~0.1 µs; on a busy host a nice-19 worker gets ~1 % of a core, and reading it every
 #: 256 nodes overshot a 2 s hint by seconds
 CLOCK_EVERY = 15
+
 
 def certify(game: Game[V], state: State[V], line: Sequence[Move]) -> bool:
     """Whether ``line`` replays through the rules from ``state`` to ``won``."""
