@@ -34,6 +34,9 @@ QUICK_DAILIES: dict[str, Any] = {
     # a loaded machine may take seconds for sixteen tiny choices: tests see a daily
     # "preparing" only when they ask for it (tests/server/services/test_daily_busy.py)
     "daily_wait": 60.0,
+    # a hint's or finish's verdict by its nodes alone, however loaded the machine
+    "hint_seconds": 600.0,
+    "finish_seconds": 600.0,
 }
 
 

@@ -452,7 +452,7 @@ class InboxReadRequest(Request):
 @_op(Op.BLOCK)
 @dataclass(frozen=True, slots=True)
 class BlockRequest(Request):
-    """Drop the player ``name``'s invites and follows, silently."""
+    """Drop the player ``name``'s invites and show them nothing of you, silently."""
 
     name: PlayerName
 

@@ -185,7 +185,10 @@ class Invited(TypedDict):
 
 
 class Inbox(TypedDict):
-    items: Annotated[list[InboxItem], "newest first: the last 30 days, at most 100"]
+    items: Annotated[
+        list[InboxItem],
+        "newest first: the last 30 days, at most 100 from players one follows and 50 from others",
+    ]
     unread: Annotated[Count, "items not read yet"]
 
 

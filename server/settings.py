@@ -212,17 +212,22 @@ class Settings:
     )
     hint_nodes: int = _opt(
         50_000,
-        "positions a hint's search expands at most (a reproducible budget: the same "
-        "verdict on any machine, busy or not)",
+        "positions a hint's search expands at most (the same verdict on any machine "
+        "where the search ends within --hint-seconds)",
     )
     hint_seconds: float = _opt(
-        30.0, "a hint's search stops after this many seconds whatever its nodes (a backstop)"
+        2.0,
+        "a hint's search stops after this many seconds whatever its nodes: the bound on "
+        "a player's wait (a hint waits at most for one search ahead of it, then its own: "
+        "about twice this on a server whose solver processes are all busy)",
     )
     finish_nodes: int = _opt(
         50_000, "positions finish (auto-complete) and its check search at most"
     )
     finish_seconds: float = _opt(
-        30.0, "finish's search stops after this many seconds whatever its nodes (a backstop)"
+        2.0,
+        "finish's search stops after this many seconds whatever its nodes (the bound on "
+        "a player's wait, as --hint-seconds)",
     )
     race_absent_limit: float = _opt(
         120.0,
@@ -266,9 +271,11 @@ class Settings:
         "day's sixteen take about 2 CPU minutes (python -m bench.dailies)",
     )
     solver_workers: int = _opt(
-        2,
+        -1,
         "processes that run every solver search off the event loop: hints, finish, the "
-        "dailies (0 = threads of the server itself: for tests and tiny budgets only)",
+        "dailies (-1 = one fewer than the CPUs the server may use, at least one, so the "
+        "event loop keeps a core to itself; 0 = threads of the server itself: for tests "
+        "and tiny budgets only)",
     )
     solver_queue: int = _opt(
         8,
@@ -279,6 +286,14 @@ class Settings:
         1,
         "searches one player may have queued or running at once; one more is refused "
         "'unavailable' with retry_after",
+    )
+    solver_per_address: int = _opt(
+        4,
+        "searches the players of one client address (counted as the limits per address "
+        "count it) may have queued or running at once; one more is refused 'unavailable' "
+        "with retry_after (0 = no cap). Whatever the cap, the queue serves addresses in "
+        "turn: a player whose address has nothing in flight gets the next free solver "
+        "process",
     )
     solver_nice: int = _opt(
         19,

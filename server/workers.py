@@ -5,11 +5,18 @@ every player's moves.
 One :class:`SolverPool` per server process holds ``workers`` processes (started on
 first use, replaced when one dies) and three queues, one per :class:`Lane`:
 
-- ``PLAYER``: a player waits for it (hint, finish, finish check). Bounded: an account
-  has at most ``per_account`` such jobs queued or running, and the server at most
-  ``queue`` waiting; past either the job is refused at once with :class:`Busy` (the
-  client is told ``unavailable`` with a ``retry_after``), so a flood of hints makes
-  the flooder wait, never the other players.
+- ``PLAYER``: a player waits for it (hint, finish, finish check, a long replay).
+  Bounded: an account has at most ``per_account`` such jobs queued or running, a
+  client address (:data:`REQUESTER`, as the limits per address count it) at most
+  ``per_address``, and the server at most ``queue`` waiting; past any of them the job
+  is refused at once with :class:`Busy` (the client is told ``unavailable`` with a
+  ``retry_after``), so a flood of hints makes the flooder wait, never the other
+  players. The queue is fair across people, not accounts: a free worker takes the
+  waiting job of the address with the fewest jobs running (ties: the address served
+  longest ago), so a player whose address has nothing in flight gets the next free
+  worker however many accounts another address floods from; and when the queue is
+  full, such a player takes the place of the newest waiting job of the address with
+  the most in flight (that job is refused :class:`Busy`, as if it had come last).
 - ``TODAY``: today's dailies, which players may be waiting for. While players'
   searches wait too, the two lanes take turns: however many hints are asked, every
   other worker that comes free goes to today's dailies.
@@ -52,6 +59,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
@@ -66,6 +74,12 @@ STOP_GRACE = 2.0
 THREAD_SLOTS = 2
 #: the first estimate of a player's job, in seconds, before any was measured
 FIRST_ESTIMATE = 2.0
+
+
+#: the client address of the request being answered (the server's routes set it for
+#: each request, as its limits per address count it): a player's job counts against
+#: it as well as against its account
+REQUESTER: ContextVar[str | None] = ContextVar("solver_requester", default=None)
 
 
 class Lane(enum.IntEnum):
@@ -97,6 +111,9 @@ class _Job:
     args: tuple[Any, ...]
     future: asyncio.Future[Any]
     account: str | None
+    #: whose share the job counts against when players' jobs take turns: its client
+    #: address, else its account ("" for neither)
+    share: str = ""
     began: float = 0.0
 
 
@@ -220,8 +237,10 @@ class SolverPool:
         idle: bool = True,
         queue: int = 8,
         per_account: int = 1,
+        per_address: int = 0,
     ) -> None:
-        self.workers = workers
+        #: worker processes (``-1``: :meth:`from_cores`; 0: threads)
+        self.workers = workers if workers >= 0 else self.from_cores()
         #: lane → niceness added to the server's own for its jobs
         self.niceness = {
             Lane.PLAYER: niceness,
@@ -233,11 +252,18 @@ class SolverPool:
         self.queue = queue
         #: players' jobs of one account queued or running, at most
         self.per_account = per_account
+        #: players' jobs of one client address queued or running, at most (0: no cap)
+        self.per_address = per_address
         self._queues: dict[Lane, collections.deque[_Job]] = {
             lane: collections.deque() for lane in Lane
         }
         self._workers: list[_Worker] = []
         self._accounts: collections.Counter[str] = collections.Counter()
+        #: players' jobs queued or running per share (:attr:`_Job.share`)
+        self._shares: collections.Counter[str] = collections.Counter()
+        #: share → the turn it was last served in (players' jobs take turns by share)
+        self._served: dict[str, int] = {}
+        self._turn = 0
         #: seconds a player's job took, smoothed: the ``retry_after`` of a refusal
         self._estimate = FIRST_ESTIMATE
         #: the lane served last while players and today's dailies both waited
@@ -245,6 +271,18 @@ class SolverPool:
         self._closed = False
         self._counters = _Counters()
         self._context = multiprocessing.get_context("spawn")
+
+    @staticmethod
+    def from_cores() -> int:
+        """The worker processes a pool of ``workers=-1`` starts: one fewer than the
+        CPUs this process may run on, at least one — the event loop keeps a core to
+        itself however hard the solver works (on a 2-core host two workers at the
+        server's priority made every move's p99 2.0–2.4 × while dailies were chosen)."""
+        try:
+            cpus = len(os.sched_getaffinity(0))
+        except AttributeError:  # not Linux
+            cpus = os.cpu_count() or 1
+        return max(1, cpus - 1)
 
     @property
     def size(self) -> int:
@@ -258,56 +296,100 @@ class SolverPool:
         return max(0, self.size - running - queued)
 
     def submit(
-        self, lane: Lane, fn: Callable[..., T], *args: Any, account: str | None = None
+        self,
+        lane: Lane,
+        fn: Callable[..., T],
+        *args: Any,
+        account: str | None = None,
+        address: str | None = None,
     ) -> asyncio.Future[T]:
         """Queue ``fn(*args)`` (a module-level function: it is pickled by name) and
         return its future; cancelling it drops the job while it waits (a job already
-        running goes on, its answer thrown away). A player's job (``account``) may be
-        refused at once with :class:`Busy`."""
+        running goes on, its answer thrown away). A player's job (``account``, and
+        ``address``, by default :data:`REQUESTER`'s) may be refused at once with
+        :class:`Busy`, or later, while it waits, when a player of an address with
+        less in flight takes its place in a full queue."""
         if self._closed:
             raise RuntimeError("the solver pool is closed")
-        if lane == Lane.PLAYER:
-            self.admit(account)
+        if lane == Lane.PLAYER and address is None:
+            address = REQUESTER.get()
+        victim = self.admit(account, address) if lane == Lane.PLAYER else None
         loop = asyncio.get_running_loop()
-        job = _Job(lane, fn, args, loop.create_future(), account)
+        share = address if address is not None else (f"@{account}" if account else "")
+        job = _Job(lane, fn, args, loop.create_future(), account, share)
+        if victim is not None:
+            self._queues[Lane.PLAYER].remove(victim)
+            self._counters.refused += 1
+            victim.future.set_exception(
+                Busy(BUSY, self._retry_after(len(self._queues[Lane.PLAYER])))
+            )
+        if lane == Lane.PLAYER:
+            self._shares[share] += 1
+            job.future.add_done_callback(lambda _: _drop(self._shares, share))
         if account is not None:
             self._accounts[account] += 1
-            job.future.add_done_callback(lambda _: self._release(account))
+            job.future.add_done_callback(lambda _: _drop(self._accounts, account))
         self._queues[lane].append(job)
         self._dispatch()
         return job.future
 
     async def run(
-        self, lane: Lane, fn: Callable[..., T], *args: Any, account: str | None = None
+        self,
+        lane: Lane,
+        fn: Callable[..., T],
+        *args: Any,
+        account: str | None = None,
+        address: str | None = None,
     ) -> T:
         """``fn(*args)`` in a worker: :meth:`submit` and wait (cancelling the wait
         cancels the job)."""
-        return await self.submit(lane, fn, *args, account=account)
+        return await self.submit(lane, fn, *args, account=account, address=address)
 
-    def admit(self, account: str | None) -> None:
-        """Raise :class:`Busy` if a player's job of ``account`` would be refused now
-        (the cheap check a service makes before it reads anything for the job)."""
+    def admit(self, account: str | None, address: str | None = None) -> _Job | None:
+        """Raise :class:`Busy` if a player's job of ``account`` from ``address``
+        (default :data:`REQUESTER`'s) would be refused now (the cheap check a service
+        makes before it reads anything for the job); the waiting job it would take
+        the place of in a full queue, if any."""
+        if address is None:
+            address = REQUESTER.get()
         if account is not None and self._accounts[account] >= self.per_account:
             self._counters.refused += 1
             raise Busy(
                 "you already asked the solver for something: wait for its answer",
                 self._retry_after(1),
             )
-        waiting = len(self._queues[Lane.PLAYER])
-        if waiting >= self.queue:
+        if address is not None and 0 < self.per_address <= self._shares[address]:
             self._counters.refused += 1
             raise Busy(
-                "the solver is busy with other players' searches", self._retry_after(waiting)
+                "players at your address already asked the solver for as much as one "
+                "address may: wait for their answers",
+                self._retry_after(1),
             )
+        waiting = len(self._queues[Lane.PLAYER])
+        if waiting < self.queue:
+            return None
+        victim = self._victim(address)
+        if victim is None:
+            self._counters.refused += 1
+            raise Busy(BUSY, self._retry_after(waiting))
+        return victim
+
+    def _victim(self, address: str | None) -> _Job | None:
+        """In a full queue, the waiting job a player's job from ``address`` takes the
+        place of: the newest of the share with the most jobs in flight, if that share
+        would still have more than ``address``'s with the newcomer counted."""
+        waiting = [j for j in self._queues[Lane.PLAYER] if not j.future.done()]
+        if address is None or not waiting:
+            return None
+        mine = self._shares[address] + 1
+        most = max(waiting, key=lambda j: self._shares[j.share])
+        if self._shares[most.share] <= mine:
+            return None
+        return next(j for j in reversed(waiting) if j.share == most.share)
 
     def _retry_after(self, ahead: int) -> float:
         """Seconds until ``ahead`` jobs before this one are likely done."""
         return float(max(1, math.ceil(self._estimate * max(1, ahead) / self.size)))
-
-    def _release(self, account: str) -> None:
-        self._accounts[account] -= 1
-        if self._accounts[account] <= 0:
-            del self._accounts[account]
 
     def _next(self) -> _Job | None:
         """The next job to run: players' searches and today's dailies in turn while
@@ -319,11 +401,32 @@ class SolverPool:
         if today and players:
             lane = Lane.PLAYER if self._last == Lane.TODAY else Lane.TODAY
             self._last = lane
-            return self._queues[lane].popleft()
-        for queue in (players, today, ahead):
+            return self._player() if lane == Lane.PLAYER else today.popleft()
+        if players:
+            return self._player()
+        for queue in (today, ahead):
             if queue:
                 return queue.popleft()
         return None
+
+    def _player(self) -> _Job:
+        """The players' job to run next: that of the share (address) with the fewest
+        jobs running, the one served longest ago among equals, its oldest."""
+        queue = self._queues[Lane.PLAYER]
+        running = collections.Counter(
+            w.job.share for w in self._workers if w.job is not None and w.job.lane == Lane.PLAYER
+        )
+        job = min(
+            (j for j in queue if not j.future.done()),
+            key=lambda j: (running[j.share], self._served.get(j.share, -1)),
+        )
+        queue.remove(job)
+        self._turn += 1
+        self._served[job.share] = self._turn
+        if len(self._served) > 4 * (self.queue + self.size):  # forget the long served
+            for share, _ in sorted(self._served.items(), key=lambda kv: kv[1])[: self.queue]:
+                del self._served[share]
+        return job
 
     def _dispatch(self) -> None:
         while not self._closed:
@@ -497,6 +600,17 @@ class SolverPool:
             if process.is_alive():
                 process.kill()
             process.join(1)
+
+
+#: why a player's job is refused when the queue is full of others' jobs
+BUSY = "the solver is busy with other players' searches"
+
+
+def _drop(counter: collections.Counter[str], key: str) -> None:
+    """One job of ``key`` less in ``counter``."""
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]
 
 
 def _pid(worker: _Worker) -> int | None:

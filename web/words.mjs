@@ -258,7 +258,7 @@ export const W = {
     invited: (who, code) => _("{who} is invited ({code})", { who, code }),
     block: _("block"),
     unblock: _("unblock"),
-    blocked: (names) => _("You block {names}: their invites and follows are dropped.", { names }),
+    blocked: (names) => _("You block {names}: their invites are dropped and they see nothing of you.", { names }),
     hidden: _("You show as offline to everyone."),
     hide: _("Hide my presence"),
     show: _("Show my presence"),

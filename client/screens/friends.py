@@ -169,7 +169,9 @@ class FriendsScreen(ListScreen):
         except ClientError as exc:
             self.say(_("error: {error}", error=exc))
             return
-        await self.load(_("you block {name}: their invites and follows are dropped", name=name))
+        await self.load(
+            _("you block {name}: their invites are dropped and they see nothing of you", name=name)
+        )
 
     async def action_hide(self) -> None:
         try:

@@ -117,6 +117,7 @@ class App:
             idle=s.solver_idle,
             queue=s.solver_queue,
             per_account=s.solver_per_player,
+            per_address=s.solver_per_address,
         )
         self.metrics.watch_pool(self.pool)
         self.services = services = Services.build(

@@ -25,6 +25,7 @@ from ..services.games import find_game
 from ..services.limits import Kind
 from ..services.records import Change
 from ..settings import Settings
+from ..workers import REQUESTER, WorkerDied
 from .metrics import Metrics
 from .relay import Relay
 from .session import Conn, Hub, Reply
@@ -117,6 +118,7 @@ class Routes:
         """The reply to a valid request; never raises."""
         op = req.op
         start = time.perf_counter()
+        REQUESTER.set(conn.address or None)  # whose share its solver jobs count against
         try:
             try:
                 if op in P.PUBLIC_OPS:
@@ -152,6 +154,17 @@ class Routes:
                 f"storage is unavailable; try again in {retry:g} s",
                 params={"seconds": round(retry)},
                 retry_after=retry,
+            )
+        except WorkerDied as exc:  # a path that did not say it: the pool logged the death
+            log.warning("%s (id %s, player %s): %s", op, req.id, conn.player, exc)
+            self.metrics.count_op(op, ErrorCode.UNAVAILABLE)
+            return P.error(
+                req.id,
+                ErrorCode.UNAVAILABLE,
+                "the solver's process stopped before it answered: try again",
+                key="error.search_stopped",
+                params={},
+                retry_after=1.0,
             )
         except redis.exceptions.RedisError as exc:
             log.error("redis error in %s (id %s, player %s): %r", op, req.id, conn.player, exc)

@@ -107,7 +107,12 @@ class Services:
         clock = clock or SystemClock()
         keep_legal_moves(LEGAL_POSITIONS)
         if pool is None:
-            pool = SolverPool(0, queue=limits.solver_queue, per_account=limits.solver_per_player)
+            pool = SolverPool(
+                0,
+                queue=limits.solver_queue,
+                per_account=limits.solver_per_player,
+                per_address=limits.solver_per_address,
+            )
         dailies = Dailies(
             store,
             clock,

@@ -32,6 +32,18 @@ def no_search(rec: Record, what: str) -> ProtocolError:
     return ProtocolError(ErrorCode.FORBIDDEN, f"no {what} {why}", key=key)
 
 
+def _busy(busy: Busy) -> ProtocolError:
+    """The solver refused a search (the player's or the address's share is in flight,
+    or the queue is full): ``unavailable`` with its ``retry_after``."""
+    return ProtocolError(
+        ErrorCode.UNAVAILABLE,
+        busy.reason,
+        key="error.solver_busy",
+        params={"seconds": max(1, round(busy.retry_after))},
+        retry_after=busy.retry_after,
+    )
+
+
 #: games whose hinted line is kept (a player who follows a hint gets the next move of
 #: the same line at once)
 HINTS_KEPT = 1024
@@ -46,14 +58,15 @@ class Assistance:
         pool: SolverPool,
         *,
         hint_nodes: int = 50_000,
-        hint_seconds: float = 30.0,
+        hint_seconds: float = 2.0,
         finish_nodes: int = 50_000,
-        finish_seconds: float = 30.0,
+        finish_seconds: float = 2.0,
     ) -> None:
         """The budgets are the settings' (``Settings.hint_nodes`` and the others): a
         hint's search expands at most ``hint_nodes`` positions, ``finish``'s
-        ``finish_nodes`` (a position near its end is decided in a few hundred); the
-        seconds are a backstop only. Every search runs in ``pool``'s worker processes,
+        ``finish_nodes`` (a position near its end is decided in a few hundred), and
+        stops after ``hint_seconds`` (``finish_seconds``) whatever its nodes: the bound
+        on a player's wait. Every search runs in ``pool``'s worker processes,
         in its players' lane: an account with a search under way, or a full queue, is
         answered ``unavailable`` at once."""
         self.games = games
@@ -103,13 +116,7 @@ class Assistance:
         try:
             self.pool.admit(player)
         except Busy as busy:
-            raise ProtocolError(
-                ErrorCode.UNAVAILABLE,
-                busy.reason,
-                key="error.solver_busy",
-                params={"seconds": max(1, round(busy.retry_after))},
-                retry_after=busy.retry_after,
-            ) from None
+            raise _busy(busy) from None
 
     def _submit(self, player: str, rec: Record, job: Any, *args: Any) -> Any:
         """Queue ``job(slug, state bytes, *args)`` in the players' lane of the solver's
@@ -124,18 +131,14 @@ class Assistance:
                 account=player,
             )
         except Busy as busy:
-            raise ProtocolError(
-                ErrorCode.UNAVAILABLE,
-                busy.reason,
-                key="error.solver_busy",
-                params={"seconds": max(1, round(busy.retry_after))},
-                retry_after=busy.retry_after,
-            ) from None
+            raise _busy(busy) from None
 
     async def _answer(self, rec: Record, search: Any) -> tuple[Move, ...] | None:
         """The line a queued search found (certified in the worker), as moves."""
         try:
             found: jobs.Found = await search
+        except Busy as busy:  # a player of a quieter address took its place in the queue
+            raise _busy(busy) from None
         except WorkerDied:
             raise ProtocolError(
                 ErrorCode.UNAVAILABLE,

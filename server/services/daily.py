@@ -212,7 +212,17 @@ class Dailies:
             pending = asyncio.ensure_future(self._choose(date, slug, budget or self.budget))
             self._pending[key] = pending
             pending.add_done_callback(lambda done: self._chosen(key, done))
-        choice = await asyncio.shield(pending)
+        try:
+            choice = await asyncio.shield(pending)
+        except WorkerDied:  # logged by the pool; the next ask chooses it again
+            raise ProtocolError(
+                ErrorCode.UNAVAILABLE,
+                f"certifying the daily of {slug} for {date} stopped (a solver process "
+                f"ended): try again in {RETRY_SECONDS:.0f} s",
+                key="error.certifying",
+                params={"game": slug},
+                retry_after=RETRY_SECONDS,
+            ) from None
         if len(self._cache) > 4096:
             self._cache.clear()
         self._cache[key] = choice
@@ -244,7 +254,7 @@ class Dailies:
         await asyncio.wait(tasks.values(), timeout=self.wait)
         out: dict[str, Choice | None] = {}
         for slug, task in tasks.items():
-            if task.done():
+            if task.done() and not _stopped(task):
                 out[slug] = task.result()
             else:
                 task.cancel()  # only this wait: the choice itself is shielded
@@ -439,6 +449,10 @@ class Dailies:
             try:
                 await self.prepare(dates)
                 await self.backfill()
+            except ProtocolError as exc:  # a solver process ended: again soon
+                log.warning("preparing the dailies: %s", exc.message)
+                await asyncio.sleep(RETRY_SECONDS)
+                continue
             except Exception:  # a storage outage: try again later
                 task = asyncio.current_task()
                 if task is not None and task.cancelling():
@@ -494,3 +508,10 @@ class Dailies:
                 params={"first": first},
             )
         return date
+
+
+def _stopped(task: asyncio.Future[Choice]) -> bool:
+    """Whether a choice ``task`` (done) failed because a solver process ended: it is
+    still being prepared (the next ask chooses it again)."""
+    exc = task.exception()
+    return isinstance(exc, ProtocolError) and exc.code == ErrorCode.UNAVAILABLE

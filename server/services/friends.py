@@ -17,9 +17,14 @@ commands and a summary a game, 40 moves' worth of the server's CPU for 200 follo
 players (bench.op_costs), which a flood of ``friends`` would repeat 50 times a second.
 
 Each row also says whether that player is online and what they do (``Presence``:
-nothing of a game's progress), unless they hide it. A player may block another:
-the blocked one's follows and invites are dropped silently (``friend_add`` answers as
-if it followed; ``invite`` as if it went), and a block ends their follow.
+nothing of a game's progress), unless they hide it. A player who hides it shows
+nothing live at all (:func:`veiled`): no daily in play, no time finer than the day.
+
+A player may block another, and the block tells the blocked one nothing: their
+``friend_add`` follows as any other (the same answers, the same rows in their
+``friends``), their ``invite`` is answered as if it went; but what they see of the
+one who blocks them is what a hidden player shows (:func:`veiled`, offline), their
+invites are dropped, and they are never told that the blocker beat their daily.
 
 When a followed player's ranked daily ends better than a follower's finished one of
 the same day and game, the follower's inbox says so (``daily_beaten``): both games
@@ -44,6 +49,8 @@ from .records import SUMMARY_FIELDS, Record
 FRESH_MS = 2000
 #: followed players whose games of today are kept (the newest read)
 KEPT = 4096
+#: a day in ms: the finest time a hidden player's games show
+DAY_MS = 86_400_000
 
 
 def as_followed(summary: dict[str, Any]) -> dict[str, Any]:
@@ -52,6 +59,17 @@ def as_followed(summary: dict[str, Any]) -> dict[str, Any]:
     if summary["status"] == GameStatus.PLAYING:
         return {"status": str(GameStatus.PLAYING)}
     return summary
+
+
+def veiled(games: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """A player's daily games (as followed) as a follower sees them when the player
+    hides their presence or blocks the follower: nothing in play, and their times to
+    the day only (what a leaderboard shows anyway)."""
+    return {
+        slug: summary | {k: summary[k] - summary[k] % DAY_MS for k in ("created", "updated")}
+        for slug, summary in games.items()
+        if summary["status"] != GameStatus.PLAYING
+    }
 
 
 def beats(a: dict[str, Any], b: dict[str, Any]) -> bool:
@@ -107,8 +125,6 @@ class Friends:
             raise ProtocolError(
                 ErrorCode.BAD_REQUEST, "you cannot follow yourself", key="error.follow_self"
             )
-        if await self.store.blocked_by(friend, player):
-            return {"friend": friend, "added": True}  # dropped, silently
         if await self.store.follow_count(player) >= self.most:
             raise ProtocolError(
                 ErrorCode.BAD_REQUEST,
@@ -146,8 +162,12 @@ class Friends:
             self._today.move_to_end(friend)
         while len(self._today) > KEPT:
             self._today.popitem(last=False)
-        seen = await self.presence.of(friends)
-        out = [{"player": f, "today": shown[f]} | p for f, p in zip(friends, seen, strict=True)]
+        veils = await self.store.veiled(player, friends)
+        seen = await self.presence.of(friends, veils)
+        out = [
+            {"player": f, "today": veiled(shown[f]) if veil else shown[f]} | p
+            for f, p, veil in zip(friends, seen, veils, strict=True)
+        ]
         return {
             "date": today,
             "friends": out,
@@ -170,8 +190,8 @@ class Friends:
         return games
 
     async def block(self, player: str, name: str, *, add: bool) -> dict[str, Any]:
-        """``block`` (``unblock`` with ``add=False``) the player ``name``; a block ends
-        their follow of ``player``."""
+        """``block`` (``unblock`` with ``add=False``) the player ``name``. Their follow of
+        ``player`` stays (its end would tell them): it shows them nothing live."""
         other = await self._name(name)
         if other.casefold() == player.casefold():
             raise ProtocolError(
@@ -179,7 +199,6 @@ class Friends:
             )
         changed = await self.store.block(player, other, add=add)
         if add:
-            await self.store.follow(other, player, add=False)
             return {"player": other, "blocked": changed}
         return {"player": other, "unblocked": changed}
 
@@ -194,7 +213,10 @@ class Friends:
         finished one of the same day and game goes to that follower's inbox."""
         if not rec.ranked or rec.recorded or rec.status == GameStatus.PLAYING:
             return
-        followers = await self.store.followers(rec.player)
+        blocked = {b.casefold() for b in await self.store.blocks(rec.player)}
+        followers = [
+            f for f in await self.store.followers(rec.player) if f.casefold() not in blocked
+        ]
         if not followers:
             return
         slug = rec.game.slug

@@ -1,7 +1,8 @@
 """The inbox: invites from friends (a race's lobby, a challenge) and news (someone
 finished your challenge, someone you follow beat your daily, a race of yours has a
-rematch), newest first, kept 30 days, at most 100 (``store/inbox.py``), with read
-marks.
+rematch), newest first, kept 30 days, at most 100 from players one follows and 50
+from anyone else, kept apart: invites from strangers (30 fresh accounts' worth) never
+push a friend's item out (``store/inbox.py``), with read marks.
 
 An invite also reaches every open connection of its player, on any instance, as the
 ``invited`` event (published on the inbox channel: ``News``). A player who blocks
@@ -64,11 +65,14 @@ class Inbox:
         }
 
     async def put(self, player: str, item: dict[str, Any], *, event: bool = False) -> None:
-        """Put ``item`` in ``player``'s inbox, unless they block its sender; with
-        ``event``, tell their connections (``invited``) on every instance."""
-        if await self.store.blocked_by(player, item["sender"]):
+        """Put ``item`` in ``player``'s inbox, unless they block its sender (kept apart
+        when they do not follow its sender: it never pushes out an item from a player
+        they follow); with ``event``, tell their connections (``invited``) on every
+        instance."""
+        blocked, followed = await self.store.inbox_sender(player, item["sender"])
+        if blocked:
             return
-        await self.store.inbox_add(player, item)
+        await self.store.inbox_add(player, item, apart=not followed)
         if event:
             unread = (await self.items(player))["unread"]
             news = {"to": player, "event": {"item": item | {"read": False}, "unread": unread}}

@@ -9,8 +9,9 @@ here closes. A field not refreshed for :data:`TTL_MS` (an instance that died) co
 for nothing. A player online on several instances shows the activity noted last.
 
 A player who hides their presence (``presence {hidden: true}``) shows as offline to
-everyone. What it says is coarse on purpose: ``playing`` never says which game or how
-far, and ``racing`` names the race's code only while its lobby is open to join.
+everyone, and so does a player to those they block. What it says is coarse on
+purpose: ``playing`` never says which game or how far, and ``racing`` names the race's
+code only while its lobby is open to join.
 """
 
 from __future__ import annotations
@@ -97,12 +98,18 @@ class Presence:
             with contextlib.suppress(Exception):
                 await task
 
-    async def of(self, players: Sequence[str]) -> list[dict[str, Any]]:
-        """Each player's ``{online, activity, race}`` as a friend sees it."""
+    async def of(
+        self, players: Sequence[str], veiled: Sequence[bool] | None = None
+    ) -> list[dict[str, Any]]:
+        """Each player's ``{online, activity, race}`` as a friend sees it; offline for
+        a player who hides it, or whom ``veiled`` says shows this friend nothing live
+        (they block the friend: as if they hid it)."""
         now = self.clock.now_ms()
         out: list[dict[str, Any]] = []
         racing: list[tuple[int, str]] = []
-        for values, hidden in await self.store.presences(players):
+        seen = await self.store.presences(players)
+        for i, (values, hidden) in enumerate(seen):
+            hidden = hidden or (veiled is not None and veiled[i])
             best: tuple[int, str, str] | None = None
             for value in values:
                 expires, _, rest = value.partition("|")

@@ -57,11 +57,18 @@ class DailyStore(Connection):
 
     async def lease_daily(self, date: str, slug: str, owner: str, ms: int) -> bool:
         """Take the lease on choosing a daily for ``ms`` milliseconds; False while
-        another instance holds it (so two instances never compute the same daily)."""
+        another instance holds it (so two instances never compute the same daily).
+        ``owner`` takes back a lease it holds already (its last choice failed: a solver
+        process ended), renewed."""
+        key = self.keys.daily_lease(date, slug)
         async with self._call("daily"):
-            return bool(
-                await self.redis.set(self.keys.daily_lease(date, slug), owner, nx=True, px=ms)
-            )
+            if await self.redis.set(key, owner, nx=True, px=ms):
+                return True
+            # not atomic: two instances may then both choose it, and the first to
+            # write wins (:meth:`put_daily`), as after a lease that ran out
+            if await self.redis.get(key) != owner.encode():
+                return False
+            return bool(await self.redis.set(key, owner, xx=True, px=ms))
 
     async def daily_progress(
         self, date: str, slug: str, owner: str, progress: str, lease_ms: int

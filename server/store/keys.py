@@ -73,6 +73,12 @@ class Keys:
         """List: the player's inbox items (packed), newest first, at most 100."""
         return f"{self.prefix}pl:{{{name.casefold()}}}:inbox"
 
+    def player_inbox_apart(self, name: str) -> str:
+        """List: the player's inbox items from players they do not follow (packed,
+        newest first, at most 50): kept apart, so that they never push out an item
+        from a player they follow."""
+        return f"{self.prefix}pl:{{{name.casefold()}}}:inbox:apart"
+
     def player_inbox_read(self, name: str) -> str:
         """Set: the ids of the inbox items the player read."""
         return f"{self.prefix}pl:{{{name.casefold()}}}:inbox:read"

@@ -43,6 +43,19 @@ class PresenceStore(Connection):
             ([_text(v) or "" for v in raw[i]], raw[i + 1] == b"1") for i in range(0, len(raw), 2)
         ]
 
+    async def veiled(self, viewer: str, players: Sequence[str]) -> list[bool]:
+        """Whether each of ``players`` shows ``viewer`` nothing live: they hide their
+        presence, or they block ``viewer`` (one round trip)."""
+        if not players:
+            return []
+        async with self._call("presence"):
+            pipe = self.redis.pipeline(transaction=False)
+            for name in players:
+                pipe.hget(self.keys.player(name), "hide_presence")
+                pipe.sismember(self.keys.player_blocks(name), viewer)
+            raw: list[Any] = await pipe.execute()
+        return [raw[i] == b"1" or bool(raw[i + 1]) for i in range(0, len(raw), 2)]
+
     async def set_hidden(self, player: str, hidden: bool) -> None:
         async with self._call("presence"):
             await self.redis.hset(self.keys.player(player), "hide_presence", int(hidden))

@@ -182,3 +182,60 @@ def test_a_worker_inherits_no_descriptor_of_the_server(tmp_path: Path) -> None:
     finally:
         os.close(fd)
     assert str(lock) not in held
+
+
+async def test_the_queue_serves_addresses_in_turn(tmp_path: Path) -> None:
+    """Ten accounts of one address each keep a search in flight: the address holds
+    ``per_address`` places, no more, and another address's search runs on the next
+    free worker, before the flooding address's waiting ones."""
+    release = tmp_path / "go"
+    pool = SolverPool(1, queue=8, per_address=3)
+    order: list[str] = []
+    try:
+        flood = [pool.submit(Lane.PLAYER, jobs.hold, str(release), account="a0", address="A")]
+        await started(release)
+        flood += [pool.submit(Lane.PLAYER, jobs.pid, account=f"a{i}", address="A") for i in (1, 2)]
+        for i in range(3, 10):
+            with pytest.raises(Busy) as refused:
+                pool.submit(Lane.PLAYER, jobs.pid, account=f"a{i}", address="A")
+            assert "address" in refused.value.reason and refused.value.retry_after >= 1
+        honest = pool.submit(Lane.PLAYER, jobs.pid, account="h", address="B")
+        for name, future in (("a1", flood[1]), ("a2", flood[2]), ("honest", honest)):
+            future.add_done_callback(functools.partial(lambda n, _: order.append(n), name))
+        release.touch()
+        await asyncio.gather(honest, *flood)
+    finally:
+        release.touch()
+        await pool.close()
+    assert order == ["honest", "a1", "a2"]
+    assert pool.snapshot().refused == 7
+
+
+async def test_a_full_queue_gives_a_quiet_address_the_place_of_the_busiest(
+    tmp_path: Path,
+) -> None:
+    """The queue is full of one address's searches: a player of an address with
+    nothing in flight takes the place of that address's newest waiting search (which
+    is refused, as if it had come last); once every address holds no more than the
+    newcomer would, the newcomer is refused instead."""
+    release = tmp_path / "go"
+    pool = SolverPool(1, queue=2)
+    try:
+        running = pool.submit(Lane.PLAYER, jobs.hold, str(release), account="a0", address="A")
+        await started(release)
+        a1 = pool.submit(Lane.PLAYER, jobs.pid, account="a1", address="A")
+        a2 = pool.submit(Lane.PLAYER, jobs.pid, account="a2", address="A")
+        b = pool.submit(Lane.PLAYER, jobs.pid, account="b", address="B")
+        with pytest.raises(Busy, match="busy"):
+            await a2
+        c = pool.submit(Lane.PLAYER, jobs.pid, account="c", address="C")
+        with pytest.raises(Busy, match="busy"):
+            await a1
+        with pytest.raises(Busy, match="busy"):  # A, B and C hold one place each
+            pool.submit(Lane.PLAYER, jobs.pid, account="d", address="D")
+        release.touch()
+        assert {await running, await b, await c} <= set(pool.pids())
+    finally:
+        release.touch()
+        await pool.close()
+    assert pool.snapshot().refused == 3

@@ -7,6 +7,8 @@ import os
 import time
 from pathlib import Path
 
+from server.solver.daily import Budget, Choice, choose
+
 #: the longest a held job waits for its release: a hang guard, never reached in a pass
 GUARD_SECONDS = 120.0
 
@@ -36,3 +38,10 @@ def hold(release: str) -> int:
 
 def fail(message: str) -> None:
     raise ValueError(message)
+
+
+def held_choice(release: str, slug: str, secret: bytes, date: str, budget: Budget) -> Choice:
+    """A chooser of dailies (``App(chooser=functools.partial(held_choice, path))``)
+    that runs until the file ``release`` exists, then chooses as the server does."""
+    hold(release)
+    return choose(slug, secret, date, budget)
