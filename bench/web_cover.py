@@ -61,7 +61,15 @@ def measure(page: Any, slug: str, seed: int, sizes: list[tuple[int, int]]) -> li
     rows = []
     for width, height in sizes:
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_function(SETTLED)
+        try:
+            page.wait_for_function(SETTLED, timeout=5000)
+        except Exception:
+            print("unsettled:", slug, width, file=sys.stderr)
+            print("unsettled:", slug, width, height, page.evaluate(
+                "() => { const b = document.querySelector('section.game .board'); const t = b.querySelector('.table');"
+                " return [b.clientWidth, b.clientHeight, t.dataset.room, t.offsetWidth, t.offsetHeight, b.scrollWidth, b.scrollHeight]; }"
+            ), file=sys.stderr)
+            raise
         rows.append({"game": slug, "size": f"{width}x{height}", **page.evaluate(COVER)})
     page.click("[data-do=home]")
     return rows
@@ -85,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
             browser = p.chromium.launch(executable_path=CHROMIUM)
             context = browser.new_context(locale=args.lang)
             page = context.new_page()
+            page.on("pageerror", lambda e: print("page error:", e, file=sys.stderr))
+            page.on("console", lambda m: print("console:", m.text, file=sys.stderr) if m.type == "error" else None)
             page.set_default_timeout(60_000)
             page.goto(f"http://127.0.0.1:{server.port}/")
             sign_in(page, "cover")

@@ -8,37 +8,31 @@ import { Card } from "./cards.mjs";
 import { EndPanel } from "./end.mjs";
 import { useChanges, useDrag, useKeys, useMotion, useSize, useTick, useTiming } from "./hooks.mjs";
 import { choose, hasLabel, layout } from "./layout.mjs";
+import { lang } from "./i18n.mjs";
 import { prefs } from "./store.mjs";
-import { actionLabel, baseText, cardName, clock, formatMove, infoText, LABEL_WORDS, modeDay, pileTitle, pretty, W } from "./words.mjs";
+import { actionLabel, baseText, cardName, clock, formatMove, infoText, modeDay, pileTitle, pretty, W } from "./words.mjs";
 
 // ms: the longest pause between two changes counted as play (the server's --idle-gap)
 const IDLE_GAP_MS = 60000;
 
-// what a pile is called aloud: the code shown by it first (a name holds the visible
-// text from its start: "A↑ (foundation 1)"), its name, then what is on it
+// what a pile is called aloud: the rank shown over it first, if any (a name holds the
+// visible text from its start: "J (pile 4)"), its name, then what is on it
 export function pileLabel(pile) {
   const cards = pile.cards;
   const title = pileTitle(pile);
-  const shown = shownLabel(pile);
+  const shown = hasLabel(pile) ? pile.label : "";
   const name = shown && shown !== title ? `${shown} (${title})` : title;
   if (!cards.length) return W.board.emptyPile(name, baseText(pile.base));
   return W.board.pile(name, cardName(cards[cards.length - 1]), cards.length);
 }
 
-// a pile's label as shown by it: the server's (a short code: "C3", "A↑"), but a word
-// in the page's language: one of the games' label words (short, as the room by a pile
-// is), else the pile's name (as the terminal client says it)
-export function shownLabel(pile) {
-  const label = pile.label || "";
-  if (!/[a-z]{2}/.test(label)) return label;
-  if (LABEL_WORDS[label]) return LABEL_WORDS[label];
-  return pile.name ? pileTitle(pile) : label;
-}
-
-// an empty pile shows its base card ("A♠"), else its name when no label above says it
-function slotText({ pile, showsLabel }) {
+// an empty pile shows, faintly, what it takes: its base card ("A♠"), a foundation's
+// short rule ("A↑", "5♠", "K→A"), else nothing (its name is spoken, never printed)
+function slotText({ pile }) {
   if (pile.base && pile.base.length <= 3) return /^[A2-9TJQK][SHDC]$/.test(pile.base) ? pretty(pile.base) : baseText(pile.base);
-  return showsLabel || hasLabel(pile) ? "" : shownLabel(pile);
+  const label = pile.label || "";
+  if (pile.kind === "foundation" && label.length <= 4 && !/^[A-Z]+\d/.test(label)) return label;
+  return "";
 }
 
 // What a pile shows besides its cards: chosen, a target, playable, the last move's,
@@ -70,7 +64,7 @@ class Pile extends Component {
     const cls = ["pile", `kind-${pile.kind}`, `fan-${pile.fan}`];
     for (const flag of ["source", "target", "can", "last", "hinted", "queued"]) if (m[flag]) cls.push(flag);
     const orient = pile.orient === "v" ? "↕" : pile.orient === "h" ? "↔" : "";
-    const shown = place.showsLabel ? shownLabel(pile) : "";
+    const shown = place.showsLabel ? pile.label : "";
     const count = pile.fan === "none" && pile.cards.length > 1 ? pile.cards.length : null;
     const empty = !pile.cards.length;
     const slot = empty ? slotText(place) || "" : "";
@@ -279,7 +273,7 @@ export function Board({ game, titles, onLeave, onRules, onNew, side }) {
   >
     <header class="game-head">
       <button class="link home" data-do="home" onClick=${onLeave}>${W.board.home}</button>
-      <h1><span lang="ru">${title.title_ru || s.game}</span> <small lang="en">${title.title_en || ""}</small></h1>
+      <h1 lang=${lang === "ru" ? "ru" : "en"}>${(lang === "ru" ? title.title_ru : title.title_en) || title.title_ru || s.game}</h1>
       <span class="counters">
         <span class="mode" data-assisted=${s.assisted ? "1" : "0"}>${mode.filter(Boolean).join(" ")}</span>
         <span>${W.board.counters(s.foundation, s.total)}</span>
