@@ -11,7 +11,7 @@
 // even with cards of MIN_CARD px pans (it scrolls inside itself: never the page).
 
 // px: the narrowest card the default view shows whole; below it the board pans
-export const MIN_CARD = 22;
+export const MIN_CARD = 20;
 // px: the widest card (a big screen and a small game)
 const MAX_CARD = 200;
 // another arrangement replaces the game's own when its cards are this much larger
