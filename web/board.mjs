@@ -48,6 +48,7 @@ function marks(pile, game, targets, sources, queued) {
     movedTo: Boolean(game.last && game.last.to === id),
     hinted: Boolean(game.hintMove && (game.hintMove.from === id || game.hintMove.to === id)),
     queued: queued.has(id),
+    shake: game.shaking === id,
     chosen: source ? (game.source.index === null ? pile.cards.length - 1 : game.source.index) : Infinity,
   };
 }
@@ -62,7 +63,7 @@ class Pile extends Component {
   render({ place, gap, mark: m, onPointerDown }) {
     const { pile, spots } = place;
     const cls = ["pile", `kind-${pile.kind}`, `fan-${pile.fan}`];
-    for (const flag of ["source", "target", "can", "last", "hinted", "queued"]) if (m[flag]) cls.push(flag);
+    for (const flag of ["source", "target", "can", "last", "hinted", "queued", "shake"]) if (m[flag]) cls.push(flag);
     const orient = pile.orient === "v" ? "↕" : pile.orient === "h" ? "↔" : "";
     const shown = place.showsLabel ? pile.label : "";
     const count = pile.fan === "none" && pile.cards.length > 1 ? pile.cards.length : null;
@@ -213,6 +214,8 @@ function Actions({ game, onRules, onNew, view, setView }) {
         <${Zoom} view=${view} setView=${setView} />
         ${game.playing
           ? html`<label class="toggle"><input type="checkbox" data-field="safe-after" checked=${prefs.safeAfter} onChange=${(e) => (prefs.safeAfter = e.target.checked)} /> ${W.board.safeAfter}</label>
+              <label class="toggle"><input type="checkbox" data-field="sound" checked=${prefs.sound} onChange=${(e) => (prefs.sound = e.target.checked)} /> ${W.board.sound}</label>
+              <label class="toggle"><input type="checkbox" data-field="haptics" checked=${prefs.haptics} onChange=${(e) => (prefs.haptics = e.target.checked)} /> ${W.board.haptics}</label>
               <button data-do="resign" data-closes="1" onClick=${askResign}>${W.board.resign}</button>`
           : ""}
         ${onNew ? html`<button data-do="new" data-closes="1" title=${W.board.newGameTitle} onClick=${onNew}>${W.board.newGame}</button>` : ""}

@@ -62,7 +62,9 @@ function flag(key, fallback = false) {
 }
 
 const fourColour = flag("pasyans.fourColour");
-const safeAfter = flag("pasyans.safeAfter");
+const safeAfter = flag("pasyans.safeAfter", true);
+const sound = flag("pasyans.sound", true);
+const haptics = flag("pasyans.haptics", true);
 const tapHome = flag("pasyans.tapHome", true);
 export const CARD_BACKS = ["blue", "red", "green"];
 
@@ -74,6 +76,22 @@ export const prefs = {
     fourColour.set(on);
     update();
   },
+  // sounds of the moves (feel.mjs), and a phone's buzz
+  get sound() {
+    return sound.get();
+  },
+  set sound(on) {
+    sound.set(on);
+    update();
+  },
+  get haptics() {
+    return haptics.get();
+  },
+  set haptics(on) {
+    haptics.set(on);
+    update();
+  },
+  // the moves the server calls safe played by themselves after each move (on by default)
   get safeAfter() {
     return safeAfter.get();
   },
@@ -81,7 +99,7 @@ export const prefs = {
     safeAfter.set(on);
     update();
   },
-  // a single tap on a card plays it to a foundation when that is its only move
+  // a single tap on a card plays it to a foundation that takes it
   get tapHome() {
     return tapHome.get();
   },

@@ -45,6 +45,7 @@ FILES: Mapping[str, str] = {
             "board.mjs",
             "cards.mjs",
             "end.mjs",
+            "feel.mjs",
             "game.mjs",
             "hooks.mjs",
             "layout.mjs",

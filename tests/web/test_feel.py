@@ -1,0 +1,114 @@
+"""A move feels like a card game (issue 48): a tap or a double-click sends a card to a
+foundation that takes it — the first in order when several do (a two-deck game's ace,
+Napoleon at St Helena: eight foundations take it) —, the safe moves go home by
+themselves by default, and a move the rules refuse shakes the pile and lets the card
+go."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from server.patience import registry
+from tests.support import ServerProcess
+from tests.web.pages import opened
+from tools.browser import sign_in
+
+pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+
+#: St Helena's deal 1: an ace on top of columns 7, 8 and 9, each taken by all eight
+#: foundations (F1…F8) — checked with the engine below
+ACES = ("st_helena", 1, ["C7", "C8", "C9"])
+
+#: a deal by number, opened as the home screen's form opens it
+DEAL = "async ([slug, seed]) => (await import('/session.mjs')).start(slug, 'deal', {seed})"
+
+
+@pytest.fixture
+def page(browser: Any, web_server: ServerProcess) -> Iterator[Any]:
+    with opened(browser, web_server) as page:
+        yield page
+
+
+def pile(page: Any, pid: str) -> list[str | None]:
+    cards: list[str | None] = page.evaluate(
+        "(id) => window.pasyans.app.game.state.view.piles.find((p) => p.id === id).cards", pid
+    )
+    return cards
+
+
+def settled(page: Any) -> int:
+    page.wait_for_selector("section.game[data-busy='0']")
+    return int(page.get_attribute("section.game", "data-seq"))
+
+
+def test_an_ace_of_a_two_deck_game_goes_home_at_a_tap_or_a_double_click(page: Any) -> None:
+    slug, seed, columns = ACES
+    game = registry.get(slug)
+    state = game.deal(seed)
+    tops = {p["id"]: p["cards"][-1] for p in game.view(state)["piles"] if p["cards"]}
+    wire = [m.to_wire() for m in game.legal_moves(state)]
+    for column in columns:  # an ace, and every foundation takes it
+        assert str(tops[column]).startswith("A")
+        assert {m["to"] for m in wire if m.get("from") == column} == {f"F{i}" for i in range(1, 9)}
+    sign_in(page, "Туз")
+    page.evaluate("() => localStorage.setItem('pasyans.safeAfter', '0')")  # one move at a time
+    page.evaluate(DEAL, [slug, seed])
+    page.wait_for_selector("section.game[data-status=playing] .table")
+    seq = settled(page)
+    ace = pile(page, columns[0])[-1]
+    page.locator(f"[data-pile={columns[0]}] [data-index]").last.click()  # one tap
+    page.wait_for_selector(f"section.game[data-seq='{seq + 1}']")
+    assert pile(page, "F1") == [ace]  # the first foundation of eight
+    assert page.evaluate("() => window.pasyans.app.game.source") is None
+    ace = pile(page, columns[1])[-1]
+    page.locator(f"[data-pile={columns[1]}] [data-index]").last.dblclick()
+    page.wait_for_selector(f"section.game[data-seq='{seq + 2}']")
+    assert pile(page, "F2") == [ace]  # the first that takes it now
+
+
+def test_safe_moves_go_home_by_themselves_by_default(page: Any) -> None:
+    """Nothing set: after a move the server's safe moves follow by themselves — the
+    page then has nothing left that `auto` would play."""
+    slug, seed, columns = ACES
+    sign_in(page, "Сам")
+    page.evaluate(DEAL, [slug, seed])
+    page.wait_for_selector("section.game[data-status=playing] .table")
+    seq = settled(page)
+    page.locator(f"[data-pile={columns[0]}] [data-index]").last.click()
+    page.wait_for_function(
+        "(seq) => Number(document.querySelector('section.game').dataset.seq) > seq + 1", arg=seq
+    )
+    after = settled(page)
+    homes = sum(len(pile(page, f"F{i}")) for i in range(1, 9))
+    assert homes >= 3  # the three aces at least: safe, sent home without a click
+    left = page.evaluate(
+        """async () => { const g = window.pasyans.app.game;
+             const r = await window.pasyans.conn.call('auto', {game_id: g.state.game_id,
+               seq: g.state.seq});
+             return (r.played || []).length; }"""
+    )
+    assert left == 0, f"{left} safe moves were left at seq {after}"
+
+
+def test_a_refused_drop_shakes_and_lets_the_card_go(page: Any) -> None:
+    slug, seed, _ = ACES
+    sign_in(page, "Тряска")
+    page.evaluate("() => localStorage.setItem('pasyans.tapHome', '0')")  # a tap chooses
+    page.evaluate(DEAL, [slug, seed])
+    page.wait_for_selector("section.game[data-status=playing] .table")
+    seq = settled(page)
+    legal = page.evaluate("() => window.pasyans.app.game.state.legal")
+    source = next(m["from"] for m in legal if "from" in m)
+    targets = {m["to"] for m in legal if m.get("from") == source}
+    piles = page.evaluate("() => window.pasyans.app.game.state.view.piles.map((p) => p.id)")
+    wrong = next(p for p in piles if p not in targets and p != source and p.startswith("C"))
+    page.locator(f"[data-pile={source}] [data-index]").last.click()
+    assert page.evaluate("() => window.pasyans.app.game.source") is not None
+    page.locator(f"[data-pile={wrong}]").click(position={"x": 5, "y": 5})
+    page.wait_for_selector(f"[data-pile={source}].shake")
+    assert page.evaluate("() => window.pasyans.app.game.source") is None  # let go
+    page.wait_for_selector(f"[data-pile={source}]:not(.shake)")  # and it stops
+    assert settled(page) == seq
