@@ -225,7 +225,7 @@ function Actions({ game, onRules, onNew, view, setView }) {
   </div>`;
 }
 
-export function Board({ game, titles, onLeave, onRules, onNew, side }) {
+export function Board({ game, titles, onLeave, onRules, onNew, onNext, side }) {
   useChanges(game);
   const boardRef = useRef(null);
   const tableRef = useRef(null);
@@ -302,7 +302,7 @@ export function Board({ game, titles, onLeave, onRules, onNew, side }) {
       ${s.status !== "playing"
         ? endHidden
           ? html`<button class="show-end primary" data-do="show-end" onClick=${() => setEndHidden(false)}>${W.end.back}</button>`
-          : html`<${EndPanel} game=${game} titles=${titles} onLeave=${onLeave} onNew=${onNew} onHide=${() => setEndHidden(true)} />`
+          : html`<${EndPanel} game=${game} titles=${titles} onLeave=${onLeave} onNew=${onNew} onNext=${onNext} onHide=${() => setEndHidden(true)} />`
         : ""}
     </div>
     ${side ? html`<div class="side">${side}</div>` : ""}

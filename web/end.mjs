@@ -113,7 +113,7 @@ function ChallengeFriend({ game }) {
   </div>`;
 }
 
-export function EndPanel({ game, titles, onLeave, onNew, onHide }) {
+export function EndPanel({ game, titles, onLeave, onNew, onNext, onHide }) {
   const s = game.state;
   const [rank, setRank] = useState(null);
   const [copied, setCopied] = useState(false);
@@ -141,7 +141,8 @@ export function EndPanel({ game, titles, onLeave, onNew, onHide }) {
     <pre class="share">${text}</pre>
     <div class="end-actions">
       <button data-do="copy" onClick=${async () => setCopied(await copyText(text))}>${copied ? W.copied : W.end.copy}</button>
-      ${onNew ? html`<button class="primary" data-do="new-end" onClick=${onNew}>${W.end.newGame}</button>` : ""}
+      ${onNext ? html`<button class="primary" data-do="next" onClick=${onNext.go}>${W.end.next(onNext.title)}</button>` : ""}
+      ${onNew ? html`<button class=${onNext ? "" : "primary"} data-do="new-end" onClick=${onNew}>${W.end.newGame}</button>` : ""}
       <button data-do="end-home" onClick=${onLeave}>${W.end.home}</button>
       <button data-do="look" onClick=${onHide}>${W.end.look}</button>
       <${ChallengeFriend} game=${game} />

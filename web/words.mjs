@@ -179,6 +179,7 @@ export const W = {
     copy: _("Copy the result"),
     again: _("Play again"),
     newGame: _("New game"),
+    next: (title) => _("Next: {game}", { game: title }),
     home: _("Home"),
     look: _("Look at the board"),
     back: _("Show the result"),

@@ -30,6 +30,26 @@ export function Rules({ slug, onClose }) {
   </dialog>`;
 }
 
+// After a daily: the next of today's dailies (in the catalogue's order) not yet played
+// to its end; after any other game, the next game's practice deal. Null after a race.
+function nextGame(state) {
+  if (state.mode === "race" || state.status === "playing") return null;
+  const slugs = app.games.map((g) => g.slug);
+  const at = slugs.indexOf(state.game);
+  const daily = state.mode === "daily";
+  const done = (slug) => {
+    const entry = app.daily && app.daily.games && app.daily.games[slug];
+    return Boolean(entry && entry.mine && entry.mine.status && entry.mine.status !== "playing");
+  };
+  for (let k = 1; k < slugs.length; k++) {
+    const slug = slugs[(at + k) % slugs.length];
+    if (daily && done(slug)) continue;
+    const t = app.titles[slug] || {};
+    return { title: (lang === "ru" ? t.title_ru : t.title_en) || t.title_ru || slug, go: () => start(slug, daily ? "daily" : "practice") };
+  }
+  return null;
+}
+
 export function GameScreen({ id }) {
   const [rules, setRules] = useState(false);
   const [error, setError] = useState("");
@@ -45,6 +65,6 @@ export function GameScreen({ id }) {
   if (!game || game.state.game_id !== id) return html`<p class="loading">${error || W.loading}</p>`;
   const onNew = game.state.mode === "race" ? null : () => start(game.state.game, "practice");
   return html`
-    <${Board} game=${game} titles=${app.titles} onLeave=${() => go("home")} onRules=${() => setRules(true)} onNew=${onNew} />
+    <${Board} game=${game} titles=${app.titles} onLeave=${() => go("home")} onRules=${() => setRules(true)} onNew=${onNew} onNext=${nextGame(game.state)} />
     ${rules ? html`<${Rules} slug=${game.state.game} onClose=${() => setRules(false)} />` : ""}`;
 }
