@@ -1,5 +1,6 @@
 """Screenshots of the web client for docs/web.md: the board of every game at a phone's
-390×844 and a laptop's 1280×800 (a few moves in, so foundations and fans show), and
+390×844 and a laptop's 1280×800, in English and in Russian (a few moves in, so
+foundations and fans show: ``web-board-SLUG-SIZE[-ru].png``), and
 the other screens (sign-in, home, a win, replay, leaderboard, account) light and dark,
 taken in Debian's headless Chromium from a real server on this machine.
 
@@ -32,6 +33,8 @@ from server.patience import registry
 from tools.browser import CHROMIUM, press
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+#: the locale the browser asks for, by the page's language
+LOCALES = {"en": "en-GB", "ru": "ru-RU"}
 #: moves played before a board is taken: foundations started, fans grown
 MOVES = 6
 #: the board laid out for the room it has (web/board.mjs writes data-room)
@@ -69,9 +72,11 @@ def shoot(page: Any, out: Path, name: str, prefix: str = "web") -> None:
     print(f"wrote {path}")
 
 
-def boards(browser: Any, base: str, out: Path) -> None:
-    """Every game's board at both sizes, light, a few moves in."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="light")
+def boards(browser: Any, base: str, out: Path, lang: str = "en") -> None:
+    """Every game's board at both sizes, light, a few moves in, in ``lang``."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, color_scheme="light", locale=LOCALES[lang]
+    )
     page = context.new_page()
     page.set_default_timeout(30_000)
     page.goto(base)
@@ -87,7 +92,7 @@ def boards(browser: Any, base: str, out: Path) -> None:
         for size, (width, height) in SIZES.items():
             page.set_viewport_size({"width": width, "height": height})
             page.wait_for_function(SETTLED)
-            shoot(page, out, f"board-{slug}-{size}")
+            shoot(page, out, f"board-{slug}-{size}{'' if lang == 'en' else '-' + lang}")
         page.click("[data-do=home]")
     context.close()
 
@@ -139,8 +144,6 @@ def screens(browser: Any, base: str, out: Path, size: str, scheme: str) -> None:
     context.close()
 
 
-#: the locale the browser asks for, by the page's language
-LOCALES = {"en": "en-GB", "ru": "ru-RU"}
 
 
 def languages(browser: Any, base: str, out: Path, lang: str) -> None:
@@ -200,6 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--langs", action="store_true", help="a few phone screens in English and in Russian"
     )
+    parser.add_argument(
+        "--boards", action="store_true", help="only the boards, in English and in Russian"
+    )
     args = parser.parse_args(argv)
     if not Path(CHROMIUM).exists():
         print("needs Debian's chromium: apt-get install chromium", file=sys.stderr)
@@ -223,7 +229,9 @@ def main(argv: list[str] | None = None) -> int:
                 for lang in LOCALES:
                     languages(browser, base, out, lang)
             else:
-                boards(browser, base, out)
+                for lang in LOCALES:
+                    boards(browser, base, out, lang)
+            if not args.langs and not args.boards:
                 for size, scheme in (("desktop", "light"), ("phone", "dark")):
                     screens(browser, base, out, size, scheme)
             browser.close()
