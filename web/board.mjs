@@ -186,7 +186,7 @@ function ActionButtons({ game }) {
   );
 }
 
-function Actions({ game, onRules, onNew, view, setView }) {
+function Actions({ game, onRules, onNew, onRestart, view, setView }) {
   const s = game.state;
   const askHint = () => {
     if (game.ranked && !game.hintAsked && !window.confirm(W.board.hintAsk)) return;
@@ -218,6 +218,7 @@ function Actions({ game, onRules, onNew, view, setView }) {
               <label class="toggle"><input type="checkbox" data-field="haptics" checked=${prefs.haptics} onChange=${(e) => (prefs.haptics = e.target.checked)} /> ${W.board.haptics}</label>
               <button data-do="resign" data-closes="1" onClick=${askResign}>${W.board.resign}</button>`
           : ""}
+        ${onRestart ? html`<button data-do="restart" data-closes="1" onClick=${onRestart}>${W.board.restart}</button>` : ""}
         ${onNew ? html`<button data-do="new" data-closes="1" title=${W.board.newGameTitle} onClick=${onNew}>${W.board.newGame}</button>` : ""}
         <button data-do="rules" data-closes="1" onClick=${onRules}>${W.board.rules}</button>
       </div>
@@ -225,7 +226,7 @@ function Actions({ game, onRules, onNew, view, setView }) {
   </div>`;
 }
 
-export function Board({ game, titles, onLeave, onRules, onNew, onNext, side }) {
+export function Board({ game, titles, onLeave, onRules, onNew, onRestart, onNext, side }) {
   useChanges(game);
   const boardRef = useRef(null);
   const tableRef = useRef(null);
@@ -312,7 +313,7 @@ export function Board({ game, titles, onLeave, onRules, onNew, onNext, side }) {
       ${game.choices
         ? html`<div class="choices">${game.choices.map((m) => html`<button onClick=${() => game.pick(m)}>${formatMove(m, game.piles)}</button>`)}</div>`
         : ""}
-      <${Actions} game=${game} onRules=${onRules} onNew=${onNew} view=${view} setView=${setView} />
+      <${Actions} game=${game} onRules=${onRules} onNew=${onNew} onRestart=${onRestart} view=${view} setView=${setView} />
     </div>
   </section>`;
 }

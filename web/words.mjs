@@ -124,6 +124,7 @@ export const W = {
     hint: _("Hint"),
     safe: _("Safe moves"),
     safeAfter: _("safe moves after each move"),
+    restart: _("Restart this deal"),
     sound: _("sounds"),
     haptics: _("buzz on a move (phones)"),
     finish: _("Finish"),

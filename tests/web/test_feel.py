@@ -14,7 +14,7 @@ import pytest
 from server.patience import registry
 from tests.support import ServerProcess
 from tests.web.pages import opened
-from tools.browser import sign_in
+from tools.browser import press, sign_in
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 
@@ -112,3 +112,28 @@ def test_a_refused_drop_shakes_and_lets_the_card_go(page: Any) -> None:
     assert page.evaluate("() => window.pasyans.app.game.source") is None  # let go
     page.wait_for_selector(f"[data-pile={source}]:not(.shake)")  # and it stops
     assert settled(page) == seq
+
+
+def test_restart_this_deal_deals_the_same_cards_again(page: Any) -> None:
+    """A practice deal, a move played, then More → Restart this deal: a new game on
+    the same deal, at its start."""
+    sign_in(page, "Заново")
+    page.click("[data-game=crescent] [data-do=practice]")
+    page.wait_for_selector("section.game[data-status=playing] .table")
+    first = page.evaluate("() => window.pasyans.app.game.state")
+    opening = {p["id"]: p["cards"] for p in first["view"]["piles"]}
+    move = next(m for m in first["legal"] if "from" in m)
+    page.evaluate("(m) => window.pasyans.app.game.pick(m)", move)
+    page.wait_for_function(  # the move (and the safe moves after it) answered
+        "(seq) => { const g = window.pasyans.app.game; return g.state.seq > seq && !g.inflight"
+        " && !g.queue.length; }",
+        arg=first["seq"],
+    )
+    press(page, "restart")
+    page.wait_for_function(
+        "(id) => { const g = window.pasyans.app.game; return g && g.state.game_id !== id; }",
+        arg=first["game_id"],
+    )
+    again = page.evaluate("() => window.pasyans.app.game.state")
+    assert again["mode"] == "deal" and again["moves"] == 0
+    assert {p["id"]: p["cards"] for p in again["view"]["piles"]} == opening

@@ -64,7 +64,11 @@ export function GameScreen({ id }) {
   }, [id]);
   if (!game || game.state.game_id !== id) return html`<p class="loading">${error || W.loading}</p>`;
   const onNew = game.state.mode === "race" ? null : () => start(game.state.game, "practice");
+  // the same deal again from its start (a practice or numbered deal: its seed is known)
+  const seed = game.state.deal && game.state.deal.seed;
+  const again = ["practice", "deal"].includes(game.state.mode) && seed !== null && seed !== undefined;
+  const onRestart = again ? () => start(game.state.game, "deal", { seed }) : null;
   return html`
-    <${Board} game=${game} titles=${app.titles} onLeave=${() => go("home")} onRules=${() => setRules(true)} onNew=${onNew} onNext=${nextGame(game.state)} />
+    <${Board} game=${game} titles=${app.titles} onLeave=${() => go("home")} onRules=${() => setRules(true)} onNew=${onNew} onRestart=${onRestart} onNext=${nextGame(game.state)} />
     ${rules ? html`<${Rules} slug=${game.state.game} onClose=${() => setRules(false)} />` : ""}`;
 }
