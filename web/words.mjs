@@ -315,6 +315,8 @@ export const W = {
     wonOf: (won, days) => ngettext("won {won} of {n} day", "won {won} of {n} days", days, { won }),
     summary: (won, played, days) => ngettext("dailies won: {won} of {played} finished, on {n} day", "dailies won: {won} of {played} finished, on {n} days", days, { won, played }),
     none: _("No dailies this month."),
+    played: _("played"),
+    open: _("open to play"),
   },
 
   difficulty: {
