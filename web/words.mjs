@@ -238,6 +238,9 @@ export const W = {
     columns: [_("games"), _("wins"), _("win %"), _("best moves"), _("best time"), _("dailies won"), _("streak")],
     streak: (n, best) => _("{n} (best {best})", { n, best }),
     days: _("the last 30 days"),
+    axis: _("games finished each day"),
+    wonKey: _("wins"),
+    lostKey: _("losses"),
     day: (d) => _("{date}: {won} won, {lost} lost", { date: date(d.date), won: d.won, lost: d.lost }),
   },
 
