@@ -35,6 +35,7 @@ export const app = {
   notice: null, // a message for the player on the home screen (a refused start)
   unread: 0, // the inbox's unread items (the navigation shows the count)
   news: null, // the last invite, in words, under the navigation until seen
+  playChallenge: null, // a challenge whose link was opened before signing in: played once in
 };
 
 const listeners = new Set();

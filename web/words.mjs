@@ -51,6 +51,7 @@ export const W = {
   },
 
   signIn: {
+    challenged: (code) => _("A friend challenges you to a game of patience (challenge {code}): pick a name and it opens at once, on the same deal as theirs.", { code }),
     lead: _("Sixteen Russian patience games, a fair daily deal of each, leaderboards and races."),
     name: _("Pick a name: 3–20 letters of one alphabet, digits, _ or - (Маша, Ωμέγα, alice)"),
     start: _("Start playing"),

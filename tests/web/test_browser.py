@@ -221,6 +221,32 @@ def test_a_challenge_link_opens_and_plays_the_same_deal(
     page.wait_for_selector(f"[data-challenge='{code}'] tr[data-player]")
 
 
+def test_a_challenge_link_opened_before_signing_in_says_so_and_plays_right_after(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """Issue 48: a newcomer opens a challenge's link: the sign-in page says it is a
+    challenge (its code), and once a name is picked the challenge's game opens by
+    itself, on its deal."""
+
+    async def make() -> str:
+        async with connect(web_server.url) as creator:
+            await creator.register(f"Зоя{uuid.uuid4().int % 100_000}")
+            made = await creator.call("challenge_create", game="crescent")
+            return str(made["challenge"]["code"])
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # the page's loop runs here
+        code = pool.submit(asyncio.run, make()).result()
+    with opened(browser, web_server) as page:
+        page.goto(f"{base(web_server)}#challenge/{code}")
+        page.wait_for_selector(f"[data-invited='{code}']")
+        assert code in page.inner_text("[data-invited]")
+        page.fill("[data-field=name]", f"Новичок{uuid.uuid4().int % 100_000}")
+        page.click("[data-do=register]")
+        page.wait_for_selector("section.game[data-status=playing]")
+        state = page.evaluate("() => window.pasyans.app.game.state")
+        assert state["mode"] == "challenge" and state["game"] == "crescent"
+
+
 def test_the_creator_closes_a_challenge_whose_seed_she_knew(
     page: Any, web_server: ServerProcess
 ) -> None:
