@@ -317,6 +317,13 @@ def test_a_race_is_watched_by_link(page: Any, web_server: ServerProcess) -> None
         pool.submit(asyncio.run, move(token, gid, resign=True)).result()
         pool.submit(asyncio.run, move(other, theirs, resign=True)).result()
     page.wait_for_selector(f"[data-watch='{code}'] [data-member-board] [data-pile='T1']")
+    # both resigned, and both have a place (issue 48): the first, and the second or a tie
+    page.wait_for_selector(f"[data-watch='{code}'] [data-race-status=finished]")
+    places = page.eval_on_selector_all(
+        "[data-member][data-place]", "(rows) => rows.map((r) => Number(r.dataset.place))"
+    )
+    assert len(places) == 2 and places[0] == 1 and places[1] in (1, 2), places
+    assert "place" in page.inner_text("[data-member]")
     watching = page.evaluate("() => window.pasyans.app.watching")
     for state in watching["boards"].values():
         assert state["deal"]["seed"] is None
