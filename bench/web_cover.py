@@ -19,7 +19,7 @@ from typing import Any
 
 from deploy.procs import RedisProcess, ServerProcess
 from server.patience import registry
-from tools.browser import CHROMIUM, sign_in
+from tools.browser import CHROMIUM, NO_HOWTO, sign_in
 
 SIZES = [(390, 844), (844, 390), (768, 1024), (1280, 800), (1920, 1080)]
 
@@ -92,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM)
             context = browser.new_context(locale=args.lang)
+            context.add_init_script(NO_HOWTO)
             page = context.new_page()
             page.on("pageerror", lambda e: print("page error:", e, file=sys.stderr))
             page.on("console", lambda m: print("console:", m.text, file=sys.stderr) if m.type == "error" else None)

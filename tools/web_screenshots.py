@@ -30,7 +30,7 @@ from client.connection import Connection
 from deploy.procs import ROOT, RedisProcess, ServerProcess
 from protocol.messages import Mode
 from server.patience import registry
-from tools.browser import CHROMIUM, press
+from tools.browser import CHROMIUM, NO_HOWTO, press
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 #: the locale the browser asks for, by the page's language
@@ -77,6 +77,7 @@ def boards(browser: Any, base: str, out: Path, lang: str = "en") -> None:
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, color_scheme="light", locale=LOCALES[lang]
     )
+    context.add_init_script(NO_HOWTO)
     page = context.new_page()
     page.set_default_timeout(30_000)
     page.goto(base)
@@ -100,6 +101,7 @@ def boards(browser: Any, base: str, out: Path, lang: str = "en") -> None:
 def screens(browser: Any, base: str, out: Path, size: str, scheme: str) -> None:
     width, height = SIZES[size]
     context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
+    context.add_init_script(NO_HOWTO)
     page = context.new_page()
     page.set_default_timeout(30_000)
     page.on("dialog", lambda d: d.accept())
@@ -150,6 +152,7 @@ def languages(browser: Any, base: str, out: Path, lang: str) -> None:
     """A few screens at a phone's size in ``lang`` (``LANG-NAME.png``)."""
     width, height = SIZES["phone"]
     context = browser.new_context(viewport={"width": width, "height": height}, locale=LOCALES[lang])
+    context.add_init_script(NO_HOWTO)
     page = context.new_page()
     page.set_default_timeout(30_000)
     page.on("dialog", lambda d: d.accept())

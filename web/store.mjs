@@ -66,8 +66,12 @@ const fourColour = flag("pasyans.fourColour");
 const safeAfter = flag("pasyans.safeAfter", true);
 const sound = flag("pasyans.sound", true);
 const haptics = flag("pasyans.haptics", true);
+const howTo = flag("pasyans.howTo", true);
+const HOWTO_SEEN = "pasyans.howToSeen";
 const tapHome = flag("pasyans.tapHome", true);
 export const CARD_BACKS = ["blue", "red", "green"];
+// the table's felt (style.css :root.felt-*)
+export const FELTS = ["green", "blue", "wine", "slate"];
 
 export const prefs = {
   get fourColour() {
@@ -92,6 +96,21 @@ export const prefs = {
     haptics.set(on);
     update();
   },
+  // a game's how-to over its board the first time it is opened (howto.mjs)
+  get howTo() {
+    return howTo.get();
+  },
+  set howTo(on) {
+    howTo.set(on);
+    update();
+  },
+  howToDue(slug) {
+    return howTo.get() && !(localStorage.getItem(HOWTO_SEEN) || "").split(" ").includes(slug);
+  },
+  seeHowTo(slug) {
+    const seen = (localStorage.getItem(HOWTO_SEEN) || "").split(" ").filter(Boolean);
+    localStorage.setItem(HOWTO_SEEN, [...new Set([...seen, slug])].join(" "));
+  },
   // the moves the server calls safe played by themselves after each move (on by default)
   get safeAfter() {
     return safeAfter.get();
@@ -106,6 +125,14 @@ export const prefs = {
   },
   set tapHome(on) {
     tapHome.set(on);
+    update();
+  },
+  get felt() {
+    const felt = localStorage.getItem("pasyans.felt");
+    return FELTS.includes(felt) ? felt : FELTS[0];
+  },
+  set felt(felt) {
+    localStorage.setItem("pasyans.felt", felt);
     update();
   },
   get cardBack() {

@@ -107,9 +107,11 @@ export const W = {
     device: _("Use this account on another device"),
     tokenNote: _("Your token (keep it secret; paste it under “I have an account”):"),
     fourColour: _("four-colour suits (♦ blue, ♣ green)"),
-    tapHome: _("a single tap sends a card to its foundation when that is its only move"),
+    tapHome: _("a tap or a double-click sends a card to a foundation that takes it"),
     back: _("Card back"),
     backs: { blue: _("blue lattice"), red: _("red lattice"), green: _("green dots") },
+    felt: _("Table"),
+    felts: { green: _("green felt"), blue: _("blue felt"), wine: _("wine felt"), slate: _("slate felt") },
     signOut: _("Sign out"),
     signOutAsk: _("Sign out? Keep your token (use this account on another device) to come back."),
     install: _("Install as an app"),
@@ -300,6 +302,13 @@ export const W = {
       return _("Mark read");
     },
     see: _("open your inbox"),
+  },
+
+  howTo: {
+    title: _("How to play"),
+    play: _("Play"),
+    skip: _("Skip"),
+    setting: _("a game's how-to the first time it is opened"),
   },
 
   calendar: {

@@ -46,6 +46,7 @@ FILES: Mapping[str, str] = {
             "cards.mjs",
             "end.mjs",
             "feel.mjs",
+            "howto.mjs",
             "game.mjs",
             "hooks.mjs",
             "layout.mjs",

@@ -19,7 +19,7 @@ import redis
 
 from tests.support import RedisProcess, ServerProcess, connect, eventually
 from tests.web.pages import STEP, base, opened
-from tools.browser import a_card_move, board_at, click_move, held, press, sign_in
+from tools.browser import NO_HOWTO, a_card_move, board_at, click_move, held, press, sign_in
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 
@@ -132,6 +132,7 @@ def test_two_players_race_by_link_to_the_end_and_a_replay_steps_to_the_final_boa
     link = page.get_attribute("[data-race-link]", "data-race-link")
     assert link and "#race/" in link
     context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_init_script(NO_HOWTO)
     try:
         friend = context.new_page()
         friend.set_default_timeout(STEP)
@@ -437,6 +438,7 @@ def test_a_daily_being_certified_shows_its_progress_and_opens_when_ready(
     store.hset(f"{prefix}daily:{{{today}}}", "progress:short", f"3:{started}:600:1200")
     env = {"PASYANS_KEY_PREFIX": prefix, "PASYANS_DAILY_WAIT": "0.1"}
     context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_init_script(NO_HOWTO)
     try:
         with ServerProcess(redis_url=redis_server.url, env=env) as server:
             page = context.new_page()

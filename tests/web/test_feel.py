@@ -137,3 +137,28 @@ def test_restart_this_deal_deals_the_same_cards_again(page: Any) -> None:
     again = page.evaluate("() => window.pasyans.app.game.state")
     assert again["mode"] == "deal" and again["moves"] == 0
     assert {p["id"]: p["cards"] for p in again["view"]["piles"]} == opening
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "ru-RU"])
+def test_a_games_how_to_shows_the_first_time_from_its_rules_and_is_skipped(
+    browser: Any, web_server: ServerProcess, locale: str
+) -> None:
+    """How-tos on (as a player has them): Fifteen's first opening shows three steps
+    taken from its rules page in the page's language — no pile code in them —; Skip
+    closes it, and the next Fifteen opens without it."""
+    with opened(browser, web_server, locale=locale) as page:
+        page.evaluate("() => localStorage.setItem('pasyans.howTo', '1')")
+        sign_in(page, "Новенький")
+        page.click("[data-game=fifteen] [data-do=practice]")
+        page.wait_for_selector("[data-howto=fifteen] ol li")
+        steps = page.locator("[data-howto=fifteen] ol li").all_text_contents()
+        assert len(steps) == 3 and all(len(s) > 20 for s in steps)
+        assert not any("`" in s or "FA-" in s for s in steps)
+        cyrillic = sum("а" <= ch.lower() <= "я" for ch in "".join(steps))
+        assert (cyrillic > 50) == locale.startswith("ru"), steps
+        page.click("[data-do=howto-skip]")
+        page.wait_for_selector("[data-howto]", state="detached")
+        page.click("[data-do=home]")
+        page.click("[data-game=fifteen] [data-do=practice]")
+        page.wait_for_selector("section.game[data-status=playing] .table")
+        assert page.locator("[data-howto]").count() == 0

@@ -3,10 +3,11 @@
 
 import { html, useEffect, useRef, useState } from "../vendor/preact-htm.mjs";
 import { Board } from "../board.mjs";
+import { HowTo } from "../howto.mjs";
 import { Markdown } from "../markdown.mjs";
 import { go } from "../route.mjs";
 import { conn, openGame, start } from "../session.mjs";
-import { app } from "../store.mjs";
+import { app, prefs } from "../store.mjs";
 import { lang } from "../i18n.mjs";
 import { W } from "../words.mjs";
 
@@ -53,6 +54,7 @@ function nextGame(state) {
 export function GameScreen({ id }) {
   const [rules, setRules] = useState(false);
   const [error, setError] = useState("");
+  const [, seen] = useState(0);
   const game = app.game;
   useEffect(() => {
     if (!game || game.state.game_id !== id) {
@@ -70,5 +72,6 @@ export function GameScreen({ id }) {
   const onRestart = again ? () => start(game.state.game, "deal", { seed }) : null;
   return html`
     <${Board} game=${game} titles=${app.titles} onLeave=${() => go("home")} onRules=${() => setRules(true)} onNew=${onNew} onRestart=${onRestart} onNext=${nextGame(game.state)} />
-    ${rules ? html`<${Rules} slug=${game.state.game} onClose=${() => setRules(false)} />` : ""}`;
+    ${rules ? html`<${Rules} slug=${game.state.game} onClose=${() => setRules(false)} />` : ""}
+    ${game.playing && prefs.howToDue(game.state.game) ? html`<${HowTo} game=${game.state.game} conn=${conn} onClose=${() => seen((n) => n + 1)} />` : ""}`;
 }
