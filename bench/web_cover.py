@@ -44,7 +44,8 @@ COVER = """() => {
   }
   const out = [...board.querySelectorAll('[data-pile]')].filter((p) => {
     const r = p.getBoundingClientRect();
-    return r.left < b.left - 0.5 || r.top < b.top - 0.5 || r.right > b.right + 0.5 || r.bottom > b.bottom + 0.5;
+    return r.left < b.left - 0.5 || r.top < b.top - 0.5
+      || r.right > b.right + 0.5 || r.bottom > b.bottom + 0.5;
   }).map((p) => p.dataset.pile);
   return {cover: hit.reduce((a, v) => a + v, 0) / (cols * rows),
           card: Math.round(Math.min(...cards.map((r) => r.width))), out};
@@ -61,15 +62,7 @@ def measure(page: Any, slug: str, seed: int, sizes: list[tuple[int, int]]) -> li
     rows = []
     for width, height in sizes:
         page.set_viewport_size({"width": width, "height": height})
-        try:
-            page.wait_for_function(SETTLED, timeout=5000)
-        except Exception:
-            print("unsettled:", slug, width, file=sys.stderr)
-            print("unsettled:", slug, width, height, page.evaluate(
-                "() => { const b = document.querySelector('section.game .board'); const t = b.querySelector('.table');"
-                " return [b.clientWidth, b.clientHeight, t.dataset.room, t.offsetWidth, t.offsetHeight, b.scrollWidth, b.scrollHeight]; }"
-            ), file=sys.stderr)
-            raise
+        page.wait_for_function(SETTLED)
         rows.append({"game": slug, "size": f"{width}x{height}", **page.evaluate(COVER)})
     page.click("[data-do=home]")
     return rows
@@ -88,27 +81,35 @@ def main(argv: list[str] | None = None) -> int:
 
     rows: list[dict[str, Any]] = []
     env = {"PASYANS_KEY_PREFIX": f"cover{uuid.uuid4().hex[:8]}:"}
-    with RedisProcess() as redis, ServerProcess(redis_url=redis.url, env=env) as server:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM)
-            context = browser.new_context(locale=args.lang)
-            context.add_init_script(NO_HOWTO)
-            page = context.new_page()
-            page.on("pageerror", lambda e: print("page error:", e, file=sys.stderr))
-            page.on("console", lambda m: print("console:", m.text, file=sys.stderr) if m.type == "error" else None)
-            page.set_default_timeout(60_000)
-            page.goto(f"http://127.0.0.1:{server.port}/")
-            sign_in(page, "cover")
-            for slug in args.games.split(","):
-                rows += measure(page, slug, args.seed, sizes)  # type: ignore[arg-type]
-            browser.close()
+    redis = RedisProcess()
+    with redis, ServerProcess(redis_url=redis.url, env=env) as server, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        context = browser.new_context(locale=args.lang)
+        context.add_init_script(NO_HOWTO)
+        page = context.new_page()
+        page.on("pageerror", lambda e: print("page error:", e, file=sys.stderr))
+        page.on(
+            "console",
+            lambda m: print("console:", m.text, file=sys.stderr) if m.type == "error" else None,
+        )
+        page.set_default_timeout(60_000)
+        page.goto(f"http://127.0.0.1:{server.port}/")
+        sign_in(page, "cover")
+        for slug in args.games.split(","):
+            rows += measure(page, slug, args.seed, sizes)  # type: ignore[arg-type]
+        browser.close()
     if args.json:
         json.dump(rows, sys.stdout, indent=1)
         print()
     else:
         for r in rows:
-            out = f"  OUT: {' '.join(r['out'][:6])}{'…' if len(r['out']) > 6 else ''}" if r["out"] else ""
-            print(f"{r['game']:20} {r['size']:>9}  cover {r['cover'] * 100:5.1f}%  card {r['card']:4} px{out}")
+            out = (
+                f"  OUT: {' '.join(r['out'][:6])}{'…' if len(r['out']) > 6 else ''}"
+                if r["out"]
+                else ""
+            )
+            cover = f"cover {r['cover'] * 100:5.1f}%  card {r['card']:4} px"
+            print(f"{r['game']:20} {r['size']:>9}  {cover}{out}")
     return 0
 
 

@@ -502,7 +502,9 @@ class GameInfo(TypedDict):
     title_ru: str
     decks: Annotated[int, Shape(minimum=1)]
     summary: str
-    layout: Annotated[list[LayoutCell], "its piles' places, in the view's order (a picture of the game)"]
+    layout: Annotated[
+        list[LayoutCell], "its piles' places, in the view's order (a picture of the game)"
+    ]
 
 
 class FriendDay(TypedDict):

@@ -19,7 +19,8 @@ CHROMIUM = os.environ.get("PASYANS_CHROMIUM") or shutil.which("chromium") or "/u
 #: screenshots): no game's how-to over its first board (web/howto.mjs) unless the
 #: page turned them on itself
 NO_HOWTO = (
-    "if (localStorage.getItem('pasyans.howTo') === null) localStorage.setItem('pasyans.howTo', '0');"
+    "if (localStorage.getItem('pasyans.howTo') === null)"
+    " localStorage.setItem('pasyans.howTo', '0');"
 )
 
 

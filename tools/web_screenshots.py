@@ -146,8 +146,6 @@ def screens(browser: Any, base: str, out: Path, size: str, scheme: str) -> None:
     context.close()
 
 
-
-
 def languages(browser: Any, base: str, out: Path, lang: str) -> None:
     """A few screens at a phone's size in ``lang`` (``LANG-NAME.png``)."""
     width, height = SIZES["phone"]

@@ -241,9 +241,7 @@ export const W = {
     columns: [_("games"), _("wins"), _("win %"), _("best moves"), _("best time"), _("dailies won"), _("streak")],
     streak: (n, best) => _("{n} (best {best})", { n, best }),
     days: _("the last 30 days"),
-    axis: _("games finished each day"),
-    wonKey: _("wins"),
-    lostKey: _("losses"),
+    axis: _("games finished each day"), wonKey: _("wins"), lostKey: _("losses"),
     day: (d) => _("{date}: {won} won, {lost} lost", { date: date(d.date), won: d.won, lost: d.lost }),
   },
 
@@ -304,12 +302,7 @@ export const W = {
     see: _("open your inbox"),
   },
 
-  howTo: {
-    title: _("How to play"),
-    play: _("Play"),
-    skip: _("Skip"),
-    setting: _("a game's how-to the first time it is opened"),
-  },
+  howTo: { title: _("How to play"), play: _("Play"), skip: _("Skip"), setting: _("a game's how-to the first time it is opened") },
 
   calendar: {
     title: _("Calendar"),
@@ -328,8 +321,7 @@ export const W = {
     wonOf: (won, days) => ngettext("won {won} of {n} day", "won {won} of {n} days", days, { won }),
     summary: (won, played, days) => ngettext("dailies won: {won} of {played} finished, on {n} day", "dailies won: {won} of {played} finished, on {n} days", days, { won, played }),
     none: _("No dailies this month."),
-    played: _("played"),
-    open: _("open to play"),
+    played: _("played"), open: _("open to play"),
   },
 
   difficulty: {
@@ -452,11 +444,6 @@ export function actionLabel(move, piles = []) {
 const BASES = [N_("up in suit to K"), N_("down in suit to A")];
 export const baseText = (base) => (base && BASES.includes(base) ? _(base) : base);
 
-// the words the games label their piles with (server/patience/games), as short in the
-// page's language: they show in the narrow room above a pile
-export const LABEL_WORDS = { stock: _("stock"), waste: _("waste"), wait: _("wait"), hand: _("hand"),
-  queens: _("queens"), "aces out": _("aces out") };
-
 // a pile's name as the player reads it ("column 3", "the stock"): its keyed name, else
 // its label (a short code the keys type), else its id
 export const pileTitle = (pile) => pileName(pile) || pile.id;
@@ -507,13 +494,3 @@ export function utcDate(offsetDays = 0) {
 
 // a moment (ms since the epoch) as the page's language writes day and time, UTC
 export const utcMinute = (ms) => moment(ms);
-
-// sha256(seed as 8 big-endian bytes ‖ "YYYY-MM-DD:slug") in hex (docs/protocol.md)
-export async function commitment(seed, date, slug) {
-  const text = new TextEncoder().encode(`${date}:${slug}`);
-  const bytes = new Uint8Array(8 + text.length);
-  new DataView(bytes.buffer).setBigUint64(0, BigInt(seed));
-  bytes.set(text, 8);
-  const digest = await crypto.subtle.digest("SHA-256", bytes);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}

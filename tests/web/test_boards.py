@@ -42,7 +42,8 @@ SETTLED = """() => { const b = document.querySelector('section.game .board');
   return Boolean(t) && t.dataset.room === `${b.clientWidth}x${b.clientHeight}`; }"""
 
 #: what is wrong with the board as drawn, in words (an empty list: nothing)
-MEASURE = """() => {
+MEASURE = (
+    """() => {
   const problems = [];
   const board = document.querySelector('section.game .board');
   const table = board.querySelector('.table');
@@ -75,7 +76,8 @@ MEASURE = """() => {
     const r = c.getBoundingClientRect();
     const x1 = Math.min(r.right, b.right), y1 = Math.min(r.bottom, b.bottom);
     for (let y = Math.ceil(Math.max(r.top, b.top) / cell); y * cell < y1; y++)
-      for (let x = Math.ceil(Math.max(r.left, b.left) / cell); x * cell < x1; x++) hit[y * cols + x] = 1;
+      for (let x = Math.ceil(Math.max(r.left, b.left) / cell); x * cell < x1; x++)
+        hit[y * cols + x] = 1;
   }
   const cover = hit.reduce((a, v) => a + v, 0) / (cols * rows);
   if (cover < __COVER__) problems.push(`cards cover ${px(cover * 100)}% of the window`);
@@ -100,12 +102,17 @@ MEASURE = """() => {
   if (Math.max(across, down) < 0.8 && card < 190)
     problems.push(`the table fills ${px(across * 100)}% across, ${px(down * 100)}% down`);
   return {problems, card: px(card), cover: px(cover * 100), arrangement: table.dataset.arrangement};
-}""".replace("__TAP__", str(TAP)).replace("__CARD__", str(CARD)).replace("__PILE__", str(PILE)).replace("__COVER__", str(COVER))
+}""".replace("__TAP__", str(TAP))
+    .replace("__CARD__", str(CARD))
+    .replace("__PILE__", str(PILE))
+    .replace("__COVER__", str(COVER))
+)
 
 #: a banner (the connection's trouble) and a line of news (a friend's invite) shown, or
 #: taken away
 BANNERS = """async (on) => (await import('/store.mjs')).update(on
-  ? {banner: 'You are offline: the page comes back by itself.', news: 'A friend invites you to a race'}
+  ? {banner: 'You are offline: the page comes back by itself.',
+     news: 'A friend invites you to a race'}
   : {banner: null, news: null})"""
 
 

@@ -70,7 +70,8 @@ def test_the_calendar_plays_a_past_day_unranked(browser: Any, web_server: Server
         page.wait_for_selector("section.calendar .month-grid [data-day]")
         # a month grid: seven columns of days (Monday first), every day of the month
         lefts = page.eval_on_selector_all(
-            ".month-grid [data-day]", "(days) => days.map((d) => Math.round(d.getBoundingClientRect().left))"
+            ".month-grid [data-day]",
+            "(days) => days.map((d) => Math.round(d.getBoundingClientRect().left))",
         )
         assert len(set(lefts)) == 7 and len(lefts) >= 28
         played = page.query_selector_all(".month-grid [data-day]:not([data-status=none])")

@@ -10,7 +10,17 @@ import { app, update } from "../store.mjs";
 import { date, lang } from "../i18n.mjs";
 import { GamePicker, Title } from "../ui.mjs";
 import { Difficulty } from "./calendar.mjs";
-import { assistedNote, clock, commitment, outcome, utcDate, W } from "../words.mjs";
+import { assistedNote, clock, outcome, utcDate, W } from "../words.mjs";
+
+// sha256(seed as 8 big-endian bytes ‖ "YYYY-MM-DD:slug") in hex (docs/protocol.md)
+export async function commitment(seed, date, slug) {
+  const text = new TextEncoder().encode(`${date}:${slug}`);
+  const bytes = new Uint8Array(8 + text.length);
+  new DataView(bytes.buffer).setBigUint64(0, BigInt(seed));
+  bytes.set(text, 8);
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 // ms between two asks of `daily` while a daily is being certified
 const POLL_MS = 3000;
