@@ -201,7 +201,7 @@ function Actions({ game, onRules, onNew, onRestart, view, setView }) {
           <${ActionButtons} game=${game} />
           <button data-do="undo" onClick=${() => game.undo()}>${W.board.undo}</button>
           ${s.mode !== "race" && s.hints !== false ? html`<button data-do="hint" onClick=${askHint}>${W.board.hint}</button>` : ""}
-          <button data-do="safe" onClick=${() => game.askSafe()}>${W.board.safe}</button>
+          ${prefs.safeAfter ? "" : html`<button data-do="safe" onClick=${() => game.askSafe()}>${W.board.safe}</button>`}
           ${game.finishOffer !== null
             ? html`<button data-do="finish" class="primary" onClick=${() => game.finish()}>${W.board.finishN(game.finishOffer)}</button>`
             : !s.ranked && s.mode !== "race"

@@ -71,7 +71,7 @@ export function GameScreen({ id }) {
   const again = ["practice", "deal"].includes(game.state.mode) && seed !== null && seed !== undefined;
   const onRestart = again ? () => start(game.state.game, "deal", { seed }) : null;
   return html`
-    <${Board} game=${game} titles=${app.titles} onLeave=${() => go("home")} onRules=${() => setRules(true)} onNew=${onNew} onRestart=${onRestart} onNext=${nextGame(game.state)} />
+    <${Board} game=${game} titles=${app.titles} onLeave=${() => go("home")} onRules=${() => setRules(true)} onNew=${onNew} onRestart=${onRestart} onNext=${() => nextGame(game.state)} />
     ${rules ? html`<${Rules} slug=${game.state.game} onClose=${() => setRules(false)} />` : ""}
     ${game.playing && prefs.howToDue(game.state.game) ? html`<${HowTo} game=${game.state.game} conn=${conn} onClose=${() => seen((n) => n + 1)} />` : ""}`;
 }
