@@ -8,7 +8,8 @@ taken in Debian's headless Chromium from a real server on this machine.
     python -m tools.web_screenshots --langs        # docs/img/{en,ru}-*.png: both languages
     python -m tools.web_screenshots --icons        # web/icon-192.png, web/icon-512.png
 
-``--langs`` takes a few screens (sign-in, home, a board, the end of a game, rules,
+``--langs`` takes a few screens (sign-in, home, a board, the end of a game, a game's
+how-to, rules,
 account with its language setting) at a phone's size in English and in Russian (the
 browser asking for each), side by side in docs/web.md.
 
@@ -170,6 +171,13 @@ def languages(browser: Any, base: str, out: Path, lang: str) -> None:
     page.wait_for_selector("aside.end")
     page.wait_for_timeout(600)
     shoot(page, out, "end", lang)
+    # a game's how-to, as a player sees it the first time (how-tos on)
+    page.evaluate("() => localStorage.setItem('pasyans.howTo', '1')")
+    page.goto(f"{base}#home")
+    page.click("[data-game=st_helena] [data-do=practice]")
+    page.wait_for_selector("[data-howto] ol li")
+    shoot(page, out, "howto", lang)
+    page.click("[data-do=howto-skip]")
     page.goto(f"{base}#home")
     page.click("[data-game=crescent] [data-do=practice]")
     page.wait_for_selector("section.game[data-status=playing] .table")

@@ -162,3 +162,28 @@ def test_a_games_how_to_shows_the_first_time_from_its_rules_and_is_skipped(
         page.click("[data-game=fifteen] [data-do=practice]")
         page.wait_for_selector("section.game[data-status=playing] .table")
         assert page.locator("[data-howto]").count() == 0
+
+
+def test_an_undo_refused_says_why_and_no_card_is_said_back(page: Any) -> None:
+    """Undo at the deal: the server's reason alone ("Nothing to undo."), never "— the
+    card is back" when no card moved."""
+    sign_in(page, "Отмена")
+    page.click("[data-game=crescent] [data-do=practice]")
+    page.wait_for_selector("section.game[data-status=playing] .table")
+    page.click("[data-do=undo]")
+    page.wait_for_function("() => document.querySelector('.message').textContent.trim() !== ''")
+    said = page.inner_text(".message")
+    assert "undo" in said.lower() and "card is back" not in said, said
+
+
+def test_the_felt_chosen_colours_the_table(page: Any) -> None:
+    sign_in(page, "Сукно")
+    page.goto(page.url.split("#")[0] + "#account")
+    page.check("[data-field=felt-wine]")
+    page.goto(page.url.split("#")[0] + "#home")
+    page.click("[data-game=crescent] [data-do=practice]")
+    page.wait_for_selector("section.game[data-status=playing] .table")
+    colour = page.evaluate(
+        "() => getComputedStyle(document.querySelector('section.game .board')).backgroundColor"
+    )
+    assert colour == "rgb(107, 34, 52)"  # #6b2234, style.css :root.felt-wine
