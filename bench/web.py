@@ -31,7 +31,7 @@ from typing import Any
 
 from deploy.procs import RedisProcess, ServerProcess
 from server.patience import registry
-from tools.browser import CHROMIUM, a_card_move, board_at, click_move, held
+from tools.browser import CHROMIUM, NO_HOWTO, a_card_move, board_at, click_move, held
 
 LOAD_BYTES = 150_000
 LOAD_SECONDS = 1.0
@@ -89,6 +89,7 @@ STUCK = """() => { const g = window.pasyans.app.game;
 def first_load(browser: Any, url: str) -> dict[str, float]:
     """One first visit, in a fresh context (nothing cached)."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.add_init_script(NO_HOWTO)
     page = context.new_page()
     page.add_init_script(SHOWN)
     transferred = 0
@@ -125,6 +126,7 @@ def run(moves: int, slugs: list[str], loads: int = 5, latency: int = 0) -> dict[
         transferred = int(load["bytes"])
         interactive = load["shown"]
         page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.add_init_script(NO_HOWTO)
         page.set_default_timeout(10_000 + 40 * latency)
         if latency:
             page.add_init_script(LATENCY.replace("__LATENCY__", str(latency)))

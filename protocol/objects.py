@@ -485,6 +485,15 @@ class Limits(TypedDict):
     burst: Annotated[int, "requests at once (an int)"]
 
 
+class LayoutCell(TypedDict):
+    """Where a pile of a game lies on its table (as a view's pile has it): no card."""
+
+    x: Annotated[int, Shape(minimum=0)]
+    y: Annotated[int, Shape(minimum=0)]
+    kind: PileKind
+    fan: Fan
+
+
 class GameInfo(TypedDict):
     """A game of the catalogue."""
 
@@ -493,6 +502,9 @@ class GameInfo(TypedDict):
     title_ru: str
     decks: Annotated[int, Shape(minimum=1)]
     summary: str
+    layout: Annotated[
+        list[LayoutCell], "its piles' places, in the view's order (a picture of the game)"
+    ]
 
 
 class FriendDay(TypedDict):

@@ -15,6 +15,15 @@ from typing import Any
 CHROMIUM = os.environ.get("PASYANS_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 
 
+#: an init script for a browser context that plays by script (tests, benchmarks,
+#: screenshots): no game's how-to over its first board (web/howto.mjs) unless the
+#: page turned them on itself
+NO_HOWTO = (
+    "if (localStorage.getItem('pasyans.howTo') === null)"
+    " localStorage.setItem('pasyans.howTo', '0');"
+)
+
+
 def sign_in(page: Any, stem: str = "Маша") -> str:
     name = f"{stem}{uuid.uuid4().int % 100_000}"
     page.fill("[data-field=name]", name)

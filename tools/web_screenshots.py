@@ -1,5 +1,6 @@
 """Screenshots of the web client for docs/web.md: the board of every game at a phone's
-390×844 and a laptop's 1280×800 (a few moves in, so foundations and fans show), and
+390×844 and a laptop's 1280×800, in English and in Russian (a few moves in, so
+foundations and fans show: ``web-board-SLUG-SIZE[-ru].png``), and
 the other screens (sign-in, home, a win, replay, leaderboard, account) light and dark,
 taken in Debian's headless Chromium from a real server on this machine.
 
@@ -7,7 +8,8 @@ taken in Debian's headless Chromium from a real server on this machine.
     python -m tools.web_screenshots --langs        # docs/img/{en,ru}-*.png: both languages
     python -m tools.web_screenshots --icons        # web/icon-192.png, web/icon-512.png
 
-``--langs`` takes a few screens (sign-in, home, a board, the end of a game, rules,
+``--langs`` takes a few screens (sign-in, home, a board, the end of a game, a game's
+how-to, rules,
 account with its language setting) at a phone's size in English and in Russian (the
 browser asking for each), side by side in docs/web.md.
 
@@ -29,9 +31,11 @@ from client.connection import Connection
 from deploy.procs import ROOT, RedisProcess, ServerProcess
 from protocol.messages import Mode
 from server.patience import registry
-from tools.browser import CHROMIUM, press
+from tools.browser import CHROMIUM, NO_HOWTO, press
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+#: the locale the browser asks for, by the page's language
+LOCALES = {"en": "en-GB", "ru": "ru-RU"}
 #: moves played before a board is taken: foundations started, fans grown
 MOVES = 6
 #: the board laid out for the room it has (web/board.mjs writes data-room)
@@ -69,9 +73,12 @@ def shoot(page: Any, out: Path, name: str, prefix: str = "web") -> None:
     print(f"wrote {path}")
 
 
-def boards(browser: Any, base: str, out: Path) -> None:
-    """Every game's board at both sizes, light, a few moves in."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="light")
+def boards(browser: Any, base: str, out: Path, lang: str = "en") -> None:
+    """Every game's board at both sizes, light, a few moves in, in ``lang``."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, color_scheme="light", locale=LOCALES[lang]
+    )
+    context.add_init_script(NO_HOWTO)
     page = context.new_page()
     page.set_default_timeout(30_000)
     page.goto(base)
@@ -87,7 +94,7 @@ def boards(browser: Any, base: str, out: Path) -> None:
         for size, (width, height) in SIZES.items():
             page.set_viewport_size({"width": width, "height": height})
             page.wait_for_function(SETTLED)
-            shoot(page, out, f"board-{slug}-{size}")
+            shoot(page, out, f"board-{slug}-{size}{'' if lang == 'en' else '-' + lang}")
         page.click("[data-do=home]")
     context.close()
 
@@ -95,6 +102,7 @@ def boards(browser: Any, base: str, out: Path) -> None:
 def screens(browser: Any, base: str, out: Path, size: str, scheme: str) -> None:
     width, height = SIZES[size]
     context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
+    context.add_init_script(NO_HOWTO)
     page = context.new_page()
     page.set_default_timeout(30_000)
     page.on("dialog", lambda d: d.accept())
@@ -139,14 +147,11 @@ def screens(browser: Any, base: str, out: Path, size: str, scheme: str) -> None:
     context.close()
 
 
-#: the locale the browser asks for, by the page's language
-LOCALES = {"en": "en-GB", "ru": "ru-RU"}
-
-
 def languages(browser: Any, base: str, out: Path, lang: str) -> None:
     """A few screens at a phone's size in ``lang`` (``LANG-NAME.png``)."""
     width, height = SIZES["phone"]
     context = browser.new_context(viewport={"width": width, "height": height}, locale=LOCALES[lang])
+    context.add_init_script(NO_HOWTO)
     page = context.new_page()
     page.set_default_timeout(30_000)
     page.on("dialog", lambda d: d.accept())
@@ -166,6 +171,13 @@ def languages(browser: Any, base: str, out: Path, lang: str) -> None:
     page.wait_for_selector("aside.end")
     page.wait_for_timeout(600)
     shoot(page, out, "end", lang)
+    # a game's how-to, as a player sees it the first time (how-tos on)
+    page.evaluate("() => localStorage.setItem('pasyans.howTo', '1')")
+    page.goto(f"{base}#home")
+    page.click("[data-game=st_helena] [data-do=practice]")
+    page.wait_for_selector("[data-howto] ol li")
+    shoot(page, out, "howto", lang)
+    page.click("[data-do=howto-skip]")
     page.goto(f"{base}#home")
     page.click("[data-game=crescent] [data-do=practice]")
     page.wait_for_selector("section.game[data-status=playing] .table")
@@ -200,6 +212,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--langs", action="store_true", help="a few phone screens in English and in Russian"
     )
+    parser.add_argument(
+        "--boards", action="store_true", help="only the boards, in English and in Russian"
+    )
     args = parser.parse_args(argv)
     if not Path(CHROMIUM).exists():
         print("needs Debian's chromium: apt-get install chromium", file=sys.stderr)
@@ -223,7 +238,9 @@ def main(argv: list[str] | None = None) -> int:
                 for lang in LOCALES:
                     languages(browser, base, out, lang)
             else:
-                boards(browser, base, out)
+                for lang in LOCALES:
+                    boards(browser, base, out, lang)
+            if not args.langs and not args.boards:
                 for size, scheme in (("desktop", "light"), ("phone", "dark")):
                     screens(browser, base, out, size, scheme)
             browser.close()

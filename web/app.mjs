@@ -8,7 +8,7 @@ import { Sprite } from "./cards.mjs";
 import { Home } from "./screens/home.mjs";
 import { SignIn } from "./screens/signin.mjs";
 import { conn, loadGames } from "./session.mjs";
-import { app, CARD_BACKS, prefs, subscribe, update } from "./store.mjs";
+import { app, CARD_BACKS, FELTS, prefs, subscribe, update } from "./store.mjs";
 import { W } from "./words.mjs";
 
 // A screen fetched when first shown, not before the first screen (the server preloads
@@ -97,6 +97,7 @@ function App() {
   const classes = document.documentElement.classList;
   classes.toggle("four-colour", prefs.fourColour);
   for (const back of CARD_BACKS) classes.toggle(`back-${back}`, prefs.cardBack === back);
+  for (const felt of FELTS) classes.toggle(`felt-${felt}`, prefs.felt === felt && felt !== FELTS[0]);
   return html`<${Sprite} />${app.banner ? html`<div class="banner" role="status" data-banner="1">${app.banner}</div>` : ""}<${Body} />`;
 }
 

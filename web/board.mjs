@@ -8,37 +8,31 @@ import { Card } from "./cards.mjs";
 import { EndPanel } from "./end.mjs";
 import { useChanges, useDrag, useKeys, useMotion, useSize, useTick, useTiming } from "./hooks.mjs";
 import { choose, hasLabel, layout } from "./layout.mjs";
+import { lang } from "./i18n.mjs";
 import { prefs } from "./store.mjs";
-import { actionLabel, baseText, cardName, clock, formatMove, infoText, LABEL_WORDS, modeDay, pileTitle, pretty, W } from "./words.mjs";
+import { actionLabel, baseText, cardName, clock, formatMove, infoText, modeDay, pileTitle, pretty, W } from "./words.mjs";
 
 // ms: the longest pause between two changes counted as play (the server's --idle-gap)
 const IDLE_GAP_MS = 60000;
 
-// what a pile is called aloud: the code shown by it first (a name holds the visible
-// text from its start: "A↑ (foundation 1)"), its name, then what is on it
+// what a pile is called aloud: the rank shown over it first, if any (a name holds the
+// visible text from its start: "J (pile 4)"), its name, then what is on it
 export function pileLabel(pile) {
   const cards = pile.cards;
   const title = pileTitle(pile);
-  const shown = shownLabel(pile);
+  const shown = hasLabel(pile) ? pile.label : "";
   const name = shown && shown !== title ? `${shown} (${title})` : title;
   if (!cards.length) return W.board.emptyPile(name, baseText(pile.base));
   return W.board.pile(name, cardName(cards[cards.length - 1]), cards.length);
 }
 
-// a pile's label as shown by it: the server's (a short code: "C3", "A↑"), but a word
-// in the page's language: one of the games' label words (short, as the room by a pile
-// is), else the pile's name (as the terminal client says it)
-export function shownLabel(pile) {
-  const label = pile.label || "";
-  if (!/[a-z]{2}/.test(label)) return label;
-  if (LABEL_WORDS[label]) return LABEL_WORDS[label];
-  return pile.name ? pileTitle(pile) : label;
-}
-
-// an empty pile shows its base card ("A♠"), else its name when no label above says it
-function slotText({ pile, showsLabel }) {
+// an empty pile shows, faintly, what it takes: its base card ("A♠"), a foundation's
+// short rule ("A↑", "5♠", "K→A"), else nothing (its name is spoken, never printed)
+function slotText({ pile }) {
   if (pile.base && pile.base.length <= 3) return /^[A2-9TJQK][SHDC]$/.test(pile.base) ? pretty(pile.base) : baseText(pile.base);
-  return showsLabel || hasLabel(pile) ? "" : shownLabel(pile);
+  const label = pile.label || "";
+  if (pile.kind === "foundation" && label.length <= 4 && !/^[A-Z]+\d/.test(label)) return label;
+  return "";
 }
 
 // What a pile shows besides its cards: chosen, a target, playable, the last move's,
@@ -54,6 +48,7 @@ function marks(pile, game, targets, sources, queued) {
     movedTo: Boolean(game.last && game.last.to === id),
     hinted: Boolean(game.hintMove && (game.hintMove.from === id || game.hintMove.to === id)),
     queued: queued.has(id),
+    shake: game.shaking === id,
     chosen: source ? (game.source.index === null ? pile.cards.length - 1 : game.source.index) : Infinity,
   };
 }
@@ -68,9 +63,9 @@ class Pile extends Component {
   render({ place, gap, mark: m, onPointerDown }) {
     const { pile, spots } = place;
     const cls = ["pile", `kind-${pile.kind}`, `fan-${pile.fan}`];
-    for (const flag of ["source", "target", "can", "last", "hinted", "queued"]) if (m[flag]) cls.push(flag);
+    for (const flag of ["source", "target", "can", "last", "hinted", "queued", "shake"]) if (m[flag]) cls.push(flag);
     const orient = pile.orient === "v" ? "↕" : pile.orient === "h" ? "↔" : "";
-    const shown = place.showsLabel ? shownLabel(pile) : "";
+    const shown = place.showsLabel ? pile.label : "";
     const count = pile.fan === "none" && pile.cards.length > 1 ? pile.cards.length : null;
     const empty = !pile.cards.length;
     const slot = empty ? slotText(place) || "" : "";
@@ -191,7 +186,7 @@ function ActionButtons({ game }) {
   );
 }
 
-function Actions({ game, onRules, onNew, view, setView }) {
+function Actions({ game, onRules, onNew, onRestart, view, setView }) {
   const s = game.state;
   const askHint = () => {
     if (game.ranked && !game.hintAsked && !window.confirm(W.board.hintAsk)) return;
@@ -206,7 +201,7 @@ function Actions({ game, onRules, onNew, view, setView }) {
           <${ActionButtons} game=${game} />
           <button data-do="undo" onClick=${() => game.undo()}>${W.board.undo}</button>
           ${s.mode !== "race" && s.hints !== false ? html`<button data-do="hint" onClick=${askHint}>${W.board.hint}</button>` : ""}
-          <button data-do="safe" onClick=${() => game.askSafe()}>${W.board.safe}</button>
+          ${prefs.safeAfter ? "" : html`<button data-do="safe" onClick=${() => game.askSafe()}>${W.board.safe}</button>`}
           ${game.finishOffer !== null
             ? html`<button data-do="finish" class="primary" onClick=${() => game.finish()}>${W.board.finishN(game.finishOffer)}</button>`
             : !s.ranked && s.mode !== "race"
@@ -219,8 +214,11 @@ function Actions({ game, onRules, onNew, view, setView }) {
         <${Zoom} view=${view} setView=${setView} />
         ${game.playing
           ? html`<label class="toggle"><input type="checkbox" data-field="safe-after" checked=${prefs.safeAfter} onChange=${(e) => (prefs.safeAfter = e.target.checked)} /> ${W.board.safeAfter}</label>
+              <label class="toggle"><input type="checkbox" data-field="sound" checked=${prefs.sound} onChange=${(e) => (prefs.sound = e.target.checked)} /> ${W.board.sound}</label>
+              <label class="toggle"><input type="checkbox" data-field="haptics" checked=${prefs.haptics} onChange=${(e) => (prefs.haptics = e.target.checked)} /> ${W.board.haptics}</label>
               <button data-do="resign" data-closes="1" onClick=${askResign}>${W.board.resign}</button>`
           : ""}
+        ${onRestart ? html`<button data-do="restart" data-closes="1" onClick=${onRestart}>${W.board.restart}</button>` : ""}
         ${onNew ? html`<button data-do="new" data-closes="1" title=${W.board.newGameTitle} onClick=${onNew}>${W.board.newGame}</button>` : ""}
         <button data-do="rules" data-closes="1" onClick=${onRules}>${W.board.rules}</button>
       </div>
@@ -228,7 +226,7 @@ function Actions({ game, onRules, onNew, view, setView }) {
   </div>`;
 }
 
-export function Board({ game, titles, onLeave, onRules, onNew, side }) {
+export function Board({ game, titles, onLeave, onRules, onNew, onRestart, onNext, side }) {
   useChanges(game);
   const boardRef = useRef(null);
   const tableRef = useRef(null);
@@ -279,7 +277,7 @@ export function Board({ game, titles, onLeave, onRules, onNew, side }) {
   >
     <header class="game-head">
       <button class="link home" data-do="home" onClick=${onLeave}>${W.board.home}</button>
-      <h1><span lang="ru">${title.title_ru || s.game}</span> <small lang="en">${title.title_en || ""}</small></h1>
+      <h1 lang=${lang === "ru" ? "ru" : "en"}>${(lang === "ru" ? title.title_ru : title.title_en) || title.title_ru || s.game}</h1>
       <span class="counters">
         <span class="mode" data-assisted=${s.assisted ? "1" : "0"}>${mode.filter(Boolean).join(" ")}</span>
         <span>${W.board.counters(s.foundation, s.total)}</span>
@@ -305,7 +303,7 @@ export function Board({ game, titles, onLeave, onRules, onNew, side }) {
       ${s.status !== "playing"
         ? endHidden
           ? html`<button class="show-end primary" data-do="show-end" onClick=${() => setEndHidden(false)}>${W.end.back}</button>`
-          : html`<${EndPanel} game=${game} titles=${titles} onLeave=${onLeave} onNew=${onNew} onHide=${() => setEndHidden(true)} />`
+          : html`<${EndPanel} game=${game} titles=${titles} onLeave=${onLeave} onNew=${onNew} onNext=${onNext} onHide=${() => setEndHidden(true)} />`
         : ""}
     </div>
     ${side ? html`<div class="side">${side}</div>` : ""}
@@ -315,7 +313,7 @@ export function Board({ game, titles, onLeave, onRules, onNew, side }) {
       ${game.choices
         ? html`<div class="choices">${game.choices.map((m) => html`<button onClick=${() => game.pick(m)}>${formatMove(m, game.piles)}</button>`)}</div>`
         : ""}
-      <${Actions} game=${game} onRules=${onRules} onNew=${onNew} view=${view} setView=${setView} />
+      <${Actions} game=${game} onRules=${onRules} onNew=${onNew} onRestart=${onRestart} view=${view} setView=${setView} />
     </div>
   </section>`;
 }

@@ -113,7 +113,7 @@ function ChallengeFriend({ game }) {
   </div>`;
 }
 
-export function EndPanel({ game, titles, onLeave, onNew, onHide }) {
+export function EndPanel({ game, titles, onLeave, onNew, onNext, onHide }) {
   const s = game.state;
   const [rank, setRank] = useState(null);
   const [copied, setCopied] = useState(false);
@@ -132,6 +132,7 @@ export function EndPanel({ game, titles, onLeave, onNew, onHide }) {
   }, [s.game_id]);
   const par = game.context.par ? game.context.par(s.game) : null;
   const text = shareText(s, titles, { par, rank: rank && rank.rank, of: rank && rank.of });
+  const next = onNext ? onNext() : null; // (the next game, asked once the game is over)
   return html`<aside class=${`end${moment ? " moment" : ""}`} data-end=${s.status} aria-labelledby="end-title">
     ${moment ? html`<${Burst} />` : ""}
     <h2 id="end-title" tabindex="-1" ref=${heading}>${won ? W.end.won : outcome(s)}</h2>
@@ -141,7 +142,8 @@ export function EndPanel({ game, titles, onLeave, onNew, onHide }) {
     <pre class="share">${text}</pre>
     <div class="end-actions">
       <button data-do="copy" onClick=${async () => setCopied(await copyText(text))}>${copied ? W.copied : W.end.copy}</button>
-      ${onNew ? html`<button class="primary" data-do="new-end" onClick=${onNew}>${W.end.newGame}</button>` : ""}
+      ${next ? html`<button class="primary" data-do="next" onClick=${next.go}>${W.end.next(next.title)}</button>` : ""}
+      ${onNew ? html`<button class=${next ? "" : "primary"} data-do="new-end" onClick=${onNew}>${W.end.newGame}</button>` : ""}
       <button data-do="end-home" onClick=${onLeave}>${W.end.home}</button>
       <button data-do="look" onClick=${onHide}>${W.end.look}</button>
       <${ChallengeFriend} game=${game} />

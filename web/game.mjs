@@ -9,12 +9,18 @@
 // the server refuses it.
 
 import { applyDelta, DeltaGap, Lost, ServerError } from "./net.mjs";
+import { feel } from "./feel.mjs";
 import { prefs } from "./store.mjs";
 import { pile as pileName } from "./i18n.mjs";
 import { formatMove, W } from "./words.mjs";
 
 // the server is asked whether it can finish the game once this share of cards is home
 const FINISH_FROM = 2 / 3;
+// ms: how long a pile shakes when a move there is refused; one step of a cascade home
+const SHAKE_MS = 420;
+const CASCADE_MS = 45;
+
+const still = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 // The position as it will be once `move` is played: its cards moved from pile to pile
 // (the one at `index`, the top `n`, else the top card). Only what is drawn meanwhile:
@@ -61,6 +67,7 @@ export class Game {
     this.hintMove = null;
     this.hintAsked = false;
     this.justWon = false; // won on this board now (the end screen celebrates it)
+    this.shaking = null; // the pile that shakes: a move there was refused
     this.received = performance.now();
     this.pointerAt = null; // performance.now() of the last click or drop on the board
     this.clickedAt = null; // that of the click whose move is being drawn
@@ -129,7 +136,10 @@ export class Game {
     this.choices = null;
     this.hintMove = null;
     if (state.status !== "playing") this.finishOffer = null;
-    if (ended && state.status === "won") this.justWon = true;
+    if (ended && state.status === "won") {
+      this.justWon = true;
+      feel("win");
+    }
     this.changed();
   }
 
@@ -187,7 +197,29 @@ export class Game {
       return this.say(W.board.which);
     }
     if (this.sources().has(pid)) return this.chooseSource(pid, index);
-    this.say(W.board.noMove(this.where(this.source.pid, "from"), this.where(pid, "to")));
+    const from = this.source.pid;
+    this.source = null;
+    this.shake(from);
+    this.say(W.board.noMove(this.where(from, "from"), this.where(pid, "to")));
+  }
+
+  // a refused move: the pile shakes, the card is let go
+  shake(pid) {
+    this.shaking = pid;
+    feel("illegal");
+    setTimeout(() => {
+      if (this.shaking === pid) {
+        this.shaking = null;
+        this.changed();
+      }
+    }, SHAKE_MS);
+  }
+
+  // the first foundation (in the view's order) a move of `moves` goes to
+  homeOf(moves) {
+    const homes = moves.filter((m) => (this.pile(m.to) || {}).kind === "foundation");
+    const order = (m) => this.piles.findIndex((p) => p.id === m.to);
+    return homes.sort((a, b) => order(a) - order(b))[0] || null;
   }
 
   chooseSource(pid, index) {
@@ -197,27 +229,29 @@ export class Game {
       index = null;
     }
     if (moves.length) {
-      // a single tap sends a card home when a foundation is all it can go to
-      const home = moves.length === 1 && (this.pile(moves[0].to) || {}).kind === "foundation";
-      if (home && prefs.tapHome) return this.play(moves[0]);
+      // a single tap sends a card home when a foundation takes it (the first in order)
+      const home = prefs.tapHome ? this.homeOf(moves) : null;
+      if (home) return this.play(home);
       this.source = { pid, index };
+      feel("pick");
       return this.say("");
     }
     const actions = this.actions();
     const pile = this.pile(pid);
     if (pile && pile.kind === "stock" && actions.length === 1) return this.play(actions[0]);
+    if (pile && pile.cards.length) this.shake(pid);
     this.say(W.board.noMoveFrom(this.where(pid, "from")));
   }
 
-  // double-click: the card to a foundation, when exactly that move is legal
+  // double-click: the card to a foundation that takes it (the first in order)
   toFoundation(pid, index) {
     this.input(() => {
       if (!this.playing) return undefined;
-      const home = (moves) => moves.filter((m) => (this.pile(m.to) || {}).kind === "foundation");
-      let moves = home(this.movesFrom(pid, index));
-      if (!moves.length && index !== null) moves = home(this.movesFrom(pid));
-      if (moves.length === 1) return this.play(moves[0]);
-      return this.say(moves.length ? W.board.twoHomes : W.board.noHome);
+      let home = this.homeOf(this.movesFrom(pid, index));
+      if (!home && index !== null) home = this.homeOf(this.movesFrom(pid));
+      if (home) return this.play(home);
+      this.shake(pid);
+      return this.say(W.board.noHome);
     }, pid);
   }
 
@@ -236,6 +270,7 @@ export class Game {
         return this.say(W.board.which);
       }
       this.source = null;
+      this.shake(from);
       return this.say(W.board.noMove(this.where(from, "from"), this.where(to, "to")));
     }, to);
   }
@@ -260,12 +295,13 @@ export class Game {
 
   // The request `op` for this game; its reply's state or delta becomes the board. A
   // refusal puts back the server's state and drops the inputs queued behind it.
-  async send(op, params, { delta = true } = {}) {
+  async send(op, params, { delta = true, before = null } = {}) {
     this.inflight = true;
     try {
       const args = { game_id: this.state.game_id, ...params };
       if (delta) args.reply = "delta";
       const reply = await this.conn.call(op, args);
+      if (before) await before(reply);
       if (reply.delta) {
         let gap = false;
         try {
@@ -289,15 +325,16 @@ export class Game {
   }
 
   async refused(err) {
+    const moved = this.predicted !== null; // a card was drawn on its way: it goes back
     this.predicted = null;
     const dropped = this.dropQueue();
     const more = dropped ? ` (${W.board.dropped(dropped)})` : "";
     if (err instanceof ServerError) {
       if (err.state) this.setState(err.state);
       else if (err.code !== "illegal_move" && err.code !== "forbidden") await this.resume();
-      this.say(
-        (err.code === "stale_seq" ? W.board.staleSeq : W.board.refused(err.message)) + more,
-      );
+      if (moved) feel("illegal");
+      const why = err.code === "stale_seq" ? W.board.staleSeq : moved ? W.board.refused(err.message) : err.message;
+      this.say(why + more);
     } else if (err instanceof Lost) {
       this.say(W.board.lost + more);
     } else {
@@ -337,6 +374,7 @@ export class Game {
       return false;
     }
     this.last = move;
+    feel((this.pile(move.to) || {}).kind === "foundation" ? "home" : "drop");
     this.say(said);
     if (prefs.safeAfter && this.playing) await this.safe(said);
     this.considerFinish();
@@ -364,9 +402,27 @@ export class Game {
     this.input(() => this.safe());
   }
 
+  // the moves the server played (Finish, safe moves) drawn one by one, each card gliding
+  // to its pile, before the server's position replaces them (at once with reduced motion)
+  async cascade(played) {
+    if (still() || played.length < 1) return;
+    let at = this.state;
+    for (const move of played) {
+      const guess = predict(at, move);
+      if (!guess) return;
+      this.onMove(move, guess.moved);
+      at = guess.state;
+      this.predicted = at;
+      this.last = move;
+      if ((this.pile(move.to) || {}).kind === "foundation") feel("home");
+      this.changed();
+      await new Promise((resolve) => setTimeout(resolve, CASCADE_MS));
+    }
+  }
+
   async safe(after = "") {
     if (!this.playing) return;
-    const reply = await this.send("auto", { seq: this.state.seq });
+    const reply = await this.send("auto", { seq: this.state.seq }, { before: (r) => this.cascade(r.played || []) });
     if (!reply) return;
     const played = reply.played || [];
     if (played.length) {
@@ -420,7 +476,7 @@ export class Game {
 
   finish() {
     this.input(async () => {
-      const reply = await this.send("finish", { seq: this.state.seq });
+      const reply = await this.send("finish", { seq: this.state.seq }, { before: (r) => this.cascade(r.played || []) });
       if (reply) this.say(W.board.finished((reply.played || []).length));
     });
   }

@@ -1,17 +1,19 @@
 // Where every pile goes on a table of a given size: a pure function of the view's piles
 // (their layout cells `x`, `y` and how they fan) and the room the board has.
 //
-// The cards are as large as the room allows, and never narrower than MIN_CARD at the
-// default view: a game too wide for a narrow screen gets an arrangement of its own —
-// its blocks of columns stacked (Squaring the Circle's grid above its ring), or each row
-// wrapped in two or three bands (Fifteen, the Travellers) — and when even that does
-// not fit, the board pans (it scrolls inside itself: never the page sideways). Columns
-// fanned downwards close up (down to the card's index) before the board pans.
+// The whole table shows at its opening view, its cards as large as the room allows:
+// among the game's own layout and a few others — its blocks of columns stacked, a
+// sparse block (Squaring the Circle's ring of foundations) folded into rows under the
+// rest or columns beside it, each row too wide wrapped in two or three bands (Fifteen,
+// the Travellers) — the one whose cards are largest (the game's own unless another's
+// are 10 % larger). Columns fanned downwards close up (down to the card's index) to
+// fit; a hand fanned to the right wraps into rows. Only a table that cannot show whole
+// even with cards of MIN_CARD px pans (it scrolls inside itself: never the page).
 
-// px: the narrowest card of the default view (issue 37: at least 36 on a phone)
-export const MIN_CARD = 36;
+// px: the narrowest card the default view shows whole; below it the board pans
+export const MIN_CARD = 20;
 // px: the widest card (a big screen and a small game)
-const MAX_CARD = 120;
+const MAX_CARD = 200;
 // another arrangement replaces the game's own when its cards are this much larger
 const PREFER_NATURAL = 1.1;
 // the narrowest card "fit the whole table" shows
@@ -23,24 +25,27 @@ const ROW_GAP = 6;
 // piles whose lower cards never play show only their last cards (client/drawing.py)
 const SHORT_KINDS = new Set(["waste", "foundation", "discard"]);
 const SHORT_CARDS = 8;
+// a block of columns this sparse (piles per cell) is folded (a ring of foundations)
+const SPARSE = 0.6;
 
 // the sizes that follow from a card's width: the index's font, the room between
 // columns, a label's height, the steps of fanned cards
 export function sizes(w) {
   const h = Math.round(w * RATIO);
-  const font = Math.max(12, Math.min(24, Math.round(w * 0.31)));
+  const font = Math.max(11, Math.min(40, Math.round(w * 0.31)));
   const band = Math.round(font * 1.15) + 4; // the strip of a covered card that shows its index
   return {
     w,
     h,
     font,
-    gap: Math.max(4, Math.round(w * 0.12)),
-    label: Math.max(16, Math.round(font * 1.1) + 2),
+    gap: Math.max(3, Math.round(w * 0.1)),
+    label: Math.max(14, Math.round(font * 0.9) + 2),
     band,
     upStep: Math.max(band + 2, Math.round(h * 0.27)), // a face-up card under another
     downStep: Math.max(5, Math.round(h * 0.11)), // a face-down one
     minDown: 4,
     side: Math.round(font * 1.25) + 6, // the strip of a card fanned to the right
+    rowStep: Math.max(Math.round(font * 2.4) + 6, Math.round(h * 0.42)), // a hand's next row
   };
 }
 
@@ -51,8 +56,8 @@ function natural(piles) {
   return { name: "natural", cells };
 }
 
-// Blocks of columns with an empty column between them, stacked one above the other.
-function stacked(piles) {
+// the blocks of columns with an empty column between them: [first, last] columns
+function blocksOf(piles) {
   const cols = Math.max(...piles.map((p) => p.x)) + 1;
   const used = new Set(piles.map((p) => p.x));
   const blocks = [];
@@ -64,6 +69,37 @@ function stacked(piles) {
       start = null;
     }
   }
+  return blocks;
+}
+
+// A sparse block (a ring of foundations around the stock) folded: its piles in their
+// order (the stock and waste last), packed in rows as wide as the densest block and
+// put under it (`under`), or in columns as tall as it and put beside it.
+function folded(piles, under) {
+  const blocks = blocksOf(piles).map(([a, b]) => {
+    const inside = piles.filter((p) => p.x >= a && p.x <= b);
+    const ys = inside.map((p) => p.y);
+    const low = Math.min(...ys);
+    const rows = Math.max(...ys) - low + 1;
+    return { a, b, low, rows, inside, fill: inside.length / ((b - a + 1) * rows) };
+  });
+  if (blocks.length !== 2) return null;
+  const [main, sparse] = blocks[0].fill >= blocks[1].fill ? blocks : [blocks[1], blocks[0]];
+  if (sparse.fill >= SPARSE || sparse.inside.length < 8) return null;
+  const cells = new Map();
+  for (const p of main.inside) cells.set(p.id, { c: p.x - main.a, r: p.y - main.low });
+  const rest = [...sparse.inside.filter((p) => p.kind === "foundation"), ...sparse.inside.filter((p) => p.kind !== "foundation")];
+  const across = main.b - main.a + 1;
+  rest.forEach((p, i) => {
+    if (under) cells.set(p.id, { c: i % across, r: main.rows + Math.floor(i / across) });
+    else cells.set(p.id, { c: across + 1 + Math.floor(i / main.rows), r: i % main.rows });
+  });
+  return { name: under ? "folded-under" : "folded-beside", cells };
+}
+
+// Blocks of columns with an empty column between them, stacked one above the other.
+function stacked(piles) {
+  const blocks = blocksOf(piles);
   if (blocks.length < 2) return null;
   const cells = new Map();
   let top = 0;
@@ -110,13 +146,15 @@ function wrapped(piles, k) {
 }
 
 export function arrangements(piles) {
-  return [natural(piles), stacked(piles), wrapped(piles, 2), wrapped(piles, 3)].filter(Boolean);
+  return [natural(piles), stacked(piles), folded(piles, true), folded(piles, false), wrapped(piles, 2), wrapped(piles, 3)].filter(Boolean);
 }
 
-// a label that says more than the pile's id (a foundation's "A↑", "stock", a row's rank)
-// (a stock and a waste need none: a stock's back and a waste's place say what they are,
-// and an empty one shows its name inside)
-export const hasLabel = (pile) => Boolean(pile.label) && pile.label !== pile.id && pile.kind !== "stock" && pile.kind !== "waste";
+// The felt shows no pile's code ("C3", "G04", "P2 NW") and no name: a pile's name is
+// spoken (its aria-label) and said in the move line; an empty pile shows what it takes
+// inside its place (board.mjs). The one label drawn over a pile is a rank a column
+// belongs to (the Travellers' "A", "J", "8": where each rank goes), a character or two.
+const RANK_LABEL = /^(A|[2-9]|10|J|Q|K)$/;
+export const hasLabel = (pile) => pile.kind === "tableau" && RANK_LABEL.test(pile.label || "");
 
 // -- measuring one arrangement at one card width --------------------------------------
 
@@ -151,9 +189,17 @@ export function place(piles, arrangement, w, squeeze = 1) {
         .map(([, other]) => other.c);
       const room = ((next.length ? Math.min(...next) : cols) - cell.c) * unit - s.gap;
       const n = pile.cards.length - first;
-      const step = n > 1 ? Math.max(s.side, Math.min(Math.round(s.w * 0.6), (room - s.w) / (n - 1))) : 0;
-      for (let i = first; i < pile.cards.length; i++) spots.push({ i, x: Math.round((i - first) * step), y: 0 });
-      width = s.w + (n > 1 ? Math.round(step * (n - 1)) : 0);
+      // as many cards a row as fit the room with their index strips showing; the next
+      // row lower, over the lower part of the row above (its indices stay in sight)
+      const perRow = Math.max(1, Math.min(n, Math.floor((room - s.w) / s.side) + 1));
+      const inRow = Math.min(n, perRow);
+      const step = inRow > 1 ? Math.max(s.side, Math.min(Math.round(s.w * 0.6), (room - s.w) / (inRow - 1))) : 0;
+      for (let i = first; i < pile.cards.length; i++) {
+        const k = i - first;
+        spots.push({ i, x: Math.round((k % perRow) * step), y: Math.floor(k / perRow) * s.rowStep });
+      }
+      width = s.w + (inRow > 1 ? Math.round(step * (inRow - 1)) : 0);
+      height = s.h + (n ? Math.floor((n - 1) / perRow) * s.rowStep : 0);
     } else if (pile.cards.length) {
       spots.push({ i: pile.cards.length - 1, x: 0, y: 0 });
     }
@@ -175,26 +221,16 @@ export function place(piles, arrangement, w, squeeze = 1) {
     p.label = p.labelled ? s.label : 0;
     right = Math.max(right, p.left + p.width + s.gap);
   }
-  // A label too long for its pile, the same as the one before it in its row, is shown
-  // once for the run ("2 5 8 J" over Parade's first row); a label may run on over the
-  // room of the piles after it that show none of their own.
-  const byPlace = placed.filter((p) => p.labelled && hasLabel(p.pile)).sort((a, b) => a.cell.r - b.cell.r || a.cell.c - b.cell.c);
-  byPlace.forEach((p, i) => {
-    const before = byPlace[i - 1];
-    const long = p.pile.label.length * s.font * 0.62 > p.width + s.gap;
-    p.showsLabel = !(long && before && before.cell.r === p.cell.r && before.pile.label === p.pile.label);
-  });
   for (const p of placed) {
-    if (!p.labelled) continue;
-    const after = placed.filter((o) => o.cell.r === p.cell.r && o.cell.c > p.cell.c && o.showsLabel).map((o) => o.left);
-    p.labelRoom = (after.length ? Math.min(...after) : right) - p.left;
+    p.showsLabel = p.labelled && hasLabel(p.pile);
+    p.labelRoom = p.width + s.gap;
   }
   return {
     ...s,
     unit,
     placed,
     arrangement: arrangement.name,
-    width: Math.max(right, PAD * 2 + cols * unit - s.gap) + PAD - s.gap,
+    width: Math.max(right, PAD + cols * unit) + PAD,
     height: top - ROW_GAP + PAD,
   };
 }
@@ -230,8 +266,8 @@ export function choose(piles, room, { zoom = 0, fit = false } = {}) {
     best = options.reduce((a, b) => (b.fits > a.fits ? b : a));
     return { arrangement: best.arrangement, w: best.fits };
   }
-  // Readable and whole: the layout the game was drawn with, unless another shows
-  // markedly larger cards.
+  // Whole and as large as it can be: the layout the game was drawn with, unless another
+  // shows markedly larger cards.
   const whole = options.filter((o) => o.fits >= MIN_CARD);
   let w;
   if (whole.length) {

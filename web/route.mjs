@@ -16,4 +16,9 @@ export function go(...parts) {
 }
 
 app.route = parseRoute(location.hash);
-window.addEventListener("hashchange", () => update({ route: parseRoute(location.hash) }));
+// a line of news (an invite) never stays over the game, race or challenge it announced
+const PLAYING = new Set(["game", "race", "challenge", "watch"]);
+window.addEventListener("hashchange", () => {
+  const route = parseRoute(location.hash);
+  update(PLAYING.has(route.name) ? { route, news: null } : { route });
+});

@@ -79,14 +79,20 @@ const EVENTS = {
     loadUnread();
   },
   // a friend sent a race or a challenge: the inbox holds it
+  // (a line that goes by itself after NEWS_MS; the inbox keeps it)
   invited(event) {
-    update({ unread: event.unread, news: W.inbox.text(event.item) });
+    const news = W.inbox.text(event.item);
+    update({ unread: event.unread, news });
+    setTimeout(() => app.news === news && update({ news: null }), NEWS_MS);
   },
   bye(event) {
     const why = event.key ? say(event.key, event.params || {}, event.reason) : event.reason;
     update({ banner: W.net.bye(why) });
   },
 };
+
+// ms: how long a friend's invite shows as a line over the page (then only the inbox)
+const NEWS_MS = 8000;
 
 export const conn = new Connection({
   onStatus: (text, offline = false) => update({ banner: text, offline: Boolean(text) && offline }),

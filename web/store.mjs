@@ -35,6 +35,7 @@ export const app = {
   notice: null, // a message for the player on the home screen (a refused start)
   unread: 0, // the inbox's unread items (the navigation shows the count)
   news: null, // the last invite, in words, under the navigation until seen
+  playChallenge: null, // a challenge whose link was opened before signing in: played once in
 };
 
 const listeners = new Set();
@@ -62,9 +63,15 @@ function flag(key, fallback = false) {
 }
 
 const fourColour = flag("pasyans.fourColour");
-const safeAfter = flag("pasyans.safeAfter");
+const safeAfter = flag("pasyans.safeAfter", true);
+const sound = flag("pasyans.sound", true);
+const haptics = flag("pasyans.haptics", true);
+const howTo = flag("pasyans.howTo", true);
+const HOWTO_SEEN = "pasyans.howToSeen";
 const tapHome = flag("pasyans.tapHome", true);
 export const CARD_BACKS = ["blue", "red", "green"];
+// the table's felt (style.css :root.felt-*)
+export const FELTS = ["green", "blue", "wine", "slate"];
 
 export const prefs = {
   get fourColour() {
@@ -74,6 +81,37 @@ export const prefs = {
     fourColour.set(on);
     update();
   },
+  // sounds of the moves (feel.mjs), and a phone's buzz
+  get sound() {
+    return sound.get();
+  },
+  set sound(on) {
+    sound.set(on);
+    update();
+  },
+  get haptics() {
+    return haptics.get();
+  },
+  set haptics(on) {
+    haptics.set(on);
+    update();
+  },
+  // a game's how-to over its board the first time it is opened (howto.mjs)
+  get howTo() {
+    return howTo.get();
+  },
+  set howTo(on) {
+    howTo.set(on);
+    update();
+  },
+  howToDue(slug) {
+    return howTo.get() && !(localStorage.getItem(HOWTO_SEEN) || "").split(" ").includes(slug);
+  },
+  seeHowTo(slug) {
+    const seen = (localStorage.getItem(HOWTO_SEEN) || "").split(" ").filter(Boolean);
+    localStorage.setItem(HOWTO_SEEN, [...new Set([...seen, slug])].join(" "));
+  },
+  // the moves the server calls safe played by themselves after each move (on by default)
   get safeAfter() {
     return safeAfter.get();
   },
@@ -81,12 +119,20 @@ export const prefs = {
     safeAfter.set(on);
     update();
   },
-  // a single tap on a card plays it to a foundation when that is its only move
+  // a single tap on a card plays it to a foundation that takes it
   get tapHome() {
     return tapHome.get();
   },
   set tapHome(on) {
     tapHome.set(on);
+    update();
+  },
+  get felt() {
+    const felt = localStorage.getItem("pasyans.felt");
+    return FELTS.includes(felt) ? felt : FELTS[0];
+  },
+  set felt(felt) {
+    localStorage.setItem("pasyans.felt", felt);
     update();
   },
   get cardBack() {

@@ -51,6 +51,7 @@ export const W = {
   },
 
   signIn: {
+    challenged: (code) => _("A friend challenges you to a game of patience (challenge {code}): pick a name and it opens at once, on the same deal as theirs.", { code }),
     lead: _("Sixteen Russian patience games, a fair daily deal of each, leaderboards and races."),
     name: _("Pick a name: 3–20 letters of one alphabet, digits, _ or - (Маша, Ωμέγα, alice)"),
     start: _("Start playing"),
@@ -80,6 +81,12 @@ export const W = {
     race: _("Race"),
     leaderboard: _("Leaderboard"),
     commitment: _("commitment"),
+    calendar: _("Calendar"),
+    continueTitle: _("Continue your game"),
+    continueGame: (game) => _("Continue: {game}", { game }),
+    commitmentsToday: _("Today's commitments"),
+    verifyTitle: _("Verify"),
+    verifyNote: _("Each daily's deal is fixed before the day starts: its commitment is published now, its number once the day is over, and your browser checks that they match."),
     dealTitle: _("Deal by number"),
     dealGame: _("Game"),
     dealSeed: _("Deal number"),
@@ -100,9 +107,11 @@ export const W = {
     device: _("Use this account on another device"),
     tokenNote: _("Your token (keep it secret; paste it under “I have an account”):"),
     fourColour: _("four-colour suits (♦ blue, ♣ green)"),
-    tapHome: _("a single tap sends a card to its foundation when that is its only move"),
+    tapHome: _("a tap or a double-click sends a card to a foundation that takes it"),
     back: _("Card back"),
     backs: { blue: _("blue lattice"), red: _("red lattice"), green: _("green dots") },
+    felt: _("Table"),
+    felts: { green: _("green felt"), blue: _("blue felt"), wine: _("wine felt"), slate: _("slate felt") },
     signOut: _("Sign out"),
     signOutAsk: _("Sign out? Keep your token (use this account on another device) to come back."),
     install: _("Install as an app"),
@@ -118,6 +127,9 @@ export const W = {
     hint: _("Hint"),
     safe: _("Safe moves"),
     safeAfter: _("safe moves after each move"),
+    restart: _("Restart this deal"),
+    sound: _("sounds"),
+    haptics: _("buzz on a move (phones)"),
     finish: _("Finish"),
     finishN: (n) => _("Finish ({n})", { n }),
     finishTitle: _("the server plays the rest when it finds a certain win"),
@@ -135,7 +147,6 @@ export const W = {
     noMoveFrom: (from) => _("no legal move starts {from}", { from }),
     noMove: (from, to) => _("no legal move {from} {to}", { from, to }),
     noPile: (t) => _("no pile {name}", { name: t }),
-    twoHomes: _("more than one foundation takes it: drag it"),
     noHome: _("no foundation takes it"),
     queued: (n) => ngettext("{n} waiting for the server…", "{n} waiting for the server…", n),
     refused: (why) => _("refused: {why} — the card is back", { why }),
@@ -178,6 +189,7 @@ export const W = {
     copy: _("Copy the result"),
     again: _("Play again"),
     newGame: _("New game"),
+    next: (title) => _("Next: {game}", { game: title }),
     home: _("Home"),
     look: _("Look at the board"),
     back: _("Show the result"),
@@ -229,6 +241,7 @@ export const W = {
     columns: [_("games"), _("wins"), _("win %"), _("best moves"), _("best time"), _("dailies won"), _("streak")],
     streak: (n, best) => _("{n} (best {best})", { n, best }),
     days: _("the last 30 days"),
+    axis: _("games finished each day"), wonKey: _("wins"), lostKey: _("losses"),
     day: (d) => _("{date}: {won} won, {lost} lost", { date: date(d.date), won: d.won, lost: d.lost }),
   },
 
@@ -289,6 +302,8 @@ export const W = {
     see: _("open your inbox"),
   },
 
+  howTo: { title: _("How to play"), play: _("Play"), skip: _("Skip"), setting: _("a game's how-to the first time it is opened") },
+
   calendar: {
     title: _("Calendar"),
     open: _("calendar"),
@@ -306,6 +321,7 @@ export const W = {
     wonOf: (won, days) => ngettext("won {won} of {n} day", "won {won} of {n} days", days, { won }),
     summary: (won, played, days) => ngettext("dailies won: {won} of {played} finished, on {n} day", "dailies won: {won} of {played} finished, on {n} days", days, { won, played }),
     none: _("No dailies this month."),
+    played: _("played"), open: _("open to play"),
   },
 
   difficulty: {
@@ -428,11 +444,6 @@ export function actionLabel(move, piles = []) {
 const BASES = [N_("up in suit to K"), N_("down in suit to A")];
 export const baseText = (base) => (base && BASES.includes(base) ? _(base) : base);
 
-// the words the games label their piles with (server/patience/games), as short in the
-// page's language: they show in the narrow room above a pile
-export const LABEL_WORDS = { stock: _("stock"), waste: _("waste"), wait: _("wait"), hand: _("hand"),
-  queens: _("queens"), "aces out": _("aces out") };
-
 // a pile's name as the player reads it ("column 3", "the stock"): its keyed name, else
 // its label (a short code the keys type), else its id
 export const pileTitle = (pile) => pileName(pile) || pile.id;
@@ -483,13 +494,3 @@ export function utcDate(offsetDays = 0) {
 
 // a moment (ms since the epoch) as the page's language writes day and time, UTC
 export const utcMinute = (ms) => moment(ms);
-
-// sha256(seed as 8 big-endian bytes ‖ "YYYY-MM-DD:slug") in hex (docs/protocol.md)
-export async function commitment(seed, date, slug) {
-  const text = new TextEncoder().encode(`${date}:${slug}`);
-  const bytes = new Uint8Array(8 + text.length);
-  new DataView(bytes.buffer).setBigUint64(0, BigInt(seed));
-  bytes.set(text, 8);
-  const digest = await crypto.subtle.digest("SHA-256", bytes);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}

@@ -46,6 +46,8 @@ FILES: Mapping[str, str] = {
             "board.mjs",
             "cards.mjs",
             "end.mjs",
+            "feel.mjs",
+            "howto.mjs",
             "game.mjs",
             "hooks.mjs",
             "layout.mjs",

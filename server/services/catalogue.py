@@ -54,6 +54,8 @@ def games() -> list[dict[str, Any]]:
             "title_ru": g.title_ru,
             "decks": g.decks,
             "summary": g.summary,
+            # the piles' places, no card: what a home screen draws a game's picture from
+            "layout": [{"x": p.x, "y": p.y, "kind": p.kind, "fan": p.fan} for p in g.layout],
         }
         for g in registry.games()
     ]

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support import GUARD, ServerProcess
+from tools.browser import NO_HOWTO
 
 #: milliseconds any one step of the page may take before the test fails: a hang guard
 #: (tests/support/wait.py's GUARD), far beyond a loaded machine or a fresh daily
@@ -30,6 +31,7 @@ def opened(
     """A new browser context's page on the server's page; errors thrown in the page
     fail the test when the block ends."""
     context = browser.new_context(viewport=viewport, **options)
+    context.add_init_script(NO_HOWTO)  # test_feel.py shows one
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -99,7 +99,7 @@ def test_every_screen_has_no_critical_or_serious_violation(
         page.goto(f"{base(web_server)}#inbox")
         audit("inbox", "section.inbox")
         page.goto(f"{base(web_server)}#calendar/crescent")
-        audit("calendar", "section.calendar tr[data-day]")
+        audit("calendar", "section.calendar .month-grid [data-day]")
         page.goto(f"{base(web_server)}#account")
         audit("account", "section.account")
         page.goto(f"{base(web_server)}#watch/{watched}")

@@ -19,7 +19,7 @@ import redis
 
 from tests.support import RedisProcess, ServerProcess, connect, eventually
 from tests.web.pages import STEP, base, opened
-from tools.browser import a_card_move, board_at, click_move, held, press, sign_in
+from tools.browser import NO_HOWTO, a_card_move, board_at, click_move, held, press, sign_in
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 
@@ -132,6 +132,7 @@ def test_two_players_race_by_link_to_the_end_and_a_replay_steps_to_the_final_boa
     link = page.get_attribute("[data-race-link]", "data-race-link")
     assert link and "#race/" in link
     context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_init_script(NO_HOWTO)
     try:
         friend = context.new_page()
         friend.set_default_timeout(STEP)
@@ -221,6 +222,32 @@ def test_a_challenge_link_opens_and_plays_the_same_deal(
     page.wait_for_selector(f"[data-challenge='{code}'] tr[data-player]")
 
 
+def test_a_challenge_link_opened_before_signing_in_says_so_and_plays_right_after(
+    browser: Any, web_server: ServerProcess
+) -> None:
+    """Issue 48: a newcomer opens a challenge's link: the sign-in page says it is a
+    challenge (its code), and once a name is picked the challenge's game opens by
+    itself, on its deal."""
+
+    async def make() -> str:
+        async with connect(web_server.url) as creator:
+            await creator.register(f"Зоя{uuid.uuid4().int % 100_000}")
+            made = await creator.call("challenge_create", game="crescent")
+            return str(made["challenge"]["code"])
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # the page's loop runs here
+        code = pool.submit(asyncio.run, make()).result()
+    with opened(browser, web_server) as page:
+        page.goto(f"{base(web_server)}#challenge/{code}")
+        page.wait_for_selector(f"[data-invited='{code}']")
+        assert code in page.inner_text("[data-invited]")
+        page.fill("[data-field=name]", f"Новичок{uuid.uuid4().int % 100_000}")
+        page.click("[data-do=register]")
+        page.wait_for_selector("section.game[data-status=playing]")
+        state = page.evaluate("() => window.pasyans.app.game.state")
+        assert state["mode"] == "challenge" and state["game"] == "crescent"
+
+
 def test_the_creator_closes_a_challenge_whose_seed_she_knew(
     page: Any, web_server: ServerProcess
 ) -> None:
@@ -291,6 +318,13 @@ def test_a_race_is_watched_by_link(page: Any, web_server: ServerProcess) -> None
         pool.submit(asyncio.run, move(token, gid, resign=True)).result()
         pool.submit(asyncio.run, move(other, theirs, resign=True)).result()
     page.wait_for_selector(f"[data-watch='{code}'] [data-member-board] [data-pile='T1']")
+    # both resigned, and both have a place (issue 48): the first, and the second or a tie
+    page.wait_for_selector(f"[data-watch='{code}'] [data-race-status=finished]")
+    places = page.eval_on_selector_all(
+        "[data-member][data-place]", "(rows) => rows.map((r) => Number(r.dataset.place))"
+    )
+    assert len(places) == 2 and places[0] == 1 and places[1] in (1, 2), places
+    assert "place" in page.inner_text("[data-member]")
     watching = page.evaluate("() => window.pasyans.app.watching")
     for state in watching["boards"].values():
         assert state["deal"]["seed"] is None
@@ -404,6 +438,7 @@ def test_a_daily_being_certified_shows_its_progress_and_opens_when_ready(
     store.hset(f"{prefix}daily:{{{today}}}", "progress:short", f"3:{started}:600:1200")
     env = {"PASYANS_KEY_PREFIX": prefix, "PASYANS_DAILY_WAIT": "0.1"}
     context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_init_script(NO_HOWTO)
     try:
         with ServerProcess(redis_url=redis_server.url, env=env) as server:
             page = context.new_page()

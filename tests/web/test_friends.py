@@ -67,12 +67,18 @@ def test_the_calendar_plays_a_past_day_unranked(browser: Any, web_server: Server
     with opened(browser, web_server, viewport=PHONE) as page:
         sign_in(page, "Вика")
         page.click("[data-game=travellers_classic] [data-do=calendar]")
-        page.wait_for_selector("section.calendar tr[data-day]")
-        rows = page.query_selector_all("section.calendar tr[data-day]")
-        assert len(rows) >= 3  # the deployment began the day before yesterday
-        page.wait_for_selector("tr[data-playable='1'] [data-do=calendar-play]")
+        page.wait_for_selector("section.calendar .month-grid [data-day]")
+        # a month grid: seven columns of days (Monday first), every day of the month
+        lefts = page.eval_on_selector_all(
+            ".month-grid [data-day]",
+            "(days) => days.map((d) => Math.round(d.getBoundingClientRect().left))",
+        )
+        assert len(set(lefts)) == 7 and len(lefts) >= 28
+        played = page.query_selector_all(".month-grid [data-day]:not([data-status=none])")
+        assert len(played) >= 3  # the deployment began the day before yesterday
+        page.wait_for_selector("[data-playable='1'] [data-do=calendar-play]")
         page.screenshot(path="/tmp/pasyans-calendar.png")
-        page.click("tr[data-playable='1'] [data-do=calendar-play]")
+        page.click("[data-playable='1'] [data-do=calendar-play]")
         page.wait_for_selector("section.game[data-status=playing]")
         state = page.evaluate("() => window.pasyans.app.game.state")
         assert state["mode"] == "daily" and state["ranked"] is False

@@ -177,7 +177,7 @@ def walk_every_screen(page: Any, server: ServerProcess, look: Walk) -> None:
         ("stats", "section.stats table"),
         ("friends", "[data-friend]"),
         ("inbox", "[data-item=invite]"),
-        ("calendar/crescent", "section.calendar tr[data-day]"),
+        ("calendar/crescent", "section.calendar .month-grid [data-day]"),
         ("account", "[data-field=lang]"),
     ):
         page.goto(f"{url}#{screen}")

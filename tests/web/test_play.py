@@ -240,6 +240,8 @@ def test_the_end_screen_challenges_a_friend_and_a_new_game_starts_from_the_board
     page.click("[data-game=crescent] [data-do=daily]")
     page.wait_for_selector("section.game[data-status=playing] .table")
     press(page, "resign")
+    # the next of today's dailies, one tap away (issue 48): Picture Gallery follows
+    assert "Picture Gallery" in page.inner_text("aside.end [data-do=next]")
     page.click("aside.end [data-do=challenge-make]")
     page.wait_for_selector("aside.end [data-challenge-link] [data-opens]")
     page.click("[data-do=home]")

@@ -4,7 +4,7 @@
 
 import { html, useEffect, useState } from "../vendor/preact-htm.mjs";
 import { Card } from "../cards.mjs";
-import { app, CARD_BACKS, prefs, saveAccount } from "../store.mjs";
+import { app, CARD_BACKS, FELTS, prefs, saveAccount } from "../store.mjs";
 import { LangChoice } from "../ui.mjs";
 import { W } from "../words.mjs";
 
@@ -44,6 +44,20 @@ export function Account() {
       <${LangChoice} />
       <label class="toggle"><input type="checkbox" data-field="four-colour" checked=${prefs.fourColour} onChange=${(e) => (prefs.fourColour = e.target.checked)} /> ${W.account.fourColour}</label>
       <label class="toggle"><input type="checkbox" data-field="tap-home" checked=${prefs.tapHome} onChange=${(e) => (prefs.tapHome = e.target.checked)} /> ${W.account.tapHome}</label>
+      <label class="toggle"><input type="checkbox" data-field="safe-after-account" checked=${prefs.safeAfter} onChange=${(e) => (prefs.safeAfter = e.target.checked)} /> ${W.board.safeAfter}</label>
+      <label class="toggle"><input type="checkbox" data-field="sound-account" checked=${prefs.sound} onChange=${(e) => (prefs.sound = e.target.checked)} /> ${W.board.sound}</label>
+      <label class="toggle"><input type="checkbox" data-field="haptics-account" checked=${prefs.haptics} onChange=${(e) => (prefs.haptics = e.target.checked)} /> ${W.board.haptics}</label>
+      <label class="toggle"><input type="checkbox" data-field="how-to" checked=${prefs.howTo} onChange=${(e) => (prefs.howTo = e.target.checked)} /> ${W.howTo.setting}</label>
+      <fieldset class="backs felts">
+        <legend>${W.account.felt}</legend>
+        ${FELTS.map(
+          (felt) => html`<label class=${`felt-choice felt-${felt}`}>
+            <input type="radio" name="felt" value=${felt} data-field=${`felt-${felt}`} checked=${prefs.felt === felt} onChange=${() => (prefs.felt = felt)} />
+            <span class="swatch" aria-hidden="true"></span>
+            ${W.account.felts[felt]}
+          </label>`,
+        )}
+      </fieldset>
       <fieldset class="backs">
         <legend>${W.account.back}</legend>
         ${CARD_BACKS.map(

@@ -1,7 +1,7 @@
 // A challenge (#challenge/CODE): its game, creator, everyone's results ranked, what
 // may be known of its deal; play it, or close it (its creator).
 
-import { html, useState } from "../vendor/preact-htm.mjs";
+import { html, useEffect, useState } from "../vendor/preact-htm.mjs";
 import { conn, openGame } from "../session.mjs";
 import { app } from "../store.mjs";
 import { Title, useAsk } from "../ui.mjs";
@@ -40,6 +40,14 @@ export function Challenge({ code }) {
     }
   };
   const waiting = c.opens !== null && c.opens !== undefined && !c.closed;
+  const playable = !mine && !c.closed && !c.game_id && !waiting;
+  // opened by its link before signing in: played as soon as the player is in
+  useEffect(() => {
+    if (app.playChallenge === c.code) {
+      app.playChallenge = null;
+      if (playable) play();
+    }
+  }, [c.code]);
   return html`<section class="challenge" data-challenge=${c.code} data-closed=${c.closed ? "1" : "0"}>
     <h1>${C.title(c.code)}<${Title} slug=${c.game} /></h1>
     <p>${C.by(c.creator)}${c.seed_chosen ? C.chosen : ""}${" · "}${c.closed ? C.closed : C.openUntil(utcMinute(c.expires))}</p>

@@ -7,10 +7,20 @@ import { parseSeed } from "../net.mjs";
 import { go } from "../route.mjs";
 import { conn, start } from "../session.mjs";
 import { app, update } from "../store.mjs";
-import { date } from "../i18n.mjs";
+import { date, lang } from "../i18n.mjs";
 import { GamePicker, Title } from "../ui.mjs";
 import { Difficulty } from "./calendar.mjs";
-import { assistedNote, commitment, outcome, utcDate, W } from "../words.mjs";
+import { assistedNote, clock, outcome, utcDate, W } from "../words.mjs";
+
+// sha256(seed as 8 big-endian bytes ‖ "YYYY-MM-DD:slug") in hex (docs/protocol.md)
+export async function commitment(seed, date, slug) {
+  const text = new TextEncoder().encode(`${date}:${slug}`);
+  const bytes = new Uint8Array(8 + text.length);
+  new DataView(bytes.buffer).setBigUint64(0, BigInt(seed));
+  bytes.set(text, 8);
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 // ms between two asks of `daily` while a daily is being certified
 const POLL_MS = 3000;
@@ -51,7 +61,32 @@ function dailyState(entry) {
 function Mine({ mine }) {
   if (!mine) return html`<span class="mine none">${W.home.notPlayed}</span>`;
   if (mine.status === "playing") return html`<span class="mine playing">${W.home.inPlay(mine.moves)}</span>`;
-  return html`<span class="mine ${mine.status}" data-assisted=${mine.assisted ? "1" : "0"}>${outcome(mine)} · ${mine.foundation}/${mine.total} · ${W.count.moves(mine.moves)}${assistedNote(mine)}</span>`;
+  const time = mine.status === "won" && mine.time_ms !== null && mine.time_ms !== undefined ? ` · ${clock(mine.time_ms)}` : "";
+  return html`<span class="mine ${mine.status}" data-assisted=${mine.assisted ? "1" : "0"}>${outcome(mine)}${time} · ${mine.foundation}/${mine.total} · ${W.count.moves(mine.moves)}${assistedNote(mine)}</span>`;
+}
+
+// A small picture of a game's table, drawn from its layout (the `games` reply: where
+// each pile lies, how it fans): cards as light rectangles, a foundation as an outline,
+// the stock as a card's back, a column fanned down as a taller card.
+const CELL = { w: 10, h: 14, gap: 2 };
+export function Picture({ layout }) {
+  if (!layout || !layout.length) return html`<div class="pic" aria-hidden="true"></div>`;
+  const cols = Math.max(...layout.map((p) => p.x)) + 1;
+  const rows = Math.max(...layout.map((p) => p.y)) + 1;
+  const tall = (p) => (p.fan === "down" ? CELL.h + 8 : CELL.h);
+  const heights = Array.from({ length: rows }, (_, y) => Math.max(0, ...layout.filter((p) => p.y === y).map(tall)));
+  const tops = heights.map((_, y) => heights.slice(0, y).reduce((a, h) => a + (h ? h + CELL.gap : 0), 0));
+  const width = cols * (CELL.w + CELL.gap) + CELL.gap;
+  const height = tops[rows - 1] + heights[rows - 1] + CELL.gap * 2;
+  return html`<svg class="pic" viewBox=${`0 0 ${width} ${height}`} aria-hidden="true" focusable="false">
+    <rect class="felt" width=${width} height=${height} rx="3" />
+    ${layout.map((p) => {
+      const x = CELL.gap + p.x * (CELL.w + CELL.gap);
+      const y = CELL.gap + tops[p.y];
+      const w = p.fan === "right" ? CELL.w * 2.2 : CELL.w;
+      return html`<rect class=${`k-${p.kind}`} x=${x} y=${y} width=${w} height=${tall(p)} rx="1.5" />`;
+    })}
+  </svg>`;
 }
 
 // today's dailies, asked again every few seconds while one is being certified
@@ -113,22 +148,64 @@ function Daily({ g, entry }) {
     : entry && entry.preparing
       ? app.startWhenReady[g.slug] ? W.home.opensWhenReady : W.home.whenReady
       : W.home.playDaily;
-  return html`<li data-game=${g.slug} class="daily">
-    <h2 class="names"><span lang="ru">${g.title_ru}</span> <span class="en" lang="en">${g.title_en}</span></h2>
-    <div class="facts">
-      <span class="cert">${dailyState(entry)}</span>
-      ${entry && entry.difficulty ? html`<${Difficulty} level=${entry.difficulty} />` : ""}
-      ${entry ? html`<${Mine} mine=${entry.mine} />` : ""}
-      ${entry && entry.commitment ? html`<code class="commitment" title=${entry.commitment}>${W.home.commitment} ${entry.commitment.slice(0, 12)}…</code>` : ""}
-    </div>
-    <div class="row-actions">
+  const mine = entry && entry.mine;
+  const state = mine ? (mine.status === "playing" ? "playing" : mine.status) : "new";
+  const title = lang === "ru" ? g.title_ru : g.title_en;
+  return html`<li data-game=${g.slug} class="daily tile" data-state=${state}>
+    <${Picture} layout=${g.layout} />
+    <div class="tile-body">
+      <h2 class="names" lang=${lang === "ru" ? "ru" : "en"}>${title}</h2>
+      <p class="facts">
+        ${entry ? html`<${Mine} mine=${mine} />` : html`<span class="mine"> </span>`}
+        ${entry && entry.difficulty ? html`<${Difficulty} level=${entry.difficulty} />` : ""}
+      </p>
+      <p class="facts cert-line"><span class="cert">${dailyState(entry)}</span></p>
       <button class="primary" data-do="daily" aria-pressed=${entry && entry.preparing ? String(Boolean(app.startWhenReady[g.slug])) : undefined} onClick=${play}>${label}</button>
-      <button data-do="practice" onClick=${() => start(g.slug, "practice")}>${W.home.practice}</button>
-      <button data-do="race" onClick=${race}>${W.home.race}</button>
-      <button data-do="leaderboard" onClick=${() => go("leaderboard", g.slug)}>${W.home.leaderboard}</button>
-      <button data-do="calendar" onClick=${() => go("calendar", g.slug)}>${W.calendar.open}</button>
+      <div class="row-actions">
+        <button class="small" data-do="practice" onClick=${() => start(g.slug, "practice")}>${W.home.practice}</button>
+        <button class="small" data-do="race" onClick=${race}>${W.home.race}</button>
+        <button class="small" data-do="leaderboard" onClick=${() => go("leaderboard", g.slug)}>${W.home.leaderboard}</button>
+        <button class="small" data-do="calendar" onClick=${() => go("calendar", g.slug)}>${W.home.calendar}</button>
+      </div>
     </div>
   </li>`;
+}
+
+// the games in play first ("continue your game"), then the ones not played, then the rest
+const ORDER = { playing: 0, new: 1 };
+function order(games, daily) {
+  const rank = (g) => {
+    const mine = daily && daily.games[g.slug] && daily.games[g.slug].mine;
+    return ORDER[mine ? mine.status : "new"] ?? 2;
+  };
+  return [...games].map((g, i) => [rank(g), i, g]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([, , g]) => g);
+}
+
+// A game left in play (a practice deal on the board, or a daily): one tap back to it
+function Continue({ daily }) {
+  const game = app.game && app.game.playing && app.game.state.mode !== "race" ? app.game : null;
+  const open = daily ? Object.entries(daily.games).filter(([, e]) => e.mine && e.mine.status === "playing") : [];
+  if (!game && !open.length) return "";
+  const name = (slug) => {
+    const t = app.titles[slug] || {};
+    return (lang === "ru" ? t.title_ru : t.title_en) || t.title_ru || slug;
+  };
+  return html`<section class="continue" aria-label=${W.home.continueTitle}>
+    ${game && !open.some(([slug]) => slug === game.state.game && game.state.mode === "daily")
+      ? html`<button class="primary" data-do="continue" onClick=${() => go("game", game.state.game_id)}>${W.home.continueGame(name(game.state.game))}</button>`
+      : ""}
+    ${open.map(([slug]) => html`<button class="primary" data-do="continue" onClick=${() => start(slug, "daily")}>${W.home.continueGame(name(slug))}</button>`)}
+  </section>`;
+}
+
+// Today's commitments (what "verify" checks once the day is over), out of the tiles' way
+function Commitments({ daily }) {
+  if (!daily) return "";
+  const rows = Object.entries(daily.games).filter(([, e]) => e.commitment);
+  return html`<details class="commitments">
+    <summary>${W.home.commitmentsToday}</summary>
+    <ul>${rows.map(([slug, e]) => html`<li><${Title} slug=${slug} english=${false} />: <code>${e.commitment}</code></li>`)}</ul>
+  </details>`;
 }
 
 function DealForm() {
@@ -174,7 +251,7 @@ function Yesterday() {
   };
   const c = W.home.columns;
   return html`<section class="past" aria-labelledby="past-title">
-    <h2 id="past-title">${W.home.yesterday(past.date)}</h2>
+    <h3 id="past-title">${W.home.yesterday(past.date)}</h3>
     <button data-do="verify-all" onClick=${verifyAll}>${W.home.verifyAll}</button>
     <div class="scroll-x">
       <table>
@@ -211,10 +288,16 @@ export function Home() {
       ${daily ? html`<span class="streak">${W.home.streak(daily.streak || 0)}</span>` : ""}
     </header>
     ${app.notice ? html`<p class="error notice" role="alert" data-notice="1">${app.notice}</p>` : ""}
+    <${Continue} daily=${daily} />
     <ul class="dailies">
-      ${app.games.map((g) => html`<${Daily} key=${g.slug} g=${g} entry=${daily && daily.games[g.slug]} />`)}
+      ${order(app.games, daily).map((g) => html`<${Daily} key=${g.slug} g=${g} entry=${daily && daily.games[g.slug]} />`)}
     </ul>
     <${DealForm} />
-    <${Yesterday} />
+    <section class="verify" aria-labelledby="verify-title">
+      <h2 id="verify-title">${W.home.verifyTitle}</h2>
+      <p class="note">${W.home.verifyNote}</p>
+      <${Commitments} daily=${daily} />
+      <${Yesterday} />
+    </section>
   </section>`;
 }

@@ -4,34 +4,49 @@ import { html, useEffect, useState } from "../vendor/preact-htm.mjs";
 import { go } from "../route.mjs";
 import { conn } from "../session.mjs";
 import { Title, useAsk } from "../ui.mjs";
-import { lang } from "../i18n.mjs";
+import { date, lang } from "../i18n.mjs";
 import { assistedNote, clock, modeDay, outcome, W } from "../words.mjs";
 
+const dayShort = (iso) => date(iso, { day: "numeric", month: "short" });
 const percent = (pct) => new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(pct / 100);
 
 export function Stats({ player }) {
   const [answer, error] = useAsk(() => conn.call("stats", player ? { player } : {}), [player]);
   if (error) return html`<p class="error">${error}</p>`;
   if (!answer) return html`<p class="loading">${W.loading}</p>`;
+  const c = W.stats.columns;
+  // each cell names its column (data-label): on a phone a row is a card of labelled facts
   const row = (name, s) => html`<tr>
-    <th scope="row">${name}</th><td>${s.played}</td><td>${s.won}</td>
-    <td>${s.win_pct === null ? W.none : percent(s.win_pct)}</td>
-    <td>${s.best_moves ?? W.none}</td><td>${clock(s.best_time_ms)}</td>
-    <td>${s.daily_won}/${s.daily_played}</td><td>${W.stats.streak(s.streak, s.best_streak)}</td>
+    <th scope="row">${name}</th><td data-label=${c[0]}>${s.played}</td><td data-label=${c[1]}>${s.won}</td>
+    <td data-label=${c[2]}>${s.win_pct === null ? W.none : percent(s.win_pct)}</td>
+    <td data-label=${c[3]}>${s.best_moves ?? W.none}</td><td data-label=${c[4]}>${clock(s.best_time_ms)}</td>
+    <td data-label=${c[5]}>${s.daily_won}/${s.daily_played}</td><td data-label=${c[6]}>${W.stats.streak(s.streak, s.best_streak)}</td>
   </tr>`;
+  const days = answer.days || [];
+  const most = Math.max(1, ...days.map((d) => d.won + d.lost));
   return html`<section class="stats">
     <h1>${W.stats.title(answer.player)}</h1>
-    <div class="scroll-x"><table>
-      <thead><tr><th>${W.stats.game}</th>${W.stats.columns.map((c) => html`<th>${c}</th>`)}</tr></thead>
+    <div class="scroll-x"><table class="stack">
+      <thead><tr><th>${W.stats.game}</th>${c.map((name) => html`<th>${name}</th>`)}</tr></thead>
       <tbody>
         ${row(W.stats.all, answer.overall)}
         ${Object.entries(answer.games).map(([slug, s]) => row(html`<${Title} slug=${slug} />`, s))}
       </tbody>
     </table></div>
-    <h2>${W.stats.days}</h2>
-    <ul class="days">
-      ${answer.days.map((d) => html`<li class="day" title=${W.stats.day(d)} style=${{ height: `${4 + 6 * (d.won + d.lost)}px` }}><span class="visually-hidden">${W.stats.day(d)}</span></li>`)}
-    </ul>
+    <figure class="chart" aria-labelledby="days-title">
+      <figcaption id="days-title"><strong>${W.stats.days}</strong> · ${W.stats.axis}
+        <span class="key won">${W.stats.wonKey}</span> <span class="key lost">${W.stats.lostKey}</span></figcaption>
+      <div class="chart-body">
+        <span class="y-top" aria-hidden="true">${most}</span><span class="y-zero" aria-hidden="true">0</span>
+        <ul class="days">
+          ${days.map((d) => html`<li class="day" title=${W.stats.day(d)}>
+            <span class="bar lost" style=${{ height: `${(100 * d.lost) / most}%` }}></span>
+            <span class="bar won" style=${{ height: `${(100 * d.won) / most}%` }}></span>
+            <span class="visually-hidden">${W.stats.day(d)}</span></li>`)}
+        </ul>
+      </div>
+      ${days.length ? html`<div class="x-axis" aria-hidden="true"><span>${dayShort(days[0].date)}</span><span>${dayShort(days[days.length - 1].date)}</span></div>` : ""}
+    </figure>
   </section>`;
 }
 

@@ -10,6 +10,19 @@ import { Title } from "../ui.mjs";
 import { W } from "../words.mjs";
 import { Rules } from "./game.mjs";
 
+// Once a race is over every member has a place: the winners theirs (the server's
+// `place`), then the others in the server's order (most cards founded first), two who
+// founded as many sharing one (both resigned at the deal: both second, or both first)
+export function placings(players) {
+  const places = [];
+  players.forEach((p, i) => {
+    if (p.place) places.push(p.place);
+    else if (i && !players[i - 1].place && players[i - 1].foundation === p.foundation) places.push(places[i - 1]);
+    else places.push(i + 1);
+  });
+  return places;
+}
+
 function RacePanel({ race }) {
   // The race's creator may end a running race, and drop a member who is away (the
   // server refuses anyone else, and a member who is here).
@@ -18,13 +31,14 @@ function RacePanel({ race }) {
   const act = (op, params, ask) => {
     if (window.confirm(ask)) conn.call(op, { race_id: race.race_id, ...params }).catch((e) => window.alert(e.message));
   };
+  const places = race.status === "finished" ? placings(race.players) : null;
   return html`<aside class="race-panel" data-race-status=${race.status} aria-labelledby="race-title">
     <h2 id="race-title">${W.race.panel(race.code, race.status)}${race.watchers ? W.race.spectators(race.watchers) : ""}</h2>
     ${race.seed_chosen ? html`<p class="note">${W.race.chosen(race.creator)}</p>` : ""}
     <ol>
       ${race.players.map(
-        (p) => html`<li data-member=${p.player} class=${p.away ? "away" : ""}>
-          <strong>${p.player}</strong> ${W.race.row(p)}
+        (p, i) => html`<li data-member=${p.player} data-place=${places ? places[i] : undefined} class=${p.away ? "away" : ""}>
+          <strong>${p.player}</strong> ${W.race.row(places ? { ...p, place: places[i] } : p)}
           ${p.out ? ` (${W.out[p.out] || p.out})` : ""}${p.away ? W.race.away : ""}
           ${creator && p.away && p.player !== me
             ? html` <button data-do="race-drop" onClick=${() => act("race_drop", { player: p.player }, W.race.dropAsk(p.player))}>${W.race.drop}</button>`

@@ -4,10 +4,14 @@
 import { html, useState } from "../vendor/preact-htm.mjs";
 import { Card } from "../cards.mjs";
 import { register, signInWith } from "../session.mjs";
+import { app } from "../store.mjs";
 import { LangChoice } from "../ui.mjs";
 import { W } from "../words.mjs";
 
 export function SignIn() {
+  // a challenge's link opened by a newcomer: said first, and played once signed in
+  const invited = app.route.name === "challenge" && app.route.args[0] ? app.route.args[0] : null;
+  if (invited) app.playChallenge = invited;
   const [name, setName] = useState("");
   const [token, setToken] = useState("");
   const [error, setError] = useState("");
@@ -30,7 +34,9 @@ export function SignIn() {
       ${["KH", "QS", "AD", "JC", "TH"].map((code, i) => html`<span class="fanned" style=${{ "--i": i }}><${Card} code=${code} index=${i} x=${0} y=${0} whole=${true} /></span>`)}
     </div>
     <h1><span lang="ru">${W.brand}</span> <small>${W.brandLatin}</small></h1>
-    <p>${W.signIn.lead}</p>
+    ${invited
+      ? html`<p class="invited" data-invited=${invited}>${W.signIn.challenged(invited)}</p>`
+      : html`<p>${W.signIn.lead}</p>`}
     <form onSubmit=${onRegister}>
       <label>${W.signIn.name}
         <input data-field="name" value=${name} onInput=${(e) => setName(e.target.value)}

@@ -47,7 +47,10 @@ async def test_games_lists_the_registry(client: TestClient) -> None:
     games = (await client.call("games"))["games"]
     assert [g["slug"] for g in games] == registry.slugs()
     for g in games:
-        assert set(g) == {"slug", "title_en", "title_ru", "decks", "summary"}
+        assert set(g) == {"slug", "title_en", "title_ru", "decks", "summary", "layout"}
+        # the places of the view's piles, in its order, and nothing of a deal
+        view = registry.get(g["slug"]).view(registry.get(g["slug"]).deal(1))["piles"]
+        assert g["layout"] == [{k: p[k] for k in ("x", "y", "kind", "fan")} for p in view]
 
 
 async def test_rules_serves_the_markdown(client: TestClient) -> None:
