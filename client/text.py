@@ -41,32 +41,37 @@ def running_time(state: Mapping[str, Any], since_ms: int) -> int:
     return ms + max(0, min(since_ms, left))
 
 
+def title_in(slug: str, titles: Titles | None, lang: str) -> str:
+    """A game's title in ``lang`` (``ru`` or ``en``): the other language's when the
+    catalogue has none in it, the slug only without a catalogue."""
+    entry = (titles or {}).get(slug) or {}
+    ru, en = str(entry.get("title_ru") or ""), str(entry.get("title_en") or "")
+    return (ru or en if lang == "ru" else en or ru) or slug
+
+
 def title(slug: str, titles: Titles | None = None) -> str:
-    """``"Полумесяц — Crescent"`` when the catalogue is known (both names: the titles
-    are Russian), else the slug."""
-    entry = (titles or {}).get(slug)
-    if not entry:
-        return slug
-    return f"{entry.get('title_ru', '')} — {entry.get('title_en', slug)}"
+    """A game's title where there is room: in Russian, ``Полумесяц`` (no English
+    beside it); in English, ``Crescent — Полумесяц`` (the game's own name after
+    the English one)."""
+    if current().lang == "ru":
+        return title_in(slug, titles, "ru")
+    en, ru = title_in(slug, titles, "en"), title_in(slug, titles, "ru")
+    return en if ru == en else f"{en} — {ru}"
 
 
 def game_name(slug: str, titles: Titles | None = None) -> str:
     """A game's one name in the player's language: ``Полумесяц`` / ``Crescent``."""
-    entry = (titles or {}).get(slug)
-    if not entry:
-        return slug
-    ru, en = str(entry.get("title_ru") or slug), str(entry.get("title_en") or slug)
-    return ru if current().lang == "ru" else en
+    return title_in(slug, titles, current().lang)
 
 
 def short_title(slug: str, titles: Titles | None = None, most: int = 24) -> str:
-    """A game's name where a column is narrow: its Russian title, or its English one
-    when the Russian is longer than ``most`` characters (the slug without a catalogue)."""
-    entry = (titles or {}).get(slug)
-    if not entry:
-        return slug
-    ru, en = str(entry.get("title_ru") or slug), str(entry.get("title_en") or "")
-    return ru if len(ru) <= most or not en else en
+    """A game's name where a column is narrow: its name in the player's language, or
+    the other when that one is longer than ``most`` characters and the other shorter."""
+    name = game_name(slug, titles)
+    if len(name) <= most:
+        return name
+    other = title_in(slug, titles, "en" if current().lang == "ru" else "ru")
+    return other if len(other) < len(name) else name
 
 
 def deal_text(state: Mapping[str, Any]) -> str:

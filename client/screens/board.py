@@ -235,8 +235,8 @@ class BoardScreen(HelpedBoard):
 
         self.app.push_screen(ConfirmScreen(_("Resign this game?")), confirmed)
 
-    async def action_rules(self) -> None:
-        await self.show_rules(str(self.state.get("game")))
+    def action_rules(self) -> None:
+        self.show_rules(str(self.state.get("game")))
 
     def action_toggle_safe(self) -> None:
         """Play the safe moves after each of your moves, or stop."""

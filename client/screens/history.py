@@ -11,7 +11,6 @@ from textual.widgets import DataTable, Static
 
 from protocol.messages import Mode
 
-from ..connection import ClientError
 from ..lang import N_, _, ngettext
 from ..records import ReplayOf, history_row
 from .base import LIST_CSS, ListScreen
@@ -51,25 +50,30 @@ class HistoryScreen(ListScreen):
     def games(self) -> list[dict[str, Any]]:
         return list(self.result.get("games") or [])
 
-    async def on_mount(self) -> None:
+    def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.header_height = 2
         table.add_columns(*(_(h) for h in SCREEN_HEADER))
         for moved in ("scroll_y", "virtual_size", "size"):  # the marks follow the table
             self.watch(table, moved, self.show_heading, init=False)
-        await self.load()
         self.query_one(DataTable).focus()
+        self.load()
 
-    async def on_screen_resume(self) -> None:
+    def on_screen_resume(self) -> None:
         if self.result:
-            await self.load()  # a game resumed from here may have moved on
+            self.load()  # a game resumed from here may have moved on
 
-    async def load(self) -> None:
-        try:
-            self.result = await self.host.conn.my_games(limit=self.PAGE, cursor=self.pages[-1])
-        except ClientError as exc:
-            self.say(_("error: {error}", error=exc))
-            return
+    def load(self, pages: list[str | None] | None = None) -> None:
+        """Ask for the last page of ``pages`` (the cursors of the pages seen; those
+        shown when None) and show it once it comes (only the latest ask's)."""
+        asked = list(self.pages if pages is None else pages)
+        self.fetch(
+            lambda: self.host.conn.my_games(limit=self.PAGE, cursor=asked[-1]),
+            lambda result: self.draw(result, asked),
+        )
+
+    def draw(self, result: dict[str, Any], pages: list[str | None]) -> None:
+        self.result, self.pages = result, pages
         table = self.query_one(DataTable)
         row = table.cursor_row
         table.clear()
@@ -105,32 +109,30 @@ class HistoryScreen(ListScreen):
             text = text.removeprefix("pasyans · ")
         self.query_one("#head", Static).update(text)
 
-    async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        await self.action_open()
+        self.action_open()
 
-    async def action_open(self) -> None:
+    def action_open(self) -> None:
         row = self.query_one(DataTable).cursor_row
         if not 0 <= row < len(self.games):
             return
         game = self.games[row]
         gid = str(game.get("game_id"))
         if game.get("status") == "playing":
-            await self.host.open_game(str(game.get("game")), Mode.PRACTICE, resume=gid)
+            self.act(self.host.open_game(str(game.get("game")), Mode.PRACTICE, resume=gid))
         else:
             self.app.push_screen(ReplayScreen(ReplayOf(game_id=gid)))
 
-    async def action_next_page(self) -> None:
+    def action_next_page(self) -> None:
         cursor = self.result.get("cursor")
         if cursor is None:
             self.say(_("this is the last page"))
             return
-        self.pages.append(str(cursor))
-        await self.load()
+        self.load([*self.pages, str(cursor)])
 
-    async def action_previous_page(self) -> None:
+    def action_previous_page(self) -> None:
         if len(self.pages) == 1:
             self.say(_("this is the first page"))
             return
-        self.pages.pop()
-        await self.load()
+        self.load(self.pages[:-1])
