@@ -247,12 +247,14 @@ class DailyScreen(ListScreen):
         if self.daily:
             self.load()
 
-    def load(self, date: str | None = None, *, moving: bool = False) -> None:
-        """Ask for the dailies of ``date`` (the day shown when None) and show them:
-        only the answer to the latest ask is drawn. ``moving`` (``[`` ``]``): a day
-        the server refuses (before its first) leaves the day shown as it was, and the
-        server's words on the status line."""
-        wanted = self.date if date is None else date
+    def load(self) -> None:
+        """Ask again for the day asked for last (shown, or on its way)."""
+        self.load_day(self.wanted)
+
+    def load_day(self, wanted: str | None) -> None:
+        """Ask for the dailies of ``wanted`` (None: today) and show them: only the
+        answer to the latest ask is drawn. A day the server refuses (before its first)
+        leaves the day shown as it was, and the server's words on the status line."""
         self.wanted = wanted
 
         def refused(exc: ClientError) -> None:
@@ -444,4 +446,4 @@ class DailyScreen(ListScreen):
         if self.today and day > dt.date.fromisoformat(self.today):
             self.say(_("tomorrow's deals are not out yet"))
             return
-        self.load(day.isoformat())
+        self.load_day(day.isoformat())
