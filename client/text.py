@@ -293,8 +293,8 @@ def preparing(daily: Mapping[str, Any]) -> list[str]:
 
 
 def preparing_text(daily: Mapping[str, Any]) -> str:
-    """One short line on the dailies still being certified: how many, and when the
-    last should be ready (``preparing: {tried, elapsed_ms, estimate_ms}``; an older
+    """One short line on the dailies being certified: how many are ready (not how
+    many wait), and when the last should be (``preparing: {tried, elapsed_ms, estimate_ms}``; an older
     server sends ``true``)."""
     games = daily.get("games") or {}
     waiting = preparing(daily)
@@ -305,13 +305,14 @@ def preparing_text(daily: Mapping[str, Any]) -> str:
         and p.get("estimate_ms") is not None
     ]
     line = ngettext(
-        "certifying winnable deals: {done} of {n} game",
-        "certifying winnable deals: {done} of {n} games",
+        "certifying winnable deals: {done} of {n} game ready",
+        "certifying winnable deals: {done} of {n} games ready",
         len(games),
-        done=len(waiting),
+        done=len(games) - len(waiting),
     )
-    if estimates:
-        line += f", {ready_in({'estimate_ms': max(estimates)})}"
+    if estimates:  # the server's own figure for the last of them, as it said it
+        seconds = max(1, -(-max(estimates) // 1000))
+        line += ", " + _("all in about {span}", span=current().duration(seconds))
     return line + "…"
 
 
