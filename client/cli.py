@@ -396,7 +396,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return home(args)
         if args.command in ("play", "resume", "race") and not (args.script or _tty()):
             args.script = True
-            print(_("no terminal: script mode (moves from stdin)"), file=sys.stderr)
+            args.said_script = True  # said once the game is there (Script.intro), not
+            # before a refusal of it
         if args.command in ("play", "resume", "race") and not args.script:
             return board(args)
         launch = (
@@ -561,6 +562,13 @@ def launch_of(args: argparse.Namespace) -> Launch:
     return Launch(race=args.code)
 
 
+def said_script(args: argparse.Namespace) -> None:
+    """No terminal made a board command script mode: said once its game is there (a
+    refused game says only why)."""
+    if getattr(args, "said_script", False):
+        print(_("no terminal: script mode (moves from stdin)"), file=sys.stderr)
+
+
 async def cmd_script(args: argparse.Namespace, out: TextIO) -> int:
     async with await connect(args.server, need_auth=True) as conn:
         titles = await conn.titles()
@@ -570,6 +578,7 @@ async def cmd_script(args: argparse.Namespace, out: TextIO) -> int:
         progress = ProgressLine(sys.stderr)  # a daily still being certified: wait
         state = await open_game(conn, launch, progress.show)
         progress.done()
+        said_script(args)
 
         def reconnect() -> Awaitable[Connection]:
             return connect(args.server, need_auth=True, patient=True)
@@ -591,6 +600,7 @@ async def cmd_race(args: argparse.Namespace, out: TextIO) -> int:
         if launch.game:
             check_game(launch.game, titles)
         race, state = await open_race(conn, launch)
+        said_script(args)
         return await RaceScript(conn, race, out, titles, state).run(stdin_reader(sys.stdin))
 
 

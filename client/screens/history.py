@@ -94,6 +94,8 @@ class HistoryScreen(ListScreen):
             self.say(_("no games yet: press q, then Enter to play today's daily"))
         else:
             self.say(_("Enter replays (or resumes a game in play) · n/p pages · q back"))
+        # the marks again once the table has its height (the status line takes a row)
+        self.call_after_refresh(lambda: self.call_after_refresh(self.show_heading))
 
     def show_heading(self) -> None:
         """The heading, with ``↓ more`` while games of the page are below the table's
