@@ -294,8 +294,8 @@ def preparing(daily: Mapping[str, Any]) -> list[str]:
 
 def preparing_text(daily: Mapping[str, Any]) -> str:
     """One short line on the dailies being certified: how many are ready (not how
-    many wait), and when the last should be (``preparing: {tried, elapsed_ms, estimate_ms}``; an older
-    server sends ``true``)."""
+    many wait), and when the last should be (``preparing: {tried, elapsed_ms,
+    estimate_ms}``; an older server sends ``true``)."""
     games = daily.get("games") or {}
     waiting = preparing(daily)
     estimates = [

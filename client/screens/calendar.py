@@ -79,7 +79,7 @@ class CalendarScreen(ListScreen):
         table = self.query_one(DataTable)
         table.clear(columns=True)
         if game is None:
-            table.add_columns(_("day (UTC)"), _("dailies won"), _("finished"))
+            table.add_columns(_("day (UTC)"), _("dailies won"), _("dailies finished"))
             for day in reversed(self.days):
                 table.add_row(str(day["date"]), str(day.get("won", 0)), str(day.get("played", 0)))
             what, summary = _("every game"), " · " + month_summary(self.days)
