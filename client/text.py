@@ -65,13 +65,10 @@ def game_name(slug: str, titles: Titles | None = None) -> str:
 
 
 def short_title(slug: str, titles: Titles | None = None, most: int = 24) -> str:
-    """A game's name where a column is narrow: its name in the player's language, or
-    the other when that one is longer than ``most`` characters and the other shorter."""
-    name = game_name(slug, titles)
-    if len(name) <= most:
-        return name
-    other = title_in(slug, titles, "en" if current().lang == "ru" else "ru")
-    return other if len(other) < len(name) else name
+    """A game's name where a column is narrow: its name in the player's language
+    (Russian mode shows Russian titles, long ones too: the column wraps them)."""
+    del most  # a narrow column wraps a long name (history), never another language's
+    return game_name(slug, titles)
 
 
 def deal_text(state: Mapping[str, Any]) -> str:

@@ -36,6 +36,9 @@ LIST_CSS = """
 """
 
 
+#: the terminal's lines from which a board keeps its hint line under a message
+ROOMY = 30
+
 T = TypeVar("T")
 P = ParamSpec("P")
 S = TypeVar("S", bound="HostedScreen")
@@ -119,6 +122,9 @@ class HostedScreen(Screen[None]):
         status = self.query_one("#status", Static)
         status.update(text)
         status.display = bool(text)
+        if self.app.size.height < ROOMY:  # a board's hint gives way to what is said
+            for hint in self.query("#hint"):  # (Carpet's last row stays on screen)
+                hint.display = not text
 
     def show_rules(self, slug: str) -> None:
         """The rules of ``slug`` in a panel (the server's refusal on the status line)."""

@@ -3,6 +3,7 @@ goes on with one still in play)."""
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from rich.cells import cell_len
@@ -21,10 +22,16 @@ from .replay import ReplayScreen
 SCREEN_HEADER = (N_("when (UTC)\nid"), N_("game\nmode"), N_("result\ncards"), N_("moves\ntime"))
 
 
+#: the game column's width: a longer title wraps onto more lines of its row
+GAME_WIDTH = 24
+
+
 def screen_cells(row: list[Any]) -> list[str]:
-    """A row of :func:`client.records.history_row` as the screen's two-line cells."""
+    """A row of :func:`client.records.history_row` as the screen's cells of two lines
+    (more when the game's title wraps: "Путешественники, первоначальный вариант")."""
     when, game, mode, result, cards, moves, time, gid = (str(c) for c in row)
-    return [f"{when}\n{gid}", f"{game}\n{mode}", f"{result}\n{cards}", f"{moves}\n{time}"]
+    name = "\n".join(textwrap.wrap(game, GAME_WIDTH)) or game
+    return [f"{when}\n{gid}", f"{name}\n{mode}", f"{result}\n{cards}", f"{moves}\n{time}"]
 
 
 class HistoryScreen(ListScreen):
@@ -78,7 +85,8 @@ class HistoryScreen(ListScreen):
         row = table.cursor_row
         table.clear()
         for i, game in enumerate(self.games):
-            table.add_row(*screen_cells(history_row(game, self.host.titles)), height=2, key=str(i))
+            cells = screen_cells(history_row(game, self.host.titles))
+            table.add_row(*cells, height=max(c.count("\n") + 1 for c in cells), key=str(i))
         if self.games:
             table.move_cursor(row=min(row, len(self.games) - 1))
         who = self.host.conn.player or "?"
