@@ -125,7 +125,7 @@ async def watch(port: int, pid: int, began: float, timeout: float, every: float)
     rows = [decided.get(s) or {"game": s, "seconds": None} for s in registry.slugs()]
     done = [r["seconds"] for r in rows if r.get("seconds") is not None]
     return {
-        "estimates": honesty(estimates, decided),
+        "estimates": honesty(estimates, decided, every),
         "rows": rows,
         "certified": sum(1 for r in rows if r.get("certified")),
         "decided": len(done),
@@ -139,15 +139,15 @@ async def watch(port: int, pid: int, began: float, timeout: float, every: float)
 
 
 def honesty(
-    estimates: list[tuple[float, str, int]], decided: dict[str, dict[str, Any]]
+    estimates: list[tuple[float, str, int]], decided: dict[str, dict[str, Any]], grain: float
 ) -> dict[str, Any]:
     """How the server's estimates compare with the waits they foretold: per game, the
-    estimate over the real rest (decided − asked; ≥ 1 s, the asks' grain), the
+    estimate over the real rest (decided − asked; ≥ ``grain``, the asks' pace), the
     largest and the median ratio, and the same of the figure the clients show (the
     largest estimate of an answer: "all in about") against the wait for the last
     daily of that answer. Issue 47's bound: never more than 3 × the real wait."""
     ratios = [
-        est / 1000 / max(1.0, decided[slug]["seconds"] - at)
+        est / 1000 / max(grain, decided[slug]["seconds"] - at)
         for at, slug, est in estimates
         if slug in decided
     ]
@@ -156,7 +156,7 @@ def honesty(
         if slug in decided:
             best, until = shown.get(at, (0, 0.0))
             shown[at] = (max(best, est), max(until, decided[slug]["seconds"]))
-    overall = [est / 1000 / max(1.0, until - at) for at, (est, until) in shown.items()]
+    overall = [est / 1000 / max(grain, until - at) for at, (est, until) in shown.items()]
     return {
         "samples": len(ratios),
         "max_ratio": round(max(ratios), 2) if ratios else None,

@@ -87,6 +87,8 @@ class Progress:
     started_ms: int
     spent: int = 0
     expected: int = 0
+    #: when the last candidate was searched (epoch ms; 0: none yet)
+    fed_ms: int = 0
 
     def wire(self) -> dict[str, int | None]:
         """``tried``, ``elapsed_ms`` and ``estimate_ms``: the milliseconds the rest of the
@@ -96,17 +98,20 @@ class Progress:
         at the milliseconds a candidate took so far. Most dailies are certified
         within a few candidates: the whole budget (the worst case) as the figure
         said "about 2 days" of dailies ready in two minutes (issue 47)."""
-        elapsed = max(0, int(time.time() * 1000) - self.started_ms)
+        now = int(time.time() * 1000)
+        elapsed = max(0, now - self.started_ms)
         estimate = None
         if self.spent > 0 and self.tried > 0:
             if self.expected > self.spent:
                 estimate = int(elapsed * (self.expected - self.spent) / self.spent)
-            else:
-                estimate = int(elapsed / self.tried)
+            else:  # the candidate under way: what a candidate took, less its time so far
+                fed = self.fed_ms or now
+                per = max(0, fed - self.started_ms) / self.tried
+                estimate = int(max(per - (now - fed), 1000))
         return {"tried": self.tried, "elapsed_ms": elapsed, "estimate_ms": estimate}
 
     def pack(self) -> str:
-        return f"{self.tried}:{self.started_ms}:{self.spent}:{self.expected}"
+        return f"{self.tried}:{self.started_ms}:{self.spent}:{self.expected}:{self.fed_ms}"
 
     @classmethod
     def unpack(cls, raw: bytes | str | None) -> Progress | None:
@@ -114,7 +119,7 @@ class Progress:
             return None
         text = raw.decode() if isinstance(raw, bytes) else raw
         try:
-            return cls(*(int(part) for part in text.split(":")[:4]))
+            return cls(*(int(part) for part in text.split(":")[:5]))
         except (TypeError, ValueError):
             return None
 
@@ -392,7 +397,7 @@ class Dailies:
                     continue
                 scan.feed(candidate)
                 progress = self._progress[key] = dataclasses.replace(
-                    progress, tried=scan.k, spent=scan.spent
+                    progress, tried=scan.k, spent=scan.spent, fed_ms=int(time.time() * 1000)
                 )
                 if time.monotonic() - written >= PROGRESS_EVERY:
                     written = time.monotonic()
