@@ -215,7 +215,7 @@ def state_text(
     if state.get("status") == "playing":
         lines.append(legal_line(state.get("legal") or []))
     elif state.get("status"):
-        lines.append(_("game over: {words}", words=end_words(state, resigned)))
+        lines.append(_("Game over. {words}", words=end_words(state, resigned)))
     return "\n".join(lines)
 
 

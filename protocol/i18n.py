@@ -125,6 +125,11 @@ def know_titles(games: Iterable[Mapping[str, Any]]) -> None:
 class Words:
     """The words of one language (its catalogue and its locale's formats)."""
 
+    #: a pile is said with the id its board shows and one types: "column 3 (T3)" (the
+    #: terminal client's, where the board labels piles by id; the server's words
+    #: name a pile alone)
+    ids = False
+
     def __init__(self, lang: str = DEFAULT) -> None:
         self.lang = lang if lang in LANGS else DEFAULT
         self._t = catalogue(self.lang)
@@ -206,11 +211,15 @@ class Words:
         as an action's object: "колонку 3"). A pile without a name: its id."""
         if not pile:
             return ""
+        pid = str(pile.get("id", ""))
         name = pile.get("name")
         if not isinstance(name, str) or not name:
-            return str(pile.get("id", ""))
+            return pid
         key = f"{name}.{form}" if form else name
-        return self.say(key, {"n": pile.get("n")}, fallback=str(pile.get("id", "")))
+        said = self.say(key, {"n": pile.get("n")}, fallback=pid)
+        if self.ids and pid and pid not in said:  # the id the board shows and one types
+            said += f" ({pid})"
+        return said
 
     def move(self, move: Mapping[str, Any], piles: Iterable[Mapping[str, Any]] = ()) -> str:
         """A move as a sentence: "Move the 5♦ from your hand to foundation 1", "Pick

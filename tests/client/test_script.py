@@ -84,7 +84,7 @@ def test_resign_ends_the_game(play: Play) -> None:
     code, out = play("resign\nT3 FA-H\n", "crescent", "--deal", "3")
     assert code == EXIT_REFUSED  # no move after the end
     assert "· lost (resigned)" in out
-    assert "game over: You resigned." in out
+    assert "Game over. You resigned." in out
     assert "no move left" not in out
     assert "error: The game is over." in out and "game_over" not in out
 
