@@ -144,12 +144,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    def command(name: str, help: str, description: str | None = None) -> argparse.ArgumentParser:
+    def command(
+        name: str, help: str, description: str | None = None, *, local: bool = False
+    ) -> argparse.ArgumentParser:
+        """A subcommand; ``local``: one that asks no server (no ``--server``)."""
         return sub.add_parser(
             name,
             help=help,
             description=description or help,
-            parents=[common],
+            parents=[] if local else [common],
             formatter_class=_Formatter,
         )
 
@@ -197,6 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the language of pasyans: ru (русский) or en (English)",
         description="Say every word in LANG from now on (remembered in your config directory);\n"
         "without LANG, print the language in use. $PASYANS_LANG overrides it for a run.",
+        local=True,
     )
     p.add_argument("lang", metavar="LANG", nargs="?", choices=LANGS)
 

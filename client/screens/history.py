@@ -8,6 +8,7 @@ from typing import Any
 
 from rich.cells import cell_len
 from textual.binding import Binding
+from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
 from protocol.messages import Mode
@@ -52,6 +53,9 @@ class HistoryScreen(ListScreen):
         self.pages: list[str | None] = [None]  # the cursor of each page seen
         self.result: dict[str, Any] = {}
         self.heading = ""
+        self.shown_heading = ""
+        #: the timer that keeps the ↑/↓ marks true as the table settles
+        self.marks_kept: Timer | None = None
 
     @property
     def games(self) -> list[dict[str, Any]]:
@@ -102,8 +106,11 @@ class HistoryScreen(ListScreen):
             self.say(_("no games yet: press q, then Enter to play today's daily"))
         else:
             self.say(_("Enter replays (or resumes a game in play) · n/p pages · q back"))
-        # the marks again once the table has its height (the status line takes a row)
+        # the marks again once the table has its height (the status line takes a row;
+        # a widget's size is no reactive to watch)
         self.call_after_refresh(lambda: self.call_after_refresh(self.show_heading))
+        if self.marks_kept is None:
+            self.marks_kept = self.set_interval(0.5, self.show_heading)
 
     def show_heading(self) -> None:
         """The heading, with ``↓ more`` while games of the page are below the table's
@@ -117,7 +124,9 @@ class HistoryScreen(ListScreen):
         text = " · ".join([self.heading, *marks])
         if cell_len(text) > self.app.size.width - 2:  # one line in 80 columns
             text = text.removeprefix("pasyans · ")
-        self.query_one("#head", Static).update(text)
+        if text != self.shown_heading:
+            self.shown_heading = text
+            self.query_one("#head", Static).update(text)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()

@@ -396,4 +396,4 @@ async def test_st_helena_daily_title_at_80x24(server_url: str, account: config.C
         board = await on_board(pilot)
         commitment = str(board.state["deal"]["commitment"])[:12]
         head = (await on_screen(pilot, f"commitment {commitment}…")).split("\n")[0]
-        assert f"commitment {commitment}…" in head and "Наполеон" in head, head
+        assert f"commitment {commitment}…" in head and "Napoleon" in head, head
