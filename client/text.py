@@ -307,7 +307,10 @@ def preparing_text(daily: Mapping[str, Any]) -> str:
         len(games),
         done=len(games) - len(waiting),
     )
-    if estimates:  # the server's own figure for the last of them, as it said it
+    if estimates and len(estimates) == len(waiting):
+        # the server's own figure for the last of them, once it has one for each (a
+        # daily not through its first candidate has no pace yet: no figure then,
+        # rather than one for the others alone)
         seconds = max(1, -(-max(estimates) // 1000))
         line += ", " + _("all in about {span}", span=current().duration(seconds))
     return line + "…"

@@ -537,21 +537,6 @@ def current_streak(player: Mapping[str, bytes], today: str) -> tuple[int, int]:
     return current, max(current, int(player.get("best_streak", b"0")))
 
 
-def day_pace(progress: dict[str, dict[str, int | None]], waiting: list[str], ready: int) -> None:
-    """A daily not through its first candidate yet has no pace of its own: its
-    ``estimate_ms`` is then the rest of the day's at the day's pace so far (the
-    dailies ready per millisecond since the scans began), so "all ready in about"
-    counts the games not yet measured too (without them it said a tenth of the wait)."""
-    elapsed = max((int(p.get("elapsed_ms") or 0) for p in progress.values()), default=0)
-    if not ready or not waiting or not elapsed:
-        return
-    rest = int(elapsed / ready * len(waiting))
-    for slug in waiting:
-        entry = progress.setdefault(slug, {"tried": 0, "elapsed_ms": 0, "estimate_ms": None})
-        if entry.get("estimate_ms") is None:
-            entry["estimate_ms"] = rest
-
-
 async def daily_overview(games: Games, date: str | None, player: str | None) -> dict[str, Any]:
     """The ``daily`` op: per game the commitment, par, the seed once the day is over,
     and the player's own ranked game of that day; plus the player's streak."""
@@ -568,7 +553,6 @@ async def daily_overview(games: Games, date: str | None, player: str | None) -> 
     choices = await dailies.ready(day, slugs)
     waiting = [slug for slug, choice in choices.items() if choice is None]
     progress = await dailies.progress(day, waiting) if waiting else {}
-    day_pace(progress, waiting, len(choices) - len(waiting))
     for slug, choice in choices.items():
         gid = mine_ids.get(slug)
         if choice is None:  # still being certified: ask again in a few seconds

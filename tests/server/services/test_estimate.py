@@ -1,14 +1,12 @@
 """The certification estimate (issue 47: "about 2 days" for dailies ready within two
 minutes): a scan with no recent days to go by counts the candidate under way at the
-pace a candidate took, never the whole budget; a daily not through its first
-candidate yet gets the rest of the day's at the day's pace."""
+pace a candidate took, never the whole budget; before its first candidate, none."""
 
 from __future__ import annotations
 
 import time
 
 from server.services.daily import Progress
-from server.services.games import day_pace
 
 
 def now_ms() -> int:
@@ -40,18 +38,3 @@ def test_the_recent_days_figure_when_there_is_one() -> None:
     # an old progress (four fields, as written by an older server) reads the same
     again = Progress.unpack(f"3:{start}:600:1200")
     assert again is not None and again.fed_ms == 0 and again.expected == 1200
-
-
-def test_a_daily_not_measured_gets_the_days_pace() -> None:
-    progress: dict[str, dict[str, int | None]] = {
-        "carpet": {"tried": 2, "elapsed_ms": 60_000, "estimate_ms": 5_000},
-        "parade": {"tried": 0, "elapsed_ms": 60_000, "estimate_ms": None},
-    }
-    day_pace(progress, ["carpet", "parade", "cotillion"], ready=6)  # 6 ready in 60 s
-    assert progress["carpet"]["estimate_ms"] == 5_000  # its own pace
-    assert progress["parade"]["estimate_ms"] == 30_000  # 3 waiting at 10 s each
-    assert progress["cotillion"]["estimate_ms"] == 30_000
-    nothing: dict[str, dict[str, int | None]] = {"parade": dict(progress["parade"])}
-    nothing["parade"]["estimate_ms"] = None
-    day_pace(nothing, ["parade"], ready=0)  # none ready yet: no pace to go by
-    assert nothing["parade"]["estimate_ms"] is None
