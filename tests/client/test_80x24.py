@@ -362,7 +362,9 @@ async def test_home_on_a_past_day_at_80x24(server_url: str, account: config.Cred
         today = home.daily["date"]
         await pilot.press("left_square_bracket")
         await until(pilot, lambda: at_home(pilot) and app.screen.daily["date"] != today)  # type: ignore[attr-defined]
-        lines = (await on_screen(pilot, "past day: practice", "Crescent — Полумесяц · seed ")).split("\n")
+        lines = (
+            await on_screen(pilot, "past day: practice", "Crescent — Полумесяц · seed ")
+        ).split("\n")
         assert "past day: practice" in lines[0] and "streak" in lines[0], lines[:2]
         assert lines[1].startswith("streak: "), lines[:2]
         shown = "\n".join(lines)

@@ -143,7 +143,11 @@ async def test_every_screen_takes_a_burst(server_url: str, account: config.Crede
         ]
         for key, kind, keys in bursts:
             await pilot.press(key, *keys)
-            await until(pilot, lambda kind=kind: isinstance(app.screen, kind) and idle(pilot))
+
+            def there(kind: type = kind) -> bool:
+                return isinstance(app.screen, kind) and idle(pilot)
+
+            await until(pilot, there)
             screen = app.screen
             if isinstance(screen, LeaderboardScreen):  # a f m a n p f m: the daily
                 # board (a twice), everyone's (f twice), around you (the last m)

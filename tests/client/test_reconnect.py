@@ -248,7 +248,9 @@ async def test_a_move_is_refused_with_the_reason_when_the_server_stays_away(
         await pilot.press("T", "3", "F", "A", "-", "H")
         await until(pilot, lambda: "not sent" in status())
         assert "cannot reach the pasyans server" in status()
-        assert "Move the 2♥ from column 3 (T3) to foundation 2 (FA-H) not sent" in status(), status()
+        assert "Move the 2♥ from column 3 (T3) to foundation 2 (FA-H) not sent" in status(), (
+            status()
+        )
         assert moves(app) == 0
         await restartable.start()
         await pilot.press("T", "3", "F", "A", "-", "H")

@@ -56,9 +56,7 @@ async def test_the_month_then_a_past_day_played_unranked(
     assert (await player.error("calendar", month="2026-13"))["code"] == "bad_request"
 
 
-async def test_a_past_day_played_is_resumed(
-    app: App, player: TestClient, clock: FakeClock
-) -> None:
+async def test_a_past_day_played_is_resumed(app: App, player: TestClient, clock: FakeClock) -> None:
     """A past day not played on the day: its game is dealt once, and every later
     start of it, the ``daily`` of that day, the calendar and the history tell of that
     one game, in play, until it ends (issue 47: each Enter dealt a new game at move 0,
