@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from client import config
 from client.connection import Connection
+from client.records import friend
 from deploy.procs import ROOT, RedisProcess, ServerProcess
 from protocol.messages import Mode
 
@@ -61,7 +62,7 @@ class Terminal:
             str(width),
             "-y",
             str(height),
-            f"env {exports} {command}",
+            f"env {exports} {command}; sleep 30",  # a crash stays on screen
         )
 
     def keys(self, *keys: str) -> None:
@@ -94,13 +95,21 @@ async def player(url: str, name: str) -> str:
 
 
 async def history_games(url: str, token: str) -> None:
-    """A few finished games, so history and its replay have something to show."""
+    """A few finished games, so history and its replay have something to show, and
+    Борис, who follows Маша and sends her a challenge (her inbox)."""
     async with Connection(url) as conn:
         await conn.auth(token)
         for seed in (3, 4, 5):
             state = await conn.start("travellers_aces", Mode.DEAL, seed)
             state = await conn.play(state, state["legal"][0])
             await conn.resign(state["game_id"])
+    async with Connection(url) as boris:
+        await boris.register("Борис")
+        await friend(boris, "Маша", add=True)
+        state = await boris.start("crescent", Mode.PRACTICE)
+        await boris.resign(state["game_id"])
+        made = await boris.challenge_create(str(state["game_id"]))
+        await boris.invite("Маша", challenge=str(made["code"]))
 
 
 #: a capture: (title, keys then words to wait for, in steps)
@@ -118,6 +127,11 @@ def captures(lang: str) -> dict[str, tuple[str, list[Step], str]]:
             "",
         ),
         "history": ("History (h)", [(("h",), ("UTC",))], ""),
+        "inbox": (
+            "The inbox, a challenge's results opened (i, Enter)",
+            [(("i",), ("UTC",)), (("Enter",), ())],
+            "",
+        ),
         "replay": (
             "A replay from history (h, Enter)",
             [(("h",), ("UTC",)), (("Enter",), ("/",))],
@@ -136,14 +150,14 @@ def captures(lang: str) -> dict[str, tuple[str, list[Step], str]]:
     }
 
 
-def walk(url: str, names: list[str], lang: str, home: str) -> list[tuple[str, str]]:
+def walk(url: str, names: list[str], lang: str, home: str, client: str) -> list[tuple[str, str]]:
     out = []
     for name, (heading, steps, args) in captures(lang).items():
         if names and name not in names:
             continue
         term = Terminal(f"cap-{name}-{lang}", f"pasyans-capture-{os.getpid()}")
         env = {config.CONFIG_ENV: home, "PASYANS_LANG": lang, "TERM": "xterm-256color"}
-        command = f"{ROOT}/.venv/bin/pasyans --server {url} {args}".strip()
+        command = f"{client} --server {url} {args}".strip()
         term.run(command, env)
         shown = ""
         try:
@@ -164,6 +178,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--only", nargs="*", default=[], help="these captures only")
     parser.add_argument("--lang", choices=("en", "ru"), action="append")
+    parser.add_argument(
+        "--client",
+        default=str(ROOT / ".venv" / "bin" / "pasyans"),
+        help="the pasyans to run (another checkout's: the screens before a change)",
+    )
     args = parser.parse_args(argv)
     langs = args.lang or ["ru", "en"]
     first = (dt.datetime.now(dt.UTC).date() - dt.timedelta(days=2)).isoformat()
@@ -188,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
             config.save(server.url, config.Credentials("Маша", token))
             asyncio.run(history_games(server.url, token))
             for lang in langs:
-                for heading, shown in walk(server.url, args.only, lang, home):
+                for heading, shown in walk(server.url, args.only, lang, home, args.client):
                     print(f"### {heading}\n\n```\n{shown.rstrip()}\n```\n", flush=True)
     return 0
 
