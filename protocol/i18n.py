@@ -205,10 +205,13 @@ class Words:
 
     # -- the games' words: piles, actions, moves (docs/i18n.md) -------------------------
 
-    def pile(self, pile: Mapping[str, Any] | None, form: str = "") -> str:
+    def pile(
+        self, pile: Mapping[str, Any] | None, form: str = "", *, ids: bool | None = None
+    ) -> str:
         """What a pile of the view is called (its ``name`` and ``n``): ``form`` ""
         (column 3), ``from`` (from column 3), ``to`` (to column 3) or ``acc`` (column 3
-        as an action's object: "колонку 3"). A pile without a name: its id."""
+        as an action's object: "колонку 3"). A pile without a name: its id; with
+        :attr:`ids` (unless ``ids`` says otherwise) the id after the name."""
         if not pile:
             return ""
         pid = str(pile.get("id", ""))
@@ -217,7 +220,7 @@ class Words:
             return pid
         key = f"{name}.{form}" if form else name
         said = self.say(key, {"n": pile.get("n")}, fallback=pid)
-        if self.ids and pid and pid not in said:  # the id the board shows and one types
+        if (self.ids if ids is None else ids) and pid and pid not in said:  # as typed
             said += f" ({pid})"
         return said
 
