@@ -129,7 +129,7 @@ def captures(lang: str) -> dict[str, tuple[str, list[Step], str]]:
         "history": ("History (h)", [(("h",), ("UTC",))], ""),
         "inbox": (
             "The inbox, a challenge's results opened (i, Enter)",
-            [(("i",), ("UTC",)), (("Enter",), ())],
+            [(("i",), ("inbox" if not ru else "входящие",)), (("Enter",), ())],
             "",
         ),
         "replay": (
@@ -150,6 +150,12 @@ def captures(lang: str) -> dict[str, tuple[str, list[Step], str]]:
     }
 
 
+def at_home(lang: str) -> Step:
+    """Wait for the home screen before the first key (a key sent before the app
+    reads keys is lost)."""
+    return ((), ("серия" if lang == "ru" else "streak",))
+
+
 def walk(url: str, names: list[str], lang: str, home: str, client: str) -> list[tuple[str, str]]:
     out = []
     for name, (heading, steps, args) in captures(lang).items():
@@ -160,6 +166,8 @@ def walk(url: str, names: list[str], lang: str, home: str, client: str) -> list[
         command = f"{client} --server {url} {args}".strip()
         term.run(command, env)
         shown = ""
+        if not args:
+            steps = [at_home(lang), *steps]
         try:
             for keys, words in steps:
                 term.keys(*keys)
