@@ -30,8 +30,9 @@ async def test_a_past_day_resumes(
     app = PasyansApp(server_url)
     async with app.run_test(size=SMALL) as pilot:
         await until(pilot, lambda: at_home(pilot))
-        home = app.screen
-        assert isinstance(home, DailyScreen)
+        shown = app.screen
+        assert isinstance(shown, DailyScreen)
+        home: DailyScreen = shown
         await pilot.press("left_square_bracket")
         await until(pilot, lambda: home.date == yesterday and not home.running())
         await pilot.press("enter")  # crescent, the first row
