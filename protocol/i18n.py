@@ -125,6 +125,11 @@ def know_titles(games: Iterable[Mapping[str, Any]]) -> None:
 class Words:
     """The words of one language (its catalogue and its locale's formats)."""
 
+    #: a pile is said with the id its board shows and one types: "column 3 (T3)" (the
+    #: terminal client's, where the board labels piles by id; the server's words
+    #: name a pile alone)
+    ids = False
+
     def __init__(self, lang: str = DEFAULT) -> None:
         self.lang = lang if lang in LANGS else DEFAULT
         self._t = catalogue(self.lang)
@@ -200,17 +205,24 @@ class Words:
 
     # -- the games' words: piles, actions, moves (docs/i18n.md) -------------------------
 
-    def pile(self, pile: Mapping[str, Any] | None, form: str = "") -> str:
+    def pile(
+        self, pile: Mapping[str, Any] | None, form: str = "", *, ids: bool | None = None
+    ) -> str:
         """What a pile of the view is called (its ``name`` and ``n``): ``form`` ""
         (column 3), ``from`` (from column 3), ``to`` (to column 3) or ``acc`` (column 3
-        as an action's object: "колонку 3"). A pile without a name: its id."""
+        as an action's object: "колонку 3"). A pile without a name: its id; with
+        :attr:`ids` (unless ``ids`` says otherwise) the id after the name."""
         if not pile:
             return ""
+        pid = str(pile.get("id", ""))
         name = pile.get("name")
         if not isinstance(name, str) or not name:
-            return str(pile.get("id", ""))
+            return pid
         key = f"{name}.{form}" if form else name
-        return self.say(key, {"n": pile.get("n")}, fallback=str(pile.get("id", "")))
+        said = self.say(key, {"n": pile.get("n")}, fallback=pid)
+        if (self.ids if ids is None else ids) and pid and pid not in said:  # as typed
+            said += f" ({pid})"
+        return said
 
     def move(self, move: Mapping[str, Any], piles: Iterable[Mapping[str, Any]] = ()) -> str:
         """A move as a sentence: "Move the 5♦ from your hand to foundation 1", "Pick
