@@ -390,7 +390,7 @@ def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.Argument
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = translate_parser(build_parser(), current())
+    parser = translate_parser(build_parser(), current(), metavars=True)
     args = parser.parse_args(
         _ids_are_not_options(parser, list(sys.argv[1:] if argv is None else argv))
     )

@@ -293,10 +293,12 @@ ARGPARSE: tuple[str, ...] = (
 )
 
 
-def _texts(parser: argparse.ArgumentParser) -> Iterator[tuple[Any, str]]:
+def _texts(parser: argparse.ArgumentParser, metavars: bool = False) -> Iterator[tuple[Any, str]]:
     """Every (object, attribute) of a parser's words: its description and epilog, its
     headings (argparse names them as the parser is made, before :func:`translate_parser`
-    can), each argument's help, each subcommand's help, and the same of each subparser."""
+    can), each argument's help (and with ``metavars`` its placeholder: a player's
+    GAME is «ИГРА» as the help's prose names it, an operator's DATA_DIR stays the
+    setting's name), each subcommand's help, and the same of each subparser."""
     yield parser, "description"
     yield parser, "epilog"
     for group in parser._action_groups:
@@ -304,21 +306,26 @@ def _texts(parser: argparse.ArgumentParser) -> Iterator[tuple[Any, str]]:
     for action in parser._actions:
         if action.help and action.help != argparse.SUPPRESS:
             yield action, "help"
+        if metavars and isinstance(action.metavar, str):
+            yield action, "metavar"
         if isinstance(action, argparse._SubParsersAction):
             for choice in action._choices_actions:
                 yield choice, "help"
             for sub in dict.fromkeys(action.choices.values()):  # aliases: once
-                yield from _texts(sub)
+                yield from _texts(sub, metavars)
 
 
-def help_texts(parser: argparse.ArgumentParser) -> list[str]:
+def help_texts(parser: argparse.ArgumentParser, metavars: bool = False) -> list[str]:
     """The English help a parser prints (tools/i18n.py puts it in the catalogues)."""
-    return list(dict.fromkeys(t for o, a in _texts(parser) if (t := getattr(o, a, None))))
+    texts = _texts(parser, metavars)
+    return list(dict.fromkeys(t for o, a in texts if (t := getattr(o, a, None))))
 
 
-def translate_parser(parser: argparse.ArgumentParser, words: Words) -> argparse.ArgumentParser:
+def translate_parser(
+    parser: argparse.ArgumentParser, words: Words, metavars: bool = False
+) -> argparse.ArgumentParser:
     """Say a parser's help, and argparse's own words, in ``words``' language."""
-    for obj, attr in _texts(parser):
+    for obj, attr in _texts(parser, metavars):
         text = getattr(obj, attr, None)
         if text:
             setattr(obj, attr, words._t.gettext(text))
