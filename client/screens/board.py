@@ -173,6 +173,10 @@ class BoardScreen(HelpedBoard):
                 )
             )
             return
+        if char == "h" and self.playing and self.state.get("hints") is False:
+            event.stop()  # not offered on this deal (check_action): say why, as for f
+            await self.action_hint()
+            return
         if len(char) == 1 and char in PILE_CHARS and (char.isupper() or self.typed):
             event.stop()
             self.typed += char
