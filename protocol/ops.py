@@ -134,5 +134,15 @@ class Board(StrEnum):
 
 #: Ops a connection may send before ``register`` or ``auth``.
 PUBLIC_OPS: frozenset[Op] = frozenset(
-    {Op.REGISTER, Op.AUTH, Op.GAMES, Op.RULES, Op.DAILY, Op.LEADERBOARD, Op.REPLAY, Op.STATS}
+    {
+        Op.REGISTER,
+        Op.AUTH,
+        Op.GAMES,
+        Op.RULES,
+        Op.DAILY,
+        Op.LEADERBOARD,
+        Op.REPLAY,
+        Op.STATS,
+        Op.CHALLENGE,
+    }
 )

@@ -52,6 +52,8 @@ export const W = {
 
   signIn: {
     challenged: (code) => _("A friend challenges you to a game of patience (challenge {code}): pick a name and it opens at once, on the same deal as theirs.", { code }),
+    challengedBy: (creator) => _("{creator} challenges you to", { creator }),
+    challengeResults: (n) => (n ? ngettext("{n} player has played it so far.", "{n} players have played it so far.", n) : _("Nobody has played it yet: be the first.")),
     lead: _("Sixteen Russian patience games, a fair daily deal of each, leaderboards and races."),
     name: _("Pick a name: 3–20 letters of one alphabet, digits, _ or - (Маша, Ωμέγα, alice)"),
     start: _("Start playing"),

@@ -389,8 +389,12 @@ class Routes:
     async def challenge_accept(self, player: str, req: P.ChallengeAcceptRequest) -> Result:
         return await self.sv.challenges.accept(player, req.code)
 
-    async def challenge(self, player: str, req: P.ChallengeRequest) -> Result:
-        return await self.sv.challenges.show(player, req.code)
+    async def challenge(self, conn: Conn, req: P.ChallengeRequest) -> Result:
+        # open to anyone (a challenge link opened before signing in shows what it is):
+        # one who is not signed in sees what any account that has not played it sees
+        if conn.player is None:
+            return await self.sv.challenges.preview(req.code)
+        return await self.sv.challenges.show(conn.player, req.code)
 
     async def challenges(self, player: str, req: P.ChallengesRequest) -> Result:
         return await self.sv.challenges.mine(player, req.limit)

@@ -226,12 +226,13 @@ def test_a_challenge_link_opened_before_signing_in_says_so_and_plays_right_after
     browser: Any, web_server: ServerProcess
 ) -> None:
     """Issue 48: a newcomer opens a challenge's link: the sign-in page says it is a
-    challenge (its code), and once a name is picked the challenge's game opens by
-    itself, on its deal."""
+    challenge (its code), shows what it is (its game, its creator, how many played it),
+    and once a name is picked the challenge's game opens by itself, on its deal."""
+    creator_name = f"Зоя{uuid.uuid4().int % 100_000}"
 
     async def make() -> str:
         async with connect(web_server.url) as creator:
-            await creator.register(f"Зоя{uuid.uuid4().int % 100_000}")
+            await creator.register(creator_name)
             made = await creator.call("challenge_create", game="crescent")
             return str(made["challenge"]["code"])
 
@@ -241,6 +242,8 @@ def test_a_challenge_link_opened_before_signing_in_says_so_and_plays_right_after
         page.goto(f"{base(web_server)}#challenge/{code}")
         page.wait_for_selector(f"[data-invited='{code}']")
         assert code in page.inner_text("[data-invited]")
+        preview = page.wait_for_selector(f"[data-preview='{code}']").inner_text()
+        assert creator_name in preview and "Полумесяц" in preview, preview
         page.fill("[data-field=name]", f"Новичок{uuid.uuid4().int % 100_000}")
         page.click("[data-do=register]")
         page.wait_for_selector("section.game[data-status=playing]")

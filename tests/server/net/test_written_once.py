@@ -36,7 +36,6 @@ SIGNED_IN: dict[P.Op, dict[str, object]] = {
     P.Op.RACE_DROP: {"race_id": "abc", "player": "somebody"},
     P.Op.CHALLENGE_CREATE: {"game": "crescent"},
     P.Op.CHALLENGE_ACCEPT: {"code": "ABCDEF"},
-    P.Op.CHALLENGE: {"code": "ABCDEF"},
     P.Op.CHALLENGES: {},
     P.Op.CHALLENGE_CLOSE: {"code": "ABCDEF"},
     P.Op.RACE_WATCH: {"code": "ABCDEF"},
