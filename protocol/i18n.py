@@ -262,6 +262,17 @@ def action_key(action: str, params: Mapping[str, Any], declared: Iterable[str] =
 
 #: the forms a pile's name is said in (:meth:`Words.pile`)
 PILE_FORMS = ("", "from", "to", "acc")
+
+#: a pile label that is English words (``wait``, ``aces out``), not an id or a sign
+WORD_LABEL = re.compile(r"[a-z]{2}")
+
+
+def label_key(label: str) -> str | None:
+    """The keyed message a pile's word label is said with (``wait`` → ``label.wait``;
+    a board in Russian says «ждёт»), None for a label of ids and signs (``T3``, ``A↑``)."""
+    if not WORD_LABEL.search(label):
+        return None
+    return "label." + re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_")
 #: the sentences of a card move (:meth:`Words.move`)
 MOVE_KEYS = (N_("move.card"), N_("move.a_card"))
 

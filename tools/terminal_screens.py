@@ -142,6 +142,11 @@ def captures(lang: str) -> dict[str, tuple[str, list[Step], str]]:
             [((), ("G77",)), (("Z", "Z"), ())],
             "play carpet --deal 7",
         ),
+        "crescent": (
+            "A board: Crescent, deal 7 (its waiting cells named as the rules name them)",
+            [((), ("T16",))],
+            "play crescent --deal 7",
+        ),
         "parade_end": (
             "Parade's end screen (r, y)",
             [((), ("·",)), (("r",), ()), (("y",), ())],

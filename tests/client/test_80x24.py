@@ -110,7 +110,9 @@ async def test_home_at_80x24(server_url: str, account: config.Credentials) -> No
         await until(pilot, lambda: at_home(pilot))
         home = app.screen
         assert isinstance(home, DailyScreen)
-        shown = await on_screen(pilot, "Crescent — Полумесяц · commitment", "streak 0")
+        shown = await on_screen(
+            pilot, "Crescent — Полумесяц · commitment", f"streak 0\nstreak: {STREAK_MEANING}"
+        )
         # every game in English, its par and your result column; the chosen one in
         # full below, its Russian title too
         for slug in registry.slugs():
