@@ -33,6 +33,7 @@ from .links import Links, served
 from .news import News
 from .presence import Presence
 from .race import Races
+from .ratings import Ratings
 from .replay import Replays
 from .stats import Stats
 from .watch import Watch
@@ -180,6 +181,10 @@ class Services:
             await inbox.put(creator, item)
 
         races.on_rematch, challenges.on_result = rematch, result
+        # ratings from races (issue 51): moved when a race ends, shown in its rows, in
+        # stats, friends and on the rating board
+        ratings = Ratings(store)
+        races.ratings = boards.ratings = stats.ratings = friends.ratings = ratings
         # What happens after a game is written, in this order: a finished game is
         # counted in its player's statistics, noted in its challenge (its creator's
         # inbox told), told to the followers it beat, ranked on its daily's boards; a
