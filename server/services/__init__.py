@@ -68,6 +68,8 @@ class Services:
     calendar: Calendar
     links: Links
     _deployment: str = ""
+    #: ratings from races (issue 51)
+    ratings: Ratings | None = None
 
     async def deployment(self) -> str:
         """The deployment's id (read once from Redis, where the first instance made it)."""
@@ -220,6 +222,7 @@ class Services:
             inbox,
             Calendar(games),
             links,
+            ratings=ratings,
         )
 
 
