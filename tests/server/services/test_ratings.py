@@ -34,11 +34,16 @@ def at(address: str) -> dict[str, Any]:
     return {"additional_headers": {"X-Forwarded-For": address}}
 
 
+def who(c: TestClient) -> str:
+    assert c.player is not None
+    return c.player
+
+
 def value(mu: float, sigma: float) -> int:
     return round(1500 + 40 * (mu - 3 * sigma))
 
 
-def library(ranks: list[int], who: int = 0) -> tuple[int, int]:
+def library(ranks: list[float], who: int = 0) -> tuple[int, int]:
     """What openskill makes of new players finishing in ``ranks``: the displayed value
     of member ``who`` after the race, and its change."""
     teams = [[MODEL.rating()] for _ in ranks]
@@ -66,14 +71,14 @@ async def race(
     for c in clients[1:]:
         await c.call("race_join", code=made["race"]["code"])
     await host.call("race_start", race_id=rid)
-    states = {c.player: (await c.next_event("race_started"))["state"] for c in clients}
+    states = {who(c): (await c.next_event("race_started"))["state"] for c in clients}
     for c in found:
-        state = states[c.player]
+        state = states[who(c)]
         move = next(m for m in state["legal"] if m["to"].startswith("F"))
-        states[c.player] = await c.move(state, move)
+        states[who(c)] = await c.move(state, move)
     for c in clients:
         if c not in leave:
-            await c.call("resign", game_id=states[c.player]["game_id"])
+            await c.call("resign", game_id=states[who(c)]["game_id"])
     if leave:
         return rid, {}
     done = await host.next_event("race", status="finished", race_id=rid)
@@ -98,29 +103,29 @@ async def test_a_race_moves_ratings_as_the_library_says(redis_url: str) -> None:
             await a.register(unique_name("ann"))
             await b.register(unique_name("bob"))
             _, rows = await race(app, [a, b], found=(a,))
-            ann, bob = rows[a.player], rows[b.player]
+            ann, bob = rows[who(a)], rows[who(b)]
             assert ann["foundation"] > bob["foundation"]
             assert (ann["rating"]["value"], ann["rating_change"]) == library([1, 2], 0)
             assert (bob["rating"]["value"], bob["rating_change"]) == library([1, 2], 1)
             assert ann["rating_change"] > 0 > bob["rating_change"]
             assert ann["rating"]["races"] == 1 and ann["rating"]["provisional"]
-            assert await stats_rating(b, a.player) == ann["rating"]
-            await b.call("friend_add", name=a.player)
+            assert await stats_rating(b, who(a)) == ann["rating"]
+            await b.call("friend_add", name=who(a))
             friend = (await b.call("friends"))["friends"][0]
-            assert friend["player"] == a.player and friend["ratings"]["crescent"] == ann["rating"]
+            assert friend["player"] == who(a) and friend["ratings"]["crescent"] == ann["rating"]
             board = await a.call("leaderboard", game="crescent", board="rating")
             assert board["board"] == "rating" and board["entries"] == [] and board["me"] is None
             for _ in range(PROVISIONAL_RACES - 1):
                 _, rows = await race(app, [a, b], found=(a,))
-            assert rows[a.player]["rating"]["races"] == PROVISIONAL_RACES
-            assert not rows[a.player]["rating"]["provisional"]
+            assert rows[who(a)]["rating"]["races"] == PROVISIONAL_RACES
+            assert not rows[who(a)]["rating"]["provisional"]
             board = await a.call("leaderboard", game="crescent", board="rating")
             top = [(e["rank"], e["player"]) for e in board["entries"]]
-            assert top == [(1, a.player), (2, b.player)] and board["total"] == 2
-            assert board["me"]["rating"] == rows[a.player]["rating"]
+            assert top == [(1, who(a)), (2, who(b))] and board["total"] == 2
+            assert board["me"]["rating"] == rows[who(a)]["rating"]
             assert [e["rating"] for e in board["entries"]] == [
-                rows[a.player]["rating"],
-                rows[b.player]["rating"],
+                rows[who(a)]["rating"],
+                rows[who(b)]["rating"],
             ]
 
 
@@ -138,12 +143,12 @@ async def test_accounts_of_one_address_do_not_move_each_other(redis_url: str) ->
             for client, name in ((a, "ann"), (b, "bea"), (c, "cid")):
                 await client.register(unique_name(name))
             _, rows = await race(app, [a, b, c], found=(a,))
-            assert rows[a.player]["rating_change"] == library([1, 2], 0)[1]  # against Cid
-            assert rows[b.player]["rating_change"] == library([2, 2], 0)[1]  # tied with Cid
-            assert rows[c.player]["rating_change"] == library([2, 1, 2], 0)[1]  # both
-            before = {p: rows[p]["rating"] for p in (a.player, b.player)}
+            assert rows[who(a)]["rating_change"] == library([1, 2], 0)[1]  # against Cid
+            assert rows[who(b)]["rating_change"] == library([2, 2], 0)[1]  # tied with Cid
+            assert rows[who(c)]["rating_change"] == library([2, 1, 2], 0)[1]  # both
+            before = {p: rows[p]["rating"] for p in (who(a), who(b))}
             _, rows = await race(app, [a, b], found=(a,))
-            for p in (a.player, b.player):
+            for p in (who(a), who(b)):
                 assert rows[p]["rating_change"] is None and rows[p]["rating"] == before[p]
                 assert await stats_rating(c, p) == before[p]
 
@@ -165,17 +170,17 @@ async def test_a_member_who_leaves_is_placed_last(redis_url: str, clock: FakeClo
                 await b.register(unique_name("bob"))
                 rid, _ = await race(app, [a, b, c], found=(b,), leave=(b,))
             await eventually(lambda: rid in races._watched, what="the race watched here")
-            await eventually(lambda: not app.hub.online(str(b.player)), what="bob gone")
+            await eventually(lambda: not app.hub.online(str(who(b))), what="bob gone")
             for _ in range(2):
                 clock.advance(seconds=settings.race_absent_limit + settings.race_away_after + 1)
                 await store.redis.delete(store.keys.race_watch(rid))
                 await races.beat(app.hub.online, 1000)
             done = await a.next_event("race", status="finished", race_id=rid)
             rows = {p["player"]: p for p in done["players"]}
-            assert rows[b.player]["out"] == "timed_out"
-            assert rows[b.player]["foundation"] > rows[a.player]["foundation"]
-            assert rows[b.player]["rating_change"] == library([2, 1, 1], 0)[1] < 0
-            assert rows[a.player]["rating_change"] == library([1, 2, 1], 0)[1] > 0
+            assert rows[who(b)]["out"] == "timed_out"
+            assert rows[who(b)]["foundation"] > rows[who(a)]["foundation"]
+            assert rows[who(b)]["rating_change"] == library([2, 1, 1], 0)[1] < 0
+            assert rows[who(a)]["rating_change"] == library([1, 2, 1], 0)[1] > 0
 
 
 async def test_a_solo_race_and_a_chosen_deal_count_for_nothing(redis_url: str) -> None:
@@ -190,17 +195,17 @@ async def test_a_solo_race_and_a_chosen_deal_count_for_nothing(redis_url: str) -
             await a.register(unique_name("ann"))
             await b.register(unique_name("bob"))
             _, rows = await race(app, [a], found=(a,))
-            assert rows[a.player]["rating_change"] is None
-            assert rows[a.player]["rating"] == {
+            assert rows[who(a)]["rating_change"] is None
+            assert rows[who(a)]["rating"] == {
                 "value": 1500,
                 "uncertainty": 333,
                 "races": 0,
                 "provisional": True,
             }
-            assert await stats_rating(b, a.player) is None
+            assert await stats_rating(b, who(a)) is None
             _, rows = await race(app, [a, b], found=(a,), seed=SEED)
             assert all(r["rating"] is None and r["rating_change"] is None for r in rows.values())
-            assert await stats_rating(b, a.player) is None
+            assert await stats_rating(b, who(a)) is None
 
 
 async def test_a_race_is_rated_once_across_instances(redis_url: str) -> None:
@@ -221,9 +226,10 @@ async def test_a_race_is_rated_once_across_instances(redis_url: str) -> None:
             assert {p["player"]: p["rating"] for p in theirs["players"]} == {
                 p: r["rating"] for p, r in rows.items()
             }
-            assert rows[a.player]["rating"]["races"] == 1
+            assert rows[who(a)]["rating"]["races"] == 1
+            assert two.services.ratings is not None
             again = await two.services.ratings.rate(
                 "crescent", theirs["race_id"], theirs["players"], {}
             )
-            assert again[a.player]["rating"] == rows[a.player]["rating"]
-            assert (await stats_rating(b, a.player) or {})["races"] == 1
+            assert again[who(a)]["rating"] == rows[who(a)]["rating"]
+            assert (await stats_rating(b, who(a)) or {})["races"] == 1
