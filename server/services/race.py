@@ -592,7 +592,7 @@ class Races:
                 await self.games.changes.race_finished(rid)
             status = RaceStatus.FINISHED
         players.sort(key=lambda p: (p["place"] is None, p["place"] or 0, -p["foundation"]))
-        await self._rate(rid, info, status, members, players)
+        await self._rate(rid, info, status, players, games, places)
         starts_at = info.get("starts_at")
         rematch = None
         if info.get("rematch") and info.get("rematch_code"):
@@ -619,13 +619,15 @@ class Races:
         rid: str,
         info: Mapping[str, bytes],
         status: RaceStatus,
-        members: list[str],
         players: list[dict[str, Any]],
+        games: Mapping[str, str],
+        places: Mapping[str, int],
     ) -> None:
         """Each row's ``rating`` and ``rating_change``: null until the race is over,
         and in a race on a deal that could be seen in advance; once over, the race is
         rated (once, whichever instance gets here first: ``Ratings.rate``) and its
-        outcome kept in the race's hash."""
+        outcome kept in the race's hash. A member dealt a game who left the running race
+        (``race_leave``) is rated too, as if last (unless they had won a place)."""
         for p in players:
             p["rating"] = p["rating_change"] = None
         if status != RaceStatus.FINISHED or self.ratings is None or not rated(info):
@@ -634,8 +636,15 @@ class Races:
         if text:
             outcome = json.loads(text)
         else:
-            address = {m: _text(info.get(f"addr:{m}")) for m in members}
-            outcome = await self.ratings.rate(info["game"].decode(), rid, players, address)
+            here = {p["player"] for p in players}
+            left = [
+                {"player": m, "place": places.get(m), "foundation": 0, "out": "left"}
+                for m in games
+                if m not in here
+            ]
+            rows = [*players, *left]
+            address = {r["player"]: _text(info.get(f"addr:{r['player']}")) for r in rows}
+            outcome = await self.ratings.rate(info["game"].decode(), rid, rows, address)
             await self.store.race_set_field(rid, "rated", json.dumps(outcome, sort_keys=True))
         for p in players:
             mine = outcome.get(p["player"])

@@ -15,8 +15,9 @@ Which races are rated, and how (docs/protocol.md, "Fair play"):
 - only a race on a fresh deal the server drew when it was made: not one on a chosen
   seed, not one on a daily deal (which others may have played already that day);
 - the final order: the winners by place, then the others by cards founded (equal
-  counts tie); a member whose game was given up because they left (``timed_out``) or
-  were dropped (``dropped``) is placed last, below every finisher;
+  counts tie); a member who left the running race (``race_leave``), or whose game was
+  given up because they were away (``timed_out``) or dropped (``dropped``), is placed
+  last, below every finisher;
 - members who joined from one client address (``client_address``, issue 36; recorded
   when they joined) do not move each other's ratings: each member is rated against
   the members of other addresses only, and a member with none is not rated by the race
@@ -48,8 +49,9 @@ PROVISIONAL_RACES = 5
 BASE, SCALE = 1500, 40
 #: how long a race's outcome is kept (past the race's own day in Redis)
 OUTCOME_TTL_MS = 2 * 86_400_000
-#: members whose game the server gave up because they left: placed last
-LEFT = frozenset({"timed_out", "dropped"})
+#: members who left a running race (``left``: ``race_leave``), or whose game the
+#: server gave up because they were away or dropped: placed last
+LEFT = frozenset({"left", "timed_out", "dropped"})
 
 MODEL = PlackettLuce()
 

@@ -183,6 +183,30 @@ async def test_a_member_who_leaves_is_placed_last(redis_url: str, clock: FakeClo
             assert rows[who(a)]["rating_change"] == library([1, 2, 1], 0)[1] > 0
 
 
+async def test_a_member_who_leaves_the_race_under_way_is_placed_last(redis_url: str) -> None:
+    """Bob founds a card and leaves the running race (``race_leave``): no longer in
+    its rows, he is rated all the same, below Ann and Cid, who founded none and
+    resigned; the race ends as he leaves."""
+    async with running_app(redis_url, **BALANCED) as app:
+        url = f"ws://127.0.0.1:{app.port}/ws"
+        async with (
+            connect(url, **at("198.51.100.23")) as a,
+            connect(url, **at("198.51.100.24")) as b,
+            connect(url, **at("198.51.100.25")) as c,
+        ):
+            for client, name in ((a, "ann"), (b, "bob"), (c, "cid")):
+                await client.register(unique_name(name))
+            rid, _ = await race(app, [a, b, c], found=(b,), leave=(b,))
+            assert await b.call("race_leave", race_id=rid) == {}
+            done = await a.next_event("race", status="finished", race_id=rid)
+            rows = {p["player"]: p for p in done["players"]}
+            assert who(b) not in rows
+            assert rows[who(a)]["rating_change"] == library([1, 2, 1], 0)[1] > 0
+            bob = await stats_rating(a, who(b))
+            assert bob is not None and bob["races"] == 1
+            assert bob["value"] == library([2, 1, 1], 0)[0] < 1500
+
+
 async def test_a_solo_race_and_a_chosen_deal_count_for_nothing(redis_url: str) -> None:
     """Alone in a race, nobody is beaten: no rating moves (the row shows the rating as
     it is); on a chosen seed, which anyone could have played before, no rating at all."""
