@@ -363,11 +363,7 @@ export const W = {
     notDealt: _("not dealt yet"),
     heldBack: _("cards shown once every member's game is over (while anybody plays, no spectator sees a card: all play the same deal)"),
     // ratings (issue 51): a member's rating at the game after a rated race, its change
-    rating: (r, change) =>
-      _("rating {value}", { value: `${r.value}${r.provisional ? "?" : ""}` }) +
-      (change === null || change === undefined
-        ? " " + _("(not counted)")
-        : ` (${change > 0 ? "+" : change < 0 ? "\u2212" : ""}${Math.abs(change)})`),
+    rating: (r, d) => _("rating {value}", { value: `${r.value}${r.provisional ? "?" : ""}` }) + (d == null ? " " + _("(not counted)") : ` (${d > 0 ? "+" : d < 0 ? "\u2212" : ""}${Math.abs(d)})`),
     provisional: _("? provisional: fewer than 5 rated races"),
   },
 

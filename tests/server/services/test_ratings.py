@@ -127,6 +127,10 @@ async def test_a_race_moves_ratings_as_the_library_says(redis_url: str) -> None:
                 rows[who(a)]["rating"],
                 rows[who(b)]["rating"],
             ]
+            among = await b.call("leaderboard", game="crescent", board="rating", friends=True)
+            assert among["friends"] and among["total"] == 2
+            assert [e["player"] for e in among["entries"]] == [who(a), who(b)]
+            assert among["me"] == {"rank": 2, "player": who(b), "rating": rows[who(b)]["rating"]}
 
 
 async def test_accounts_of_one_address_do_not_move_each_other(redis_url: str) -> None:
