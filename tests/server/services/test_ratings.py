@@ -211,9 +211,10 @@ async def test_a_member_who_leaves_the_race_under_way_is_placed_last(redis_url: 
             assert bob["value"] == library([2, 1, 1], 0)[0] < 1500
 
 
-async def test_a_solo_race_and_a_chosen_deal_count_for_nothing(redis_url: str) -> None:
+async def test_a_solo_race_a_chosen_deal_and_a_daily_count_for_nothing(redis_url: str) -> None:
     """Alone in a race, nobody is beaten: no rating moves (the row shows the rating as
-    it is); on a chosen seed, which anyone could have played before, no rating at all."""
+    it is); on a chosen seed, or today's daily deal, which others could have played
+    before, no rating at all."""
     async with running_app(redis_url, **BALANCED) as app:
         url = f"ws://127.0.0.1:{app.port}/ws"
         async with (
@@ -234,6 +235,16 @@ async def test_a_solo_race_and_a_chosen_deal_count_for_nothing(redis_url: str) -
             _, rows = await race(app, [a, b], found=(a,), seed=SEED)
             assert all(r["rating"] is None and r["rating_change"] is None for r in rows.values())
             assert await stats_rating(b, who(a)) is None
+            # today's daily deal: others may have played it already today
+            made = (await a.call("race_create", game="short", daily=True))["race"]
+            await b.call("race_join", code=made["code"])
+            await a.call("race_start", race_id=made["race_id"])
+            for c in (a, b):
+                state = (await c.next_event("race_started"))["state"]
+                await c.call("resign", game_id=state["game_id"])
+            done = await a.next_event("race", status="finished", race_id=made["race_id"])
+            assert all(p["rating"] is None for p in done["players"])
+            assert (await b.call("stats", player=who(a)))["ratings"] == {}
 
 
 async def test_a_race_is_rated_once_across_instances(redis_url: str) -> None:
