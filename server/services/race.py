@@ -31,7 +31,12 @@ timed_out``: it counts as resigned), so that a race ends although a member left
 without resigning. The creator may also end a running race (``race_end``: every game
 still in play is given up, ``out: ended``) or drop a member who is away
 (``race_drop``: out of the lobby, or their game given up, ``out: dropped``).
-docs/races.md says this to players. What it costs: one HSET a beat per race with
+docs/races.md says this to players.
+
+A finished race on a fresh deal moves its members' ratings at the game (``ratings.py``:
+once, whichever instance sees it end; each member's client address is noted when they
+join, since members of one address do not move each other's ratings), and its rows
+carry them. What it costs: one HSET a beat per race with
 members connected here, one SET NX a beat per race not finished, and one read of the
 race per beat on the instance holding its lease.
 """
