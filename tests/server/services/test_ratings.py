@@ -187,6 +187,38 @@ async def test_a_member_who_leaves_is_placed_last(redis_url: str, clock: FakeClo
             assert rows[who(a)]["rating_change"] == library([1, 2, 1], 0)[1] > 0
 
 
+async def test_a_member_dropped_by_the_creator_is_placed_last(
+    redis_url: str, clock: FakeClock
+) -> None:
+    """Bob founds a card and goes away; Ann, who made the race, drops him
+    (``race_drop``): he loses to Ann and Cid, who founded none."""
+    async with running_app(redis_url, clock=clock, presence_interval=3600, **BALANCED) as app:
+        assert app.services is not None and app.store is not None
+        races, store, settings = app.services.races, app.store, app.settings
+        url = f"ws://127.0.0.1:{app.port}/ws"
+        async with (
+            connect(url, **at("198.51.100.26")) as a,
+            connect(url, **at("198.51.100.28")) as c,
+        ):
+            await a.register(unique_name("ann"))
+            await c.register(unique_name("cid"))
+            async with connect(url, **at("198.51.100.27")) as b:
+                await b.register(unique_name("bob"))
+                rid, _ = await race(app, [a, b, c], found=(b,), leave=(b,))
+            await eventually(lambda: rid in races._watched, what="the race watched here")
+            await eventually(lambda: not app.hub.online(who(b)), what="bob gone")
+            clock.advance(seconds=settings.race_away_after + 1)
+            await store.redis.delete(store.keys.race_watch(rid))
+            await races.beat(app.hub.online, 1000)
+            await a.call("race_drop", race_id=rid, player=who(b))
+            done = await a.next_event("race", status="finished", race_id=rid)
+            rows = {p["player"]: p for p in done["players"]}
+            assert rows[who(b)]["out"] == "dropped"
+            assert rows[who(b)]["foundation"] > rows[who(c)]["foundation"]
+            assert rows[who(b)]["rating_change"] == library([2, 1, 1], 0)[1] < 0
+            assert rows[who(c)]["rating_change"] == library([1, 2, 1], 0)[1] > 0
+
+
 async def test_a_member_who_leaves_the_race_under_way_is_placed_last(redis_url: str) -> None:
     """Bob founds a card and leaves the running race (``race_leave``): no longer in
     its rows, he is rated all the same, below Ann and Cid, who founded none and
