@@ -139,6 +139,8 @@ class Races:
         fields: dict[str, str | int] = {}
         if seed is not None:
             fields["chosen"] = 1  # every member is told, and the result says so
+        elif not daily:
+            fields["rates"] = 1  # a fresh deal: the race moves ratings (ratings.py)
         if daily:
             # Today's daily deal: its games carry the date and commitment, so the seed
             # stays hidden until the day is over.

@@ -91,8 +91,10 @@ class Skill:
 
 
 def rated(info: Mapping[str, bytes]) -> bool:
-    """Whether a race (its hash) is on a deal nobody could see in advance."""
-    return not info.get("chosen") and not info.get("date")
+    """Whether a race (its hash) is on a deal nobody could see in advance: made on a
+    fresh deal (``rates``, by a server that notes its members' addresses), not on a
+    chosen seed or a daily."""
+    return info.get("rates") == b"1" and not info.get("chosen") and not info.get("date")
 
 
 def ranks(rows: Sequence[Mapping[str, Any]]) -> dict[str, int]:
