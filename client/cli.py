@@ -144,12 +144,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    def command(name: str, help: str, description: str | None = None) -> argparse.ArgumentParser:
+    def command(
+        name: str, help: str, description: str | None = None, *, local: bool = False
+    ) -> argparse.ArgumentParser:
+        """A subcommand; ``local``: one that asks no server (no ``--server``)."""
         return sub.add_parser(
             name,
             help=help,
             description=description or help,
-            parents=[common],
+            parents=[] if local else [common],
             formatter_class=_Formatter,
         )
 
@@ -197,6 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the language of pasyans: ru (русский) or en (English)",
         description="Say every word in LANG from now on (remembered in your config directory);\n"
         "without LANG, print the language in use. $PASYANS_LANG overrides it for a run.",
+        local=True,
     )
     p.add_argument("lang", metavar="LANG", nargs="?", choices=LANGS)
 
@@ -386,7 +390,7 @@ def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.Argument
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = translate_parser(build_parser(), current())
+    parser = translate_parser(build_parser(), current(), metavars=True)
     args = parser.parse_args(
         _ids_are_not_options(parser, list(sys.argv[1:] if argv is None else argv))
     )
@@ -396,7 +400,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return home(args)
         if args.command in ("play", "resume", "race") and not (args.script or _tty()):
             args.script = True
-            print(_("no terminal: script mode (moves from stdin)"), file=sys.stderr)
+            args.said_script = True  # said once the game is there (Script.intro), not
+            # before a refusal of it
         if args.command in ("play", "resume", "race") and not args.script:
             return board(args)
         launch = (
@@ -561,6 +566,13 @@ def launch_of(args: argparse.Namespace) -> Launch:
     return Launch(race=args.code)
 
 
+def said_script(args: argparse.Namespace) -> None:
+    """No terminal made a board command script mode: said once its game is there (a
+    refused game says only why)."""
+    if getattr(args, "said_script", False):
+        print(_("no terminal: script mode (moves from stdin)"), file=sys.stderr)
+
+
 async def cmd_script(args: argparse.Namespace, out: TextIO) -> int:
     async with await connect(args.server, need_auth=True) as conn:
         titles = await conn.titles()
@@ -570,6 +582,7 @@ async def cmd_script(args: argparse.Namespace, out: TextIO) -> int:
         progress = ProgressLine(sys.stderr)  # a daily still being certified: wait
         state = await open_game(conn, launch, progress.show)
         progress.done()
+        said_script(args)
 
         def reconnect() -> Awaitable[Connection]:
             return connect(args.server, need_auth=True, patient=True)
@@ -591,6 +604,7 @@ async def cmd_race(args: argparse.Namespace, out: TextIO) -> int:
         if launch.game:
             check_game(launch.game, titles)
         race, state = await open_race(conn, launch)
+        said_script(args)
         return await RaceScript(conn, race, out, titles, state).run(stdin_reader(sys.stdin))
 
 

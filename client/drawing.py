@@ -202,7 +202,7 @@ def _title_words(pile: Mapping[str, Any]) -> tuple[list[str], str]:
     label = str(pile.get("label") or "")
     words_ = current()
     if words_.lang != "en" and re.search(r"[a-z]{2}", label) and pile.get("name"):
-        label = words_.pile(pile)  # an English word label: the pile's name instead
+        label = words_.pile(pile, ids=False)  # an English word label: the pile's name
     said = label.split()
     if said[:1] == [pid]:  # a label that starts with the id (``P2 NW``) says it once
         said = said[1:]

@@ -192,22 +192,33 @@ def say(msgid: str, **params: Any) -> str:
     return operator_words()(msgid, **params)
 
 
-def client_command() -> str:
+#: the server the terminal client goes to unless told (client/config.py's DEFAULT_SERVER)
+CLIENT_DEFAULT = "ws://127.0.0.1:8765/ws"
+
+
+def client_command(url: str = "") -> str:
     """How to start the terminal client: the ``pasyans`` beside this one (``.venv/bin/
-    pasyans`` from the source tree), else ``pasyans``."""
+    pasyans`` from the source tree), else ``pasyans``; with ``--server URL`` when this
+    server is not where the client goes by default (``PASYANS_PORT=8766 make run``:
+    the bare command would reach another server, or none)."""
+    command = "pasyans"
     beside = Path(sys.argv[0]).resolve().parent / "pasyans"
-    if not beside.exists():
-        return "pasyans"
-    with contextlib.suppress(ValueError):
-        return str(beside.relative_to(Path.cwd()))
-    return str(beside)
+    if beside.exists():
+        command = str(beside)
+        with contextlib.suppress(ValueError):
+            command = str(beside.relative_to(Path.cwd()))
+    if url and url != CLIENT_DEFAULT:
+        command += f" --server {url}"
+    return command
 
 
 def where(host: str, port: int) -> None:
     """Where players go: the web page and the terminal client."""
     shown = f"[{host}]" if ":" in host else host
+    near = "127.0.0.1" if host in ("0.0.0.0", "::", "", "localhost") else shown
+    url = f"ws://{near}:{port}/ws"  # every address: this machine's own reaches it
     print(say(N_("  web client:      http://{host}:{port}/"), host=shown, port=port), flush=True)
-    print(say(N_("  terminal client: {command}"), command=client_command()), flush=True)
+    print(say(N_("  terminal client: {command}"), command=client_command(url)), flush=True)
 
 
 #: seconds between two lines on today's dailies while they are being certified

@@ -94,7 +94,7 @@ def helps() -> list[str]:
     from client import cli
     from server import __main__ as server_cli
 
-    return [*help_texts(cli.build_parser()), *help_texts(server_cli.build_parser())]
+    return [*help_texts(cli.build_parser(), metavars=True), *help_texts(server_cli.build_parser())]
 
 
 def template() -> Catalog:

@@ -96,6 +96,8 @@ class BoardScreen(HelpedBoard):
         """Offer (in the footer, and on the key) only what works now."""
         if action == "finish":  # only once the server said it can finish from here
             return self.playing and self.finish_offer is not None
+        if action == "hint" and self.state.get("hints") is False:
+            return False  # today's daily, a challenge, a race: the server gives none
         return not (action in self.PLAY_KEYS and not self.playing)
 
     # -- choosing a move -------------------------------------------------------
@@ -235,8 +237,8 @@ class BoardScreen(HelpedBoard):
 
         self.app.push_screen(ConfirmScreen(_("Resign this game?")), confirmed)
 
-    async def action_rules(self) -> None:
-        await self.show_rules(str(self.state.get("game")))
+    def action_rules(self) -> None:
+        self.show_rules(str(self.state.get("game")))
 
     def action_toggle_safe(self) -> None:
         """Play the safe moves after each of your moves, or stop."""

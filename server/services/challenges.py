@@ -480,7 +480,7 @@ class Challenges:
         if rec.status == GameStatus.PLAYING:
             raise ProtocolError(
                 ErrorCode.FORBIDDEN,
-                f"game {gid} is still in play: its result is the mark",
+                f"game {gid} is still in play: finish it first, and its result is the mark to beat",
                 key="error.challenge_in_play",
             )
         if rec.race and not rec.race_over:
