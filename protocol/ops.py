@@ -130,6 +130,8 @@ class Board(StrEnum):
 
     DAILY = "daily"
     ALLTIME = "alltime"
+    #: the game's ratings from races (issue 51)
+    RATING = "rating"
 
 
 #: Ops a connection may send before ``register`` or ``auth``.

@@ -34,6 +34,8 @@ from .objects import (
     Position,
     Progress,
     Race,
+    Rating,
+    RatingEntry,
     Replay,
     Slug,
     State,
@@ -119,6 +121,20 @@ class Dailies(TypedDict):
     streak: Annotated[Count, "UTC days in a row with a ranked daily finished by the rules"]
 
 
+class RatingBoard(TypedDict):
+    """``leaderboard`` with ``board: rating``: the players past provisional, highest
+    rating first (issue 51)."""
+
+    game: Slug
+    board: Literal["rating"]
+    date: None
+    entries: list[RatingEntry]
+    me: Annotated[RatingEntry | None, "your own row (null while provisional)"]
+    cursor: str | None
+    total: Annotated[Count, "players on the board (among friends: theirs)"]
+    friends: bool
+
+
 class Leaderboard(TypedDict):
     game: Slug
     board: Board
@@ -161,6 +177,7 @@ class Stats(TypedDict):
     overall: Block
     games: Annotated[dict[str, Block], "slug → the games played (or the one asked)"]
     days: Annotated[list[DayCount], "the last 30 UTC days, oldest first"]
+    ratings: Annotated[dict[str, Rating], "slug → the player's rating, at the games they have one"]
 
 
 class FriendAdded(TypedDict):
@@ -249,7 +266,7 @@ RESULTS: dict[Op, tuple[type, ...]] = {
     Op.HINT: (Hint,),
     Op.MY_GAMES: (MyGames,),
     Op.DAILY: (Dailies,),
-    Op.LEADERBOARD: (Leaderboard,),
+    Op.LEADERBOARD: (Leaderboard, RatingBoard),
     Op.RACE_CREATE: (RaceOnly,),
     Op.RACE_JOIN: (RaceJoined,),
     Op.RACE_START: (RaceOnly,),

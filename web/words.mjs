@@ -364,6 +364,9 @@ export const W = {
     watchingLoading: (code) => _("watching race {code}…", { code }),
     notDealt: _("not dealt yet"),
     heldBack: _("cards shown once every member's game is over (while anybody plays, no spectator sees a card: all play the same deal)"),
+    // ratings (issue 51): a member's rating at the game after a rated race, its change
+    rating: (r, d) => _("rating {value}", { value: `${r.value}${r.provisional ? "?" : ""}` }) + (d == null ? " " + _("(not counted)") : ` (${d > 0 ? "+" : d < 0 ? "\u2212" : ""}${Math.abs(d)})`),
+    provisional: _("? provisional: fewer than 5 rated races"),
   },
 
   challenge: {

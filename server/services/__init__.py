@@ -33,6 +33,7 @@ from .links import Links, served
 from .news import News
 from .presence import Presence
 from .race import Races
+from .ratings import Ratings
 from .replay import Replays
 from .stats import Stats
 from .watch import Watch
@@ -67,6 +68,8 @@ class Services:
     calendar: Calendar
     links: Links
     _deployment: str = ""
+    #: ratings from races (issue 51)
+    ratings: Ratings | None = None
 
     async def deployment(self) -> str:
         """The deployment's id (read once from Redis, where the first instance made it)."""
@@ -180,6 +183,10 @@ class Services:
             await inbox.put(creator, item)
 
         races.on_rematch, challenges.on_result = rematch, result
+        # ratings from races (issue 51): moved when a race ends, shown in its rows, in
+        # stats, friends and on the rating board
+        ratings = Ratings(store)
+        races.ratings = boards.ratings = stats.ratings = friends.ratings = ratings
         # What happens after a game is written, in this order: a finished game is
         # counted in its player's statistics, noted in its challenge (its creator's
         # inbox told), told to the followers it beat, ranked on its daily's boards; a
@@ -215,6 +222,7 @@ class Services:
             inbox,
             Calendar(games),
             links,
+            ratings=ratings,
         )
 
 

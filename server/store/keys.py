@@ -256,3 +256,17 @@ class Keys:
     def watch_channels(self) -> str:
         """pattern matching every watch channel."""
         return f"{self.prefix}ch:watch:*"
+
+    # ratings (issue 51): one hash tag per game, so a race's update is one script
+    def ratings(self, slug: str) -> str:
+        """hash: player (casefolded) → ``mu|sigma|races`` of their rating at the game."""
+        return f"{self.prefix}rt:{{{slug}}}"
+
+    def rating_board(self, slug: str) -> str:
+        """zset: registered name → displayed rating, of the players past provisional."""
+        return f"{self.prefix}rt:{{{slug}}}:board"
+
+    def rating_race(self, slug: str, rid: str) -> str:
+        """string with a time to live: a race's rating outcome (JSON), written in the
+        same step as the ratings it moved, so a race is rated once."""
+        return f"{self.prefix}rt:{{{slug}}}:race:{rid}"

@@ -17,6 +17,7 @@ calls and their timing, and the transports of scripts, chosen once: :mod:`.trans
 :mod:`.watchers`   spectators of races
 :mod:`.presence`   who is connected, doing what; who hides it
 :mod:`.inbox`      each player's inbox, and invites counted
+:mod:`.ratings`    each game's ratings from races, and their board (issue 51)
 =================  ============================================================
 
 Why one class of many bases rather than a store holding one object per concept: the
@@ -39,6 +40,7 @@ from .limits import LimitStore
 from .players import PlayerStore
 from .presence import PresenceStore
 from .races import RaceStore
+from .ratings import RatingStore
 from .watchers import WatcherStore
 
 #: the concepts a store gathers
@@ -54,6 +56,7 @@ CONCEPTS: tuple[type, ...] = (
     WatcherStore,
     PresenceStore,
     InboxStore,
+    RatingStore,
 )
 
 
@@ -69,6 +72,7 @@ class Store(
     WatcherStore,
     PresenceStore,
     InboxStore,
+    RatingStore,
 ):
     """The Redis side of pasyans: ``Store(url, *, cluster, prefix, max_connections,
     observe, durability, wait_replicas, replica_timeout)``, as

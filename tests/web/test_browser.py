@@ -157,6 +157,11 @@ def test_two_players_race_by_link_to_the_end_and_a_replay_steps_to_the_final_boa
             p.wait_for_selector("section.game[data-status=lost]")
         for p in (page, friend):
             p.wait_for_selector(".race-panel[data-race-status=finished]")
+            # ratings (issue 51): a fresh deal is rated; both play from this machine
+            # (one address), so neither rating moves: 1500, provisional, not counted
+            p.wait_for_selector(".race-panel [data-provisional]")
+            shown = p.locator(".race-panel .rating[data-rating='1500'][data-rating-change='']")
+            assert shown.count() == 2
     finally:
         context.close()
     page.goto(base(web_server) + "#history")

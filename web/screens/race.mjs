@@ -40,12 +40,14 @@ function RacePanel({ race }) {
         (p, i) => html`<li data-member=${p.player} data-place=${places ? places[i] : undefined} class=${p.away ? "away" : ""}>
           <strong>${p.player}</strong> ${W.race.row(places ? { ...p, place: places[i] } : p)}
           ${p.out ? ` (${W.out[p.out] || p.out})` : ""}${p.away ? W.race.away : ""}
+          ${p.rating ? html` · <span class="rating" data-rating=${p.rating.value} data-rating-change=${p.rating_change ?? ""}>${W.race.rating(p.rating, p.rating_change)}</span>` : ""}
           ${creator && p.away && p.player !== me
             ? html` <button data-do="race-drop" onClick=${() => act("race_drop", { player: p.player }, W.race.dropAsk(p.player))}>${W.race.drop}</button>`
             : ""}
         </li>`,
       )}
     </ol>
+    ${race.players.some((p) => p.rating && p.rating.provisional) ? html`<p class="note" data-provisional="1">${W.race.provisional}</p>` : ""}
     ${creator && race.status === "running" ? html`<button data-do="race-end" onClick=${() => act("race_end", {}, W.race.endAsk)}>${W.race.end}</button>` : ""}
   </aside>`;
 }
