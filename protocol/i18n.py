@@ -273,6 +273,8 @@ def label_key(label: str) -> str | None:
     if not WORD_LABEL.search(label):
         return None
     return "label." + re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_")
+
+
 #: the sentences of a card move (:meth:`Words.move`)
 MOVE_KEYS = (N_("move.card"), N_("move.a_card"))
 
