@@ -57,6 +57,7 @@ FILES: Mapping[str, str] = {
             "store.mjs",
             "ui.mjs",
             "words.mjs",
+            "words_challenge.mjs",
             "i18n.mjs",
             "lang.js",
             "i18n/en.json",
