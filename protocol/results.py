@@ -210,6 +210,12 @@ class Presence(TypedDict):
     hidden: Annotated[bool, "your presence is hidden from friends (you show as offline)"]
 
 
+class Reported(TypedDict):
+    """``report``: the operators have it (issue 49)."""
+
+    player: Player
+
+
 class Calendar(TypedDict):
     month: Annotated[str, "YYYY-MM"]
     game: Annotated[Slug | None, "the game asked, or null: every game, counted"]
@@ -278,6 +284,7 @@ RESULTS: dict[Op, tuple[type, ...]] = {
     Op.UNBLOCK: (Unblocked,),
     Op.PRESENCE: (Presence,),
     Op.CALENDAR: (Calendar,),
+    Op.REPORT: (Reported,),
 }
 assert set(RESULTS) == set(Op), "every op has its result type"
 

@@ -414,6 +414,14 @@ class Routes:
     async def unblock(self, player: str, req: P.UnblockRequest) -> Result:
         return await self.sv.friends.block(player, req.name, add=False)
 
+    # -- issue 49, operators' half ---------------------------------------------------
+
+    async def report(self, player: str, req: P.ReportRequest) -> Result:
+        reported = await self.sv.moderation.report(
+            player, req.name, str(req.reason), req.text or "", req.game_id
+        )
+        return {"player": reported}
+
     async def presence(self, player: str, req: P.PresenceRequest) -> Result:
         return await self.sv.friends.hide(player, req.hidden)
 

@@ -30,6 +30,7 @@ from .inbox import Inbox
 from .leaderboard import Leaderboards
 from .limits import AddressLimits
 from .links import Links, served
+from .moderation import Moderation
 from .news import News
 from .presence import Presence
 from .race import Races
@@ -66,6 +67,8 @@ class Services:
     inbox: Inbox
     calendar: Calendar
     links: Links
+    #: bans, results taken off, reports (issue 49)
+    moderation: Moderation
     _deployment: str = ""
 
     async def deployment(self) -> str:
@@ -215,6 +218,7 @@ class Services:
             inbox,
             Calendar(games),
             links,
+            Moderation(store, clock),
         )
 
 

@@ -17,6 +17,7 @@ calls and their timing, and the transports of scripts, chosen once: :mod:`.trans
 :mod:`.watchers`   spectators of races
 :mod:`.presence`   who is connected, doing what; who hides it
 :mod:`.inbox`      each player's inbox, and invites counted
+:mod:`.moderation` bans, results taken off, the audit log, reports (issue 49)
 =================  ============================================================
 
 Why one class of many bases rather than a store holding one object per concept: the
@@ -36,6 +37,7 @@ from .follows import FollowStore
 from .games import GameStore
 from .inbox import InboxStore
 from .limits import LimitStore
+from .moderation import ModerationStore
 from .players import PlayerStore
 from .presence import PresenceStore
 from .races import RaceStore
@@ -54,6 +56,7 @@ CONCEPTS: tuple[type, ...] = (
     WatcherStore,
     PresenceStore,
     InboxStore,
+    ModerationStore,
 )
 
 
@@ -69,6 +72,7 @@ class Store(
     WatcherStore,
     PresenceStore,
     InboxStore,
+    ModerationStore,
 ):
     """The Redis side of pasyans: ``Store(url, *, cluster, prefix, max_connections,
     observe, durability, wait_replicas, replica_timeout)``, as
