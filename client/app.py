@@ -20,6 +20,7 @@ from protocol.messages import Event, Mode, Push
 from . import config, launch
 from .challenges import challenge_news
 from .connection import ClientError, Connection, ServerError
+from .errors import BANNED
 from .host import ConnectionLost, GameChanged, InboxChanged, Reconnected
 from .inbox import invited_news
 from .lang import _, say
@@ -84,8 +85,8 @@ class PasyansApp(App[int]):
         try:
             await self.conn.auth(creds.token)
         except ServerError as exc:
-            if exc.code != ErrorCode.UNAUTHORIZED:
-                raise
+            if exc.code != ErrorCode.UNAUTHORIZED or exc.key == BANNED:
+                raise  # a ban (issue 49) is said on a full screen: no new account
             await self.push_screen(
                 NameScreen(
                     _(

@@ -20,6 +20,7 @@ from protocol.messages import DATE_RE, ID_RE, MAX_LIMIT, MAX_SEED, RACE_CODE_RE,
 
 from . import cli_accounts, cli_challenges, cli_records, config
 from .connection import ClientError, Connection, ServerError, UsageError
+from .errors import BANNED
 from .lang import LANGS, _, current, remember
 from .launch import Launch, check_game, game_slug, open_game, open_race
 from .progress import ProgressLine
@@ -450,8 +451,8 @@ async def connect(server: str, *, need_auth: bool, patient: bool = False) -> Con
             try:
                 await conn.auth(creds.token)
             except ServerError as exc:
-                if exc.code != ErrorCode.UNAUTHORIZED:
-                    raise
+                if exc.code != ErrorCode.UNAUTHORIZED or exc.key == BANNED:
+                    raise  # banned (issue 49): said as the server words it
                 message = _(
                     "the server at {server} refused the saved token of {player}: "
                     "run `pasyans login TOKEN` or `pasyans register NAME`",

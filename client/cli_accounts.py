@@ -11,6 +11,7 @@ from protocol.errors import ErrorCode
 from . import config
 from .cli_records import Connect, Run
 from .connection import ClientError, Connection, ServerError, UsageError
+from .errors import BANNED
 from .lang import _
 from .status import EXIT_OK
 
@@ -121,7 +122,7 @@ def commands(connect: Connect) -> dict[str, Run]:
             try:
                 result = await conn.auth(args.token)
             except ServerError as exc:
-                if exc.code == ErrorCode.UNAUTHORIZED:
+                if exc.code == ErrorCode.UNAUTHORIZED and exc.key != BANNED:
                     raise ClientError(
                         _("the server at {server} does not know this token", server=args.server)
                     ) from None

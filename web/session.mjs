@@ -17,6 +17,12 @@ export async function signIn() {
     saveAccount(app.account);
     app.signedIn = true;
   } catch (err) {
+    if (err instanceof ServerError && err.error.key === "error.banned") {
+      // the operators banned this account: say so, and keep the token (a ban may be lifted)
+      app.signedIn = false;
+      update({ banned: err.message });
+      return;
+    }
     if (err instanceof ServerError && err.code === "unauthorized") {
       saveAccount(null);
       app.account = null;
