@@ -319,6 +319,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--script", action="store_true", help="print text instead of the boards")
     cli_records.add_commands(command, date_arg, limit_arg)
     cli_challenges.add_commands(command)
+    cli_accounts.add_report(command)  # issue 49, operators' half
     return parser
 
 
