@@ -43,9 +43,10 @@ async def test_a_ban_reaches_both_instances_at_once(cluster: Cluster) -> None:
     cheat, honest = name("cheat"), name("honest")
     async with member(cluster.url(0), cheat) as c0, member(cluster.url(1), honest) as h1:
         assert c0.token is not None
-        async with member(cluster.url(1), token=c0.token) as c1, member(
-            cluster.url(0), token=h1.token
-        ) as h0:
+        async with (
+            member(cluster.url(1), token=c0.token) as c1,
+            member(cluster.url(0), token=h1.token) as h0,
+        ):
             await play_daily(c0)
             await play_daily(h1)
             await h1.call("friend_add", name=cheat)

@@ -138,7 +138,7 @@ async def test_reports_are_limited_checked_and_listed(
         "report", name=bad.upper(), reason="cheating", text="too fast", game_id=state["game_id"]
     )
     assert done == {"player": bad}
-    refused = [
+    refused: list[tuple[dict[str, Any], str, str | None]] = [
         ({"name": player.player, "reason": "abuse"}, "bad_request", "error.report_self"),
         ({"name": "ghost-player", "reason": "abuse"}, "not_found", "error.no_player"),
         ({"name": bad, "reason": "boring"}, "bad_request", None),
