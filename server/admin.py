@@ -19,8 +19,6 @@ import argparse
 import asyncio
 import datetime as dt
 import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 from .settings import Settings
@@ -111,37 +109,6 @@ def fail(message: str) -> SystemExit:
     return SystemExit(f"pasyans-server admin: {message}")
 
 
-@asynccontextmanager
-async def connect(settings: Settings) -> AsyncIterator[object]:
-    """The deployment's store: its Redis as the settings say; for the embedded one, the
-    running server's socket, else (no server running) the data directory's Redis
-    started for the command and stopped after."""
-    from .store import EmbeddedRedis, Store
-    from .store.embedded import ping
-
-    embedded = None
-    url = settings.redis_cluster or settings.redis_url
-    if url is None:
-        sock = Path(settings.data_dir) / "redis.sock"
-        if ping(str(sock)):
-            url = f"unix://{sock}"
-        else:
-            if not (Path(settings.data_dir) / "appendonly.aof").exists():
-                raise fail(
-                    f"no pasyans data in {settings.data_dir}: give --data-dir or --redis-url"
-                )
-            embedded = EmbeddedRedis(settings.data_dir, binary=settings.redis_server)
-            await embedded.start()
-            url = embedded.url
-    store = Store(url, cluster=bool(settings.redis_cluster), prefix=settings.key_prefix)
-    try:
-        yield store
-    finally:
-        await store.close()
-        if embedded is not None:
-            await embedded.stop()
-
-
 def check_date(text: str) -> str:
     try:
         dt.date.fromisoformat(text)
@@ -168,6 +135,7 @@ def when(ms: str) -> str:
 
 
 async def act(args: argparse.Namespace, settings: Settings) -> int:
+    from .backup import connect
     from .services import SystemClock
     from .services.moderation import AdminError, Moderation, operator
 

@@ -30,6 +30,8 @@ import os
 import shutil
 import subprocess
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +48,37 @@ MANIFEST = "backup.json"
 
 def fail(message: str) -> SystemExit:
     return SystemExit(f"pasyans-server admin: {message}")
+
+
+@asynccontextmanager
+async def connect(settings: Settings) -> AsyncIterator[object]:
+    """The deployment's store: its Redis as the settings say; for the embedded one, the
+    running server's socket, else (no server running) the data directory's Redis
+    started for the command and stopped after."""
+    from .store import EmbeddedRedis, Store
+    from .store.embedded import ping
+
+    embedded = None
+    url = settings.redis_cluster or settings.redis_url
+    if url is None:
+        sock = Path(settings.data_dir) / "redis.sock"
+        if ping(str(sock)):
+            url = f"unix://{sock}"
+        else:
+            if not (Path(settings.data_dir) / "appendonly.aof").exists():
+                raise fail(
+                    f"no pasyans data in {settings.data_dir}: give --data-dir or --redis-url"
+                )
+            embedded = EmbeddedRedis(settings.data_dir, binary=settings.redis_server)
+            await embedded.start()
+            url = embedded.url
+    store = Store(url, cluster=bool(settings.redis_cluster), prefix=settings.key_prefix)
+    try:
+        yield store
+    finally:
+        await store.close()
+        if embedded is not None:
+            await embedded.stop()
 
 
 async def snapshot(client: aioredis.Redis) -> float:
@@ -91,8 +124,6 @@ async def rdb_path(client: aioredis.Redis) -> Path | None:
 
 
 async def backup(settings: Settings, target: Path) -> int:
-    from .admin import connect
-
     if target.exists() and any(target.iterdir()):
         raise fail(f"{target} is not empty: give a new directory for each backup")
     target.mkdir(parents=True, exist_ok=True, mode=0o700)
