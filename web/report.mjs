@@ -6,9 +6,26 @@
 import { html, useState } from "./vendor/preact-htm.mjs";
 import { conn } from "./session.mjs";
 import { app } from "./store.mjs";
+import { _ } from "./i18n.mjs";
 import { W } from "./words.mjs";
 
 const REASONS = ["cheating", "name", "abuse", "other"];
+
+// the form's words (kept here: words.mjs is full)
+const R = {
+  open: _("report"),
+  title: (name) => _("Report {name} to the server's operators", { name }),
+  reason: _("Why"),
+  reasons: {
+    cheating: _("cheating"),
+    name: _("an offensive name"),
+    abuse: _("abuse"),
+    other: _("something else"),
+  },
+  text: _("A few words (optional)"),
+  send: _("Send the report"),
+  sent: _("reported ✓"),
+};
 
 export function Report({ name, gameId = null, note = "" }) {
   const [open, setOpen] = useState(false);
@@ -16,7 +33,6 @@ export function Report({ name, gameId = null, note = "" }) {
   const [text, setText] = useState(note);
   const [said, setSaid] = useState("");
   if (!app.account || !app.signedIn || name === app.account.player) return "";
-  const R = W.report;
   const stop = (event) => event.stopPropagation(); // a leaderboard row opens a replay
   if (!open) {
     return html`<button class="link report" data-do="report" title=${R.title(name)} onClick=${(e) => { stop(e); setOpen(true); }}>${said || R.open}</button>`;

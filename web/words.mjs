@@ -21,22 +21,6 @@ export const W = {
   none: "–",
   language: _("Language"),
 
-  // issue 49: report a player to the operators (report.mjs)
-  report: {
-    open: _("report"),
-    title: (name) => _("Report {name} to the server's operators", { name }),
-    reason: _("Why"),
-    reasons: {
-      cheating: _("cheating"),
-      name: _("an offensive name"),
-      abuse: _("abuse"),
-      other: _("something else"),
-    },
-    text: _("A few words (optional)"),
-    send: _("Send the report"),
-    sent: _("reported ✓"),
-  },
-
   nav: {
     label: _("Main"),
     home: _("Home"),
