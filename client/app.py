@@ -25,6 +25,7 @@ from .host import ConnectionLost, GameChanged, InboxChanged, Reconnected
 from .inbox import invited_news
 from .lang import _, say
 from .launch import Launch, check_game
+from .renamed import told_renamed
 from .screens.board import BoardScreen
 from .screens.dialogs import MessageScreen, NameScreen
 from .screens.home import DailyScreen
@@ -83,10 +84,16 @@ class PasyansApp(App[int]):
             await self.push_screen(NameScreen())
             return
         try:
-            await self.conn.auth(creds.token)
+            signed = await self.conn.auth(creds.token)
+            renamed = told_renamed(self.server, creds, signed)  # issue 49
+            if renamed:
+                self.notify(renamed, timeout=30)
         except ServerError as exc:
-            if exc.code != ErrorCode.UNAUTHORIZED or exc.key == BANNED:
-                raise  # a ban (issue 49) is said on a full screen: no new account
+            if exc.key == BANNED:  # issue 49: said on a full screen, no new account
+                await self.stop(exc)
+                return
+            if exc.code != ErrorCode.UNAUTHORIZED:
+                raise
             await self.push_screen(
                 NameScreen(
                     _(

@@ -25,6 +25,7 @@ from .lang import LANGS, _, current, remember
 from .launch import Launch, check_game, game_slug, open_game, open_race
 from .progress import ProgressLine
 from .race_script import RaceScript
+from .renamed import told_renamed
 from .script import Script, stdin_reader
 from .status import EXIT_OK, EXIT_REFUSED, EXIT_UNREACHABLE, EXIT_USAGE, exit_status
 from .text import daily_text, games_text, leaderboard_text, preparing, preparing_text, title
@@ -450,7 +451,10 @@ async def connect(server: str, *, need_auth: bool, patient: bool = False) -> Con
     try:
         if creds is not None:
             try:
-                await conn.auth(creds.token)
+                signed = await conn.auth(creds.token)
+                renamed = told_renamed(server, creds, signed)  # issue 49
+                if renamed:
+                    print("pasyans: " + renamed, file=sys.stderr)
             except ServerError as exc:
                 if exc.code != ErrorCode.UNAUTHORIZED or exc.key == BANNED:
                     raise  # banned (issue 49): said as the server words it

@@ -282,7 +282,8 @@ Date = Annotated[str, date]
 Month = Annotated[str, month]
 #: a report's own words: 1–280 characters, no control characters (issue 49)
 ReportText = Annotated[
-    str, text(re.compile(r"[^\x00-\x1f\x7f-\x9f]{1,280}"), "1–280 characters, no control characters")
+    str,
+    text(re.compile(r"[^\x00-\x1f\x7f-\x9f]{1,280}"), "1–280 characters, no control characters"),
 ]
 InboxId = Annotated[str, text(ID_RE, "an inbox item's id")]
 PlayerName = Annotated[str, Check(_player, _NAME)]

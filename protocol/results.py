@@ -48,6 +48,12 @@ class Signed(TypedDict):
     player: Player
     limits: Limits
     deployment: Annotated[str, "the deployment this server belongs to: key accounts by it"]
+    renamed_from: NotRequired[
+        Annotated[
+            Player,
+            "the operators renamed you from this name: `player` is yours now (said once)",
+        ]
+    ]
 
 
 class Registered(Signed):

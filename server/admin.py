@@ -1,7 +1,7 @@
 """``pasyans-server admin``: the operators' tools (issue 49).
 
 pasyans-server admin ban NAME [--reason TEXT] | unban NAME
-pasyans-server admin remove-result NAME GAME DATE
+pasyans-server admin remove-result NAME GAME DATE | rename NAME NEW
 pasyans-server admin reports [--count N] | log [--count N]
 pasyans-server admin backup DIR | restore DIR
 (each with the storage flags of ``serve``: --data-dir, --redis-url, --redis-cluster)
@@ -73,6 +73,16 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     remove.add_argument("name", metavar="NAME", help="the player's name")
     remove.add_argument("game", metavar="GAME", help="a game slug (pasyans games lists them)")
     remove.add_argument("date", metavar="DATE", help="the daily's day, YYYY-MM-DD")
+    rename = sub(
+        "rename",
+        "rename a player (an offensive name): told at their next sign-in",
+        "Rename the player NAME to NEW, checked as registration checks a name (its rule, "
+        "taken, looking like another's). The player's connections are closed and their "
+        "next sign-in tells them; their games, results, follows and inbox go with them; "
+        "the old name stays held from registration.",
+    )
+    rename.add_argument("name", metavar="NAME", help="the player's name")
+    rename.add_argument("new", metavar="NEW", help="the new name")
     reports = sub(
         "reports",
         "list players' reports, newest last",
@@ -139,7 +149,7 @@ async def act(args: argparse.Namespace, settings: Settings) -> int:
     from .services import SystemClock
     from .services.moderation import AdminError, Moderation, operator
 
-    if args.admin in ("ban", "unban", "remove-result") and (
+    if args.admin in ("ban", "unban", "remove-result", "rename") and (
         not args.name.strip() or len(args.name) > 64
     ):
         raise fail(f"{args.name!r} is not a player's name")
@@ -160,6 +170,9 @@ async def act(args: argparse.Namespace, settings: Settings) -> int:
             elif args.admin == "unban":
                 back = await mod.unban(args.name, who)
                 print(f"unbanned {args.name}: {back} results back on the boards")
+            elif args.admin == "rename":
+                games = await mod.rename(args.name, args.new, who)
+                print(f"renamed {args.name} to {args.new}: {games} games moved")
             elif args.admin == "remove-result":
                 if not await mod.remove_result(args.name, args.game, args.date, who):
                     raise fail(f"{args.name} has no result of {args.game} on {args.date}")

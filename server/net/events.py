@@ -51,9 +51,11 @@ class Events:
                 self.hub.send_to(item.creator, P.event(P.Event.CHALLENGE_RESULT, **item.event))
         elif isinstance(item, InboxNews):
             self.hub.send_to(item.player, P.event(P.Event.INVITED, **item.event))
-        elif isinstance(item, Banned):  # issue 49: an operator banned them
+        elif isinstance(item, Banned):  # issue 49: an operator banned or renamed them
             for conn in list(self.hub.players.get(item.player.casefold(), ())):
-                conn.close(P.CLOSE_POLICY, "banned")
+                conn.close(P.CLOSE_POLICY, "renamed" if item.renamed else "banned")
+            if item.renamed:
+                self.games.cache.clear()  # held records name the old player
         elif isinstance(item, GameWritten):
             ev = P.event(P.Event.GAME, **item.event)
             self.hub.send_to(item.player, ev, skip=ANSWERING.get())

@@ -28,6 +28,7 @@ from protocol import ErrorCode, ProtocolError, pack
 
 from ..store import Store
 from .clock import Clock
+from .names import look_alike_keys
 
 ALL = "all"
 #: reports a player may send in an hour
@@ -53,10 +54,12 @@ class AdminError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Banned:
-    """A ban, on the ban channel: every instance closes the player's connections."""
+    """A ban (or a rename), on the ban channel: every instance closes the player's
+    connections (and after a rename forgets the games it holds: their player changed)."""
 
     player: str
     reason: str
+    renamed: str = ""
 
 
 class Moderation:
@@ -133,6 +136,54 @@ class Moderation:
             if others:
                 await self.store.board_put(slug, ALL, player, min(others.values()), "best")
         return True
+
+    # -- rename ------------------------------------------------------------------------
+
+    async def rename(self, name: str, new: str, who: str) -> int:
+        """Rename a player: ``new`` checked as registration checks a name (its rule,
+        taken, looking like another's); the old name stays held (its look-alike keys
+        keep naming the player) so nobody takes it at once; the player's connections
+        are closed and the next sign-in tells them. Their games, boards, follows and
+        inbox go with them; races and challenges already played keep the old name.
+        How many games were moved."""
+        from protocol.checks import new_player_name
+
+        player = await self.canonical(name)
+        if new == player:
+            raise AdminError(f"{player!r} has that name already")
+        if await self.store.ban_of(player) is not None:
+            raise AdminError(f"{player!r} is banned: unban first")
+        try:
+            new = new_player_name(new)
+        except ProtocolError as exc:
+            raise AdminError(f"{new!r}: {exc.message}") from None
+        if new.casefold() != player.casefold():
+            holder = await self.store._claim_look_alikes(new, look_alike_keys(new))
+            if holder and holder.casefold() != player.casefold():
+                raise AdminError(f"{new!r} looks like the name of {holder!r}")
+            if await self.store.player_exists(new):
+                raise AdminError(f"the name {new!r} is taken")
+        await self.log("rename", who, player=player, new=new)
+        message = pack({"player": player, "reason": "", "renamed": new})
+        await self.store.publish(self.store.keys.ban_channel(), message)
+        places = await self.store.board_places(player)
+        members = await self.store.board_members_of(player, places)
+        await self.store.board_take_off(player, members)
+        if new.casefold() != player.casefold():
+            await self.store.move_player_keys(player, new)
+        await self.store.renamed_player(new, player, self.clock.now_ms())
+        await self.store.hold_name(player, look_alike_keys(player), new)
+        await self.store.point_token(new)
+        games = await self.store.rename_in_games(new)
+        await self.store.rename_in_follows(player, new)
+        for (slug, period), member in members.items():
+            mode = "best" if period == ALL else "first"
+            moved = member.rsplit("|", 1)[0] + "|" + new
+            await self.store.board_put(slug, period, new, moved, mode)
+        return games
+
+    async def renamed_from(self, name: str) -> str | None:
+        return await self.store.renamed_notice(name)
 
     # -- reports -----------------------------------------------------------------------
 

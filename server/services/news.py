@@ -228,7 +228,8 @@ class News:
             return ChallengeResult(str(message["creator"]), dict(message["event"]))
         if name == keys.ban_channel():
             message = unpack(data)
-            return Banned(str(message["player"]), str(message.get("reason") or ""))
+            reason, renamed = str(message.get("reason") or ""), str(message.get("renamed") or "")
+            return Banned(str(message["player"]), reason, renamed)
         if name == keys.inbox_channel():
             message = unpack(data)
             return InboxNews(str(message["to"]), dict(message["event"]))

@@ -18,6 +18,27 @@ from .connection import Connection, Fields, _fields, _text
 AUDIT_MAX = 100_000
 #: reports kept (the oldest go)
 REPORTS_MAX = 100_000
+#: the suffixes of a player's keys after ``Keys.player`` that a rename moves (counts
+#: of an hour, ``:invites:N`` and ``:reports:N``, and ``:presence`` are left to expire)
+PLAYER_KEYS = (
+    "",
+    ":games",
+    ":inplay",
+    ":races",
+    ":daily",
+    ":stats",
+    ":counted",
+    ":follows",
+    ":followers",
+    ":blocks",
+    ":inbox",
+    ":inbox:apart",
+    ":inbox:read",
+    ":chal",
+    ":chal:open",
+    ":chal:seen",
+    ":banned",
+)
 
 
 class ModerationStore(Connection):
@@ -91,6 +112,88 @@ class ModerationStore(Connection):
     async def forget_banned_results(self, name: str) -> None:
         async with self._call("ban"):
             await self.redis.delete(self.keys.banned_results(name))
+
+    # -- rename ------------------------------------------------------------------------
+
+    async def move_player_keys(self, old: str, new: str) -> None:
+        """Move every key of ``old``'s (:data:`PLAYER_KEYS`) to ``new``'s, one by one
+        (DUMP and RESTORE: the two names' keys are in different slots of a cluster)."""
+        for suffix in PLAYER_KEYS:
+            src, dst = self.keys.player(old) + suffix, self.keys.player(new) + suffix
+            async with self._call("rename"):
+                raw: Any = await self.redis.dump(src)
+                if raw is None:
+                    continue
+                ttl = int(await self.redis.pttl(src))
+                await self.redis.restore(dst, max(ttl, 0), raw, replace=True)
+                await self.redis.delete(src)
+
+    async def renamed_player(self, new: str, old: str, now_ms: int) -> None:
+        """The moved hash says its new name, and whom to tell at next sign-in."""
+        async with self._call("rename"):
+            await self.redis.hset(
+                self.keys.player(new),
+                mapping={"name": new, "renamed_from": old, "renamed_at": now_ms},
+            )
+
+    async def hold_name(self, old: str, look_alikes: list[str], new: str) -> None:
+        """Keep ``old`` from registration: its look-alike keys name ``new`` now (a
+        registration of ``old`` is refused as looking like ``new``)."""
+        async with self._call("rename"):
+            for k in look_alikes:
+                key = self.keys.look_alike(k)
+                if (_text(await self.redis.get(key)) or "").casefold() == old.casefold():
+                    await self.redis.set(key, new)
+
+    async def point_token(self, new: str) -> None:
+        """The player's token names ``new`` now."""
+        digest = _text(await self.redis.hget(self.keys.player(new), "token"))
+        if digest:
+            async with self._call("rename"):
+                await self.redis.set(self.keys.token(digest), new)
+
+    async def rename_in_games(self, new: str) -> int:
+        """Each game of the player's names ``new`` as its player."""
+        async with self._call("rename"):
+            raw: Any = await self.redis.zrange(self.keys.player_games(new), 0, -1)
+        gids = [_text(g) for g in raw]
+        for start in range(0, len(gids), 500):
+            async with self._call("rename"):
+                pipe = self.redis.pipeline(transaction=False)
+                for gid in gids[start : start + 500]:
+                    pipe.hset(self.keys.game(gid or ""), "player", new)
+                await pipe.execute()
+        return len(gids)
+
+    async def rename_in_follows(self, old: str, new: str) -> None:
+        """The players ``new`` follows list them among their followers as ``new``, and
+        their followers follow ``new``."""
+        async with self._call("rename"):
+            follows = [
+                _text(x) or "" for x in await self.redis.smembers(self.keys.player_follows(new))
+            ]
+            followers = [
+                _text(x) or "" for x in await self.redis.smembers(self.keys.player_followers(new))
+            ]
+            pipe = self.redis.pipeline(transaction=False)
+            for f in follows:
+                pipe.srem(self.keys.player_followers(f), old)
+                pipe.sadd(self.keys.player_followers(f), new)
+            for f in followers:
+                pipe.srem(self.keys.player_follows(f), old)
+                pipe.sadd(self.keys.player_follows(f), new)
+            await pipe.execute()
+
+    async def renamed_notice(self, name: str) -> str | None:
+        """The name the player had before an operator renamed them, once (then
+        forgotten): what ``auth`` tells them."""
+        key = self.keys.player(name)
+        async with self._call("rename"):
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hget(key, "renamed_from")
+            pipe.hdel(key, "renamed_from")
+            old, _ = await pipe.execute()
+        return _text(old)
 
     # -- the audit log and reports ------------------------------------------------------
 

@@ -164,7 +164,7 @@ async def test_reports_are_limited_checked_and_listed(
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 async def test_every_action_has_a_help(app: App, redis_url: str, lang: str) -> None:
-    actions = ["ban", "unban", "remove-result", "reports", "log", "backup", "restore"]
+    actions = ["ban", "unban", "remove-result", "rename", "reports", "log", "backup", "restore"]
     code, out, _ = await admin(app, redis_url, "--help", lang=lang)
     assert code == 0 and all(a in out for a in actions)
     for action in actions:
@@ -172,3 +172,47 @@ async def test_every_action_has_a_help(app: App, redis_url: str, lang: str) -> N
         assert code == 0 and "--redis-url" in out
         if lang == "ru":  # the descriptions are said in Russian
             assert any("а" <= ch <= "я" for ch in out.split("--redis-url")[0]), out
+
+
+async def test_rename_moves_the_account_and_holds_the_old_name(
+    app: App, redis_url: str, ws_url: str
+) -> None:
+    async with connect(ws_url) as rude, connect(ws_url) as fan:
+        token = await rude.register("RudeWord")
+        await fan.register("FanOfRude")
+        await fan.call("friend_add", name="RudeWord")
+        await rude.call("friend_add", name="FanOfRude")
+        await finish_daily(rude, 2)
+        practice = await rude.start("crescent")
+        refused = [
+            (("rename", "RudeWord", "x"), "'x'"),  # too short: registration's rule
+            (("rename", "RudeWord", "fanofrude"), "the name 'fanofrude' is taken"),
+            (("rename", "RudeWord", "Fan0fRude"), "looks like the name of 'FanOfRude'"),
+            (("rename", "RudeWord", "RudeWord"), "has that name already"),
+            (("rename", "nobody-here", "Polite"), "no player"),
+        ]
+        for args, said in refused:
+            code, _, err = await admin(app, redis_url, *args)
+            assert code != 0 and said in err, (args, err)
+        code, out, err = await admin(app, redis_url, "rename", "rudeword", "Polite")
+        assert code == 0 and "renamed rudeword to Polite" in out, err
+        with pytest.raises(ConnectionClosed):
+            while True:
+                await rude.recv()
+        assert await board_players(fan) == ["Polite"]
+        assert await board_players(fan, board="alltime") == ["Polite"]
+        assert await board_players(fan, friends=True) == ["Polite"]
+        friends = (await fan.call("friends"))["friends"]
+        assert [f["player"] for f in friends] == ["Polite"]
+    async with connect(ws_url) as again:
+        signed = await again.call("auth", token=token)
+        assert signed["player"] == "Polite" and signed["renamed_from"] == "RudeWord"
+        assert (await again.call("resume", game_id=practice["game_id"]))["state"]["game_id"]
+        friends = (await again.call("friends"))["friends"]
+        assert [f["player"] for f in friends] == ["FanOfRude"]
+    async with connect(ws_url) as later:
+        assert "renamed_from" not in await later.call("auth", token=token)  # said once
+        err = await later.error("register", name="RudeWord")  # the old name is held
+        assert err["code"] == "name_taken"
+    code, out, _ = await admin(app, redis_url, "log")
+    assert "rename" in out and "new='Polite'" in out
