@@ -212,7 +212,7 @@ async def test_rename_moves_the_account_and_holds_the_old_name(
         assert [f["player"] for f in friends] == ["FanOfRude"]
     async with connect(ws_url) as later:
         assert "renamed_from" not in await later.call("auth", token=token)  # said once
-        err = await later.error("register", name="RudeWord")  # the old name is held
-        assert err["code"] == "name_taken"
+        held = await later.error("register", name="RudeWord")  # the old name is held
+        assert held["code"] == "name_taken"
     code, out, _ = await admin(app, redis_url, "log")
     assert "rename" in out and "new='Polite'" in out
