@@ -140,6 +140,8 @@ async def backup(settings: Settings, target: Path) -> int:
             else:
                 shutil.copy2(source, target / file)
             nodes.append({"node": name, "file": file, "began": began, "copied": source is not None})
+            if client is not store.redis:  # a cluster node's own client
+                await client.aclose()
     manifest = {
         "kind": "cluster" if settings.redis_cluster else "redis",
         "embedded": not (settings.redis_url or settings.redis_cluster),

@@ -216,3 +216,17 @@ async def test_rename_moves_the_account_and_holds_the_old_name(
         assert held["code"] == "name_taken"
     code, out, _ = await admin(app, redis_url, "log")
     assert "rename" in out and "new='Polite'" in out
+
+
+async def test_backup_of_an_external_redis_and_no_restore_into_it(
+    app: App, redis_url: str, player: TestClient, tmp_path: Any
+) -> None:
+    code, out, err = await admin(app, redis_url, "backup", str(tmp_path / "b"))
+    assert code == 0, err
+    assert "1 of 1 snapshots copied" in out
+    assert (tmp_path / "b" / "dump.rdb").stat().st_size > 0
+    assert '"embedded": false' in (tmp_path / "b" / "backup.json").read_text()
+    code, _, err = await admin(app, redis_url, "backup", str(tmp_path / "b"))
+    assert code != 0 and "is not empty" in err  # never over an earlier backup
+    code, _, err = await admin(app, redis_url, "restore", str(tmp_path / "b"))
+    assert code != 0 and "embedded Redis's --data-dir" in err
