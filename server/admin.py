@@ -162,7 +162,7 @@ async def act(args: argparse.Namespace, settings: Settings) -> int:
         raise fail("--count: 1 to 10000")
     who = operator()
     async with connect(settings) as store:
-        mod = Moderation(store, SystemClock())  # type: ignore[arg-type]
+        mod = Moderation(store, SystemClock())
         try:
             if args.admin == "ban":
                 taken = await mod.ban(args.name, args.reason, who)
@@ -190,7 +190,7 @@ async def act(args: argparse.Namespace, settings: Settings) -> int:
                         f"{r.get('player')} for {r.get('reason')}{text}{game}"
                     )
             elif args.admin == "log":
-                for rid, e in await store.audit_log(args.count):  # type: ignore[attr-defined]
+                for rid, e in await store.audit_log(args.count):
                     rest = " ".join(
                         f"{k}={v!r}" for k, v in e.items() if k not in ("at", "by", "action")
                     )

@@ -39,6 +39,7 @@ import redis
 import redis.asyncio as aioredis
 
 from .settings import Settings
+from .store import Store
 
 #: seconds a snapshot may take before the backup gives up (a big dataset on a slow disk)
 SAVE_TIMEOUT = 3600.0
@@ -51,11 +52,11 @@ def fail(message: str) -> SystemExit:
 
 
 @asynccontextmanager
-async def connect(settings: Settings) -> AsyncIterator[object]:
+async def connect(settings: Settings) -> AsyncIterator[Store]:
     """The deployment's store: its Redis as the settings say; for the embedded one, the
     running server's socket, else (no server running) the data directory's Redis
     started for the command and stopped after."""
-    from .store import EmbeddedRedis, Store
+    from .store import EmbeddedRedis
     from .store.embedded import ping
 
     embedded = None
