@@ -189,11 +189,10 @@ class ModerationStore(Connection):
         forgotten): what ``auth`` tells them."""
         key = self.keys.player(name)
         async with self._call("rename"):
-            pipe = self.redis.pipeline(transaction=False)
-            pipe.hget(key, "renamed_from")
-            pipe.hdel(key, "renamed_from")
-            old, _ = await pipe.execute()
-        return _text(old)
+            old = _text(await self.redis.hget(key, "renamed_from"))
+            if old is not None:  # a write only after a rename, not at every sign-in
+                await self.redis.hdel(key, "renamed_from")
+        return old
 
     # -- the audit log and reports ------------------------------------------------------
 
