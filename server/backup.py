@@ -167,6 +167,7 @@ async def _primaries(store: Any) -> list[tuple[str, aioredis.Redis]]:
 
     if not isinstance(store.redis, RedisCluster):
         return [("redis", store.redis)]
+    await store.redis.initialize()  # the slots' map: the primaries are known after it
     kwargs: dict[str, Any] = getattr(store.redis, "connection_kwargs", {})
     out = []
     for node in store.redis.get_primaries():
