@@ -20,10 +20,12 @@ from protocol.messages import DATE_RE, ID_RE, MAX_LIMIT, MAX_SEED, RACE_CODE_RE,
 
 from . import cli_accounts, cli_challenges, cli_records, config
 from .connection import ClientError, Connection, ServerError, UsageError
+from .errors import BANNED
 from .lang import LANGS, _, current, remember
 from .launch import Launch, check_game, game_slug, open_game, open_race
 from .progress import ProgressLine
 from .race_script import RaceScript
+from .renamed import told_renamed
 from .script import Script, stdin_reader
 from .status import EXIT_OK, EXIT_REFUSED, EXIT_UNREACHABLE, EXIT_USAGE, exit_status
 from .text import daily_text, games_text, leaderboard_text, preparing, preparing_text, title
@@ -322,6 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--script", action="store_true", help="print text instead of the boards")
     cli_records.add_commands(command, date_arg, limit_arg)
     cli_challenges.add_commands(command)
+    cli_accounts.add_report(command)  # issue 49, operators' half
     return parser
 
 
@@ -453,10 +456,13 @@ async def connect(server: str, *, need_auth: bool, patient: bool = False) -> Con
     try:
         if creds is not None:
             try:
-                await conn.auth(creds.token)
+                signed = await conn.auth(creds.token)
+                renamed = told_renamed(server, creds, signed)  # issue 49
+                if renamed:
+                    print("pasyans: " + renamed, file=sys.stderr)
             except ServerError as exc:
-                if exc.code != ErrorCode.UNAUTHORIZED:
-                    raise
+                if exc.code != ErrorCode.UNAUTHORIZED or exc.key == BANNED:
+                    raise  # banned (issue 49): said as the server words it
                 message = _(
                     "the server at {server} refused the saved token of {player}: "
                     "run `pasyans login TOKEN` or `pasyans register NAME`",

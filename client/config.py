@@ -208,6 +208,18 @@ def use(server: str, player: str) -> Credentials:
     return creds
 
 
+def drop(server: str, player: str) -> None:
+    """Drop the saved account of ``player`` on ``server`` (the current one stays
+    current unless it was this one)."""
+    data = _read_all()
+    servers = _servers(data)
+    mine = servers.get(_key(server, data))
+    if mine is not None and mine.tokens.pop(player, None) is not None:
+        if mine.current == player:
+            mine.current = None
+        _write_servers(servers)
+
+
 def forget(server: str) -> None:
     """Drop every account saved for ``server``."""
     data = _read_all()

@@ -44,7 +44,18 @@ from .errors import (
     ErrorCode,
     ProtocolError,
 )
-from .ops import PUBLIC_OPS, Activity, Board, DayStatus, Event, InboxKind, Mode, Op, ReplyForm
+from .ops import (
+    PUBLIC_OPS,
+    Activity,
+    Board,
+    DayStatus,
+    Event,
+    InboxKind,
+    Mode,
+    Op,
+    ReplyForm,
+    ReportReason,
+)
 from .requests import (
     REQUESTS,
     AuthRequest,
@@ -81,6 +92,7 @@ from .requests import (
     RaceWatchRequest,
     RegisterRequest,
     ReplayRequest,
+    ReportRequest,
     Request,
     ResignRequest,
     ResumeRequest,
@@ -163,6 +175,8 @@ __all__ = [
     "ReplayRequest",
     "Reply",
     "ReplyForm",
+    "ReportReason",
+    "ReportRequest",
     "Request",
     "ResignRequest",
     "ResumeRequest",

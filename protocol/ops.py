@@ -54,6 +54,8 @@ class Op(StrEnum):
     UNBLOCK = "unblock"
     PRESENCE = "presence"
     CALENDAR = "calendar"
+    # issue 49, operators' half
+    REPORT = "report"
 
 
 class Event(StrEnum):
@@ -123,6 +125,15 @@ class DayStatus(StrEnum):
     ASSISTED = "assisted"
     PLAYING = "playing"
     NOT_PLAYED = "not_played"
+
+
+class ReportReason(StrEnum):
+    """Why a player reports another (``report``)."""
+
+    CHEATING = "cheating"
+    NAME = "name"
+    ABUSE = "abuse"
+    OTHER = "other"
 
 
 class Board(StrEnum):

@@ -32,6 +32,7 @@ from .checks import (
     PlayerName,
     RaceCode,
     RaceId,
+    ReportText,
     Seed,
     Seq,
     Step,
@@ -42,7 +43,7 @@ from .checks import (
 )
 from .codec import MAX_ID, usable_id
 from .errors import ErrorCode, ProtocolError
-from .ops import Board, Lang, Mode, Op, ReplyForm
+from .ops import Board, Lang, Mode, Op, ReplyForm, ReportReason
 
 #: field -> its check
 Fields = Mapping[str, Check]
@@ -478,6 +479,21 @@ class CalendarRequest(Request):
 
     month: Month
     game: GameSlug | None = None
+
+
+# -- issue 49, operators' half ---------------------------------------------------------
+
+
+@_op(Op.REPORT)
+@dataclass(frozen=True, slots=True)
+class ReportRequest(Request):
+    """Report the player ``name`` to the operators: ``reason``, perhaps a few words
+    (``text``) and the game it is about (``game_id``); a few an hour per account."""
+
+    name: PlayerName
+    reason: ReportReason
+    text: ReportText | None = None
+    game_id: GameId | None = None
 
 
 assert set(REQUESTS) == set(Op), "every op has its request type"

@@ -50,6 +50,12 @@ class Signed(TypedDict):
     player: Player
     limits: Limits
     deployment: Annotated[str, "the deployment this server belongs to: key accounts by it"]
+    renamed_from: NotRequired[
+        Annotated[
+            Player,
+            "the operators renamed you from this name: `player` is yours now (said once)",
+        ]
+    ]
 
 
 class Registered(Signed):
@@ -227,6 +233,12 @@ class Presence(TypedDict):
     hidden: Annotated[bool, "your presence is hidden from friends (you show as offline)"]
 
 
+class Reported(TypedDict):
+    """``report``: the operators have it (issue 49)."""
+
+    player: Player
+
+
 class Calendar(TypedDict):
     month: Annotated[str, "YYYY-MM"]
     game: Annotated[Slug | None, "the game asked, or null: every game, counted"]
@@ -295,6 +307,7 @@ RESULTS: dict[Op, tuple[type, ...]] = {
     Op.UNBLOCK: (Unblocked,),
     Op.PRESENCE: (Presence,),
     Op.CALENDAR: (Calendar,),
+    Op.REPORT: (Reported,),
 }
 assert set(RESULTS) == set(Op), "every op has its result type"
 

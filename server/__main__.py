@@ -5,6 +5,7 @@ pasyans-server serve [--host 127.0.0.1] [--port 8765] [--data-dir DIR]
                      (every flag also a PASYANS_* variable)
 pasyans-server prepare-dailies [--date YYYY-MM-DD] [--days N] [serve's storage flags]
 pasyans-server solve GAME SEED [--seconds S] [--nodes N]
+pasyans-server admin ACTION ... (ban, unban, remove-result, reports, log, backup, restore)
 """
 
 from __future__ import annotations
@@ -76,6 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("seed", type=int, help="the deal's seed, 0 <= SEED < 2**64")
     solve.add_argument("--seconds", type=float, default=30.0, help="time budget [30]")
     solve.add_argument("--nodes", type=int, default=None, help="node budget [none]")
+    from .admin import add_parser
+
+    add_parser(commands)
     return parser
 
 
@@ -371,6 +375,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = i18n.translate_parser(build_parser(), operator_words()).parse_args(argv)
     if args.command == "solve":
         return solve_command(args)
+    if args.command == "admin":
+        from .admin import main as admin
+
+        return admin(args)
     if args.command == "prepare-dailies":
         settings = Settings.from_namespace(args)
         asyncio.run(prepare_dailies(settings, args.date, args.days))

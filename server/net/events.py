@@ -22,6 +22,7 @@ import logging
 import protocol as P
 
 from ..services.games import Games
+from ..services.moderation import Banned
 from ..services.news import ChallengeResult, GameWritten, InboxNews, Item, WatchBoard
 from ..services.race import Races
 from ..services.race_news import RaceNews
@@ -50,6 +51,11 @@ class Events:
                 self.hub.send_to(item.creator, P.event(P.Event.CHALLENGE_RESULT, **item.event))
         elif isinstance(item, InboxNews):
             self.hub.send_to(item.player, P.event(P.Event.INVITED, **item.event))
+        elif isinstance(item, Banned):  # issue 49: an operator banned or renamed them
+            for conn in list(self.hub.players.get(item.player.casefold(), ())):
+                conn.close(P.CLOSE_POLICY, "renamed" if item.renamed else "banned")
+            if item.renamed:
+                self.games.cache.clear()  # held records name the old player
         elif isinstance(item, GameWritten):
             ev = P.event(P.Event.GAME, **item.event)
             self.hub.send_to(item.player, ev, skip=ANSWERING.get())

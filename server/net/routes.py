@@ -233,7 +233,11 @@ class Routes:
     async def auth(self, conn: Conn, req: P.AuthRequest) -> Result:
         name = await self.sv.accounts.authenticate(req.token)
         self.hub.login(conn, name)
-        return {"player": name, "limits": self.limits, "deployment": await self.sv.deployment()}
+        result = {"player": name, "limits": self.limits, "deployment": await self.sv.deployment()}
+        renamed = await self.sv.moderation.renamed_from(name)  # issue 49: told once
+        if renamed:
+            result["renamed_from"] = renamed
+        return result
 
     async def games(self, conn: Conn, req: P.GamesRequest) -> Result:
         return {"games": catalogue.games(), "deployment": await self.sv.deployment()}
@@ -417,6 +421,14 @@ class Routes:
 
     async def unblock(self, player: str, req: P.UnblockRequest) -> Result:
         return await self.sv.friends.block(player, req.name, add=False)
+
+    # -- issue 49, operators' half ---------------------------------------------------
+
+    async def report(self, player: str, req: P.ReportRequest) -> Result:
+        reported = await self.sv.moderation.report(
+            player, req.name, str(req.reason), req.text or "", req.game_id
+        )
+        return {"player": reported}
 
     async def presence(self, player: str, req: P.PresenceRequest) -> Result:
         return await self.sv.friends.hide(player, req.hidden)

@@ -56,6 +56,7 @@ FILES: Mapping[str, str] = {
             "session.mjs",
             "store.mjs",
             "ui.mjs",
+            "report.mjs",
             "words.mjs",
             "words_challenge.mjs",
             "i18n.mjs",

@@ -30,6 +30,7 @@ from .inbox import Inbox
 from .leaderboard import Leaderboards
 from .limits import AddressLimits
 from .links import Links, served
+from .moderation import Moderation
 from .news import News
 from .presence import Presence
 from .race import Races
@@ -67,6 +68,8 @@ class Services:
     inbox: Inbox
     calendar: Calendar
     links: Links
+    #: bans, results taken off, reports (issue 49)
+    moderation: Moderation
     _deployment: str = ""
     #: ratings from races (issue 51)
     ratings: Ratings | None = None
@@ -222,6 +225,7 @@ class Services:
             inbox,
             Calendar(games),
             links,
+            Moderation(store, clock),
             ratings=ratings,
         )
 

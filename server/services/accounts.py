@@ -78,4 +78,12 @@ class Accounts:
         name = await self.store.player_of_token(digest(token))
         if name is None:
             raise ProtocolError(ErrorCode.UNAUTHORIZED, "unknown token", key="error.unknown_token")
+        banned = await self.store.ban_of(name)  # issue 49: an operator's ban
+        if banned is not None:
+            raise ProtocolError(
+                ErrorCode.UNAUTHORIZED,
+                f"banned by the operators: {banned or 'no reason given'}",
+                key="error.banned",
+                params={"reason": banned or "-"},
+            )
         return name

@@ -99,6 +99,10 @@ class Leaderboards:
         member = entry.member()
         await self.store.board_put(slug, date, entry.player, member, "first")
         await self.store.board_put(slug, ALL, entry.player, member, "best")
+        if await self.store.ban_of(entry.player) is not None:  # banned meanwhile: off again
+            taken = await self.store.board_members_of(entry.player, [(slug, date), (slug, ALL)])
+            await self.store.keep_banned_results(entry.player, taken)
+            await self.store.board_take_off(entry.player, taken)
 
     async def page(
         self,

@@ -47,6 +47,7 @@ SIGNED_IN: dict[P.Op, dict[str, object]] = {
     P.Op.UNBLOCK: {"name": "someone"},
     P.Op.PRESENCE: {},
     P.Op.CALENDAR: {"month": "2026-01"},
+    P.Op.REPORT: {"name": "someone", "reason": "abuse"},
 }
 
 
