@@ -26,11 +26,14 @@ from typing import Any
 
 from protocol import ErrorCode, ProtocolError, pack
 
+from ..patience import registry
 from ..store import Store
 from .clock import Clock
 from .names import look_alike_keys
 
 ALL = "all"
+#: a rating board's place kept by a ban, beside the boards' periods
+RATING = "rating"
 #: reports a player may send in an hour
 REPORTS_PER_HOUR = 5
 #: the longest free text of a report, in characters
@@ -97,7 +100,13 @@ class Moderation:
         members = await self.store.board_members_of(player, places)
         await self.store.keep_banned_results(player, members)
         await self.store.board_take_off(player, members)
-        return len(members)
+        # the rating boards too (issue 51): kept as ``{slug}|rating`` for unban
+        rated = await self.store.rating_places(player, registry.slugs())
+        await self.store.keep_banned_results(
+            player, {(slug, RATING): str(score) for slug, score in rated.items()}
+        )
+        await self.store.rating_board_take_off(player, list(rated))
+        return len(members) + len(rated)
 
     async def unban(self, name: str, who: str) -> int:
         """Lift a ban; how many results came back on the boards."""
@@ -107,7 +116,11 @@ class Moderation:
         await self.log("unban", who, player=player)
         await self.store.set_ban(player, None, self.clock.now_ms())
         kept = await self.store.banned_results(player)
+        rated = {slug: float(score) for (slug, period), score in kept.items() if period == RATING}
+        await self.store.rating_board_put(player, rated)
         for (slug, period), member in kept.items():
+            if period == RATING:
+                continue
             mode = "best" if period == ALL else "first"
             await self.store.board_put(slug, period, player, member, mode)
         await self.store.forget_banned_results(player)
@@ -176,6 +189,7 @@ class Moderation:
         await self.store.point_token(new)
         games = await self.store.rename_in_games(new)
         await self.store.rename_in_follows(player, new)
+        await self.store.rename_ratings(player, new, registry.slugs())
         for (slug, period), member in members.items():
             mode = "best" if period == ALL else "first"
             moved = member.rsplit("|", 1)[0] + "|" + new

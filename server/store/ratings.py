@@ -86,3 +86,42 @@ class RatingStore(Connection):
             row = raw[i * len(slugs) : (i + 1) * len(slugs)]
             out.append({s: _text(v) or "" for s, v in zip(slugs, row, strict=True) if v})
         return out
+
+    async def rating_places(self, player: str, slugs: Sequence[str]) -> dict[str, float]:
+        """The games whose rating board shows ``player``, with their displayed rating."""
+        async with self._call("rating"):
+            pipe = self.redis.pipeline(transaction=False)
+            for slug in slugs:
+                pipe.zscore(self.keys.rating_board(slug), player)
+            raw = await pipe.execute()
+        return {slug: float(score) for slug, score in zip(slugs, raw, strict=True) if score}
+
+    async def rating_board_put(self, player: str, scores: dict[str, float]) -> None:
+        """Put ``player`` on these games' rating boards at these ratings (an unban)."""
+        for slug, score in scores.items():
+            async with self._call("rating"):
+                await self.redis.zadd(self.keys.rating_board(slug), {player: score})
+
+    async def rating_board_take_off(self, player: str, slugs: Sequence[str]) -> None:
+        """Take ``player`` off these games' rating boards (a ban: their rating stays)."""
+        for slug in slugs:
+            async with self._call("rating"):
+                await self.redis.zrem(self.keys.rating_board(slug), player)
+
+    async def rename_ratings(self, old: str, new: str, slugs: Sequence[str]) -> None:
+        """A renamed player's ratings, and their places on the rating boards, follow the
+        new name (each game's hash and board share one hash tag: one transaction)."""
+        for slug in slugs:
+            ratings, board = self.keys.ratings(slug), self.keys.rating_board(slug)
+            async with self._call("rating"):
+                value = await self.redis.hget(ratings, old.casefold())
+                if value is None:
+                    continue
+                score = await self.redis.zscore(board, old)
+                pipe = self.redis.pipeline(transaction=True)
+                pipe.hdel(ratings, old.casefold())
+                pipe.hset(ratings, new.casefold(), value)
+                if score is not None:
+                    pipe.zrem(board, old)
+                    pipe.zadd(board, {new: score})
+                await pipe.execute()

@@ -304,3 +304,29 @@ async def test_a_race_is_rated_once_across_instances(redis_url: str) -> None:
             )
             assert again[who(a)]["rating"] == rows[who(a)]["rating"]
             assert (await stats_rating(b, who(a)) or {})["races"] == 1
+
+
+async def test_a_ban_takes_a_rating_off_its_board_and_a_rename_carries_it(
+    app: App, player: TestClient
+) -> None:
+    """Issue 49 with issue 51: a banned player leaves the rating boards too (their
+    rating kept, and their places back on unban); a renamed one keeps ratings and
+    places under the new name."""
+    assert app.services is not None
+    store, moderation = app.services.store, app.services.moderation
+    name = who(player)
+    rated = {"crescent": 1620.0, "parade": 1555.0}
+    for slug, score in rated.items():
+        await store.redis.hset(store.keys.ratings(slug), name.casefold(), "26.0|3.1|7")
+        await store.redis.zadd(store.keys.rating_board(slug), {name: score})
+    assert await store.rating_places(name, ["crescent", "parade", "short"]) == rated
+    await moderation.ban(name, "cheating", "test")
+    assert await store.rating_places(name, list(rated)) == {}
+    assert await store.ratings("crescent", [name]) == ["26.0|3.1|7"]  # kept
+    await moderation.unban(name, "test")
+    assert await store.rating_places(name, list(rated)) == rated
+    new = unique_name("renamed")
+    await moderation.rename(name, new, "test")
+    assert await store.rating_places(new, list(rated)) == rated
+    assert await store.rating_places(name, list(rated)) == {}
+    assert await store.ratings("parade", [new, name]) == ["26.0|3.1|7", ""]
