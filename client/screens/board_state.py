@@ -71,7 +71,7 @@ class ShownBoard(HostedScreen):
         except ClientError:
             return
         self.unproven = unproven_label((daily.get("games") or {}).get(self.state.get("game")))
-        if self.unproven:
+        if self.unproven and self.query(BoardView):  # (not when the board is gone meanwhile)
             self.redraw()
 
     # -- what the server says ------------------------------------------------
