@@ -12,7 +12,8 @@ connections it concerns:
 - a finished challenge game: ``challenge_result`` to its creator;
 - an invite: ``invited`` to its player's every connection here;
 - a game written: ``game`` to the player's connections, but the one whose request
-  wrote it (it has the reply).
+  wrote it (it has the reply);
+- an account signed out everywhere: ``bye`` to each of its connections here, closed.
 """
 
 from __future__ import annotations
@@ -22,7 +23,14 @@ import logging
 import protocol as P
 
 from ..services.games import Games
-from ..services.news import ChallengeResult, GameWritten, InboxNews, Item, WatchBoard
+from ..services.news import (
+    ChallengeResult,
+    GameWritten,
+    InboxNews,
+    Item,
+    SignedOut,
+    WatchBoard,
+)
 from ..services.race import Races
 from ..services.race_news import RaceNews
 from .relay import Relay
@@ -50,6 +58,8 @@ class Events:
                 self.hub.send_to(item.creator, P.event(P.Event.CHALLENGE_RESULT, **item.event))
         elif isinstance(item, InboxNews):
             self.hub.send_to(item.player, P.event(P.Event.INVITED, **item.event))
+        elif isinstance(item, SignedOut):
+            self.hub.sign_out(item.player)
         elif isinstance(item, GameWritten):
             ev = P.event(P.Event.GAME, **item.event)
             self.hub.send_to(item.player, ev, skip=ANSWERING.get())

@@ -21,6 +21,7 @@ import protocol as P
 from protocol import Activity, ErrorCode, Op, ProtocolError
 
 from ..services import OUTAGE, Services, catalogue, daily_overview
+from ..services.accounts import digest
 from ..services.games import find_game
 from ..services.limits import Kind
 from ..services.records import Change
@@ -28,7 +29,7 @@ from ..settings import Settings
 from ..workers import REQUESTER, WorkerDied
 from .metrics import Metrics
 from .relay import Relay
-from .session import Conn, Hub, Reply
+from .session import ANSWERING, Conn, Hub, Reply
 
 log = logging.getLogger("pasyans.server")
 
@@ -44,15 +45,18 @@ SPENDS: dict[Op, tuple[tuple[Kind, ...], tuple[Kind, ...]]] = {
     Op.RACE_JOIN: ((Kind.RACE_JOIN,), (Kind.RACE_JOIN_FAILED,)),
     # a race's code opens it to a spectator as to a member: the same limits
     Op.RACE_WATCH: ((Kind.RACE_JOIN,), (Kind.RACE_JOIN_FAILED,)),
+    # issue 49: a device signed in by a code; guessing codes runs out at once
+    Op.LINK: ((Kind.LINK,), (Kind.LINK_FAILED,)),
 }
 #: ops that spend their address's limits even when refused before they run (malformed,
 #: or past the connection's bucket): every ``register`` attempt counts
-SPENT_WHEN_REFUSED = frozenset({Op.REGISTER})
+SPENT_WHEN_REFUSED = frozenset({Op.REGISTER, Op.LINK})
 #: what an op refused with a code spends afterwards: a join by a code that names no
 #: race is someone guessing codes
 FAILS: dict[tuple[Op, ErrorCode], Kind] = {
     (Op.RACE_JOIN, ErrorCode.NOT_FOUND): Kind.RACE_JOIN_FAILED,
     (Op.RACE_WATCH, ErrorCode.NOT_FOUND): Kind.RACE_JOIN_FAILED,
+    (Op.LINK, ErrorCode.NOT_FOUND): Kind.LINK_FAILED,
 }
 
 
@@ -62,6 +66,7 @@ FAILS: dict[tuple[Op, ErrorCode], Kind] = {
 ACTIVITY: dict[Op, Activity] = {
     Op.REGISTER: Activity.HOME,
     Op.AUTH: Activity.HOME,
+    Op.LINK: Activity.HOME,
     Op.START: Activity.PLAYING,
     Op.RESUME: Activity.PLAYING,
     Op.CHALLENGE_ACCEPT: Activity.PLAYING,
@@ -227,12 +232,14 @@ class Routes:
     async def register(self, conn: Conn, req: P.RegisterRequest) -> Result:
         token = await self.sv.accounts.register(req.name)
         self.hub.login(conn, req.name)
+        conn.digest = digest(token)
         deployment = await self.sv.deployment()
         return {"player": req.name, "token": token, "limits": self.limits, "deployment": deployment}
 
     async def auth(self, conn: Conn, req: P.AuthRequest) -> Result:
         name = await self.sv.accounts.authenticate(req.token)
         self.hub.login(conn, name)
+        conn.digest = digest(req.token)
         return {"player": name, "limits": self.limits, "deployment": await self.sv.deployment()}
 
     async def games(self, conn: Conn, req: P.GamesRequest) -> Result:
@@ -419,3 +426,39 @@ class Routes:
 
     async def calendar(self, player: str, req: P.CalendarRequest) -> Result:
         return await self.sv.calendar.month(player, req.month, req.game)
+
+    # -- accounts that last (issue 49): link a device, sign out everywhere, export, leave
+
+    async def link(self, conn: Conn, req: P.LinkRequest) -> Result:
+        name, token = await self.sv.accounts.link(req.code)
+        self.hub.login(conn, name)
+        conn.digest = digest(token)
+        deployment = await self.sv.deployment()
+        return {"player": name, "token": token, "limits": self.limits, "deployment": deployment}
+
+    async def link_code(self, player: str, req: P.LinkCodeRequest) -> Result:
+        return await self.sv.accounts.link_code(player)
+
+    async def token_rotate(self, player: str, req: P.TokenRotateRequest) -> Result:
+        conn = ANSWERING.get()
+        old = conn.digest if conn is not None else ""
+        # refused when another connection replaced this one's token first (and so
+        # closes this one)
+        token = await self.sv.accounts.rotate(player, old)
+        if conn is not None:
+            conn.digest = digest(token)
+        self.hub.sign_out(player, keep=conn)
+        await self.sv.news.signed_out(player)
+        return {"token": token}
+
+    async def account_export(self, player: str, req: P.AccountExportRequest) -> Result:
+        return {"account": await self.sv.data.export(player)}
+
+    async def account_delete(self, player: str, req: P.AccountDeleteRequest) -> Result:
+        result = await self.sv.data.delete(player, req.name)
+        conn = ANSWERING.get()
+        self.hub.sign_out(player, keep=conn)
+        if conn is not None:
+            self.hub.logout(conn)
+        await self.sv.news.signed_out(player)
+        return result

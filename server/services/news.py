@@ -81,7 +81,15 @@ class GameWritten:
     event: dict[str, Any]
 
 
-Item = RaceNews | WatchBoard | ChallengeResult | GameWritten | InboxNews
+@dataclass(frozen=True, slots=True)
+class SignedOut:
+    """``player``'s tokens were replaced or their account deleted: close every
+    connection of theirs (but the one that asked, on its own instance)."""
+
+    player: str
+
+
+Item = RaceNews | WatchBoard | ChallengeResult | GameWritten | InboxNews | SignedOut
 Deliver = Callable[[Item], Awaitable[None]]
 
 
@@ -146,6 +154,13 @@ class News:
         if self.elsewhere(rec.player):
             message = {"game": item.event, "from": self.instance}
             await self.store.publish(self.keys.player_channel(rec.player), pack(message))
+
+    async def signed_out(self, player: str) -> None:
+        """Tell every other instance to close ``player``'s connections there (the
+        token they signed in with is refused now): always published, whatever this
+        instance last heard of where the player is connected."""
+        message = pack({"signout": self.instance})
+        await self.store.publish(self.keys.player_channel(player), message)
 
     # -- what comes in ---------------------------------------------------------------------
 
@@ -234,9 +249,17 @@ class News:
 
     async def _player_message(self, player: str, data: bytes) -> Item | None:
         message: dict[str, Any] = unpack(data)
-        peer = str(message.get("here") or message.get("gone") or message.get("from") or "")
+        peer = str(
+            message.get("here")
+            or message.get("gone")
+            or message.get("from")
+            or message.get("signout")
+            or ""
+        )
         if peer == self.instance or player not in self._players:
             return None
+        if "signout" in message:
+            return SignedOut(player)
         peers = self._peers.setdefault(player, {})
         if "gone" in message:
             peers.pop(peer, None)

@@ -17,6 +17,7 @@ calls and their timing, and the transports of scripts, chosen once: :mod:`.trans
 :mod:`.watchers`   spectators of races
 :mod:`.presence`   who is connected, doing what; who hides it
 :mod:`.inbox`      each player's inbox, and invites counted
+:mod:`.accounts`   link codes, a token replaced, an account deleted
 =================  ============================================================
 
 Why one class of many bases rather than a store holding one object per concept: the
@@ -29,6 +30,7 @@ order of the bases decides nothing. Delegating instead would write every method 
 
 from __future__ import annotations
 
+from .accounts import AccountStore
 from .boards import BoardStore
 from .challenges import ChallengeStore
 from .dailies import DailyStore
@@ -54,6 +56,7 @@ CONCEPTS: tuple[type, ...] = (
     WatcherStore,
     PresenceStore,
     InboxStore,
+    AccountStore,
 )
 
 
@@ -69,6 +72,7 @@ class Store(
     WatcherStore,
     PresenceStore,
     InboxStore,
+    AccountStore,
 ):
     """The Redis side of pasyans: ``Store(url, *, cluster, prefix, max_connections,
     observe, durability, wait_replicas, replica_timeout)``, as

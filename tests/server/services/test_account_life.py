@@ -1,0 +1,238 @@
+"""Accounts that last (issue 49, the players' half) over a real server on a real Redis:
+a device linked by a one-use code, signing out everywhere, the export of one's own
+data, leaving; and the attacks on each (codes guessed, replayed, expired; two rotations
+racing; another's account deleted or exported)."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import Any
+
+from websockets.exceptions import ConnectionClosed
+
+from protocol import CLOSE_SIGNED_OUT
+from protocol.checks import LINK_ALPHABET
+from server.net import App
+from tests.support import TestClient, connect, eventually, running_app
+from tests.support.fixtures import unique_name
+
+LIMITED: dict[str, Any] = {
+    "address_limits": True,
+    "address_links": 6,
+    "address_failed_links": 3,
+    "address_window": 3600.0,
+    "trusted_proxies": "127.0.0.1",
+}
+
+
+def forwarded(address: str) -> dict[str, Any]:
+    return {"additional_headers": {"X-Forwarded-For": address}}
+
+
+async def test_a_code_links_a_new_device_once(app: App, ws_url: str, client: TestClient) -> None:
+    name = unique_name()
+    await client.register(name)
+    got = await client.call("link_code")
+    code = got["code"]
+    assert len(code) == 8 and set(code) <= set(LINK_ALPHABET)
+    assert got["expires_in"] == 300
+    # it lives in Redis with its time, no longer
+    ttl = await app.store.redis.pttl(app.store.keys.link_code(code))
+    assert 0 < ttl <= 300_000
+    async with connect(ws_url) as phone:
+        linked = await phone.call("link", code=code.lower())  # case does not matter
+        assert linked["player"] == name and linked["token"]
+        await phone.call("my_games")  # signed in
+    async with connect(ws_url) as again:
+        err = await again.error("link", code=code)  # replayed: refused
+        assert err["code"] == "not_found" and err["key"] == "error.link_code_wrong"
+        # the phone's own token signs in later, as the laptop's still does
+        assert (await again.call("auth", token=linked["token"]))["player"] == name
+    async with connect(ws_url) as laptop:
+        await laptop.call("auth", token=client.token)
+
+
+async def test_a_new_code_replaces_the_old_and_an_expired_one_is_refused(
+    app: App, ws_url: str, client: TestClient
+) -> None:
+    await client.register(unique_name())
+    first = (await client.call("link_code"))["code"]
+    second = (await client.call("link_code"))["code"]
+    async with connect(ws_url) as phone:
+        assert (await phone.error("link", code=first))["key"] == "error.link_code_wrong"
+        # the code's time is over: its key is gone from Redis (what its TTL does)
+        await app.store.redis.delete(app.store.keys.link_code(second))
+        assert (await phone.error("link", code=second))["key"] == "error.link_code_wrong"
+        assert (await phone.error("my_games"))["code"] == "unauthorized"
+
+
+async def test_link_needs_a_player_and_a_code_of_its_form(client: TestClient) -> None:
+    assert (await client.error("link_code"))["code"] == "unauthorized"
+    for bad in ["", "ABC", "ABCDEFGHJ", "ABCD-EFG", 12345678, None]:
+        assert (await client.error("link", code=bad))["code"] == "bad_request", bad
+
+
+async def test_guessing_codes_runs_out_for_the_address(redis_url: str) -> None:
+    """A brute force of the 23⁸ codes: the third wrong code from one address spends
+    its failed links; the next is refused without being tried, even the right code;
+    another address is not."""
+    prefix = f"t{uuid.uuid4().hex[:10]}:"
+    async with running_app(redis_url, key_prefix=prefix, **LIMITED) as app:
+        url = f"ws://127.0.0.1:{app.port}/ws"
+        async with connect(url, **forwarded("198.51.100.20")) as owner:
+            await owner.register(unique_name())
+            code = (await owner.call("link_code"))["code"]
+        async with connect(url, **forwarded("203.0.113.66")) as thief:
+            for guess in ["AAAAAAAA", "CCCCCCCC", "DDDDDDDD"]:
+                assert (await thief.error("link", code=guess))["key"] == "error.link_code_wrong"
+            err = await thief.error("link", code=code)
+            assert err["code"] == "rate_limited" and err["key"] == "error.limit_link_failed"
+            # malformed attempts count too: the address's links run out
+            for _ in range(4):
+                await thief.error("link", code="x")
+            err = await thief.error("link", code="EEEEEEEE")
+            assert err["code"] == "rate_limited"
+        async with connect(url, **forwarded("198.51.100.21")) as phone:
+            assert (await phone.call("link", code=code))["player"] == owner.player
+
+
+async def test_token_rotate_signs_out_everywhere(ws_url: str, client: TestClient) -> None:
+    name = unique_name()
+    token = await client.register(name)
+    async with connect(ws_url) as other, connect(ws_url) as phone:
+        await other.call("auth", token=token)
+        code = (await client.call("link_code"))["code"]
+        phone_token = (await phone.call("link", code=code))["token"]
+        new = (await client.call("token_rotate"))["token"]
+        assert new != token
+        for c in (other, phone):
+            bye = await c.next_event("bye")
+            assert bye["key"] == "bye.signed_out"
+        await client.call("my_games")  # this connection stays, with its new token
+    async with connect(ws_url) as later:
+        for old in (token, phone_token):
+            assert (await later.error("auth", token=old))["code"] == "unauthorized"
+        assert (await later.call("auth", token=new))["player"] == name
+
+
+async def test_two_rotations_at_once_leave_one_token(ws_url: str, client: TestClient) -> None:
+    """Two connections of one account rotate at once: one wins; the other is refused
+    (its token was replaced) and closed; only the winner's token signs in."""
+    name = unique_name()
+    token = await client.register(name)
+    async with connect(ws_url) as other:
+        await other.call("auth", token=token)
+        got = await asyncio.gather(
+            client.request("token_rotate"), other.request("token_rotate"), return_exceptions=True
+        )
+        won = [r for r in got if isinstance(r, dict) and r.get("ok")]
+        assert len(won) == 1
+        # the other was refused (its token was replaced first), or closed before its
+        # reply by the winner's sign-out
+        (lost,) = [r for r in got if r is not won[0]]
+        if isinstance(lost, dict):
+            assert lost["error"]["key"] == "error.token_replaced"
+        else:
+            assert isinstance(lost, ConnectionClosed) and lost.rcvd is not None
+            assert lost.rcvd.code == CLOSE_SIGNED_OUT
+        async with connect(ws_url) as later:
+            assert (await later.error("auth", token=token))["code"] == "unauthorized"
+            assert (await later.call("auth", token=won[0]["token"]))["player"] == name
+
+
+async def test_rotation_closes_connections_on_another_instance(redis_url: str) -> None:
+    prefix = f"t{uuid.uuid4().hex[:10]}:"
+    async with (
+        running_app(redis_url, key_prefix=prefix) as one,
+        running_app(redis_url, key_prefix=prefix) as two,
+    ):
+        urls = [f"ws://127.0.0.1:{app.port}/ws" for app in (one, two)]
+        async with connect(urls[0]) as laptop, connect(urls[1]) as phone:
+            name = unique_name()
+            token = await laptop.register(name)
+            await phone.call("auth", token=token)
+            channel = two.store.keys.player_channel(name)
+
+            async def followed() -> bool:
+                # the second instance listens on the player's channel (two subscribers)
+                counts = await two.store.redis.pubsub_numsub(channel)
+                return bool(counts) and int(counts[0][1]) >= 2
+
+            await eventually(followed, what="both instances following the player")
+            await laptop.call("token_rotate")
+            assert (await phone.next_event("bye"))["key"] == "bye.signed_out"
+
+
+async def test_export_holds_my_data_and_nobody_else_s(
+    ws_url: str, client: TestClient, client2: TestClient
+) -> None:
+    me, friend = unique_name(), unique_name()
+    await client.register(me)
+    await client2.register(friend)
+    await client.call("friend_add", name=friend)
+    await client2.call("friend_add", name=me)
+    await client.call("block", name=friend)
+    state = await client.start("crescent")
+    other = await client2.start("crescent")
+    got = (await client.call("account_export"))["account"]
+    assert got["player"] == me
+    assert got["follows"] == [friend] and got["followers"] == [friend]
+    assert got["blocks"] == [friend]
+    ids = [g["game_id"] for g in got["games"]]
+    assert ids == [state["game_id"]] and other["game_id"] not in ids
+    text = repr(got)
+    assert client.token not in text and "token" not in got["profile"]
+    assert "127.0.0" not in text
+    # a game in play: its moves, never a position (its face-down cards)
+    assert "state" not in got["games"][0] and "piles" not in repr(got["games"][0])
+
+
+async def test_export_is_limited_per_account(client: TestClient) -> None:
+    await client.register(unique_name())
+    for _ in range(3):
+        await client.call("account_export")
+    err = await client.error("account_export")
+    assert err["code"] == "rate_limited" and err["key"] == "error.limit_export"
+
+
+async def test_leaving(app: App, ws_url: str, client: TestClient, client2: TestClient) -> None:
+    me, friend = unique_name(), unique_name()
+    token = await client.register(me)
+    await client2.register(friend)
+    await client.call("friend_add", name=friend)
+    await client2.call("friend_add", name=me)
+    async with connect(ws_url) as tab:
+        await tab.call("auth", token=token)
+        # the name typed wrong: refused, nothing done
+        err = await client.error("account_delete", name=friend)
+        assert err["code"] == "bad_request" and err["key"] == "error.delete_name_wrong"
+        # nobody deletes another's account: the op names only the caller's own
+        assert (await client2.error("account_delete", name=me))["key"] == "error.delete_name_wrong"
+        got = await client.call("account_delete", name=me.upper())
+        assert got == {"held_days": 30}
+        assert (await tab.next_event("bye"))["key"] == "bye.signed_out"
+    assert (await client.error("my_games"))["code"] == "unauthorized"
+    async with connect(ws_url) as later:
+        assert (await later.error("auth", token=token))["code"] == "unauthorized"
+        err = await later.error("register", name=me)
+        assert err["code"] == "name_taken" and err["key"] == "error.name_held"
+    friends = await client2.call("friends")
+    assert me not in repr(friends)
+    keys = await app.store.redis.keys(f"{app.store.keys.player(me)}*")
+    assert keys == []
+
+
+async def test_a_deleted_account_leaves_the_boards(client: TestClient, client2: TestClient) -> None:
+    me = unique_name()
+    await client.register(me)
+    await client2.register(unique_name())
+    state = await client.start("crescent", mode="daily")
+    await client.call("resign", game_id=state["game_id"])
+    board = await client2.call("leaderboard", game="crescent", board="daily")
+    assert me in repr(board)
+    await client.call("account_delete", name=me)
+    board = await client2.call("leaderboard", game="crescent", board="daily")
+    assert me not in repr(board)
+    board = await client2.call("leaderboard", game="crescent", board="alltime")
+    assert me not in repr(board)
