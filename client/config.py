@@ -208,6 +208,19 @@ def use(server: str, player: str) -> Credentials:
     return creds
 
 
+def drop(server: str, player: str) -> None:
+    """Forget the saved account of ``player`` on ``server`` (deleted there); another
+    saved one, if any, is used from now on."""
+    data = _read_all()
+    servers = _servers(data)
+    mine = servers.get(_key(server, data))
+    if mine is None or mine.tokens.pop(player, None) is None:
+        return
+    if mine.current == player:
+        mine.current = min(mine.tokens, default=None)
+    _write_servers(servers)
+
+
 def forget(server: str) -> None:
     """Drop every account saved for ``server``."""
     data = _read_all()
