@@ -40,7 +40,7 @@ def add_commands(command: Command) -> None:
         help="link another device to your account, or this one with a code",
         description=(
             "Without CODE: print a code that signs another device in to your account (the\n"
-            "web client's \"I have an account\", or `pasyans link CODE` on another computer);\n"
+            'web client\'s "I have an account", or `pasyans link CODE` on another computer);\n'
             "it works once, for 5 minutes. With CODE: sign this computer in with a code\n"
             "another device of yours printed, and save the account's new token here."
         ),
@@ -70,7 +70,7 @@ def add_commands(command: Command) -> None:
         help="delete your account on the server, for good",
         description=(
             "Delete your account: its token, friends, inbox and results go; others' races\n"
-            "show \"a player who left\". The name is held for 30 days. You are asked to type\n"
+            'show "a player who left". The name is held for 30 days. You are asked to type\n'
             "your name again (or give it with --name)."
         ),
     )
@@ -85,7 +85,7 @@ def commands(connect: Connect) -> dict[str, Run]:
             out.write(_("link code: {code}", code=got["code"]) + "\n")
             out.write(
                 _(
-                    "on the other device choose \"I have an account\" and type it, or run "
+                    'on the other device choose "I have an account" and type it, or run '
                     "`pasyans link {code}` there; it works once, for {minutes} minutes",
                     code=got["code"],
                     minutes=int(got["expires_in"]) // 60,

@@ -66,7 +66,9 @@ class AccountData:
             "player": profile.get("name") or player,
             "exported_ms": now,
             "profile": {k: v for k, v in profile.items() if k != "name"},
-            "statistics": {k: (v.decode() if isinstance(v, bytes) else v) for k, v in stats.items()},
+            "statistics": {
+                k: (v.decode() if isinstance(v, bytes) else v) for k, v in stats.items()
+            },
             "ranked_dailies": raw["dailies"],
             "follows": raw["follows"],
             "followers": raw["followers"],

@@ -53,8 +53,7 @@ class Accounts:
         if await self.store.name_held(name):
             raise ProtocolError(
                 ErrorCode.NAME_TAKEN,
-                f"the name {name!r} belonged to a player who left; it is held for "
-                f"{HOLD_DAYS} days",
+                f"the name {name!r} belonged to a player who left; it is held for {HOLD_DAYS} days",
                 key="error.name_held",
                 params={"name": name, "days": HOLD_DAYS},
             )

@@ -55,9 +55,10 @@ class AccountStore(Connection):
         async with self._call("link"):
             if not await self.redis.set(self.keys.link_code(code), player, nx=True, px=ttl_ms):
                 return False
-            old = _text(
-                await self.redis.set(self.keys.player_link(player), code, px=ttl_ms, get=True)
+            old: Any = await self.redis.set(
+                self.keys.player_link(player), code, px=ttl_ms, get=True
             )
+            old = _text(old) if isinstance(old, bytes | str) else None
             if old and old != code:
                 await self._drop_if(keys=[self.keys.link_code(old)], args=[player])
         return True

@@ -38,7 +38,7 @@ function RacePanel({ race }) {
     <ol>
       ${race.players.map(
         (p, i) => html`<li data-member=${p.player} data-place=${places ? places[i] : undefined} class=${p.away ? "away" : ""}>
-          <strong>${p.player}</strong> ${W.race.row(places ? { ...p, place: places[i] } : p)}
+          <strong>${p.left ? W.race.left : p.player}</strong> ${W.race.row(places ? { ...p, place: places[i] } : p)}
           ${p.out ? ` (${W.out[p.out] || p.out})` : ""}${p.away ? W.race.away : ""}
           ${creator && p.away && p.player !== me
             ? html` <button data-do="race-drop" onClick=${() => act("race_drop", { player: p.player }, W.race.dropAsk(p.player))}>${W.race.drop}</button>`
@@ -146,7 +146,7 @@ export function Watch({ code }) {
     ${race.players.map((p) => {
       const state = w.boards[p.player];
       return html`<div class="watched" data-member-board=${p.player}>
-        <h2>${p.player} · ${W.race.row(p)}</h2>
+        <h2>${p.left ? W.race.left : p.player} · ${W.race.row(p)}</h2>
         ${!state
           ? html`<p>${W.race.notDealt}</p>`
           : state.view
