@@ -45,8 +45,10 @@ SPENDS: dict[Op, tuple[tuple[Kind, ...], tuple[Kind, ...]]] = {
     Op.RACE_JOIN: ((Kind.RACE_JOIN,), (Kind.RACE_JOIN_FAILED,)),
     # a race's code opens it to a spectator as to a member: the same limits
     Op.RACE_WATCH: ((Kind.RACE_JOIN,), (Kind.RACE_JOIN_FAILED,)),
-    # issue 49: a device signed in by a code; guessing codes runs out at once
-    Op.LINK: ((Kind.LINK,), (Kind.LINK_FAILED,)),
+    # issue 49: a device signed in by a code counts as a wrong code before it runs
+    # (given back when it signs in), so that guesses racing on many connections
+    # never pass the limit of wrong codes
+    Op.LINK: ((Kind.LINK, Kind.LINK_FAILED), ()),
 }
 #: ops that spend their address's limits even when refused before they run (malformed,
 #: or past the connection's bucket): every ``register`` attempt counts
@@ -56,7 +58,6 @@ SPENT_WHEN_REFUSED = frozenset({Op.REGISTER, Op.LINK})
 FAILS: dict[tuple[Op, ErrorCode], Kind] = {
     (Op.RACE_JOIN, ErrorCode.NOT_FOUND): Kind.RACE_JOIN_FAILED,
     (Op.RACE_WATCH, ErrorCode.NOT_FOUND): Kind.RACE_JOIN_FAILED,
-    (Op.LINK, ErrorCode.NOT_FOUND): Kind.LINK_FAILED,
 }
 
 
@@ -431,6 +432,7 @@ class Routes:
 
     async def link(self, conn: Conn, req: P.LinkRequest) -> Result:
         name, token = await self.sv.accounts.link(req.code)
+        await self.addresses.refund(Kind.LINK_FAILED, conn.address)  # not a wrong code
         self.hub.login(conn, name)
         conn.digest = digest(token)
         deployment = await self.sv.deployment()

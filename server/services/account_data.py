@@ -3,8 +3,9 @@
 
 The export says only what the player sees already: their own games with their moves
 (a game's seed only once it may be shown to anyone, ``Views.seed_hidden``; never a
-position's face-down cards), their statistics, follows, followers, blocks, inbox,
-challenges and races; never a token, another player's address or game. It reads much,
+position's face-down cards), their statistics, follows, blocks, inbox,
+challenges and races; never a token, another player's address or game, nor who
+follows them (no op tells a player that, and a block must not be learnt from it). It reads much,
 so each account may ask for it :data:`EXPORTS_PER_HOUR` times an hour.
 
 Deleting an account takes the account, its tokens, link code, follows both ways,
@@ -71,7 +72,6 @@ class AccountData:
             },
             "ranked_dailies": raw["dailies"],
             "follows": raw["follows"],
-            "followers": raw["followers"],
             "blocks": raw["blocks"],
             "inbox": inbox.get("items", []),
             "challenges": raw["challenges"],

@@ -118,3 +118,10 @@ class AddressLimits:
         window, left = self._window()
         if await self.store.address_count(address, kind, window) >= self.most[kind]:
             raise self._refuse(kind, left)
+
+    async def refund(self, kind: Kind, address: str) -> None:
+        """Give back one ``kind`` :meth:`spend` counted for ``address`` in this window
+        (what is counted as failed before it runs, then succeeds: ``link``)."""
+        if kind in self.most:
+            window, _ = self._window()
+            await self.store.uncount_address(address, kind, window)

@@ -183,7 +183,8 @@ async def test_export_holds_my_data_and_nobody_else_s(
     other = await client2.start("crescent")
     got = (await client.call("account_export"))["account"]
     assert got["player"] == me
-    assert got["follows"] == [friend] and got["followers"] == [friend]
+    assert got["follows"] == [friend]
+    assert "followers" not in got  # no op tells who follows you (nor so a block)
     assert got["blocks"] == [friend]
     ids = [g["game_id"] for g in got["games"]]
     assert ids == [state["game_id"]] and other["game_id"] not in ids
