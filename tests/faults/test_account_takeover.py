@@ -6,7 +6,6 @@ nothing of the victim."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -14,7 +13,6 @@ import pytest
 from websockets.frames import Frame, Opcode
 
 import protocol as P
-
 from server.net import App
 from tests.support import TestClient, connect, running_app
 from tests.support.fixtures import redis_server, redis_url, unique_name
@@ -66,7 +64,7 @@ async def victim(app: App) -> tuple[TestClient, str, Any]:
 
 
 async def test_guessing_link_codes_from_many_connections_runs_out(app: App) -> None:
-    me, name, cm = await victim(app)
+    me, _, cm = await victim(app)
     try:
         code = (await me.call("link_code"))["code"]
         attackers = [await RawClient.open(url_of(app)) for _ in range(8)]
@@ -104,7 +102,7 @@ async def test_guessing_link_codes_from_many_connections_runs_out(app: App) -> N
 
 
 async def test_a_used_or_expired_code_never_signs_in(app: App) -> None:
-    me, name, cm = await victim(app)
+    me, _, cm = await victim(app)
     try:
         code = (await me.call("link_code"))["code"]
         first = await RawClient.open(url_of(app))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -61,7 +62,7 @@ def test_a_phone_is_linked_by_a_code_then_signed_out_and_the_account_left(
     # the data, downloaded as a file
     with laptop.expect_download() as got:
         laptop.click("[data-do=export]")
-    data = json.loads(open(got.value.path(), encoding="utf-8").read())
+    data = json.loads(Path(got.value.path()).read_text(encoding="utf-8"))
     assert data["player"] == name and new not in json.dumps(data)
     # leaving: the name typed again
     laptop.click(".leave summary")
