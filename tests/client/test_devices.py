@@ -49,7 +49,7 @@ def test_link_a_second_computer(
     # the code was used: a third computer cannot
     monkeypatch.setenv(config.CONFIG_ENV, str(tmp_path / "third"))
     code, _, err = run(capsys, "link", found.group(1))
-    assert code != EXIT_OK and "link code" in err
+    assert code != EXIT_OK and "code is wrong, used or expired" in err
     with pytest.raises(SystemExit):
         run(capsys, "link", "nope")
     assert "is not a link code" in capsys.readouterr().err
@@ -90,3 +90,17 @@ def test_token_rotate_and_export_and_delete(
     assert code == EXIT_OK and "held for 30 days" in out
     assert config.load(server_env) is None
     assert asyncio.run(refused(server_env, new.token))
+
+
+def test_a_member_who_left_is_said_so() -> None:
+    """A race's row of a member who deleted their account (``left``) reads "a player
+    who left" in the terminal's race tables, never the old name."""
+    from client.races import lobby_text, progress_rows, result_table
+
+    row = {"player": "ghost", "status": "lost", "foundation": 3, "total": 52, "moves": 9}
+    race = {"code": "ABCDEF", "game": "crescent", "status": "finished", "players": [row]}
+    for text in (lobby_text(race), "\n".join(progress_rows(race)), result_table(race)):
+        assert "ghost" in text
+    race["players"] = [{**row, "left": True}]
+    for text in (lobby_text(race), "\n".join(progress_rows(race)), result_table(race)):
+        assert "ghost" not in text and "a player who left" in text
