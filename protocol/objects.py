@@ -303,7 +303,9 @@ class RaceRow(TypedDict):
     away: Annotated[bool, "not seen connected for over `away_after_ms` (false once finished)"]
     away_ms: Annotated[Duration, "how long away, at the time of the event; 0 when here"]
     out: Out | None
-    left: NotRequired[Annotated[bool, 'the member deleted their account: say "a player who left"']]
+    left: NotRequired[
+        Annotated[bool, 'the member deleted their account (`player` is ""): "a player who left"']
+    ]
 
 
 RaceCode = Annotated[str, Shape(pattern="^[A-HJ-NP-Z2-9]{6}$"), "a race's join code"]

@@ -541,7 +541,7 @@ class Races:
             if out is None and s is not None and s["out"]:
                 out = s["out"]  # resigned, or given up by a server that wrote it there
             presence = {"away": away, "away_ms": away_ms if away else 0, "out": out}
-            if games.get(member) in left:
+            if games.get(member) in left:  # their name is forgotten too
                 presence["left"] = True
             if s is None:
                 players.append(
@@ -578,6 +578,9 @@ class Races:
                 await self.games.changes.race_finished(rid)
             status = RaceStatus.FINISHED
         players.sort(key=lambda p: (p["place"] is None, p["place"] or 0, -p["foundation"]))
+        for p in players:
+            if p.get("left"):
+                p["player"] = ""
         starts_at = info.get("starts_at")
         rematch = None
         if info.get("rematch") and info.get("rematch_code"):

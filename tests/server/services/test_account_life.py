@@ -243,3 +243,27 @@ async def test_a_deleted_account_leaves_the_boards(client: TestClient, client2: 
     assert me not in repr(board)
     board = await client2.call("leaderboard", game="crescent", board="alltime")
     assert me not in repr(board)
+
+
+async def test_a_racer_who_left_reads_as_one_in_the_race(
+    player: TestClient, player2: TestClient
+) -> None:
+    """A member who deletes their account stays in the race for the others, their
+    name blanked: the race's row says ``left`` (clients: "a player who left"), and a
+    replay of their game names nobody."""
+    race = (await player.call("race_create", game="crescent", seed=11))["race"]
+    await player2.call("race_join", code=race["code"])
+    await player.call("race_start", race_id=race["race_id"])
+    mine = (await player.next_event("race_started"))["state"]
+    theirs = (await player2.next_event("race_started"))["state"]
+    await player2.call("resign", game_id=theirs["game_id"])
+    await player.call("resign", game_id=mine["game_id"])
+    await player.next_event("race", status="finished")
+    assert player2.player
+    await player2.call("account_delete", name=player2.player)
+    again = (await player.call("race_join", code=race["code"]))["race"]
+    rows = {p["player"]: p for p in again["players"]}
+    assert rows[""].get("left") is True and player2.player not in repr(again)
+    assert "left" not in rows[player.player]
+    replay = (await player.call("replay", game_id=theirs["game_id"]))["replay"]
+    assert replay["player"] == ""
