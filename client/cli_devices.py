@@ -60,8 +60,8 @@ def add_commands(command: Command) -> None:
         help="save everything the server holds about you to FILE (JSON)",
         description=(
             "Save your account's data (profile, games with their moves, results, friends,\n"
-            "blocks, inbox, challenges, races) to FILE as JSON; - prints it. At most 3\n"
-            "times an hour."
+            "blocks, inbox, challenges, races) to FILE as JSON; - prints it. A few times\n"
+            "an hour (100 pages: a page holds a few hundred games)."
         ),
     )
     p.add_argument("file", metavar="FILE")
@@ -126,7 +126,12 @@ def commands(connect: Connect) -> dict[str, Run]:
     async def export(args: argparse.Namespace, out: TextIO) -> int:
         async with await connect(args.server, need_auth=True) as conn:
             got = await conn.call(Op.ACCOUNT_EXPORT)
-        text = json.dumps(got["account"], ensure_ascii=False, indent=2, default=str) + "\n"
+            account, cursor = dict(got["account"]), got.get("cursor")
+            while cursor:  # the games past the first page
+                got = await conn.call(Op.ACCOUNT_EXPORT, cursor=cursor)
+                account["games"] = [*account["games"], *got["account"]["games"]]
+                cursor = got.get("cursor")
+        text = json.dumps(account, ensure_ascii=False, indent=2, default=str) + "\n"
         if args.file == "-":
             out.write(text)
             return EXIT_OK

@@ -507,7 +507,9 @@ class TokenRotateRequest(Request):
 @_op(Op.ACCOUNT_EXPORT)
 @dataclass(frozen=True, slots=True)
 class AccountExportRequest(Request):
-    """Everything the server holds about me."""
+    """Everything the server holds about me: a page, then the next (``cursor``)."""
+
+    cursor: Cursor | None = None
 
 
 @_op(Op.ACCOUNT_DELETE)

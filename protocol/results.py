@@ -260,8 +260,10 @@ class AccountExport(TypedDict):
     account: Annotated[
         dict[str, Any],
         "profile, games with their moves, results, follows, blocks, inbox, challenges, "
-        "races (docs/protocol.md, `account_export`)",
+        "races (docs/protocol.md, `account_export`); after the first page only `player` "
+        "and more `games`",
     ]
+    cursor: Annotated[str | None, "the next page's (`account_export {cursor}`); null: the last"]
 
 
 class AccountDeleted(TypedDict):

@@ -71,8 +71,14 @@ export async function rotateToken() {
 
 // everything the server holds about the player, as a file the browser downloads
 export async function exportAccount() {
-  const reply = await conn.call("account_export", {});
-  const text = JSON.stringify(reply.account, null, 2);
+  let reply = await conn.call("account_export", {});
+  const account = reply.account;
+  while (reply.cursor) {
+    // the games past the first page
+    reply = await conn.call("account_export", { cursor: reply.cursor });
+    account.games = account.games.concat(reply.account.games);
+  }
+  const text = JSON.stringify(account, null, 2);
   const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
   const a = document.createElement("a");
   a.href = url;
@@ -82,7 +88,7 @@ export async function exportAccount() {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
-  return reply.account;
+  return account;
 }
 
 // the account deleted (``name``: typed again); this page signs out

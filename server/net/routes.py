@@ -454,7 +454,7 @@ class Routes:
         return {"token": token}
 
     async def account_export(self, player: str, req: P.AccountExportRequest) -> Result:
-        return {"account": await self.sv.data.export(player)}
+        return await self.sv.data.export(player, req.cursor)
 
     async def account_delete(self, player: str, req: P.AccountDeleteRequest) -> Result:
         result = await self.sv.data.delete(player, req.name)

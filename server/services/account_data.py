@@ -5,8 +5,10 @@ The export says only what the player sees already: their own games with their mo
 (a game's seed only once it may be shown to anyone, ``Views.seed_hidden``; never a
 position's face-down cards), their statistics, follows, blocks, inbox,
 challenges and races; never a token, another player's address or game, nor who
-follows them (no op tells a player that, and a block must not be learnt from it). It reads much,
-so each account may ask for it :data:`EXPORTS_PER_HOUR` times an hour.
+follows them (no op tells a player that, and a block must not be learnt from it).
+Its games come in pages of at most :data:`PAGE_BYTES` (``cursor``), so that no reply
+outgrows what a client takes. It reads much,
+so each account may ask for :data:`EXPORT_PAGES_PER_HOUR` pages of it an hour.
 
 Deleting an account takes the account, its tokens, link code, follows both ways,
 blocks, inbox, presence and statistics; its results leave every leaderboard; its games
@@ -19,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from protocol import ErrorCode, ProtocolError, unpack
+from protocol import ErrorCode, ProtocolError, pack, unpack
 
 from ..store import Store
 from .accounts import HOLD_DAYS
@@ -29,12 +31,14 @@ from .inbox import Inbox
 from .names import look_alike_keys
 from .records import Record
 
-#: exports an account may ask for in an hour
-EXPORTS_PER_HOUR = 3
+#: pages of an export an account may ask for in an hour (an export of a few hundred
+#: games is one page; of 5,000 games of 30 moves, about 25)
+EXPORT_PAGES_PER_HOUR = 100
+#: the encoded games a page of an export holds, at most (one game at least): far below
+#: a reply a client takes (the terminal client's 256 KiB) and a connection's outbox
+PAGE_BYTES = 128 * 1024
 #: the all-time boards' period (``Leaderboards``)
 ALL = "all"
-#: at most this many games are exported (the newest)
-MOST_GAMES = 5000
 
 
 class AccountData:
@@ -44,40 +48,62 @@ class AccountData:
         self.games = games
         self.inbox = inbox
 
-    async def export(self, player: str) -> dict[str, Any]:
-        """``account_export``'s ``account``; ``rate_limited`` past
-        :data:`EXPORTS_PER_HOUR` an hour."""
+    async def export(self, player: str, cursor: str | None = None) -> dict[str, Any]:
+        """``account_export``'s ``account`` and ``cursor``: the first page (no
+        ``cursor``) holds everything but the games past it, each next page only
+        ``player`` and more ``games``, oldest first, until ``cursor`` is None;
+        ``rate_limited`` past :data:`EXPORT_PAGES_PER_HOUR` pages an hour."""
+        offset = 0
+        if cursor is not None:
+            if not cursor.isdigit() or len(cursor) > 9:
+                raise ProtocolError(
+                    ErrorCode.BAD_REQUEST,
+                    "'cursor' is not a cursor of account_export",
+                    key="error.bad_cursor",
+                )
+            offset = int(cursor)
         now = self.clock.now_ms()
         window, left_ms = now // 3_600_000, 3_600_000 - now % 3_600_000
-        if await self.store.count_export(player, window, 3600) > EXPORTS_PER_HOUR:
+        if await self.store.count_export(player, window, 3600) > EXPORT_PAGES_PER_HOUR:
             retry = round(left_ms / 1000, 3)
             raise ProtocolError(
                 ErrorCode.RATE_LIMITED,
-                f"at most {EXPORTS_PER_HOUR} exports an hour: retry after {retry:g} s",
+                f"at most {EXPORT_PAGES_PER_HOUR} pages of exports an hour: "
+                f"retry after {retry:g} s",
                 key="error.limit_export",
-                params={"seconds": max(1, round(retry)), "n": EXPORTS_PER_HOUR},
+                params={"seconds": max(1, round(retry)), "n": EXPORT_PAGES_PER_HOUR},
                 retry_after=retry,
             )
         raw = await self.store.account_keys(player)
         profile = raw["profile"]
-        games = [g for g in [await self._game(gid) for gid in raw["games"][-MOST_GAMES:]] if g]
-        inbox = await self.inbox.items(player)
-        stats = await self.store.player_stats(player)
-        return {
-            "player": profile.get("name") or player,
-            "exported_ms": now,
-            "profile": {k: v for k, v in profile.items() if k != "name"},
-            "statistics": {
-                k: (v.decode() if isinstance(v, bytes) else v) for k, v in stats.items()
-            },
-            "ranked_dailies": raw["dailies"],
-            "follows": raw["follows"],
-            "blocks": raw["blocks"],
-            "inbox": inbox.get("items", []),
-            "challenges": raw["challenges"],
-            "races": raw["races"],
-            "games": games,
-        }
+        gids: list[str] = raw["games"]
+        games: list[dict[str, Any]] = []
+        size = 0
+        at = offset
+        while at < len(gids) and (not games or size < PAGE_BYTES):
+            game = await self._game(gids[at])
+            at += 1
+            if game is not None:
+                games.append(game)
+                size += len(pack(game))
+        account: dict[str, Any] = {"player": profile.get("name") or player, "games": games}
+        if cursor is None:
+            stats = await self.store.player_stats(player)
+            inbox = await self.inbox.items(player)
+            account |= {
+                "exported_ms": now,
+                "profile": {k: v for k, v in profile.items() if k != "name"},
+                "statistics": {
+                    k: (v.decode() if isinstance(v, bytes) else v) for k, v in stats.items()
+                },
+                "ranked_dailies": raw["dailies"],
+                "follows": raw["follows"],
+                "blocks": raw["blocks"],
+                "inbox": inbox.get("items", []),
+                "challenges": raw["challenges"],
+                "races": raw["races"],
+            }
+        return {"account": account, "cursor": str(at) if at < len(gids) else None}
 
     async def _game(self, gid: str) -> dict[str, Any] | None:
         """One of the player's games as the export says it: never a position (it holds

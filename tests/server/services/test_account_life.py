@@ -9,11 +9,13 @@ import asyncio
 import uuid
 from typing import Any
 
+import pytest
 from websockets.exceptions import ConnectionClosed
 
 from protocol import CLOSE_SIGNED_OUT
 from protocol.checks import LINK_ALPHABET
 from server.net import App
+from server.services import account_data
 from server.store import Store
 from tests.support import TestClient, connect, eventually, running_app
 from tests.support.fixtures import unique_name
@@ -197,10 +199,33 @@ async def test_export_holds_my_data_and_nobody_else_s(
 
 async def test_export_is_limited_per_account(client: TestClient) -> None:
     await client.register(unique_name())
-    for _ in range(3):
+    for _ in range(account_data.EXPORT_PAGES_PER_HOUR):
         await client.call("account_export")
     err = await client.error("account_export")
     assert err["code"] == "rate_limited" and err["key"] == "error.limit_export"
+    assert err["params"]["n"] == account_data.EXPORT_PAGES_PER_HOUR
+
+
+async def test_an_export_comes_in_pages(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Many games come in pages (``cursor``), so that no reply outgrows what a client
+    takes: here a page of one game each; the pages together are every game, once."""
+    monkeypatch.setattr(account_data, "PAGE_BYTES", 1)
+    await client.register(unique_name())
+    made = [(await client.start("crescent"))["game_id"] for _ in range(3)]
+    first = await client.call("account_export")
+    assert len(first["account"]["games"]) == 1 and "follows" in first["account"]
+    seen = [g["game_id"] for g in first["account"]["games"]]
+    cursor = first["cursor"]
+    while cursor:
+        page = await client.call("account_export", cursor=cursor)
+        assert set(page["account"]) == {"player", "games"}
+        seen += [g["game_id"] for g in page["account"]["games"]]
+        cursor = page["cursor"]
+    assert seen == made
+    err = await client.error("account_export", cursor="x1")
+    assert err["key"] == "error.bad_cursor"
 
 
 async def test_leaving(app: App, ws_url: str, client: TestClient, client2: TestClient) -> None:
