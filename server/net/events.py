@@ -59,10 +59,20 @@ class Events:
         elif isinstance(item, InboxNews):
             self.hub.send_to(item.player, P.event(P.Event.INVITED, **item.event))
         elif isinstance(item, SignedOut):
-            self.hub.sign_out(item.player)
+            if item.check:
+                await self.signed_out_meanwhile(item.player)
+            else:
+                self.hub.sign_out(item.player)
         elif isinstance(item, GameWritten):
             ev = P.event(P.Event.GAME, **item.event)
             self.hub.send_to(item.player, ev, skip=ANSWERING.get())
+
+    async def signed_out_meanwhile(self, player: str) -> None:
+        """Close the connections of ``player`` here whose token is no longer theirs
+        (replaced or deleted before this instance heard of it)."""
+        for conn in list(self.hub.players.get(player.casefold(), ())):
+            if conn.digest and await self.games.store.player_of_token(conn.digest) is None:
+                self.hub.sign_out_one(conn)
 
     async def race_news(self, news: RaceNews) -> None:
         self.races.noticed(news.race)

@@ -107,15 +107,19 @@ class Hub:
         """Close every connection of ``player`` here but ``keep`` (``bye``, then
         ``4002``): the token they signed in with is refused now. How many."""
         conns = [c for c in self.players.get(player.casefold(), ()) if c is not keep]
+        for conn in conns:
+            self.sign_out_one(conn)
+        return len(conns)
+
+    def sign_out_one(self, conn: Conn) -> None:
+        """Tell ``conn`` ``bye`` and close it with ``4002``: its token is refused now."""
+        self._forget(conn)
+        conn.player = None
         bye = P.event(
             P.Event.BYE, reason="signed out by the account", key=BYE_SIGNED_OUT, params={}
         )
-        for conn in conns:
-            self._forget(conn)
-            conn.player = None
-            conn.push(bye)
-            conn.close(P.CLOSE_SIGNED_OUT, "signed out")
-        return len(conns)
+        conn.push(bye)
+        conn.close(P.CLOSE_SIGNED_OUT, "signed out")
 
     def logout(self, conn: Conn) -> None:
         """``conn`` signs out (its account was deleted)."""

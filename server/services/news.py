@@ -87,6 +87,10 @@ class SignedOut:
     connection of theirs (but the one that asked, on its own instance)."""
 
     player: str
+    #: only the connections whose token is no longer the player's (asked of the store):
+    #: after this instance began following the player's channel, a sign-out published
+    #: before it may have been missed
+    check: bool = False
 
 
 Item = RaceNews | WatchBoard | ChallengeResult | GameWritten | InboxNews | SignedOut
@@ -180,7 +184,7 @@ class News:
                     for player in self._players:
                         await self._say(player, "here")
                 while True:
-                    await self._apply_pending(pubsub)
+                    await self._apply_pending(pubsub, deliver)
                     await self._refresh()
                     msg = await pubsub.get_message(timeout=0.2)
                     task = asyncio.current_task()
@@ -205,13 +209,15 @@ class News:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(pubsub.aclose(), 1)
 
-    async def _apply_pending(self, pubsub: Any) -> None:
+    async def _apply_pending(self, pubsub: Any, deliver: Deliver) -> None:
         while not self._pending.empty():
             what, player = self._pending.get_nowait()
             channel = self.keys.player_channel(player)
             if what == "follow" and player in self._players:
                 await pubsub.subscribe(channel)
                 await self._say(player, "here")
+                # a sign-out published before the subscription was missed: check
+                await deliver(SignedOut(player, check=True))
             elif what == "unfollow" and player not in self._players:
                 await pubsub.unsubscribe(channel)
                 await self._say(player, "gone")

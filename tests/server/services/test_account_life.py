@@ -292,3 +292,23 @@ async def test_a_racer_who_left_reads_as_one_in_the_race(
     assert "left" not in rows[player.player]
     replay = (await player.call("replay", game_id=theirs["game_id"]))["replay"]
     assert replay["player"] == ""
+
+
+async def test_a_sign_out_missed_before_following_is_caught(app: App, ws_url: str) -> None:
+    """An instance that begins following a player's channel checks the tokens of the
+    player's connections there: a sign-out published before it listened (a rotation
+    racing a connection's arrival) still closes a connection whose token is gone."""
+    from server.services.accounts import digest
+    from server.services.news import SignedOut
+
+    async with connect(ws_url) as stale, connect(ws_url) as fresh:
+        name = unique_name()
+        token = await stale.register(name)
+        # the token replaced in Redis with no word on the channel (the word was missed)
+        new = "n" * 43
+        assert await store_of(app).rotate_token(name, digest(token), digest(new))
+        await fresh.call("auth", token=new)
+        assert app.services is not None and app.services.news.local is not None
+        await app.services.news.local(SignedOut(name.casefold(), check=True))
+        assert (await stale.next_event("bye"))["key"] == "bye.signed_out"
+        await fresh.call("my_games")  # its token is the player's: kept
