@@ -5,7 +5,7 @@
 import { Game } from "./game.mjs";
 import { Connection, ServerError } from "./net.mjs";
 import { go } from "./route.mjs";
-import { app, saveAccount, update } from "./store.mjs";
+import { app, loadAccount, saveAccount, update } from "./store.mjs";
 import { knowTitles, say } from "./i18n.mjs";
 import { W } from "./words.mjs";
 
@@ -18,6 +18,13 @@ export async function signIn() {
     app.signedIn = true;
   } catch (err) {
     if (err instanceof ServerError && err.code === "unauthorized") {
+      // another tab of this browser took a new token ("Sign out everywhere else"):
+      // this one signs in with it, and never forgets the account it keeps
+      const kept = loadAccount();
+      if (kept && kept.token !== app.account.token) {
+        app.account = kept;
+        return signIn();
+      }
       saveAccount(null);
       app.account = null;
       app.signedIn = false;

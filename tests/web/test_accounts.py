@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.support import ServerProcess
-from tests.web.pages import PHONE, opened
+from tests.web.pages import PHONE, STEP, base, opened
 from tools.browser import sign_in
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
@@ -49,6 +49,11 @@ def test_a_phone_is_linked_by_a_code_then_signed_out_and_the_account_left(
             third.click("[data-do=login]")
             error = third.wait_for_selector(".signin .error")
             assert "code" in error.inner_text().lower()
+        # a second tab of the laptop's browser (the same localStorage)
+        tab = laptop.context.new_page()
+        tab.set_default_timeout(STEP)
+        tab.goto(base(web_server))
+        tab.wait_for_selector("[data-game=crescent]")
         # the laptop signs out everywhere else: the phone is back at signing in
         old = laptop.evaluate("() => window.pasyans.app.account.token")
         laptop.once("dialog", lambda d: d.accept())
@@ -59,6 +64,12 @@ def test_a_phone_is_linked_by_a_code_then_signed_out_and_the_account_left(
         stored = laptop.evaluate("() => JSON.parse(localStorage.getItem('pasyans.account'))")
         assert stored["token"] == new
         phone.wait_for_selector("[data-field=name]")  # the sign-in screen
+        # the laptop's other tab, closed too, signs in again with the token its
+        # browser now keeps: it never forgets the account
+        tab.wait_for_function(
+            "t => window.pasyans.app.signedIn && window.pasyans.app.account.token === t", arg=new
+        )
+        tab.close()
     # the data, downloaded as a file
     with laptop.expect_download() as got:
         laptop.click("[data-do=export]")
