@@ -1,18 +1,18 @@
-# pasyans — every target creates the virtual environment from requirements.lock when missing.
+# pasyans — every target creates the virtual environment from requirements.txt when missing.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
 .PHONY: run test lint lock upgrade i18n bench bench-server bench-web vendor-web clean
 
-# .venv is made afresh from requirements.lock whenever the lock or pyproject.toml changes:
+# .venv is made afresh from requirements.txt whenever the lock or pyproject.toml changes:
 # every package at the exact version and hash the lock names (pip --require-hashes
 # refuses anything else, a dependency missing from the lock included), then this
 # project itself, editable, built by the locked setuptools without fetching anything.
-$(BIN)/activate: pyproject.toml requirements.lock
+$(BIN)/activate: pyproject.toml requirements.txt
 	rm -rf $(VENV)
 	$(PY) -m venv $(VENV)
-	$(BIN)/pip install -qq --require-hashes -r requirements.lock
+	$(BIN)/pip install -qq --require-hashes -r requirements.txt
 	@# -qq: errors only. The editable install of a package whose parts live elsewhere
 	@# (server.web = web/, server.rules = docs/games/) makes setuptools print a boxed
 	@# note that is no warning ("careful with folders named like your package").
@@ -50,7 +50,7 @@ lint: $(VENV)
 	$(BIN)/ruff format --check $(LINTED)
 	$(BIN)/mypy $(LINTED)
 
-# requirements.lock, resolved again by uv (itself locked) from pyproject.toml's ranges and
+# requirements.txt, resolved again by uv (itself locked) from pyproject.toml's ranges and
 # tools/lock.in, for every platform and every Python the project supports (>= 3.11).
 # `make lock` keeps each pin that still fits (after pyproject.toml changed); `make upgrade`
 # takes the newest release of everything within the ranges, and
@@ -59,7 +59,7 @@ LOCK_FLAGS ?=
 lock: $(VENV)
 	$(BIN)/uv pip compile pyproject.toml tools/lock.in --extra dev --universal \
 		--python-version 3.11 --generate-hashes --custom-compile-command 'make lock' \
-		--quiet $(LOCK_FLAGS) -o requirements.lock
+		--quiet $(LOCK_FLAGS) -o requirements.txt
 
 upgrade:
 	$(MAKE) lock LOCK_FLAGS=--upgrade

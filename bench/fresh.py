@@ -93,6 +93,10 @@ def healthy(port: int) -> bool:
 async def watch(port: int, pid: int, began: float, timeout: float, every: float) -> dict[str, Any]:
     decided: dict[str, dict[str, Any]] = {}
     last: dict[str, Any] = {}
+    #: (seconds since start, slug, the server's estimate_ms) of every answer that had one
+    estimates: list[tuple[float, str, int]] = []
+    #: seconds since start → the games still waiting in that answer
+    waiting: dict[float, int] = {}
     pings: list[float] = []
     async with Connection(f"ws://127.0.0.1:{port}/ws") as conn:
         while time.monotonic() - began < timeout:
@@ -101,9 +105,12 @@ async def watch(port: int, pid: int, began: float, timeout: float, every: float)
             pings.append(time.monotonic() - sent)
             daily = await conn.daily()
             now = time.monotonic() - began
+            waiting[now] = sum(1 for e in (daily.get("games") or {}).values() if e.get("preparing"))
             for slug, entry in (daily.get("games") or {}).items():
                 if entry.get("preparing"):
                     last[slug] = entry["preparing"]
+                    if entry["preparing"].get("estimate_ms") is not None:
+                        estimates.append((now, slug, int(entry["preparing"]["estimate_ms"])))
                 elif slug not in decided:
                     decided[slug] = {
                         "game": slug,
@@ -121,6 +128,7 @@ async def watch(port: int, pid: int, began: float, timeout: float, every: float)
     rows = [decided.get(s) or {"game": s, "seconds": None} for s in registry.slugs()]
     done = [r["seconds"] for r in rows if r.get("seconds") is not None]
     return {
+        "estimates": honesty(estimates, decided, every, waiting),
         "rows": rows,
         "certified": sum(1 for r in rows if r.get("certified")),
         "decided": len(done),
@@ -130,6 +138,47 @@ async def watch(port: int, pid: int, began: float, timeout: float, every: float)
             "median": round(1000 * statistics.median(pings), 1) if pings else None,
             "max": round(1000 * max(pings), 1) if pings else None,
         },
+    }
+
+
+def honesty(
+    estimates: list[tuple[float, str, int]],
+    decided: dict[str, dict[str, Any]],
+    grain: float,
+    waiting: dict[float, int],
+) -> dict[str, Any]:
+    """How the server's estimates compare with the waits they foretold: per game, the
+    estimate over the real rest (decided − asked; ≥ ``grain``, the asks' pace), the
+    largest and the median ratio, and the same of the figure the terminal client
+    shows (the largest estimate of an answer, when every daily waiting in it has one:
+    "all in about") against the wait for the last daily of that answer. Issue 47's
+    bound: never more than 3 × the real wait."""
+    ratios = [
+        est / 1000 / max(grain, decided[slug]["seconds"] - at)
+        for at, slug, est in estimates
+        if slug in decided
+    ]
+    shown: dict[float, tuple[int, float]] = {}
+    for at, slug, est in estimates:
+        if slug in decided:
+            best, until = shown.get(at, (0, 0.0))
+            shown[at] = (max(best, est), max(until, decided[slug]["seconds"]))
+    counted: dict[float, int] = {}
+    for at, _slug, _est in estimates:
+        counted[at] = counted.get(at, 0) + 1
+    overall = [
+        est / 1000 / max(grain, until - at)
+        for at, (est, until) in shown.items()
+        if counted.get(at) == waiting.get(at)
+    ]
+    return {
+        "samples": len(ratios),
+        "max_ratio": round(max(ratios), 2) if ratios else None,
+        "median_ratio": round(statistics.median(ratios), 2) if ratios else None,
+        "shown_max_ratio": round(max(overall), 2) if overall else None,
+        "shown_median_ratio": round(statistics.median(overall), 2) if overall else None,
+        "shown_samples": len(overall),
+        "largest_estimate_s": round(max(e for _, _, e in estimates) / 1000) if estimates else None,
     }
 
 
@@ -191,6 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{result['games_op_ms']['max']} ms max; load {result['load_before'][0]} → "
         f"{result['load_after'][0]}"
     )
+    print(f"estimates (server's estimate_ms over the real rest): {result['estimates']}")
     return 0
 
 

@@ -20,10 +20,12 @@ from protocol.messages import Event, Mode, Push
 from . import config, launch
 from .challenges import challenge_news
 from .connection import ClientError, Connection, ServerError
+from .errors import BANNED
 from .host import ConnectionLost, GameChanged, InboxChanged, Reconnected
 from .inbox import invited_news
 from .lang import _, say
 from .launch import Launch, check_game
+from .renamed import told_renamed
 from .screens.board import BoardScreen
 from .screens.dialogs import MessageScreen, NameScreen
 from .screens.home import DailyScreen
@@ -82,8 +84,14 @@ class PasyansApp(App[int]):
             await self.push_screen(NameScreen())
             return
         try:
-            await self.conn.auth(creds.token)
+            signed = await self.conn.auth(creds.token)
+            renamed = told_renamed(self.server, creds, signed)  # issue 49
+            if renamed:
+                self.notify(renamed, timeout=30)
         except ServerError as exc:
+            if exc.key == BANNED:  # issue 49: said on a full screen, no new account
+                await self.stop(exc)
+                return
             if exc.code != ErrorCode.UNAUTHORIZED:
                 raise
             await self.push_screen(

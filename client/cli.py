@@ -20,10 +20,12 @@ from protocol.messages import DATE_RE, ID_RE, MAX_LIMIT, MAX_SEED, RACE_CODE_RE,
 
 from . import cli_accounts, cli_challenges, cli_devices, cli_records, config
 from .connection import ClientError, Connection, ServerError, UsageError
+from .errors import BANNED
 from .lang import LANGS, _, current, remember
 from .launch import Launch, check_game, game_slug, open_game, open_race
 from .progress import ProgressLine
 from .race_script import RaceScript
+from .renamed import told_renamed
 from .script import Script, stdin_reader
 from .status import EXIT_OK, EXIT_REFUSED, EXIT_UNREACHABLE, EXIT_USAGE, exit_status
 from .text import daily_text, games_text, leaderboard_text, preparing, preparing_text, title
@@ -144,12 +146,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    def command(name: str, help: str, description: str | None = None) -> argparse.ArgumentParser:
+    def command(
+        name: str, help: str, description: str | None = None, *, local: bool = False
+    ) -> argparse.ArgumentParser:
+        """A subcommand; ``local``: one that asks no server (no ``--server``)."""
         return sub.add_parser(
             name,
             help=help,
             description=description or help,
-            parents=[common],
+            parents=[] if local else [common],
             formatter_class=_Formatter,
         )
 
@@ -197,6 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the language of pasyans: ru (русский) or en (English)",
         description="Say every word in LANG from now on (remembered in your config directory);\n"
         "without LANG, print the language in use. $PASYANS_LANG overrides it for a run.",
+        local=True,
     )
     p.add_argument("lang", metavar="LANG", nargs="?", choices=LANGS)
 
@@ -319,6 +325,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_records.add_commands(command, date_arg, limit_arg)
     cli_challenges.add_commands(command)
     cli_devices.add_commands(command)
+    cli_accounts.add_report(command)  # issue 49, operators' half
     return parser
 
 
@@ -387,7 +394,7 @@ def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.Argument
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = translate_parser(build_parser(), current())
+    parser = translate_parser(build_parser(), current(), metavars=True)
     args = parser.parse_args(
         _ids_are_not_options(parser, list(sys.argv[1:] if argv is None else argv))
     )
@@ -397,7 +404,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return home(args)
         if args.command in ("play", "resume", "race") and not (args.script or _tty()):
             args.script = True
-            print(_("no terminal: script mode (moves from stdin)"), file=sys.stderr)
+            args.said_script = True  # said once the game is there (Script.intro), not
+            # before a refusal of it
         if args.command in ("play", "resume", "race") and not args.script:
             return board(args)
         launch = (
@@ -449,10 +457,13 @@ async def connect(server: str, *, need_auth: bool, patient: bool = False) -> Con
     try:
         if creds is not None:
             try:
-                await conn.auth(creds.token)
+                signed = await conn.auth(creds.token)
+                renamed = told_renamed(server, creds, signed)  # issue 49
+                if renamed:
+                    print("pasyans: " + renamed, file=sys.stderr)
             except ServerError as exc:
-                if exc.code != ErrorCode.UNAUTHORIZED:
-                    raise
+                if exc.code != ErrorCode.UNAUTHORIZED or exc.key == BANNED:
+                    raise  # banned (issue 49): said as the server words it
                 message = _(
                     "the server at {server} refused the saved token of {player}: "
                     "run `pasyans login TOKEN` or `pasyans register NAME`",
@@ -562,6 +573,13 @@ def launch_of(args: argparse.Namespace) -> Launch:
     return Launch(race=args.code)
 
 
+def said_script(args: argparse.Namespace) -> None:
+    """No terminal made a board command script mode: said once its game is there (a
+    refused game says only why)."""
+    if getattr(args, "said_script", False):
+        print(_("no terminal: script mode (moves from stdin)"), file=sys.stderr)
+
+
 async def cmd_script(args: argparse.Namespace, out: TextIO) -> int:
     async with await connect(args.server, need_auth=True) as conn:
         titles = await conn.titles()
@@ -571,6 +589,7 @@ async def cmd_script(args: argparse.Namespace, out: TextIO) -> int:
         progress = ProgressLine(sys.stderr)  # a daily still being certified: wait
         state = await open_game(conn, launch, progress.show)
         progress.done()
+        said_script(args)
 
         def reconnect() -> Awaitable[Connection]:
             return connect(args.server, need_auth=True, patient=True)
@@ -592,6 +611,7 @@ async def cmd_race(args: argparse.Namespace, out: TextIO) -> int:
         if launch.game:
             check_game(launch.game, titles)
         race, state = await open_race(conn, launch)
+        said_script(args)
         return await RaceScript(conn, race, out, titles, state).run(stdin_reader(sys.stdin))
 
 

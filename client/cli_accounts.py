@@ -4,13 +4,16 @@ accounts on one server are kept; one is in use)."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import TextIO
 
+from protocol import Op, ReportReason
 from protocol.errors import ErrorCode
 
 from . import config
 from .cli_records import Connect, Run
 from .connection import ClientError, Connection, ServerError, UsageError
+from .errors import BANNED
 from .lang import _
 from .status import EXIT_OK
 
@@ -121,7 +124,7 @@ def commands(connect: Connect) -> dict[str, Run]:
             try:
                 result = await conn.auth(args.token)
             except ServerError as exc:
-                if exc.code == ErrorCode.UNAUTHORIZED:
+                if exc.code == ErrorCode.UNAUTHORIZED and exc.key != BANNED:
                     raise ClientError(
                         _("the server at {server} does not know this token", server=args.server)
                     ) from None
@@ -139,4 +142,38 @@ def commands(connect: Connect) -> dict[str, Run]:
         )
         return EXIT_OK
 
-    return {"register": register, "whoami": whoami, "switch": switch, "login": login}
+    # -- issue 49, operators' half: report a player -----------------------------------
+
+    async def report(args: argparse.Namespace, out: TextIO) -> int:
+        params = {"name": args.name, "reason": args.reason}
+        if args.text:
+            params["text"] = args.text
+        if args.game_id:
+            params["game_id"] = args.game_id
+        async with await connect(args.server, need_auth=True) as conn:
+            result = await conn.call(Op.REPORT, **params)
+        out.write(_("reported {name} to the operators", name=result["player"]) + "\n")
+        return EXIT_OK
+
+    return {
+        "register": register,
+        "whoami": whoami,
+        "switch": switch,
+        "login": login,
+        "report": report,
+    }
+
+
+def add_report(command: Callable[..., argparse.ArgumentParser]) -> None:
+    """``pasyans report NAME REASON [TEXT] [--game GAME_ID]`` (issue 49)."""
+    p = command(
+        "report",
+        help="report a player to the server's operators",
+        description="Report the player NAME to the server's operators: REASON is cheating, name\n"
+        "(an offensive name), abuse or other; TEXT says more (at most 280 characters);\n"
+        "--game names the game it is about. At most 5 reports an hour.",
+    )
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("reason", metavar="REASON", choices=[str(r) for r in ReportReason])
+    p.add_argument("text", metavar="TEXT", nargs="?", default=None)
+    p.add_argument("--game", dest="game_id", metavar="GAME_ID", default=None)

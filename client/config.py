@@ -209,16 +209,15 @@ def use(server: str, player: str) -> Credentials:
 
 
 def drop(server: str, player: str) -> None:
-    """Forget the saved account of ``player`` on ``server`` (deleted there); another
-    saved one, if any, is used from now on."""
+    """Drop the saved account of ``player`` on ``server`` (the current one stays
+    current unless it was this one)."""
     data = _read_all()
     servers = _servers(data)
     mine = servers.get(_key(server, data))
-    if mine is None or mine.tokens.pop(player, None) is None:
-        return
-    if mine.current == player:
-        mine.current = min(mine.tokens, default=None)
-    _write_servers(servers)
+    if mine is not None and mine.tokens.pop(player, None) is not None:
+        if mine.current == player:
+            mine.current = None
+        _write_servers(servers)
 
 
 def forget(server: str) -> None:

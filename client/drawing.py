@@ -28,7 +28,6 @@ the drawing is wider than ``width`` and its container scrolls.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -37,6 +36,7 @@ from rich.text import Text
 
 from protocol.cards import is_code, pretty
 from protocol.cards import parse as parse_card
+from protocol.i18n import label_key
 
 from .lang import _, current
 
@@ -201,8 +201,10 @@ def _title_words(pile: Mapping[str, Any]) -> tuple[list[str], str]:
     words = [pid]
     label = str(pile.get("label") or "")
     words_ = current()
-    if words_.lang != "en" and re.search(r"[a-z]{2}", label) and pile.get("name"):
-        label = words_.pile(pile)  # an English word label: the pile's name instead
+    key = label_key(label)
+    if words_.lang != "en" and key is not None:  # an English word label, said in words_'
+        # (else, a label of a position's own, by the pile's name)
+        label = words_.say(key) if words_.known(key) else words_.pile(pile, ids=False)
     said = label.split()
     if said[:1] == [pid]:  # a label that starts with the id (``P2 NW``) says it once
         said = said[1:]

@@ -58,10 +58,13 @@ class ServerError(ClientError):
         own = self.key == error_key(self.code) and self.code in DETAILED
         if own and self.message and current().lang == "en":
             said = self.message  # as written: it may start with a player's name
-        if self.code == ErrorCode.UNAUTHORIZED:
+        if self.code == ErrorCode.UNAUTHORIZED and self.key != BANNED:
             return said + " " + _("Run `pasyans login TOKEN` or `pasyans register NAME`.")
         return said
 
+
+#: the operators banned the account (issue 49): said as it is, the token kept
+BANNED = "error.banned"
 
 #: codes whose English message says more than their key (the rule a move broke)
 DETAILED = frozenset(

@@ -65,6 +65,7 @@ def use(lang: str) -> Words:
     """Speak ``lang`` from now on."""
     global _words
     _words = words(lang)
+    _words.ids = True  # the board labels piles by id: messages name both
     return _words
 
 

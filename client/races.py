@@ -242,7 +242,38 @@ def result_table(race: Race) -> str:
             ]
         )
     header = [_("place"), _("player"), _("result"), _("cards"), _("moves"), _("time")]
-    return table(rows, header)
+    return table(rows, header) + rating_table(race)
+
+
+# -- ratings (issue 51): what a finished race did to each member's rating --------------
+
+
+def rating_value(rating: Mapping[str, Any]) -> str:
+    """A rating as shown: ``1562``, or ``1540?`` while provisional."""
+    return f"{rating['value']}{'?' if rating.get('provisional') else ''}"
+
+
+def rating_change(change: int | None) -> str:
+    """A race's change of a rating, signed (``+62``, ``−18``); ``-`` when it did not
+    count for the member."""
+    if change is None:
+        return "-"
+    return f"+{change}" if change > 0 else f"\u2212{-change}" if change < 0 else "0"
+
+
+def rating_table(race: Race) -> str:
+    """Below a finished race's result, each member's rating at the game after it and
+    its change; nothing for a race that is not rated (a chosen seed, a daily deal)."""
+    players = [p for p in race.get("players") or [] if p.get("rating")]
+    if not players:
+        return ""
+    rows = [
+        [p["player"], rating_value(p["rating"]), rating_change(p.get("rating_change"))]
+        for p in players
+    ]
+    provisional = any(p["rating"].get("provisional") for p in players)
+    note = "\n" + _("? provisional: fewer than 5 rated races") if provisional else ""
+    return "\n\n" + table(rows, [_("player"), _("rating"), _("change")]) + note
 
 
 def status_words(race: Race) -> str:

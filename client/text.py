@@ -41,32 +41,34 @@ def running_time(state: Mapping[str, Any], since_ms: int) -> int:
     return ms + max(0, min(since_ms, left))
 
 
+def title_in(slug: str, titles: Titles | None, lang: str) -> str:
+    """A game's title in ``lang`` (``ru`` or ``en``): the other language's when the
+    catalogue has none in it, the slug only without a catalogue."""
+    entry = (titles or {}).get(slug) or {}
+    ru, en = str(entry.get("title_ru") or ""), str(entry.get("title_en") or "")
+    return (ru or en if lang == "ru" else en or ru) or slug
+
+
 def title(slug: str, titles: Titles | None = None) -> str:
-    """``"Полумесяц — Crescent"`` when the catalogue is known (both names: the titles
-    are Russian), else the slug."""
-    entry = (titles or {}).get(slug)
-    if not entry:
-        return slug
-    return f"{entry.get('title_ru', '')} — {entry.get('title_en', slug)}"
+    """A game's title where there is room: in Russian, ``Полумесяц`` (no English
+    beside it); in English, ``Crescent — Полумесяц`` (the game's own name after
+    the English one)."""
+    if current().lang == "ru":
+        return title_in(slug, titles, "ru")
+    en, ru = title_in(slug, titles, "en"), title_in(slug, titles, "ru")
+    return en if ru == en else f"{en} — {ru}"
 
 
 def game_name(slug: str, titles: Titles | None = None) -> str:
     """A game's one name in the player's language: ``Полумесяц`` / ``Crescent``."""
-    entry = (titles or {}).get(slug)
-    if not entry:
-        return slug
-    ru, en = str(entry.get("title_ru") or slug), str(entry.get("title_en") or slug)
-    return ru if current().lang == "ru" else en
+    return title_in(slug, titles, current().lang)
 
 
 def short_title(slug: str, titles: Titles | None = None, most: int = 24) -> str:
-    """A game's name where a column is narrow: its Russian title, or its English one
-    when the Russian is longer than ``most`` characters (the slug without a catalogue)."""
-    entry = (titles or {}).get(slug)
-    if not entry:
-        return slug
-    ru, en = str(entry.get("title_ru") or slug), str(entry.get("title_en") or "")
-    return ru if len(ru) <= most or not en else en
+    """A game's name where a column is narrow: its name in the player's language
+    (Russian mode shows Russian titles, long ones too: the column wraps them)."""
+    del most  # a narrow column wraps a long name (history), never another language's
+    return game_name(slug, titles)
 
 
 def deal_text(state: Mapping[str, Any]) -> str:
@@ -213,7 +215,7 @@ def state_text(
     if state.get("status") == "playing":
         lines.append(legal_line(state.get("legal") or []))
     elif state.get("status"):
-        lines.append(_("game over: {words}", words=end_words(state, resigned)))
+        lines.append(_("Game over. {words}", words=end_words(state, resigned)))
     return "\n".join(lines)
 
 
@@ -288,9 +290,9 @@ def preparing(daily: Mapping[str, Any]) -> list[str]:
 
 
 def preparing_text(daily: Mapping[str, Any]) -> str:
-    """One short line on the dailies still being certified: how many, and when the
-    last should be ready (``preparing: {tried, elapsed_ms, estimate_ms}``; an older
-    server sends ``true``)."""
+    """One short line on the dailies being certified: how many are ready (not how
+    many wait), and when the last should be (``preparing: {tried, elapsed_ms,
+    estimate_ms}``; an older server sends ``true``)."""
     games = daily.get("games") or {}
     waiting = preparing(daily)
     estimates = [
@@ -300,13 +302,17 @@ def preparing_text(daily: Mapping[str, Any]) -> str:
         and p.get("estimate_ms") is not None
     ]
     line = ngettext(
-        "certifying winnable deals: {done} of {n} game",
-        "certifying winnable deals: {done} of {n} games",
+        "certifying winnable deals: {done} of {n} game ready",
+        "certifying winnable deals: {done} of {n} games ready",
         len(games),
-        done=len(waiting),
+        done=len(games) - len(waiting),
     )
-    if estimates:
-        line += f", {ready_in({'estimate_ms': max(estimates)})}"
+    if estimates and len(estimates) == len(waiting):
+        # the server's own figure for the last of them, once it has one for each (a
+        # daily not through its first candidate has no pace yet: no figure then,
+        # rather than one for the others alone)
+        seconds = max(1, -(-max(estimates) // 1000))
+        line += ", " + _("all in about {span}", span=current().duration(seconds))
     return line + "…"
 
 

@@ -45,7 +45,18 @@ from .errors import (
     ErrorCode,
     ProtocolError,
 )
-from .ops import PUBLIC_OPS, Activity, Board, DayStatus, Event, InboxKind, Mode, Op, ReplyForm
+from .ops import (
+    PUBLIC_OPS,
+    Activity,
+    Board,
+    DayStatus,
+    Event,
+    InboxKind,
+    Mode,
+    Op,
+    ReplyForm,
+    ReportReason,
+)
 from .requests import (
     REQUESTS,
     AccountDeleteRequest,
@@ -86,6 +97,7 @@ from .requests import (
     RaceWatchRequest,
     RegisterRequest,
     ReplayRequest,
+    ReportRequest,
     Request,
     ResignRequest,
     ResumeRequest,
@@ -174,6 +186,8 @@ __all__ = [
     "ReplayRequest",
     "Reply",
     "ReplyForm",
+    "ReportReason",
+    "ReportRequest",
     "Request",
     "ResignRequest",
     "ResumeRequest",

@@ -286,6 +286,11 @@ Step = Annotated[int, integer(0, MAX_SEQ)]
 Cursor = Annotated[str, text(CURSOR_RE, "a cursor from an earlier reply")]
 Date = Annotated[str, date]
 Month = Annotated[str, month]
+#: a report's own words: 1–280 characters, no control characters (issue 49)
+ReportText = Annotated[
+    str,
+    text(re.compile(r"[^\x00-\x1f\x7f-\x9f]{1,280}"), "1–280 characters, no control characters"),
+]
 InboxId = Annotated[str, text(ID_RE, "an inbox item's id")]
 PlayerName = Annotated[str, Check(_player, _NAME)]
 NewPlayerName = Annotated[str, Check(lambda field, value: new_player_name(value), _NAME)]

@@ -217,4 +217,8 @@ KEYS: tuple[str, ...] = (
     N_("error.follow_limit"),
     N_("error.block_self"),
     N_("error.no_rules"),
+    # issue 49, operators' half
+    N_("error.banned"),
+    N_("error.report_self"),
+    N_("error.limit_reports"),
 )

@@ -125,6 +125,11 @@ def know_titles(games: Iterable[Mapping[str, Any]]) -> None:
 class Words:
     """The words of one language (its catalogue and its locale's formats)."""
 
+    #: a pile is said with the id its board shows and one types: "column 3 (T3)" (the
+    #: terminal client's, where the board labels piles by id; the server's words
+    #: name a pile alone)
+    ids = False
+
     def __init__(self, lang: str = DEFAULT) -> None:
         self.lang = lang if lang in LANGS else DEFAULT
         self._t = catalogue(self.lang)
@@ -200,17 +205,24 @@ class Words:
 
     # -- the games' words: piles, actions, moves (docs/i18n.md) -------------------------
 
-    def pile(self, pile: Mapping[str, Any] | None, form: str = "") -> str:
+    def pile(
+        self, pile: Mapping[str, Any] | None, form: str = "", *, ids: bool | None = None
+    ) -> str:
         """What a pile of the view is called (its ``name`` and ``n``): ``form`` ""
         (column 3), ``from`` (from column 3), ``to`` (to column 3) or ``acc`` (column 3
-        as an action's object: "колонку 3"). A pile without a name: its id."""
+        as an action's object: "колонку 3"). A pile without a name: its id; with
+        :attr:`ids` (unless ``ids`` says otherwise) the id after the name."""
         if not pile:
             return ""
+        pid = str(pile.get("id", ""))
         name = pile.get("name")
         if not isinstance(name, str) or not name:
-            return str(pile.get("id", ""))
+            return pid
         key = f"{name}.{form}" if form else name
-        return self.say(key, {"n": pile.get("n")}, fallback=str(pile.get("id", "")))
+        said = self.say(key, {"n": pile.get("n")}, fallback=pid)
+        if (self.ids if ids is None else ids) and pid and pid not in said:  # as typed
+            said += f" ({pid})"
+        return said
 
     def move(self, move: Mapping[str, Any], piles: Iterable[Mapping[str, Any]] = ()) -> str:
         """A move as a sentence: "Move the 5♦ from your hand to foundation 1", "Pick
@@ -250,6 +262,19 @@ def action_key(action: str, params: Mapping[str, Any], declared: Iterable[str] =
 
 #: the forms a pile's name is said in (:meth:`Words.pile`)
 PILE_FORMS = ("", "from", "to", "acc")
+
+#: a pile label that is English words (``wait``, ``aces out``), not an id or a sign
+WORD_LABEL = re.compile(r"[a-z]{2}")
+
+
+def label_key(label: str) -> str | None:
+    """The keyed message a pile's word label is said with (``wait`` → ``label.wait``;
+    a board in Russian says «ждёт»), None for a label of ids and signs (``T3``, ``A↑``)."""
+    if not WORD_LABEL.search(label):
+        return None
+    return "label." + re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_")
+
+
 #: the sentences of a card move (:meth:`Words.move`)
 MOVE_KEYS = (N_("move.card"), N_("move.a_card"))
 
@@ -281,10 +306,12 @@ ARGPARSE: tuple[str, ...] = (
 )
 
 
-def _texts(parser: argparse.ArgumentParser) -> Iterator[tuple[Any, str]]:
+def _texts(parser: argparse.ArgumentParser, metavars: bool = False) -> Iterator[tuple[Any, str]]:
     """Every (object, attribute) of a parser's words: its description and epilog, its
     headings (argparse names them as the parser is made, before :func:`translate_parser`
-    can), each argument's help, each subcommand's help, and the same of each subparser."""
+    can), each argument's help (and with ``metavars`` its placeholder: a player's
+    GAME is «ИГРА» as the help's prose names it, an operator's DATA_DIR stays the
+    setting's name), each subcommand's help, and the same of each subparser."""
     yield parser, "description"
     yield parser, "epilog"
     for group in parser._action_groups:
@@ -292,21 +319,26 @@ def _texts(parser: argparse.ArgumentParser) -> Iterator[tuple[Any, str]]:
     for action in parser._actions:
         if action.help and action.help != argparse.SUPPRESS:
             yield action, "help"
+        if metavars and isinstance(action.metavar, str):
+            yield action, "metavar"
         if isinstance(action, argparse._SubParsersAction):
             for choice in action._choices_actions:
                 yield choice, "help"
             for sub in dict.fromkeys(action.choices.values()):  # aliases: once
-                yield from _texts(sub)
+                yield from _texts(sub, metavars)
 
 
-def help_texts(parser: argparse.ArgumentParser) -> list[str]:
+def help_texts(parser: argparse.ArgumentParser, metavars: bool = False) -> list[str]:
     """The English help a parser prints (tools/i18n.py puts it in the catalogues)."""
-    return list(dict.fromkeys(t for o, a in _texts(parser) if (t := getattr(o, a, None))))
+    texts = _texts(parser, metavars)
+    return list(dict.fromkeys(t for o, a in texts if (t := getattr(o, a, None))))
 
 
-def translate_parser(parser: argparse.ArgumentParser, words: Words) -> argparse.ArgumentParser:
+def translate_parser(
+    parser: argparse.ArgumentParser, words: Words, metavars: bool = False
+) -> argparse.ArgumentParser:
     """Say a parser's help, and argparse's own words, in ``words``' language."""
-    for obj, attr in _texts(parser):
+    for obj, attr in _texts(parser, metavars):
         text = getattr(obj, attr, None)
         if text:
             setattr(obj, attr, words._t.gettext(text))

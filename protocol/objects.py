@@ -303,6 +303,16 @@ class RaceRow(TypedDict):
     away: Annotated[bool, "not seen connected for over `away_after_ms` (false once finished)"]
     away_ms: Annotated[Duration, "how long away, at the time of the event; 0 when here"]
     out: Out | None
+    rating: Annotated[
+        Rating | None,
+        "your rating at the game after this race, once it is over and rated (a fresh deal: "
+        "not a chosen seed, not a daily); else null",
+    ]
+    rating_change: Annotated[
+        int | None,
+        "how much this race moved `rating.value`; null when it did not count for you "
+        '(docs/protocol.md, "Fair play")',
+    ]
     left: NotRequired[
         Annotated[bool, 'the member deleted their account (`player` is ""): "a player who left"']
     ]
@@ -457,6 +467,23 @@ class Position(TypedDict):
     move: Annotated[Move | None, "the move that led here (null at step 0)"]
 
 
+class Rating(TypedDict):
+    """A player's rating at one game, from rated races (docs/protocol.md, "Ratings")."""
+
+    value: Annotated[int, "what to show: 1500 + 40 × (mu − 3·sigma), openskill's ordinal"]
+    uncertainty: Annotated[Count, "40 × sigma: how unsure the rating still is"]
+    races: Annotated[Count, "rated races played at the game"]
+    provisional: Annotated[bool, 'fewer than 5 rated races: shown with "?"']
+
+
+class RatingEntry(TypedDict):
+    """A row of a game's rating board."""
+
+    rank: Annotated[int, Shape(minimum=1), "1 for the highest rating"]
+    player: Player
+    rating: Rating
+
+
 class Block(TypedDict):
     """Statistics of one game, or of all."""
 
@@ -520,6 +547,7 @@ class FriendDay(TypedDict):
     race: Annotated[
         RaceCode | None, "racing in a lobby open to join: its code (race_join); else null"
     ]
+    ratings: Annotated[dict[str, Rating], "slug → their rating, at the games they have one"]
 
 
 class InboxRace(TypedDict):

@@ -60,6 +60,8 @@ class Op(StrEnum):
     TOKEN_ROTATE = "token_rotate"
     ACCOUNT_EXPORT = "account_export"
     ACCOUNT_DELETE = "account_delete"
+    # issue 49, operators' half
+    REPORT = "report"
 
 
 class Event(StrEnum):
@@ -131,11 +133,22 @@ class DayStatus(StrEnum):
     NOT_PLAYED = "not_played"
 
 
+class ReportReason(StrEnum):
+    """Why a player reports another (``report``)."""
+
+    CHEATING = "cheating"
+    NAME = "name"
+    ABUSE = "abuse"
+    OTHER = "other"
+
+
 class Board(StrEnum):
     """A leaderboard: a day's, or all time's."""
 
     DAILY = "daily"
     ALLTIME = "alltime"
+    #: the game's ratings from races (issue 51)
+    RATING = "rating"
 
 
 #: Ops a connection may send before ``register`` or ``auth``.
@@ -150,5 +163,6 @@ PUBLIC_OPS: frozenset[Op] = frozenset(
         Op.LEADERBOARD,
         Op.REPLAY,
         Op.STATS,
+        Op.CHALLENGE,
     }
 )

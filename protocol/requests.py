@@ -33,6 +33,7 @@ from .checks import (
     PlayerName,
     RaceCode,
     RaceId,
+    ReportText,
     Seed,
     Seq,
     Step,
@@ -43,7 +44,7 @@ from .checks import (
 )
 from .codec import MAX_ID, usable_id
 from .errors import ErrorCode, ProtocolError
-from .ops import Board, Lang, Mode, Op, ReplyForm
+from .ops import Board, Lang, Mode, Op, ReplyForm, ReportReason
 
 #: field -> its check
 Fields = Mapping[str, Check]
@@ -518,6 +519,21 @@ class AccountDeleteRequest(Request):
     """Delete my account; ``name``: my name typed again, as a confirmation."""
 
     name: PlayerName
+
+
+# -- issue 49, operators' half ---------------------------------------------------------
+
+
+@_op(Op.REPORT)
+@dataclass(frozen=True, slots=True)
+class ReportRequest(Request):
+    """Report the player ``name`` to the operators: ``reason``, perhaps a few words
+    (``text``) and the game it is about (``game_id``); a few an hour per account."""
+
+    name: PlayerName
+    reason: ReportReason
+    text: ReportText | None = None
+    game_id: GameId | None = None
 
 
 assert set(REQUESTS) == set(Op), "every op has its request type"

@@ -34,6 +34,8 @@ from .objects import (
     Position,
     Progress,
     Race,
+    Rating,
+    RatingEntry,
     Replay,
     Slug,
     State,
@@ -48,6 +50,12 @@ class Signed(TypedDict):
     player: Player
     limits: Limits
     deployment: Annotated[str, "the deployment this server belongs to: key accounts by it"]
+    renamed_from: NotRequired[
+        Annotated[
+            Player,
+            "the operators renamed you from this name: `player` is yours now (said once)",
+        ]
+    ]
 
 
 class Registered(Signed):
@@ -119,6 +127,20 @@ class Dailies(TypedDict):
     streak: Annotated[Count, "UTC days in a row with a ranked daily finished by the rules"]
 
 
+class RatingBoard(TypedDict):
+    """``leaderboard`` with ``board: rating``: the players past provisional, highest
+    rating first (issue 51)."""
+
+    game: Slug
+    board: Literal["rating"]
+    date: None
+    entries: list[RatingEntry]
+    me: Annotated[RatingEntry | None, "your own row (null while provisional)"]
+    cursor: str | None
+    total: Annotated[Count, "players on the board (among friends: theirs)"]
+    friends: bool
+
+
 class Leaderboard(TypedDict):
     game: Slug
     board: Board
@@ -161,6 +183,7 @@ class Stats(TypedDict):
     overall: Block
     games: Annotated[dict[str, Block], "slug → the games played (or the one asked)"]
     days: Annotated[list[DayCount], "the last 30 UTC days, oldest first"]
+    ratings: Annotated[dict[str, Rating], "slug → the player's rating, at the games they have one"]
 
 
 class FriendAdded(TypedDict):
@@ -208,6 +231,12 @@ class Unblocked(TypedDict):
 
 class Presence(TypedDict):
     hidden: Annotated[bool, "your presence is hidden from friends (you show as offline)"]
+
+
+class Reported(TypedDict):
+    """``report``: the operators have it (issue 49)."""
+
+    player: Player
 
 
 class Calendar(TypedDict):
@@ -287,7 +316,7 @@ RESULTS: dict[Op, tuple[type, ...]] = {
     Op.HINT: (Hint,),
     Op.MY_GAMES: (MyGames,),
     Op.DAILY: (Dailies,),
-    Op.LEADERBOARD: (Leaderboard,),
+    Op.LEADERBOARD: (Leaderboard, RatingBoard),
     Op.RACE_CREATE: (RaceOnly,),
     Op.RACE_JOIN: (RaceJoined,),
     Op.RACE_START: (RaceOnly,),
@@ -321,6 +350,7 @@ RESULTS: dict[Op, tuple[type, ...]] = {
     Op.TOKEN_ROTATE: (TokenRotated,),
     Op.ACCOUNT_EXPORT: (AccountExport,),
     Op.ACCOUNT_DELETE: (AccountDeleted,),
+    Op.REPORT: (Reported,),
 }
 assert set(RESULTS) == set(Op), "every op has its result type"
 

@@ -5,6 +5,7 @@ pasyans-server serve [--host 127.0.0.1] [--port 8765] [--data-dir DIR]
                      (every flag also a PASYANS_* variable)
 pasyans-server prepare-dailies [--date YYYY-MM-DD] [--days N] [serve's storage flags]
 pasyans-server solve GAME SEED [--seconds S] [--nodes N]
+pasyans-server admin ACTION ... (ban, unban, remove-result, reports, log, backup, restore)
 """
 
 from __future__ import annotations
@@ -76,6 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("seed", type=int, help="the deal's seed, 0 <= SEED < 2**64")
     solve.add_argument("--seconds", type=float, default=30.0, help="time budget [30]")
     solve.add_argument("--nodes", type=int, default=None, help="node budget [none]")
+    from .admin import add_parser
+
+    add_parser(commands)
     return parser
 
 
@@ -192,22 +196,33 @@ def say(msgid: str, **params: Any) -> str:
     return operator_words()(msgid, **params)
 
 
-def client_command() -> str:
+#: the server the terminal client goes to unless told (client/config.py's DEFAULT_SERVER)
+CLIENT_DEFAULT = "ws://127.0.0.1:8765/ws"
+
+
+def client_command(url: str = "") -> str:
     """How to start the terminal client: the ``pasyans`` beside this one (``.venv/bin/
-    pasyans`` from the source tree), else ``pasyans``."""
+    pasyans`` from the source tree), else ``pasyans``; with ``--server URL`` when this
+    server is not where the client goes by default (``PASYANS_PORT=8766 make run``:
+    the bare command would reach another server, or none)."""
+    command = "pasyans"
     beside = Path(sys.argv[0]).resolve().parent / "pasyans"
-    if not beside.exists():
-        return "pasyans"
-    with contextlib.suppress(ValueError):
-        return str(beside.relative_to(Path.cwd()))
-    return str(beside)
+    if beside.exists():
+        command = str(beside)
+        with contextlib.suppress(ValueError):
+            command = str(beside.relative_to(Path.cwd()))
+    if url and url != CLIENT_DEFAULT:
+        command += f" --server {url}"
+    return command
 
 
 def where(host: str, port: int) -> None:
     """Where players go: the web page and the terminal client."""
     shown = f"[{host}]" if ":" in host else host
+    near = "127.0.0.1" if host in ("0.0.0.0", "::", "", "localhost") else shown
+    url = f"ws://{near}:{port}/ws"  # every address: this machine's own reaches it
     print(say(N_("  web client:      http://{host}:{port}/"), host=shown, port=port), flush=True)
-    print(say(N_("  terminal client: {command}"), command=client_command()), flush=True)
+    print(say(N_("  terminal client: {command}"), command=client_command(url)), flush=True)
 
 
 #: seconds between two lines on today's dailies while they are being certified
@@ -360,6 +375,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = i18n.translate_parser(build_parser(), operator_words()).parse_args(argv)
     if args.command == "solve":
         return solve_command(args)
+    if args.command == "admin":
+        from .admin import main as admin
+
+        return admin(args)
     if args.command == "prepare-dailies":
         settings = Settings.from_namespace(args)
         asyncio.run(prepare_dailies(settings, args.date, args.days))

@@ -1,4 +1,4 @@
-"""requirements.lock agrees with pyproject.toml, and .venv is what the lock says.
+"""requirements.txt agrees with pyproject.toml, and .venv is what the lock says.
 
 The lock (``make lock``, docs/dependencies.md) pins every package, direct and transitive,
 with hashes; ``make`` builds .venv from it alone. These tests fail when the two files
@@ -20,7 +20,7 @@ from packaging.requirements import Requirement
 from packaging.utils import NormalizedName, canonicalize_name
 
 ROOT = Path(__file__).resolve().parent.parent
-LOCK = ROOT / "requirements.lock"
+LOCK = ROOT / "requirements.txt"
 # the project itself is installed editable, outside the lock
 SELF = canonicalize_name("pasyans")
 
@@ -89,10 +89,10 @@ def test_every_declared_requirement_is_locked_within_its_range() -> None:
             continue
         version = pins.get(canonicalize_name(requirement.name))
         if version is None:
-            wrong.append(f"{requirement}: not in requirements.lock")
+            wrong.append(f"{requirement}: not in requirements.txt")
         elif not requirement.specifier.contains(version, prereleases=True):
             wrong.append(f"{requirement}: the lock pins {version}")
-    assert not wrong, "pyproject.toml and requirements.lock disagree (run make lock): " + (
+    assert not wrong, "pyproject.toml and requirements.txt disagree (run make lock): " + (
         "; ".join(wrong)
     )
 

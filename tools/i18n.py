@@ -33,7 +33,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from protocol.i18n import DOMAIN, LANGS, PILE_FORMS, help_texts
+from protocol.i18n import DOMAIN, LANGS, PILE_FORMS, help_texts, label_key
 from server.patience import registry
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -85,6 +85,8 @@ def declared() -> list[str]:
         for key in game.word_keys():
             forms = PILE_FORMS if key.startswith("pile.") else ("",)
             keys.update(f"{key}.{form}" if form else key for form in forms)
+        # the piles' word labels (``wait``), as the terminal board prints them
+        keys.update(k for p in game.layout if (k := label_key(p.label)) is not None)
     return sorted(keys)
 
 
@@ -94,7 +96,7 @@ def helps() -> list[str]:
     from client import cli
     from server import __main__ as server_cli
 
-    return [*help_texts(cli.build_parser()), *help_texts(server_cli.build_parser())]
+    return [*help_texts(cli.build_parser(), metavars=True), *help_texts(server_cli.build_parser())]
 
 
 def template() -> Catalog:

@@ -76,6 +76,7 @@ function Screen() {
 
 function Body() {
   if (!app.games.length) return html`<main><p class="loading" role="status">${app.offline ? W.net.offlineBody : W.connecting}</p></main>`;
+  if (app.account && app.banned) return html`<main><p class="error notice" role="alert" data-banned="1">${app.banned}</p></main>`;
   if (app.account && !app.signedIn) return html`<main><p class="loading" role="status">${W.signingIn}</p></main>`;
   if (!app.account) return html`<${SignIn} />`;
   const news = app.news && app.route.name !== "inbox"

@@ -6,7 +6,7 @@ import { Game } from "./game.mjs";
 import { Connection, ServerError } from "./net.mjs";
 import { go } from "./route.mjs";
 import { app, loadAccount, saveAccount, update } from "./store.mjs";
-import { knowTitles, say } from "./i18n.mjs";
+import { _, knowTitles, say } from "./i18n.mjs";
 import { W } from "./words.mjs";
 
 export async function signIn() {
@@ -16,7 +16,17 @@ export async function signIn() {
     app.account = { ...app.account, player: reply.player, deployment: reply.deployment };
     saveAccount(app.account);
     app.signedIn = true;
+    if (reply.renamed_from) {
+      // issue 49: the operators renamed the account (said once)
+      app.notice = _("The operators renamed your account from {old} to {name}.", { old: reply.renamed_from, name: reply.player });
+    }
   } catch (err) {
+    if (err instanceof ServerError && err.error.key === "error.banned") {
+      // the operators banned this account: say so, and keep the token (a ban may be lifted)
+      app.signedIn = false;
+      update({ banned: err.message });
+      return;
+    }
     if (err instanceof ServerError && err.code === "unauthorized") {
       // another tab of this browser took a new token ("Sign out everywhere else"):
       // this one signs in with it, and never forgets the account it keeps

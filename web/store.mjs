@@ -34,6 +34,7 @@ export const app = {
   opens: 0, // how many times the connection opened
   startWhenReady: {}, // slug → true: open that daily as soon as it is certified
   notice: null, // a message for the player on the home screen (a refused start)
+  banned: null, // the operators banned this account: their words (issue 49)
   unread: 0, // the inbox's unread items (the navigation shows the count)
   news: null, // the last invite, in words, under the navigation until seen
   playChallenge: null, // a challenge whose link was opened before signing in: played once in

@@ -5,6 +5,7 @@
 // function, when it is called; English is the message id (docs/i18n.md).
 
 import { _, date, moment, move as sayMove, N_, ngettext, number, pile as pileName, say } from "./i18n.mjs";
+import { challengeWords } from "./words_challenge.mjs";
 
 const LATIN = "pasyans"; // the brand in Latin letters, in every language
 
@@ -52,6 +53,8 @@ export const W = {
 
   signIn: {
     challenged: (code) => _("A friend challenges you to a game of patience (challenge {code}): pick a name and it opens at once, on the same deal as theirs.", { code }),
+    challengedBy: (creator) => _("{creator} challenges you to", { creator }),
+    challengeResults: (n) => (n ? ngettext("{n} player has played it so far.", "{n} players have played it so far.", n) : _("Nobody has played it yet: be the first.")),
     lead: _("Sixteen Russian patience games, a fair daily deal of each, leaderboards and races."),
     name: _("Pick a name: 3–20 letters of one alphabet, digits, _ or - (Маша, Ωμέγα, alice)"),
     start: _("Start playing"),
@@ -364,32 +367,12 @@ export const W = {
     watchingLoading: (code) => _("watching race {code}…", { code }),
     notDealt: _("not dealt yet"),
     heldBack: _("cards shown once every member's game is over (while anybody plays, no spectator sees a card: all play the same deal)"),
+    // ratings (issue 51): a member's rating at the game after a rated race, its change
+    rating: (r, d) => _("rating {value}", { value: `${r.value}${r.provisional ? "?" : ""}` }) + (d == null ? " " + _("(not counted)") : ` (${d > 0 ? "+" : d < 0 ? "\u2212" : ""}${Math.abs(d)})`),
+    provisional: _("? provisional: fewer than 5 rated races"),
   },
 
-  challenge: {
-    title: (code) => _("Challenge {code} · ", { code }),
-    by: (who) => _("by {who}", { who }),
-    chosen: _(" · the deal's seed was chosen by a player"),
-    closed: _("closed: its results are final"),
-    openUntil: (when) => _("open until {when} UTC", { when }),
-    opens: (when) => _("It opens to players at {when} UTC, when the day of its daily is over.", { when }),
-    seedKnown: _("Its creator could see this deal's number before playing it: their result ranks apart."),
-    seedPublic: _("This deal's number is public (a past daily's, a race's or another challenge's deal): any result on it may have been worked out in advance."),
-    deal: (seed) => _("Deal {seed}", { seed }),
-    share: _("Share:"),
-    columns: ["#", _("player"), _("result"), _("cards"), _("moves"), _("time")],
-    mark: _(" (mark)"),
-    seedKnownRow: _(" · seed known: not ranked"),
-    noResult: _("No result yet."),
-    playing: (names) => _("Playing now: {names}", { names }),
-    yourMark: _("Your result is the mark to beat."),
-    back: _("Back to your game"),
-    play: _("Play this deal"),
-    close: _("Close the challenge"),
-    closeAsk: _("Close this challenge? Nobody can play it any more, its results are final (a game still in play counts nowhere), and its deal's number is shown to everyone who played it."),
-    loading: (code) => _("challenge {code}…", { code }),
-    news: (who, code) => _("{sender} finished your challenge {code}", { sender: who, code }),
-  },
+  challenge: challengeWords,
 
   count: {
     moves: (n) => ngettext("{n} move", "{n} moves", n),

@@ -1,7 +1,21 @@
 """What the screens share: :class:`HostedScreen`, a full screen with a status line
-that talks to its host, and :class:`ListScreen`, one whose body is a table."""
+that talks to its host, and :class:`ListScreen`, one whose body is a table.
+
+A screen never awaits the server in a key's handler or in ``on_mount``: Textual
+reads a screen's keys one handler at a time, so a handler waiting for the server held
+every key after it (a calendar opened while the server certified the day's dailies
+ignored ``q`` for half a minute, then did it all at once). Loads go through
+:meth:`HostedScreen.fetch`, which asks in a worker and draws only the answer to the
+latest request, for what that request asked (a calendar asked for one game and then
+every game draws every game's month, never one game's rows under the other's
+columns); an action that waits for the server runs in :meth:`HostedScreen.act`."""
 
 from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Awaitable, Callable
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from textual.app import ComposeResult
 from textual.screen import Screen
@@ -22,8 +36,81 @@ LIST_CSS = """
 """
 
 
+#: the terminal's lines from which a board keeps its hint line under a message
+ROOMY = 30
+
+T = TypeVar("T")
+P = ParamSpec("P")
+S = TypeVar("S", bound="HostedScreen")
+
+
+def acting(
+    method: Callable[Concatenate[S, P], Awaitable[Any]],
+) -> Callable[Concatenate[S, P], None]:
+    """An action that waits for the server, made one that returns at once: it runs in
+    a worker (:meth:`HostedScreen.act`), so the screen goes on reading keys."""
+
+    def action(self: S, *args: P.args, **kwargs: P.kwargs) -> None:
+        self.act(method(self, *args, **kwargs))
+
+    return functools.update_wrapper(action, method)  # type: ignore[return-value]
+
+
 class HostedScreen(Screen[None]):
     """A full screen with a ``#status`` line, served by the app's :class:`Host`."""
+
+    def fetch(
+        self,
+        ask: Callable[[], Awaitable[T]],
+        draw: Callable[[T], Awaitable[None] | None],
+        *,
+        failed: Callable[[ClientError], Awaitable[None] | None] | None = None,
+        group: str = "load",
+    ) -> None:
+        """Ask the server (``ask()``) in a worker and ``draw`` its answer, unless a
+        later :meth:`fetch` was asked for meanwhile (the earlier one is cancelled, and
+        its answer, come too late to cancel, dropped). ``draw`` is made by the caller
+        for what it asked (the month, the game, the page), never reading the screen's
+        fields as they are when the answer comes. A refusal goes to ``failed``, else
+        to the status line. Returns at once: the screen goes on reading keys.
+        Loads of different ``group`` (the screen's body, a rules panel) do not cancel
+        each other."""
+        asked = self.__dict__.setdefault("_asked", {})
+        number = asked[group] = asked.get(group, 0) + 1
+
+        async def load() -> None:
+            try:
+                answer = await ask()
+            except ClientError as exc:
+                if number == asked[group]:
+                    said = (failed or self.said)(exc)
+                    if inspect.isawaitable(said):
+                        await said
+                return
+            if number != asked[group]:
+                return  # a later request's answer is the one to show
+            drawn = draw(answer)
+            if inspect.isawaitable(drawn):
+                await drawn
+
+        self.run_worker(load(), group=group, exclusive=True)
+
+    def said(self, error: ClientError) -> None:
+        self.say(_("error: {error}", error=error))
+
+    def running(self, group: str = "load") -> bool:
+        """Whether a worker of ``group`` (a load: :meth:`fetch`) is under way."""
+        return any(w.node is self and w.group == group and not w.is_finished for w in self.workers)
+
+    def act(self, work: Awaitable[Any], group: str = "act") -> None:
+        """An action that waits for the server (opening a game, following a friend), in
+        a worker so that keys go on being read; while one of ``group`` is under way a
+        second is not started (Enter pressed twice opens one game)."""
+        if self.running(group):
+            if inspect.iscoroutine(work):
+                work.close()
+            return
+        self.run_worker(work, group=group)
 
     @property
     def host(self) -> Host:
@@ -35,15 +122,17 @@ class HostedScreen(Screen[None]):
         status = self.query_one("#status", Static)
         status.update(text)
         status.display = bool(text)
+        if self.app.size.height < ROOMY:  # a board's hint gives way to what is said
+            for hint in self.query("#hint"):  # (Carpet's last row stays on screen)
+                hint.display = not text
 
-    async def show_rules(self, slug: str) -> None:
+    def show_rules(self, slug: str) -> None:
         """The rules of ``slug`` in a panel (the server's refusal on the status line)."""
-        try:
-            text = await self.host.conn.rules(slug)
-        except ClientError as exc:
-            self.say(_("error: {error}", error=exc))
-            return
-        self.app.push_screen(RulesScreen(title(slug, self.host.titles), text))
+
+        def shown(text: str) -> None:
+            self.app.push_screen(RulesScreen(title(slug, self.host.titles), text))
+
+        self.fetch(lambda: self.host.conn.rules(slug), shown, group="rules")
 
 
 class ListScreen(HostedScreen):

@@ -96,6 +96,8 @@ class BoardScreen(HelpedBoard):
         """Offer (in the footer, and on the key) only what works now."""
         if action == "finish":  # only once the server said it can finish from here
             return self.playing and self.finish_offer is not None
+        if action == "hint" and self.state.get("hints") is False:
+            return False  # today's daily, a challenge, a race: the server gives none
         return not (action in self.PLAY_KEYS and not self.playing)
 
     # -- choosing a move -------------------------------------------------------
@@ -171,6 +173,10 @@ class BoardScreen(HelpedBoard):
                 )
             )
             return
+        if char == "h" and self.playing and self.state.get("hints") is False:
+            event.stop()  # not offered on this deal (check_action): say why, as for f
+            await self.action_hint()
+            return
         if len(char) == 1 and char in PILE_CHARS and (char.isupper() or self.typed):
             event.stop()
             self.typed += char
@@ -235,8 +241,8 @@ class BoardScreen(HelpedBoard):
 
         self.app.push_screen(ConfirmScreen(_("Resign this game?")), confirmed)
 
-    async def action_rules(self) -> None:
-        await self.show_rules(str(self.state.get("game")))
+    def action_rules(self) -> None:
+        self.show_rules(str(self.state.get("game")))
 
     def action_toggle_safe(self) -> None:
         """Play the safe moves after each of your moves, or stop."""

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from rich.cells import cell_len
 
 from ..lang import N_, _
-from ..text import Titles, title
+from ..text import Titles, game_name, title, title_in
 
 #: the start of an unproven daily's label ("unproven" in a narrow title; the end screen
 #: and the home screen say it whole)
@@ -30,24 +30,24 @@ LAYOUT_WORDS = {
 
 def fit_heading(slug: str, titles: Titles, rest: Sequence[str], layout: str, width: int) -> str:
     """``Title · rest… · LAYOUT layout`` in ``width`` cells if it can be: the game's
-    two titles, else its Russian one alone, else the layout's name without the word
-    ``layout``, else no layout's name, else the shorter title; at each step an unproven
-    daily's label may shrink to "unproven" and "assisted (not ranked)" to "assisted" (the
-    mode, the deal and its commitment are never the part cut)."""
-    names = titles.get(slug) or {}
-    ru = str(names.get("title_ru") or slug)
-    en = str(names.get("title_en") or slug)
+    title as :func:`title` gives it (in English the Russian after it), else its name
+    in the player's language alone, else the layout's name without the word
+    ``layout``, else no layout's name, else the shorter of its two titles — never its
+    slug; at each step an unproven daily's label may shrink to "unproven" and
+    "assisted (not ranked)" to "assisted" (the mode, the deal and its commitment are
+    never the part cut)."""
+    name = game_name(slug, titles)
+    shorter = min(title_in(slug, titles, "ru"), title_in(slug, titles, "en"), key=cell_len)
     layout = _(LAYOUT_WORDS[layout]) if layout in LAYOUT_WORDS else layout
     tail = [_("{layout} layout", layout=layout)] if layout else []
     short = [layout] if layout else []
     line = ""
-    shorter = min(ru, en, key=cell_len)
     tries: list[tuple[str, list[str]]] = [
         (title(slug, titles), tail),
-        (ru, tail),
-        (ru, short),
+        (name, tail),
+        (name, short),
         (shorter, short),
-        (slug, []),
+        (shorter, []),
     ]
     # A daily not proven winnable says so in a word when its label does not fit, and
     # then the board's layout (a narrow terminal shows it) gives way before the title.
@@ -55,7 +55,7 @@ def fit_heading(slug: str, titles: Titles, rest: Sequence[str], layout: str, wid
         _("unproven") if r.startswith(_(UNPROVEN_WORD)) else r.replace(f" {_(NOT_RANKED)}", "")
         for r in rest
     ]
-    tries[3:3] = [(ru, [])]
+    tries[3:3] = [(name, [])]
     for name, end in tries:
         for parts in (rest, compact):
             line = " · ".join([name, *parts, *end])

@@ -203,7 +203,7 @@ class ShownBoard(HostedScreen):
 
     def hint(self) -> str:
         if not self.playing:
-            return _("game over: {words} — q to leave", words=end_words(self.state, self.resigned))
+            return _("Game over. {words} q to leave.", words=end_words(self.state, self.resigned))
         if self.typed:
             return _("pile: {typed}…  (Enter to choose, Backspace to erase)", typed=self.typed)
         cut = self.query_one(BoardView).drawing.cut

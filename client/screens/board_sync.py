@@ -5,6 +5,7 @@ send again what was not carried out) and through changes made elsewhere (the
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -19,6 +20,9 @@ from ..notation import WireMove
 from .board_state import ShownBoard
 
 T = TypeVar("T")
+
+#: seconds between two tries to reach the server after reconnecting gave up
+RETRY_SECONDS = 5.0
 
 #: what the board asks the server, said in a sentence ("… not sent")
 ASKED = {"undo": N_("undo"), "resign": N_("resign")}
@@ -130,6 +134,7 @@ class SyncedBoard(ShownBoard):
             self.source = self.source_index = None  # a try again starts afresh
             self.redraw()
             self.say(self.not_sent(exc, what))
+            self.keep_trying()
             return False
         self.synced = conn
         self.set_state(state)
@@ -163,6 +168,7 @@ class SyncedBoard(ShownBoard):
             return
         if message.error is not None:
             self.say(self.play_on(message.error))
+            self.keep_trying()
             return
         if self.synced is self.host.conn:
             return
@@ -219,6 +225,22 @@ class SyncedBoard(ShownBoard):
         self.synced = conn
         self.set_state(state)
         self.say(_("played elsewhere (another window of yours): the board is up to date"))
+
+    def keep_trying(self) -> None:
+        """Reconnecting gave up: try again now and then in the background, so that a
+        server that is back is found before the next move and the board says so
+        (after a restart it kept "cannot reach … not sent" until a move, issue 47)."""
+        self.set_timer(RETRY_SECONDS, self._try_again)
+
+    def _try_again(self) -> None:
+        conn = self.host.conn
+        if self.busy or (self.synced is conn and not conn.lost):
+            return
+        self.run_worker(self._reach(conn), group="reach", exclusive=True)
+
+    async def _reach(self, conn: Connection) -> None:
+        with contextlib.suppress(ClientError):  # said by Reconnected(error): tried again
+            await self.host.reconnect(conn)
 
     @staticmethod
     def not_sent(error: BaseException, what: str) -> str:

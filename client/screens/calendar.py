@@ -13,11 +13,13 @@ from textual.widgets import DataTable, Static
 
 from protocol.messages import Mode
 
-from ..connection import ClientError
 from ..inbox import day_text, month_summary
 from ..lang import N_, _, current, ngettext
 from ..text import title
 from .base import LIST_CSS, ListScreen
+
+#: seconds between asks while today's daily is being certified
+REFRESH_PREPARING = 3.0
 
 
 def shift(month: str, by: int) -> str:
@@ -55,56 +57,71 @@ class CalendarScreen(ListScreen):
         self.days: list[dict[str, Any]] = []
         #: the game shown before ``a`` showed every game
         self.remembered = game
+        #: the game whose month is drawn (:attr:`days`): the latest answer's
+        self.shown: str | None = None
 
-    async def on_mount(self) -> None:
-        await self.load()
-        self.query_one(DataTable).focus()
+    def on_mount(self) -> None:
+        self.query_one(DataTable).focus()  # the load: on_screen_resume (on push too)
 
-    async def load(self, note: str = "") -> None:
-        try:
-            result = await self.host.conn.calendar(self.month, self.game)
-        except ClientError as exc:
-            self.say(_("error: {error}", error=exc))
-            return
+    def load(self, note: str = "") -> None:
+        """Ask for the month shown of the game shown (every game: None) and draw the
+        answer (only that of the latest ask: keys pressed meanwhile may ask again)."""
+        month, game = self.month, self.game
+        self.fetch(
+            lambda: self.host.conn.calendar(month, game),
+            lambda result: self.draw(result, month, game, note),
+        )
+
+    def draw(self, result: dict[str, Any], month: str, game: str | None, note: str) -> None:
+        """The month ``month`` of ``game`` (None: every game) as the server answered it."""
         self.days = list(result.get("days") or [])
+        self.shown = game
         table = self.query_one(DataTable)
         table.clear(columns=True)
-        if self.game is None:
-            table.add_columns(_("day (UTC)"), _("dailies won"), _("finished"))
+        if game is None:
+            table.add_columns(_("day (UTC)"), _("dailies won"), _("dailies finished"))
             for day in reversed(self.days):
-                table.add_row(str(day["date"]), str(day["won"]), str(day["played"]))
+                table.add_row(str(day["date"]), str(day.get("won", 0)), str(day.get("played", 0)))
             what, summary = _("every game"), " · " + month_summary(self.days)
         else:
             table.add_columns(_("day (UTC)"), _("yours"), _("par"), _("difficulty"))
             for day in reversed(self.days):
                 table.add_row(*day_text(day))
-            what = title(self.game, self.host.titles)
+            what = title(game, self.host.titles)
             won = sum(1 for d in self.days if d.get("status") == "won")
             summary = " · " + ngettext(
                 "won {won} of {n} day", "won {won} of {n} days", len(self.days), won=won
             )
-        month = month_words(self.month)
-        self.query_one("#head", Static).update(f"pasyans · {month} · {what}{summary}")
+        words = month_words(month)
+        self.query_one("#head", Static).update(f"pasyans · {words} · {what}{summary}")
         hint = _("Enter plays the chosen day · a all games · [ ] months · q back")
-        if self.game is None:
+        if game is None:
             hint = _("a one game · [ ] months · q back")
         if not self.days:
             hint = _("no dailies this month · {keys}", keys=hint)
         self.say(f"{note} · {hint}" if note else hint)
+        if game is not None and any(
+            d["date"] == self.today and d.get("par") is None for d in self.days
+        ):  # today's still being certified: its row follows, as the home's does
+            self.set_timer(REFRESH_PREPARING, self.refresh_today)
+
+    def refresh_today(self) -> None:
+        if self.is_current and not self.running():
+            self.load()
 
     def chosen(self) -> dict[str, Any] | None:
         row = self.query_one(DataTable).cursor_row
         days = list(reversed(self.days))
         return days[row] if 0 <= row < len(days) else None
 
-    async def action_play(self) -> None:
-        day = self.chosen()
-        if day is None or self.game is None:
-            return
+    def action_play(self) -> None:
+        day, game = self.chosen(), self.shown
+        if day is None or game is None or game != self.game:
+            return  # every game's month, or another month's still on its way
         if day["date"] == self.today:
-            await self.host.open_game(self.game, Mode.DAILY)
+            self.act(self.host.open_game(game, Mode.DAILY))
         elif day.get("playable"):
-            await self.host.open_game(self.game, Mode.DAILY, date=str(day["date"]))
+            self.act(self.host.open_game(game, Mode.DAILY, date=str(day["date"])))
         else:
             self.say(
                 _(
@@ -113,20 +130,20 @@ class CalendarScreen(ListScreen):
                 )
             )
 
-    async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        await self.action_play()
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_play()
 
-    async def action_every_game(self) -> None:
+    def action_every_game(self) -> None:
         self.game = self.remembered if self.game is None else None
-        await self.load()
+        self.load()
 
-    async def action_month(self, by: int) -> None:
+    def action_month(self, by: int) -> None:
         month = shift(self.month, by)
         if month > self.today[:7]:
             self.say(_("the next month's dailies are not out yet"))
             return
         self.month = month
-        await self.load()
+        self.load()
 
-    async def on_screen_resume(self) -> None:
-        await self.load()
+    def on_screen_resume(self) -> None:
+        self.load()

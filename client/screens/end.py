@@ -122,5 +122,13 @@ class EndScreen(ModalScreen[None]):
         host(self).leave_board()
 
     def action_leaderboard(self) -> None:
+        """The board this game counts on: its day's daily board (a past day's too); a
+        challenge's results are the challenge's own, not a daily board."""
+        if self.state.get("mode") == "challenge":
+            self.query_one("#shared", Static).update(
+                "\n" + _("a challenge's results: your inbox (i at home) or `pasyans challenges`")
+            )
+            return
         self.dismiss()
-        self.app.push_screen(LeaderboardScreen(str(self.state["game"])))
+        date = str(self.state.get("date") or "") or None
+        self.app.push_screen(LeaderboardScreen(str(self.state["game"]), date=date))

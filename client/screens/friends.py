@@ -20,8 +20,11 @@ from ..lang import N_, _, current
 from ..launch import Launch
 from ..records import friend, friends, today_lines
 from ..text import short_title
-from .base import LIST_CSS, ListScreen
+from .base import LIST_CSS, ListScreen, acting
 from .dialogs import MODAL_CSS
+
+#: seconds between asks for your friends' presence while the screen is shown
+REFRESH_SECONDS = 10.0
 
 
 class FollowScreen(ModalScreen[str | None]):
@@ -60,6 +63,8 @@ class FriendsScreen(ListScreen):
     def __init__(self, game: str | None = None) -> None:
         super().__init__()
         self.result: dict[str, Any] = {}
+        #: what the status line says before the keys' hint (kept when asked again)
+        self.note = ""
         #: the game chosen on the home screen: invites are to a race or challenge of it
         self.game = game
 
@@ -67,24 +72,32 @@ class FriendsScreen(ListScreen):
     def rows(self) -> list[dict[str, Any]]:
         return list(self.result.get("friends") or [])
 
-    async def on_mount(self) -> None:
+    def on_mount(self) -> None:
         self.query_one(DataTable).add_columns(_("friend"), _("today's dailies"))
-        await self.load()
         self.query_one(DataTable).focus()
+        self.load()
+        # who is online and in which game changes while you look: asked again now and then
+        self.set_interval(REFRESH_SECONDS, self.refresh_presence)
 
-    async def load(self, note: str = "") -> None:
-        try:
-            self.result = await friends(self.host.conn)
-        except ClientError as exc:
-            self.say(_("error: {error}", error=exc))
-            return
+    def refresh_presence(self) -> None:
+        if self.is_current and not self.running() and not self.running("act"):
+            self.load(self.note)
+
+    def load(self, note: str = "") -> None:
+        self.fetch(lambda: friends(self.host.conn), lambda result: self.draw(result, note))
+
+    def draw(self, result: dict[str, Any], note: str) -> None:
+        self.result, self.note = result, note
         table = self.query_one(DataTable)
+        cursor = table.cursor_row
         table.clear()
         for row in self.rows:  # a line a game: a friend's dailies are never cut at 80 columns
             lines = today_lines(row.get("today") or {}, self.host.titles)
             who = [row["player"], *presence_lines(row)]
             height = max(len(lines), len(who))
             table.add_row("\n".join(who), "\n".join(lines), height=height)
+        if self.rows:
+            table.move_cursor(row=min(max(cursor, 0), len(self.rows) - 1))
         day = self.result.get("date")
         head = _(
             "pasyans · your friends · dailies of {day} (UTC)",
@@ -100,7 +113,7 @@ class FriendsScreen(ListScreen):
         if not self.rows:
             hint = _("you follow nobody yet: a follows a player by name · q back")
         blocked = self.result.get("blocked") or []
-        if blocked:
+        if blocked and not note:  # a note on blocking names them already
             hint += " · " + _("you block {names}", names=", ".join(blocked))
         self.say(f"{note} · {hint}" if note else hint)
 
@@ -108,6 +121,7 @@ class FriendsScreen(ListScreen):
         row = self.query_one(DataTable).cursor_row
         return self.rows[row] if 0 <= row < len(self.rows) else None
 
+    @acting
     async def action_invite_race(self) -> None:
         """A new race of the home screen's game, the chosen friend invited, its lobby."""
         who = self.chosen()
@@ -126,6 +140,7 @@ class FriendsScreen(ListScreen):
         if error is not None:
             self.say(_("error: {error}", error=error))
 
+    @acting
     async def action_invite_challenge(self) -> None:
         """A challenge on a fresh deal of the home screen's game, sent to the chosen
         friend; you play it too, from your inbox or here."""
@@ -146,6 +161,7 @@ class FriendsScreen(ListScreen):
         url = made.get("url")
         self.say(f"{said} · {url}" if url else said)
 
+    @acting
     async def action_join(self) -> None:
         who = self.chosen()
         if who is None or not who.get("race"):
@@ -155,6 +171,7 @@ class FriendsScreen(ListScreen):
         if error is not None:
             self.say(_("error: {error}", error=error))
 
+    @acting
     async def action_block(self) -> None:
         who = self.chosen()
         if who is None:
@@ -164,15 +181,16 @@ class FriendsScreen(ListScreen):
             result = await self.host.conn.block(name)
             if not result.get("blocked"):
                 await self.host.conn.block(name, add=False)
-                await self.load(_("you no longer block {name}", name=name))
+                self.load(_("you no longer block {name}", name=name))
                 return
         except ClientError as exc:
             self.say(_("error: {error}", error=exc))
             return
-        await self.load(
+        self.load(
             _("you block {name}: their invites are dropped and they see nothing of you", name=name)
         )
 
+    @acting
     async def action_hide(self) -> None:
         try:
             hidden = not self.result.get("hidden")
@@ -180,21 +198,24 @@ class FriendsScreen(ListScreen):
         except ClientError as exc:
             self.say(_("error: {error}", error=exc))
             return
-        await self.load(_("you show as offline") if hidden else _("your friends see you online"))
+        self.load(_("you show as offline") if hidden else _("your friends see you online"))
 
     def action_follow(self) -> None:
-        async def typed(name: str | None) -> None:
-            if not name:
-                return
+        def typed(name: str | None) -> None:
+            if name:
+                self.act(follow(name))
+
+        async def follow(name: str) -> None:
             try:
                 result = await friend(self.host.conn, name, add=True)
             except ClientError as exc:
                 self.say(_("error: {error}", error=exc))
                 return
-            await self.load(_("you follow {name}", name=result["friend"]))
+            self.load(_("you follow {name}", name=result["friend"]))
 
         self.app.push_screen(FollowScreen(), typed)
 
+    @acting
     async def action_unfollow(self) -> None:
         row = self.query_one(DataTable).cursor_row
         if not 0 <= row < len(self.rows):
@@ -204,4 +225,4 @@ class FriendsScreen(ListScreen):
         except ClientError as exc:
             self.say(_("error: {error}", error=exc))
             return
-        await self.load(_("you no longer follow {name}", name=result["friend"]))
+        self.load(_("you no longer follow {name}", name=result["friend"]))

@@ -3,15 +3,16 @@ goes on with one still in play)."""
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from rich.cells import cell_len
 from textual.binding import Binding
+from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
 from protocol.messages import Mode
 
-from ..connection import ClientError
 from ..lang import N_, _, ngettext
 from ..records import ReplayOf, history_row
 from .base import LIST_CSS, ListScreen
@@ -22,10 +23,16 @@ from .replay import ReplayScreen
 SCREEN_HEADER = (N_("when (UTC)\nid"), N_("game\nmode"), N_("result\ncards"), N_("moves\ntime"))
 
 
+#: the game column's width: a longer title wraps onto more lines of its row
+GAME_WIDTH = 24
+
+
 def screen_cells(row: list[Any]) -> list[str]:
-    """A row of :func:`client.records.history_row` as the screen's two-line cells."""
+    """A row of :func:`client.records.history_row` as the screen's cells of two lines
+    (more when the game's title wraps: "Путешественники, первоначальный вариант")."""
     when, game, mode, result, cards, moves, time, gid = (str(c) for c in row)
-    return [f"{when}\n{gid}", f"{game}\n{mode}", f"{result}\n{cards}", f"{moves}\n{time}"]
+    name = "\n".join(textwrap.wrap(game, GAME_WIDTH)) or game
+    return [f"{when}\n{gid}", f"{name}\n{mode}", f"{result}\n{cards}", f"{moves}\n{time}"]
 
 
 class HistoryScreen(ListScreen):
@@ -46,35 +53,44 @@ class HistoryScreen(ListScreen):
         self.pages: list[str | None] = [None]  # the cursor of each page seen
         self.result: dict[str, Any] = {}
         self.heading = ""
+        self.shown_heading = ""
+        #: the timer that keeps the ↑/↓ marks true as the table settles
+        self.marks_kept: Timer | None = None
 
     @property
     def games(self) -> list[dict[str, Any]]:
         return list(self.result.get("games") or [])
 
-    async def on_mount(self) -> None:
+    def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.header_height = 2
         table.add_columns(*(_(h) for h in SCREEN_HEADER))
         for moved in ("scroll_y", "virtual_size", "size"):  # the marks follow the table
             self.watch(table, moved, self.show_heading, init=False)
-        await self.load()
         self.query_one(DataTable).focus()
+        self.load()
 
-    async def on_screen_resume(self) -> None:
+    def on_screen_resume(self) -> None:
         if self.result:
-            await self.load()  # a game resumed from here may have moved on
+            self.load()  # a game resumed from here may have moved on
 
-    async def load(self) -> None:
-        try:
-            self.result = await self.host.conn.my_games(limit=self.PAGE, cursor=self.pages[-1])
-        except ClientError as exc:
-            self.say(_("error: {error}", error=exc))
-            return
+    def load(self, pages: list[str | None] | None = None) -> None:
+        """Ask for the last page of ``pages`` (the cursors of the pages seen; those
+        shown when None) and show it once it comes (only the latest ask's)."""
+        asked = list(self.pages if pages is None else pages)
+        self.fetch(
+            lambda: self.host.conn.my_games(limit=self.PAGE, cursor=asked[-1]),
+            lambda result: self.draw(result, asked),
+        )
+
+    def draw(self, result: dict[str, Any], pages: list[str | None]) -> None:
+        self.result, self.pages = result, pages
         table = self.query_one(DataTable)
         row = table.cursor_row
         table.clear()
         for i, game in enumerate(self.games):
-            table.add_row(*screen_cells(history_row(game, self.host.titles)), height=2, key=str(i))
+            cells = screen_cells(history_row(game, self.host.titles))
+            table.add_row(*cells, height=max(c.count("\n") + 1 for c in cells), key=str(i))
         if self.games:
             table.move_cursor(row=min(row, len(self.games) - 1))
         who = self.host.conn.player or "?"
@@ -90,6 +106,11 @@ class HistoryScreen(ListScreen):
             self.say(_("no games yet: press q, then Enter to play today's daily"))
         else:
             self.say(_("Enter replays (or resumes a game in play) · n/p pages · q back"))
+        # the marks again once the table has its height (the status line takes a row;
+        # a widget's size is no reactive to watch)
+        self.call_after_refresh(lambda: self.call_after_refresh(self.show_heading))
+        if self.marks_kept is None:
+            self.marks_kept = self.set_interval(0.5, self.show_heading)
 
     def show_heading(self) -> None:
         """The heading, with ``↓ more`` while games of the page are below the table's
@@ -103,34 +124,34 @@ class HistoryScreen(ListScreen):
         text = " · ".join([self.heading, *marks])
         if cell_len(text) > self.app.size.width - 2:  # one line in 80 columns
             text = text.removeprefix("pasyans · ")
-        self.query_one("#head", Static).update(text)
+        if text != self.shown_heading:
+            self.shown_heading = text
+            self.query_one("#head", Static).update(text)
 
-    async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        await self.action_open()
+        self.action_open()
 
-    async def action_open(self) -> None:
+    def action_open(self) -> None:
         row = self.query_one(DataTable).cursor_row
         if not 0 <= row < len(self.games):
             return
         game = self.games[row]
         gid = str(game.get("game_id"))
         if game.get("status") == "playing":
-            await self.host.open_game(str(game.get("game")), Mode.PRACTICE, resume=gid)
+            self.act(self.host.open_game(str(game.get("game")), Mode.PRACTICE, resume=gid))
         else:
             self.app.push_screen(ReplayScreen(ReplayOf(game_id=gid)))
 
-    async def action_next_page(self) -> None:
+    def action_next_page(self) -> None:
         cursor = self.result.get("cursor")
         if cursor is None:
             self.say(_("this is the last page"))
             return
-        self.pages.append(str(cursor))
-        await self.load()
+        self.load([*self.pages, str(cursor)])
 
-    async def action_previous_page(self) -> None:
+    def action_previous_page(self) -> None:
         if len(self.pages) == 1:
             self.say(_("this is the first page"))
             return
-        self.pages.pop()
-        await self.load()
+        self.load(self.pages[:-1])

@@ -18,7 +18,7 @@ from ..challenges import home_line
 from ..connection import ClientError, ServerError
 from ..host import InboxChanged
 from ..inbox import inbox_line
-from ..lang import N_, _
+from ..lang import N_, _, current
 from ..launch import Launch
 from ..records import friends, friends_line
 from ..text import (
@@ -32,6 +32,7 @@ from ..text import (
     result_text,
     short_title,
     title,
+    title_in,
     unproven_label,
 )
 from ..widgets import KeyFooter
@@ -51,8 +52,11 @@ HOME_HINT = N_(
 #: the hint when the terminal is narrow (the footer below lists the keys)
 HOME_HINT_SHORT = N_("Enter plays the chosen game's daily deal; the keys below do the rest")
 
-#: the home table's columns when the terminal has room for them all
-WIDE_COLUMNS = (N_("game"), N_("English"), N_("par"), N_("commitment / seed"), N_("your result"))
+#: the home table's columns when the terminal has room for them all (the second: the
+#: game's title in the other language, headed by :data:`OTHER_TITLE`)
+WIDE_COLUMNS = (N_("game"), "", N_("par"), N_("commitment / seed"), N_("your result"))
+#: the heading of the other language's titles, by the player's language
+OTHER_TITLE = {"en": N_("Russian"), "ru": N_("English")}
 #: …and when it has not (80 columns): the rest of the chosen game on the detail line
 NARROW_COLUMNS = (N_("game"), N_("par"), N_("yours"))
 
@@ -97,6 +101,8 @@ class DailyScreen(ListScreen):
     def __init__(self, date: str | None = None) -> None:
         super().__init__()
         self.date = date
+        #: the day asked for last (shown once the server answers)
+        self.wanted = date
         self.today: str | None = None
         self.daily: dict[str, Any] = {}
         #: the status line says that the chosen daily is not proven winnable
@@ -122,21 +128,22 @@ class DailyScreen(ListScreen):
         yield Static(id="status")
         yield KeyFooter()
 
-    async def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        await self.load()
-        table.focus()
+    def on_mount(self) -> None:
+        self.query_one(DataTable).focus()
+        self.load()
 
     def on_resize(self, event: Resize) -> None:
         if self.rows:
             self.fill()
         self.show_friends()
 
-    async def load_friends(self) -> None:
+    def load_friends(self) -> None:
         """How your friends did today, on the line under the table (none signed in:
-        no line)."""
-        if self.host.conn.player is None:
-            return
+        no line), asked in a worker of its own."""
+        if self.host.conn.player is not None:
+            self.run_worker(self.ask_friends(), group="friends", exclusive=True)
+
+    async def ask_friends(self) -> None:
         try:
             self.friends = await friends(self.host.conn)
         except ClientError:
@@ -151,8 +158,8 @@ class DailyScreen(ListScreen):
             self.unread = ""  # an older server: no inbox
         self.show_friends()
 
-    async def on_inbox_changed(self, message: InboxChanged) -> None:
-        await self.load_friends()
+    def on_inbox_changed(self, message: InboxChanged) -> None:
+        self.load_friends()
 
     def show_friends(self) -> None:
         line = self.query_one("#friends", Static)
@@ -174,9 +181,9 @@ class DailyScreen(ListScreen):
         """Whether every column fits the terminal (else the narrow table and the
         detail line)."""
         need = 4  # the table's scrollbar and the screen's edges
-        for i, name in enumerate(WIDE_COLUMNS):
+        for i, name in enumerate(self.headings(WIDE_COLUMNS)):
             cells = [cell_len(cells[i]) for cells in self.rows.values()]
-            need += max([cell_len(_(name)), *cells]) + 2  # a cell's padding
+            need += max([cell_len(name), *cells]) + 2  # a cell's padding
         return need <= self.size.width
 
     def fill(self) -> None:
@@ -187,7 +194,7 @@ class DailyScreen(ListScreen):
         row = table.cursor_row
         table.clear(columns=columns != self.columns)
         if columns != self.columns:
-            table.add_columns(*(_(c) for c in columns))
+            table.add_columns(*self.headings(columns))
             self.columns = columns
         games = self.daily.get("games") or {}
         for slug, cells in self.rows.items():
@@ -199,19 +206,28 @@ class DailyScreen(ListScreen):
         self.query_one("#detail").display = not wide
         self.show_detail()
 
+    @staticmethod
+    def headings(columns: tuple[str, ...]) -> list[str]:
+        other = OTHER_TITLE.get(current().lang, OTHER_TITLE["en"])
+        return [_(c) if c else _(other) for c in columns]
+
     def show_detail(self) -> None:
         """The chosen game in full on the detail line (the narrow table's rest)."""
         slug = self.selected()
         cells = self.rows.get(slug or "")
         if cells is None:
             return
-        russian, english, deal, result = cells[0], cells[1], cells[3], cells[4]
-        names = f"{russian} — {english}" if english else russian  # the table has room for one
+        deal, result = cells[3], cells[4]
         entry = (self.daily.get("games") or {}).get(slug or "") or {}
         if entry.get("seed") is None:
             deal = _("commitment {commitment}", commitment=deal) if deal else ""
         yours = _("yours: {result}", result=result)
-        line = " · ".join(part for part in (names, deal, yours) if part)
+        # both titles in English where the line has room for them, else the one name
+        # (a second line would push a game off the list)
+        for names in (title(slug or "", self.host.titles), game_name(slug or "", self.host.titles)):
+            line = " · ".join(part for part in (names, deal, yours) if part)
+            if cell_len(line) <= self.size.width - 2:
+                break
         self.query_one("#detail", Static).update(line)
         if not preparing(self.daily):
             self.say_unproven()
@@ -227,30 +243,45 @@ class DailyScreen(ListScreen):
             self.say(_(HOME_HINT if self.wide else HOME_HINT_SHORT))
         self.unproven_said = bool(label)
 
-    async def on_screen_resume(self) -> None:
+    def on_screen_resume(self) -> None:
         if self.daily:
-            await self.load()
+            self.load()
 
-    async def load(self) -> bool:
-        """Ask for the day's dailies and show them; False (and the server's words on
-        the status line) when it refused, e.g. a day before the server's first."""
-        try:
-            self.daily = await self.host.conn.daily(self.date)
-        except ClientError as exc:
+    def load(self) -> None:
+        """Ask again for the day asked for last (shown, or on its way)."""
+        self.load_day(self.wanted)
+
+    def load_day(self, wanted: str | None) -> None:
+        """Ask for the dailies of ``wanted`` (None: today) and show them: only the
+        answer to the latest ask is drawn. A day the server refuses (before its first)
+        leaves the day shown as it was, and the server's words on the status line."""
+        self.wanted = wanted
+
+        def refused(exc: ClientError) -> None:
+            self.wanted = self.date
             self.say(_("error: {error}", error=exc))
-            return False
-        if self.today is None and self.date is None:
-            self.today = str(self.daily.get("date"))
-        date = str(self.daily.get("date"))
-        games = self.daily.get("games") or {}
+
+        self.fetch(
+            lambda: self.host.conn.daily(wanted),
+            lambda daily: self.draw(daily, wanted),
+            failed=refused,
+        )
+
+    def draw(self, daily: dict[str, Any], date: str | None) -> None:
+        """The dailies of ``date`` (None: today) as the server answered."""
+        self.date, self.daily = date, daily
+        if self.today is None and date is None:
+            self.today = str(daily.get("date"))
+        shown = str(daily.get("date"))
+        games = daily.get("games") or {}
+        other = "en" if current().lang == "ru" else "ru"
         self.rows = {}
         for slug in list(self.host.titles) or list(games):
             entry = games.get(slug) or {}
-            names = self.host.titles.get(slug) or {}
             seed = entry.get("seed")
             self.rows[slug] = (
-                str(names.get("title_ru") or slug),
-                str(names.get("title_en") or ""),
+                game_name(slug, self.host.titles),
+                title_in(slug, self.host.titles, other),
                 par_text(entry),
                 _("seed {seed}", seed=seed)
                 if seed is not None
@@ -258,23 +289,28 @@ class DailyScreen(ListScreen):
                 result_text(entry.get("mine")) if entry else _("no daily"),
             )
         self.fill()
-        await self.load_friends()
+        self.load_friends()
         self.query_one("#head", Static).update(
-            self.heading(date) + "\n" + _("streak: {meaning}", meaning=_(STREAK_MEANING))
+            self.heading(shown) + "\n" + _("streak: {meaning}", meaning=_(STREAK_MEANING))
         )
-        waiting = preparing(self.daily)
+        waiting = preparing(daily)
         ready = self.open_when_ready
         if ready is not None and ready not in waiting and ready in games:
             self.open_when_ready = None
-            await self.action_play_daily(ready)
-            return True
+            self.action_play_daily(ready)
+            return
         if waiting:  # the server is still proving them winnable: ask again shortly
             self.say_waiting()
-            self.set_timer(REFRESH_PREPARING, self.load)
+            self.set_timer(REFRESH_PREPARING, self.refresh_waiting)
         else:
             self.say(_(HOME_HINT if self.wide else HOME_HINT_SHORT))
             self.say_unproven()
-        return True
+
+    def refresh_waiting(self) -> None:
+        """Ask again while dailies are being certified (not while another load is on
+        its way: its answer will do)."""
+        if not self.running():
+            self.load()
 
     def heading(self, date: str) -> str:
         """The first line: who, which day, the streak; one line in any terminal of 80
@@ -299,9 +335,9 @@ class DailyScreen(ListScreen):
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         return str(key) if key is not None else None
 
-    async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        await self.action_play_daily()
+        self.action_play_daily()
 
     def say_waiting(self) -> None:
         """The status line while dailies are being certified: how many, and the one
@@ -319,13 +355,16 @@ class DailyScreen(ListScreen):
             )
         )
 
-    async def action_play_daily(self, slug: str | None = None) -> None:
+    def action_play_daily(self, slug: str | None = None) -> None:
         slug = slug or self.selected()
         if slug is None:
             return
         if self.date is not None and self.date != self.today:
-            # a past day's deal, played after its day: unranked, its number shown
-            await self.host.open_game(slug, Mode.DAILY, date=self.date)
+            # a past day's deal, played after its day: unranked, its number shown;
+            # the game of that day already begun goes on
+            mine = ((self.daily.get("games") or {}).get(slug) or {}).get("mine") or {}
+            resume = str(mine["game_id"]) if mine.get("status") == "playing" else None
+            self.act(self.host.open_game(slug, Mode.DAILY, date=self.date, resume=resume))
             return
         entry = (self.daily.get("games") or {}).get(slug) or {}
         if entry.get("preparing"):  # opened as soon as it is certified (load)
@@ -334,14 +373,14 @@ class DailyScreen(ListScreen):
             return
         mine = entry.get("mine") or {}
         if mine.get("status") == "playing" and mine.get("game_id"):
-            await self.host.open_game(slug, Mode.DAILY, resume=str(mine["game_id"]))
+            self.act(self.host.open_game(slug, Mode.DAILY, resume=str(mine["game_id"])))
         else:
-            await self.host.open_game(slug, Mode.DAILY)
+            self.act(self.host.open_game(slug, Mode.DAILY))
 
-    async def action_practice(self) -> None:
+    def action_practice(self) -> None:
         slug = self.selected()
         if slug is not None:
-            await self.host.open_game(slug, Mode.PRACTICE)
+            self.act(self.host.open_game(slug, Mode.PRACTICE))
 
     def action_leaderboard(self) -> None:
         slug = self.selected()
@@ -394,17 +433,17 @@ class DailyScreen(ListScreen):
     def action_calendar(self) -> None:
         self.app.push_screen(CalendarScreen(self.selected(), self.today))
 
-    async def action_rules(self) -> None:
+    def action_rules(self) -> None:
         slug = self.selected()
         if slug is not None:
-            await self.show_rules(slug)
+            self.show_rules(slug)
 
-    async def action_day(self, delta: int) -> None:
-        base = self.date or self.today or str(dt.datetime.now(dt.UTC).date())
+    def action_day(self, delta: int) -> None:
+        """The day before or after the one asked for last (``[[[``: three days back);
+        a day the server refuses leaves the day shown."""
+        base = self.wanted or self.today or str(dt.datetime.now(dt.UTC).date())
         day = dt.date.fromisoformat(base) + dt.timedelta(days=delta)
         if self.today and day > dt.date.fromisoformat(self.today):
             self.say(_("tomorrow's deals are not out yet"))
             return
-        previous, self.date = self.date, day.isoformat()
-        if not await self.load():  # no dailies that day: stay on the day shown
-            self.date = previous
+        self.load_day(day.isoformat())

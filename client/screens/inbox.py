@@ -16,7 +16,7 @@ from ..connection import ClientError
 from ..inbox import item_action, item_text, item_when
 from ..lang import N_, _, ngettext
 from ..launch import Launch
-from .base import LIST_CSS, ListScreen
+from .base import LIST_CSS, ListScreen, acting
 from .dialogs import RulesScreen
 
 READ_HINT = N_("r marks all read · q back")
@@ -36,17 +36,14 @@ class InboxScreen(ListScreen):
         super().__init__()
         self.items: list[dict[str, Any]] = []
 
-    async def on_mount(self) -> None:
+    def on_mount(self) -> None:
         self.query_one(DataTable).add_columns("", _("what"), _("when (UTC)"))
-        await self.load()
-        self.query_one(DataTable).focus()
+        self.query_one(DataTable).focus()  # the load: on_screen_resume (on push too)
 
-    async def load(self, note: str = "") -> None:
-        try:
-            result = await self.host.conn.inbox()
-        except ClientError as exc:
-            self.say(_("error: {error}", error=exc))
-            return
+    def load(self, note: str = "") -> None:
+        self.fetch(self.host.conn.inbox, lambda result: self.draw(result, note))
+
+    def draw(self, result: dict[str, Any], note: str) -> None:
         self.items = list(result.get("items") or [])
         table = self.query_one(DataTable)
         table.clear()
@@ -72,9 +69,10 @@ class InboxScreen(ListScreen):
             action = item_action(self.items[row])
             self.say(_("Enter: {action}", action=action) if action else _(READ_HINT))
 
-    async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        await self.action_accept()
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_accept()
 
+    @acting
     async def action_accept(self) -> None:
         row = self.query_one(DataTable).cursor_row
         if not 0 <= row < len(self.items):
@@ -90,7 +88,7 @@ class InboxScreen(ListScreen):
         if race:
             error = await self.host.open_race(Launch(race=str(race["code"])))
             if error is not None:
-                await self.load(_("error: {error}", error=error))
+                self.load(_("error: {error}", error=error))
         elif item.get("kind") == "invite" and challenge:
             await self.host.open_game(
                 str(item.get("game")), Mode.CHALLENGE, challenge=str(challenge["code"])
@@ -99,21 +97,22 @@ class InboxScreen(ListScreen):
             try:
                 shown = await conn.challenge(str(challenge["code"]))
             except ClientError as exc:
-                await self.load(_("error: {error}", error=exc))
+                self.load(_("error: {error}", error=exc))
                 return
             text = challenge_text(shown, self.host.titles)
             heading = _("challenge {code}", code=challenge["code"])
             self.app.push_screen(RulesScreen(heading, f"```\n{text}\n```"))
         else:
-            await self.load(_("marked read"))
+            self.load(_("marked read"))
 
-    async def on_screen_resume(self) -> None:
-        await self.load()
+    def on_screen_resume(self) -> None:
+        self.load()
 
+    @acting
     async def action_read_all(self) -> None:
         try:
             await self.host.conn.inbox_read()
         except ClientError as exc:
             self.say(_("error: {error}", error=exc))
             return
-        await self.load(_("every item marked read"))
+        self.load(_("every item marked read"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+from dataclasses import dataclass
 from typing import Any
 
 from textual.binding import Binding
@@ -9,12 +11,22 @@ from textual.widgets import DataTable, Static
 
 from protocol.messages import Board
 
-from ..connection import ClientError
 from ..lang import N_, _, current
 from ..records import ReplayOf
 from ..text import LEADERBOARD_HEADER, entry_row, title
 from .base import LIST_CSS, ListScreen
 from .replay import ReplayScreen
+
+
+@dataclass(frozen=True)
+class View:
+    """What one ask for the board was: which board, day, pages, around you, friends."""
+
+    board: Board
+    date: str | None
+    pages: list[str | None]
+    around_me: bool
+    friends: bool
 
 
 class LeaderboardScreen(ListScreen):
@@ -44,26 +56,33 @@ class LeaderboardScreen(ListScreen):
         self.friends = False
         self.pages: list[str | None] = [None]  # the cursor of each page seen
         self.result: dict[str, Any] = {}
+        #: what the board drawn was asked as (None: nothing drawn yet)
+        self.shown: View | None = None
 
-    async def on_mount(self) -> None:
+    def on_mount(self) -> None:
         self.query_one(DataTable).add_columns(*(_(h) for h in LEADERBOARD_HEADER))
-        await self.load()
         self.query_one(DataTable).focus()
+        self.load()
 
-    async def load(self) -> None:
-        try:
-            self.result = await self.host.conn.leaderboard(
+    def load(self) -> None:
+        """Ask for the board as the keys left it; only the latest ask's answer is
+        drawn, with what that ask was (:class:`View`)."""
+        view = View(self.board, self.date, list(self.pages), self.around_me, self.friends)
+        self.fetch(
+            lambda: self.host.conn.leaderboard(
                 self.game,
-                board=self.board,
-                date=self.date if self.board == Board.DAILY else None,
+                board=view.board,
+                date=view.date if view.board == Board.DAILY else None,
                 limit=self.PAGE,
-                cursor=None if self.around_me else self.pages[-1],
-                around_me=self.around_me,
-                friends=self.friends,
-            )
-        except ClientError as exc:
-            self.say(_("error: {error}", error=exc))
-            return
+                cursor=None if view.around_me else view.pages[-1],
+                around_me=view.around_me,
+                friends=view.friends,
+            ),
+            lambda result: self.draw(result, view),
+        )
+
+    def draw(self, result: dict[str, Any], view: View) -> None:
+        self.result, self.shown = result, view
         table = self.query_one(DataTable)
         table.clear()
         me = self.host.conn.player
@@ -72,15 +91,15 @@ class LeaderboardScreen(ListScreen):
             if me is not None and entry.get("player") == me:
                 cells = [f"[b reverse]{c}[/]" for c in cells]
             table.add_row(*cells)
-        day = self.result.get("date") or self.date
-        if self.board == Board.ALLTIME:
+        day = self.result.get("date") or view.date
+        if view.board == Board.ALLTIME:
             which = _("all time")
         elif day:
             which = _("daily {day}", day=current().date(str(day)))
         else:
             which = _("today's daily")
-        page = _("around you") if self.around_me else _("page {page}", page=len(self.pages))
-        if self.friends:
+        page = _("around you") if view.around_me else _("page {page}", page=len(view.pages))
+        if view.friends:
             page += " · " + _("you and your friends")
         self.query_one("#head", Static).update(
             f"{title(self.game, self.host.titles)} · {which} · {page}"
@@ -95,7 +114,7 @@ class LeaderboardScreen(ListScreen):
         )
         self.say(" · ".join(status))
 
-    async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         self.action_replay()
 
@@ -103,22 +122,27 @@ class LeaderboardScreen(ListScreen):
         """Replay the chosen row's game: anyone's once the day is over, yours at once."""
         entries = self.result.get("entries") or []
         row = self.query_one(DataTable).cursor_row
-        if self.board != Board.DAILY or not 0 <= row < len(entries):
+        if self.shown is None or self.shown.board != Board.DAILY or not 0 <= row < len(entries):
             self.say(_("replays open from a daily board's rows"))
             return
-        date = str(self.result.get("date") or self.date or "")
-        of = ReplayOf(game=self.game, date=date, player=str(entries[row].get("player")))
+        date = str(self.result.get("date") or self.shown.date or "")
+        player = str(entries[row].get("player"))
+        today = dt.datetime.now(dt.UTC).date().isoformat()
+        if player != self.host.conn.player and (not date or date >= today):
+            self.say(_("{player}'s game opens once the day is over (UTC)", player=player))
+            return
+        of = ReplayOf(game=self.game, date=date, player=player)
         self.app.push_screen(ReplayScreen(of))
 
-    async def action_next_page(self) -> None:
+    def action_next_page(self) -> None:
         cursor = self.result.get("cursor")
         if self.around_me or cursor is None:
             self.say(_("this is the last page"))
             return
         self.pages.append(str(cursor))
-        await self.load()
+        self.load()
 
-    async def action_previous_page(self) -> None:
+    def action_previous_page(self) -> None:
         if self.around_me:
             self.around_me = False
         elif len(self.pages) > 1:
@@ -126,26 +150,26 @@ class LeaderboardScreen(ListScreen):
         else:
             self.say(_("this is the first page"))
             return
-        await self.load()
+        self.load()
 
-    async def action_around_me(self) -> None:
+    def action_around_me(self) -> None:
         if self.host.conn.player is None:
             self.say(_("log in to see your place"))
             return
         self.around_me = not self.around_me
-        await self.load()
+        self.load()
 
-    async def action_toggle_friends(self) -> None:
+    def action_toggle_friends(self) -> None:
         if self.host.conn.player is None:
             self.say(_("log in to see your friends' board"))
             return
         self.friends = not self.friends
         self.pages = [None]
         self.around_me = False
-        await self.load()
+        self.load()
 
-    async def action_toggle_board(self) -> None:
+    def action_toggle_board(self) -> None:
         self.board = Board.ALLTIME if self.board == Board.DAILY else Board.DAILY
         self.pages = [None]
         self.around_me = False
-        await self.load()
+        self.load()

@@ -64,6 +64,8 @@ class ReplayScreen(HostedScreen):
         self.step = step
         self.replay: dict[str, Any] = {}
         self.position: dict[str, Any] = {}
+        #: the step asked for last (None: the last one, until the replay is known)
+        self.wanted: int | None = step
 
     @property
     def count(self) -> int:
@@ -77,23 +79,32 @@ class ReplayScreen(HostedScreen):
         yield Static(id="status")
         yield KeyFooter()
 
-    async def on_mount(self) -> None:
-        await self.show(self.step)
+    def on_mount(self) -> None:
         self.query_one(BoardView).focus()
+        self.show(self.step)
 
-    async def show(self, step: int | None) -> None:
-        """Fetch and draw the position after ``step`` moves (None: the last one)."""
-        try:
+    def show(self, step: int | None) -> None:
+        """Fetch and draw the position after ``step`` moves (None: the last one); keys
+        pressed meanwhile go on from the step asked for (→→→: three moves on)."""
+        self.wanted = step
+
+        async def ask() -> dict[str, Any]:
             if not self.replay:
                 self.replay = dict((await replay(self.host.conn, self.of))["replay"])
             wanted = self.count if step is None else max(0, min(step, self.count))
-            got = await replay(self.host.conn, self.of, wanted)
-        except ClientError as exc:
+            self.wanted = wanted
+            return dict(await replay(self.host.conn, self.of, wanted))
+
+        def got(answer: dict[str, Any]) -> None:
+            self.replay, self.position = dict(answer["replay"]), dict(answer["position"])
+            self.step = int(self.position["step"])
+            self.draw()
+
+        def failed(exc: ClientError) -> None:
+            self.wanted = self.step
             self.say(_("error: {error} — q to leave", error=exc))
-            return
-        self.replay, self.position = dict(got["replay"]), dict(got["position"])
-        self.step = int(self.position["step"])
-        self.draw()
+
+        self.fetch(ask, got, failed=failed)
 
     def draw(self) -> None:
         move = self.position.get("move")
@@ -119,17 +130,17 @@ class ReplayScreen(HostedScreen):
         self.query_one("#counters", Static).update(f"{counters} · {led}")
         self.say(_("→ next · ← back · Home/End first/last · PgUp/PgDn ±10 · q leave"))
 
-    async def action_step(self, delta: int) -> None:
-        target = (self.step or 0) + delta
+    def action_step(self, delta: int) -> None:
+        target = (self.wanted if self.wanted is not None else self.step or 0) + delta
         if not 0 <= target <= self.count:
             self.say(_("this is the end of the game") if delta > 0 else _("this is the deal"))
             target = max(0, min(target, self.count))
-            if target == self.step:
+            if target == (self.wanted if self.wanted is not None else self.step):
                 return
-        await self.show(target)
+        self.show(target)
 
-    async def action_go(self, where: int) -> None:
-        await self.show(None if where < 0 else where)
+    def action_go(self, where: int) -> None:
+        self.show(None if where < 0 else where)
 
     def action_leave(self) -> None:
         """Back to the screen that opened the replay, or quit when it was the command."""

@@ -13,10 +13,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
-from ..connection import ClientError
 from ..lang import N_, _, ngettext
 from ..records import LOST_CELL, WON_CELL, chart_rows, stats, stats_row
-from ..text import STREAK_MEANING, title
+from ..text import STREAK_MEANING, game_name, title
 from ..widgets import KeyFooter
 from .base import HostedScreen
 
@@ -129,18 +128,18 @@ class StatsScreen(HostedScreen):
         yield Static(id="status")
         yield KeyFooter()
 
-    async def on_mount(self) -> None:
+    def on_mount(self) -> None:
+        self.query_one(DataTable).focus()
+        self.fetch(lambda: stats(self.host.conn, self.player), self.draw)
+
+    def draw(self, result: dict[str, Any]) -> None:
         table = self.query_one(DataTable)
-        try:
-            self.result = await stats(self.host.conn, self.player)
-        except ClientError as exc:
-            self.say(_("error: {error}", error=exc))
-            return
+        self.result = result
         self.names = [_(ALL_GAMES)]
         rows = [screen_row(stats_row(_(ALL_GAMES), self.result["overall"]))]
         for slug, block in (self.result.get("games") or {}).items():
             self.names.append(title(slug, self.host.titles))
-            rows.append(screen_row(stats_row(self.names[-1].split(" — ")[0], block)))
+            rows.append(screen_row(stats_row(game_name(slug, self.host.titles), block)))
         table.add_columns(*(" " + _(h) for h in SCREEN_HEADER))
         for row in fit_names(rows, self.app.size.width - 2):  # the scrollbar
             table.add_row(*(" " + c for c in row))
@@ -148,7 +147,6 @@ class StatsScreen(HostedScreen):
         self.query_one("#head", Static).update(head)
         self.query_one("#chart", Static).update(chart(list(self.result.get("days") or [])))
         self.say(_(LEGEND) + "\n" + _("streak: {meaning}", meaning=_(STREAK_MEANING)))
-        table.focus()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         """The chosen row's game in full (the table cuts long titles)."""

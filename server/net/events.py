@@ -23,6 +23,7 @@ import logging
 import protocol as P
 
 from ..services.games import Games
+from ..services.moderation import Banned
 from ..services.news import (
     ChallengeResult,
     GameWritten,
@@ -63,6 +64,11 @@ class Events:
                 await self.signed_out_meanwhile(item.player)
             else:
                 self.hub.sign_out(item.player)
+        elif isinstance(item, Banned):  # issue 49: an operator banned or renamed them
+            for conn in list(self.hub.players.get(item.player.casefold(), ())):
+                conn.close(P.CLOSE_POLICY, "renamed" if item.renamed else "banned")
+            if item.renamed:
+                self.games.cache.clear()  # held records name the old player
         elif isinstance(item, GameWritten):
             ev = P.event(P.Event.GAME, **item.event)
             self.hub.send_to(item.player, ev, skip=ANSWERING.get())

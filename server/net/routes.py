@@ -241,7 +241,11 @@ class Routes:
         name = await self.sv.accounts.authenticate(req.token)
         self.hub.login(conn, name)
         conn.digest = digest(req.token)
-        return {"player": name, "limits": self.limits, "deployment": await self.sv.deployment()}
+        result = {"player": name, "limits": self.limits, "deployment": await self.sv.deployment()}
+        renamed = await self.sv.moderation.renamed_from(name)  # issue 49: told once
+        if renamed:
+            result["renamed_from"] = renamed
+        return result
 
     async def games(self, conn: Conn, req: P.GamesRequest) -> Result:
         return {"games": catalogue.games(), "deployment": await self.sv.deployment()}
@@ -397,8 +401,12 @@ class Routes:
     async def challenge_accept(self, player: str, req: P.ChallengeAcceptRequest) -> Result:
         return await self.sv.challenges.accept(player, req.code)
 
-    async def challenge(self, player: str, req: P.ChallengeRequest) -> Result:
-        return await self.sv.challenges.show(player, req.code)
+    async def challenge(self, conn: Conn, req: P.ChallengeRequest) -> Result:
+        # open to anyone (a challenge link opened before signing in shows what it is):
+        # one who is not signed in sees what any account that has not played it sees
+        if conn.player is None:
+            return await self.sv.challenges.preview(req.code)
+        return await self.sv.challenges.show(conn.player, req.code)
 
     async def challenges(self, player: str, req: P.ChallengesRequest) -> Result:
         return await self.sv.challenges.mine(player, req.limit)
@@ -421,6 +429,14 @@ class Routes:
 
     async def unblock(self, player: str, req: P.UnblockRequest) -> Result:
         return await self.sv.friends.block(player, req.name, add=False)
+
+    # -- issue 49, operators' half ---------------------------------------------------
+
+    async def report(self, player: str, req: P.ReportRequest) -> Result:
+        reported = await self.sv.moderation.report(
+            player, req.name, str(req.reason), req.text or "", req.game_id
+        )
+        return {"player": reported}
 
     async def presence(self, player: str, req: P.PresenceRequest) -> Result:
         return await self.sv.friends.hide(player, req.hidden)

@@ -31,9 +31,11 @@ from .inbox import Inbox
 from .leaderboard import Leaderboards
 from .limits import AddressLimits
 from .links import Links, served
+from .moderation import Moderation
 from .news import News
 from .presence import Presence
 from .race import Races
+from .ratings import Ratings
 from .replay import Replays
 from .stats import Stats
 from .watch import Watch
@@ -69,7 +71,11 @@ class Services:
     links: Links
     #: a player's own data: exported, or deleted with the account (issue 49)
     data: AccountData
+    #: bans, results taken off, reports (issue 49)
+    moderation: Moderation
     _deployment: str = ""
+    #: ratings from races (issue 51)
+    ratings: Ratings | None = None
 
     async def deployment(self) -> str:
         """The deployment's id (read once from Redis, where the first instance made it)."""
@@ -183,6 +189,10 @@ class Services:
             await inbox.put(creator, item)
 
         races.on_rematch, challenges.on_result = rematch, result
+        # ratings from races (issue 51): moved when a race ends, shown in its rows, in
+        # stats, friends and on the rating board
+        ratings = Ratings(store)
+        races.ratings = boards.ratings = stats.ratings = friends.ratings = ratings
         # What happens after a game is written, in this order: a finished game is
         # counted in its player's statistics, noted in its challenge (its creator's
         # inbox told), told to the followers it beat, ranked on its daily's boards; a
@@ -219,6 +229,8 @@ class Services:
             Calendar(games),
             links,
             AccountData(store, clock, games, inbox),
+            Moderation(store, clock),
+            ratings=ratings,
         )
 
 

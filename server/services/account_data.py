@@ -23,6 +23,7 @@ from typing import Any
 
 from protocol import ErrorCode, ProtocolError, pack, unpack
 
+from ..patience import registry
 from ..store import Store
 from .accounts import HOLD_DAYS
 from .clock import Clock
@@ -159,6 +160,8 @@ class AccountData:
             hold_ms=HOLD_DAYS * 86_400_000,
             now_ms=self.clock.now_ms(),
         )
+        # their ratings leave the rating boards (issue 51)
+        await self.store.drop_ratings(str(raw["profile"].get("name") or player), registry.slugs())
         for gid, _ in games:
             self.games.cache.pop(gid, None)  # this instance's copy (others' age out)
         return {"held_days": HOLD_DAYS}

@@ -96,7 +96,19 @@ class Accounts:
         name = await self.store.player_of_token(digest(token))
         if name is None:
             raise ProtocolError(ErrorCode.UNAUTHORIZED, "unknown token", key="error.unknown_token")
+        await self.not_banned(name)
         return name
+
+    async def not_banned(self, name: str) -> None:
+        """``unauthorized`` (``error.banned``) if the operators banned ``name``."""
+        banned = await self.store.ban_of(name)  # issue 49: an operator's ban
+        if banned is not None:
+            raise ProtocolError(
+                ErrorCode.UNAUTHORIZED,
+                f"banned by the operators: {banned or 'no reason given'}",
+                key="error.banned",
+                params={"reason": banned or "-"},
+            )
 
     # -- accounts that last (issue 49) ------------------------------------------------
 
@@ -122,6 +134,7 @@ class Accounts:
                 "this link code is wrong, used or expired: ask for a new one",
                 key="error.link_code_wrong",
             )
+        await self.not_banned(player)  # a code made before a ban signs nobody in
         return player, token
 
     async def rotate(self, player: str, old: str) -> str:

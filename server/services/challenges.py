@@ -266,6 +266,11 @@ class Challenges:
         self._lists.pop(player, None)
         return {"challenge": {**view, "unread": 0}}
 
+    async def preview(self, code: str) -> dict[str, Any]:
+        """``challenge`` before signing in: the challenge as a player who has neither
+        made nor played it sees it (no seed until it closes); nothing is marked read."""
+        return {"challenge": {**await self.view("", code.upper()), "unread": 0}}
+
     async def mine(self, player: str, limit: int) -> dict[str, Any]:
         """``challenges``: the challenges ``player`` made or accepted, newest first, each
         with its ``unread`` results (others' results not yet seen with ``challenge``);
@@ -327,7 +332,7 @@ class Challenges:
         knows = closed or (player == creator and (_flag(info, "chosen") or mine))
         playing = sorted(p for p in games if p not in results)
         others = sum(1 for r in rows if r["player"] != player)
-        seen = (await self.store.challenges_seen(player)).get(code, 0)
+        seen = (await self.store.challenges_seen(player)).get(code, 0) if player else 0
         return {
             "code": code,
             "link": link(code),
@@ -480,7 +485,7 @@ class Challenges:
         if rec.status == GameStatus.PLAYING:
             raise ProtocolError(
                 ErrorCode.FORBIDDEN,
-                f"game {gid} is still in play: its result is the mark",
+                f"game {gid} is still in play: finish it first, and its result is the mark to beat",
                 key="error.challenge_in_play",
             )
         if rec.race and not rec.race_over:

@@ -81,25 +81,37 @@ BACKFILL_RETRY = 60.0
 class Progress:
     """A scan under way: candidates searched so far, since when (epoch ms), the nodes
     spent, and the nodes the whole choice is expected to take (the recent days' own
-    figure for that game, else the budget), from which the rest is estimated."""
+    figure for that game; 0 unknown), from which the rest is estimated."""
 
     tried: int
     started_ms: int
     spent: int = 0
     expected: int = 0
+    #: when the last candidate was searched (epoch ms; 0: none yet)
+    fed_ms: int = 0
 
     def wire(self) -> dict[str, int | None]:
         """``tried``, ``elapsed_ms`` and ``estimate_ms``: the milliseconds the rest of the
-        choice should take at the pace so far (None before the first candidate)."""
-        elapsed = max(0, int(time.time() * 1000) - self.started_ms)
+        choice should take at the pace so far (None before the first candidate): the
+        nodes the recent days took (:attr:`expected`) less those spent, at the nodes
+        per millisecond so far; with no such figure, or past it, one more candidate
+        at the milliseconds a candidate took so far. Most dailies are certified
+        within a few candidates: the whole budget (the worst case) as the figure
+        said "about 2 days" of dailies ready in two minutes (issue 47)."""
+        now = int(time.time() * 1000)
+        elapsed = max(0, now - self.started_ms)
         estimate = None
-        if self.spent > 0 and self.expected > 0:
-            expected = self.expected if self.expected > self.spent else 2 * self.spent
-            estimate = int(elapsed * (expected - self.spent) / self.spent)
+        if self.spent > 0 and self.tried > 0:
+            if self.expected > self.spent:
+                estimate = int(elapsed * (self.expected - self.spent) / self.spent)
+            else:  # the candidate under way: what a candidate took, less its time so far
+                fed = self.fed_ms or now
+                per = max(0, fed - self.started_ms) / self.tried
+                estimate = int(max(per - (now - fed), 1000))
         return {"tried": self.tried, "elapsed_ms": elapsed, "estimate_ms": estimate}
 
     def pack(self) -> str:
-        return f"{self.tried}:{self.started_ms}:{self.spent}:{self.expected}"
+        return f"{self.tried}:{self.started_ms}:{self.spent}:{self.expected}:{self.fed_ms}"
 
     @classmethod
     def unpack(cls, raw: bytes | str | None) -> Progress | None:
@@ -107,7 +119,7 @@ class Progress:
             return None
         text = raw.decode() if isinstance(raw, bytes) else raw
         try:
-            return cls(*(int(part) for part in text.split(":")[:4]))
+            return cls(*(int(part) for part in text.split(":")[:5]))
         except (TypeError, ValueError):
             return None
 
@@ -395,7 +407,7 @@ class Dailies:
                     continue
                 scan.feed(candidate)
                 progress = self._progress[key] = dataclasses.replace(
-                    progress, tried=scan.k, spent=scan.spent
+                    progress, tried=scan.k, spent=scan.spent, fed_ms=int(time.time() * 1000)
                 )
                 if time.monotonic() - written >= PROGRESS_EVERY:
                     written = time.monotonic()
@@ -410,7 +422,8 @@ class Dailies:
 
     async def _expected_nodes(self, date: str, slug: str, budget: Budget) -> int:
         """The nodes choosing ``slug``'s daily should take: the median of the three
-        days before ``date`` where chosen, else the whole budget (for the estimate)."""
+        days before ``date`` where chosen, else 0 (unknown: the estimate goes a
+        candidate at a time, :meth:`Progress.wire`)."""
         seen = []
         day = date
         for _ in range(3):
@@ -418,7 +431,7 @@ class Dailies:
             nodes = (await self.store.daily(day)).get(f"nodes:{slug}")
             if nodes is not None and int(nodes) > 0:
                 seen.append(int(nodes))
-        return sorted(seen)[len(seen) // 2] if seen else budget.total_nodes
+        return min(sorted(seen)[len(seen) // 2], budget.total_nodes) if seen else 0
 
     def _lane(self, date: str) -> Lane:
         """Today's dailies are players' to wait for; the days ahead, and the past days

@@ -43,6 +43,7 @@ from ..store import Store
 from .games import Games
 from .inbox import Inbox
 from .presence import Presence
+from .ratings import Ratings
 from .records import SUMMARY_FIELDS, Record
 
 #: how long what a followed player did today is shown again as it was read, in ms
@@ -97,6 +98,8 @@ class Friends:
         self.games = games
         self.presence = presence
         self.inbox = inbox
+        #: the players' ratings from races (issue 51; ``Services.build``)
+        self.ratings: Ratings | None = None
         #: players one may follow at most (``Settings.max_follows``: a friends board
         #: reads one entry per friend)
         self.most = most
@@ -164,9 +167,10 @@ class Friends:
             self._today.popitem(last=False)
         veils = await self.store.veiled(player, friends)
         seen = await self.presence.of(friends, veils)
+        ratings = await self.ratings.shown(friends) if self.ratings else [{} for _ in friends]
         out = [
-            {"player": f, "today": veiled(shown[f]) if veil else shown[f]} | p
-            for f, p, veil in zip(friends, seen, veils, strict=True)
+            {"player": f, "today": veiled(shown[f]) if veil else shown[f], "ratings": r} | p
+            for f, p, veil, r in zip(friends, seen, veils, ratings, strict=True)
         ]
         return {
             "date": today,

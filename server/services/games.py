@@ -198,16 +198,26 @@ class Games:
         return self.views.wire(rec)
 
     async def start_past(self, player: str, game: AnyGame, date: str) -> dict[str, Any]:
-        """A past day's daily deal, played after its day: a new game each time, never
-        ranked (its seed is public once the day is over: ``daily`` shows it), of mode
-        ``daily`` with its ``date``; never a past day chosen on request
-        (``Dailies.past``: ``unavailable`` until the background has chosen it)."""
+        """A past day's daily deal, played after its day: one game per player, game
+        and day, like the day's own (the same claim in the player's dailies, so
+        ``daily``, ``calendar`` and ``my_games`` tell of that one game), never ranked
+        (its seed is public once the day is over: ``daily`` shows it), of mode
+        ``daily`` with its ``date``. Asked again, it is that game, in play or over
+        (the game played on the day itself, if any). Never a past day chosen on
+        request (``Dailies.past``: ``unavailable`` until the background has chosen it)."""
         choice = await self.dailies.past(date, game.slug)
+        gid = new_id()
+        first = await self.store.claim_daily(player, date, game.slug, gid)
+        if first != gid:
+            if await self.store.game(first) is not None:
+                return self.views.wire(await self.owned(first, player))
+            gid = first  # claimed by a start that died before creating it, or dropped
         rec = await self.create(
             player,
             game,
             choice.seed,
             Mode.DAILY,
+            gid=gid,
             date=date,
             commitment=commitment(choice.seed, date, game.slug),
         )

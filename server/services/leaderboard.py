@@ -19,6 +19,7 @@ from typing import Any
 from protocol import Board, ErrorCode, ProtocolError
 
 from ..store import Store
+from .ratings import Ratings
 
 ALL = "all"
 MAX_MOVES = 999_999
@@ -89,6 +90,8 @@ class Entry:
 class Leaderboards:
     def __init__(self, store: Store) -> None:
         self.store = store
+        #: the ratings from races, whose board ``board: rating`` is (issue 51)
+        self.ratings: Ratings | None = None
 
     async def record(self, slug: str, date: str, entry: Entry) -> None:
         """Put a ranked result on the day's board (first one kept) and the all-time
@@ -96,6 +99,10 @@ class Leaderboards:
         member = entry.member()
         await self.store.board_put(slug, date, entry.player, member, "first")
         await self.store.board_put(slug, ALL, entry.player, member, "best")
+        if await self.store.ban_of(entry.player) is not None:  # banned meanwhile: off again
+            taken = await self.store.board_members_of(entry.player, [(slug, date), (slug, ALL)])
+            await self.store.keep_banned_results(entry.player, taken)
+            await self.store.board_take_off(entry.player, taken)
 
     async def page(
         self,
@@ -111,6 +118,10 @@ class Leaderboards:
     ) -> dict[str, Any]:
         """A page of the board; with ``among`` (a player and those they follow) only
         their entries, ranked among themselves in the same order, paged the same way."""
+        if board is Board.RATING and self.ratings is not None:
+            return await self.ratings.board(
+                slug, limit=limit, cursor=cursor, around_me=around_me, player=player, among=among
+            )
         period = date if board is Board.DAILY else ALL
         chosen: list[str] | None = None
         if among is not None:

@@ -9,6 +9,8 @@ The channels:
 - the challenges' (``ch:chal``): a finished challenge game, for its creator
   (:class:`ChallengeResult`);
 - the inboxes' (``ch:inbox``): an invite, for its player (:class:`InboxNews`);
+- the bans' (``ch:ban``): a player an operator banned, whose connections every
+  instance closes (:class:`~.moderation.Banned`);
 - each player's (``ch:pl:{name}``), subscribed by the instances where that player is
   connected: a game of theirs written elsewhere (:class:`GameWritten`), so that every
   connection of a player — two tabs, a phone and a terminal — sees its games' changes
@@ -38,6 +40,7 @@ from typing import Any
 from protocol import pack, unpack
 
 from ..store import Store
+from .moderation import Banned
 from .race_news import RaceNews
 from .records import Record
 
@@ -93,7 +96,7 @@ class SignedOut:
     check: bool = False
 
 
-Item = RaceNews | WatchBoard | ChallengeResult | GameWritten | InboxNews | SignedOut
+Item = RaceNews | WatchBoard | ChallengeResult | GameWritten | InboxNews | Banned | SignedOut
 Deliver = Callable[[Item], Awaitable[None]]
 
 
@@ -176,7 +179,10 @@ class News:
             try:
                 patterns = [self.keys.race_channels(), self.keys.watch_channels()]
                 await pubsub.psubscribe(
-                    *patterns, self.keys.challenge_channel(), self.keys.inbox_channel()
+                    *patterns,
+                    self.keys.challenge_channel(),
+                    self.keys.inbox_channel(),
+                    self.keys.ban_channel(),
                 )
                 followed = [self.keys.player_channel(p) for p in self._players]
                 if followed:
@@ -241,6 +247,10 @@ class News:
         if name == keys.challenge_channel():
             message = unpack(data)
             return ChallengeResult(str(message["creator"]), dict(message["event"]))
+        if name == keys.ban_channel():
+            message = unpack(data)
+            reason, renamed = str(message.get("reason") or ""), str(message.get("renamed") or "")
+            return Banned(str(message["player"]), reason, renamed)
         if name == keys.inbox_channel():
             message = unpack(data)
             return InboxNews(str(message["to"]), dict(message["event"]))

@@ -31,7 +31,12 @@ timed_out``: it counts as resigned), so that a race ends although a member left
 without resigning. The creator may also end a running race (``race_end``: every game
 still in play is given up, ``out: ended``) or drop a member who is away
 (``race_drop``: out of the lobby, or their game given up, ``out: dropped``).
-docs/races.md says this to players. What it costs: one HSET a beat per race with
+docs/races.md says this to players.
+
+A finished race on a fresh deal moves its members' ratings at the game (``ratings.py``:
+once, whichever instance sees it end; each member's client address is noted when they
+join, since members of one address do not move each other's ratings), and its rows
+carry them. What it costs: one HSET a beat per race with
 members connected here, one SET NX a beat per race not finished, and one read of the
 race per beat on the instance holding its lease.
 """
@@ -40,6 +45,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Mapping
@@ -48,10 +54,12 @@ from typing import Any
 from protocol import ErrorCode, GameStatus, Mode, ProtocolError, RaceStatus
 
 from ..store import Store
+from ..workers import REQUESTER
 from .clock import Clock
 from .games import Games
 from .ids import new_id, race_game_id
 from .race_news import RaceNews
+from .ratings import Ratings, rated
 from .records import DAY_OVER, SUMMARY_FIELDS, Record, find_game
 
 log = logging.getLogger(__name__)
@@ -105,6 +113,8 @@ class Races:
         self.url: Callable[[str], str] = lambda code: f"#race/{code}"
         #: told of a rematch made: (who asked, the new race, the members to tell)
         self.on_rematch: Callable[[str, dict[str, Any], list[str]], Awaitable[None]] | None = None
+        #: the ratings a finished race moves (issue 51; ``Services.build``), None: none
+        self.ratings: Ratings | None = None
 
     async def close(self) -> None:
         for task in list(self._tasks):
@@ -129,6 +139,8 @@ class Races:
         fields: dict[str, str | int] = {}
         if seed is not None:
             fields["chosen"] = 1  # every member is told, and the result says so
+        elif not daily:
+            fields["rates"] = 1  # a fresh deal: the race moves ratings (ratings.py)
         if daily:
             # Today's daily deal: its games carry the date and commitment, so the seed
             # stays hidden until the day is over.
@@ -154,6 +166,7 @@ class Races:
             )
         for member in [player, *(m for m in members or () if m != player)]:
             await self.store.race_member(rid, member, add=True)
+        await self._note_address(rid, player)
         await self.store.race_saw(rid, [player], self.clock.now_ms())
         await self._keep_lobbies(player, rid, int(fields["created"]))
         return await self.publish(rid)
@@ -198,6 +211,9 @@ class Races:
                 key="error.rematch_not_ready",
             )
         race = await self.create(player, info["game"].decode(), None, rid=new, members=members)
+        for member in members:  # where each member joined from, as in the race before
+            if member != player and info.get(f"addr:{member}"):
+                await self.store.race_set_field(new, f"addr:{member}", info[f"addr:{member}"])
         await self.store.race_set_field(rid, "rematch_code", race["code"])
         await self.publish(rid)
         if self.on_rematch is not None:
@@ -238,6 +254,8 @@ class Races:
             await self._no_daily_yet(player, _text(info.get("date")), _text(info.get("game")))
         if player in members:
             await self.store.race_saw(rid, [player], self.clock.now_ms())
+            if not info.get(f"addr:{player}"):
+                await self._note_address(rid, player)
             starts_at = int(info.get("starts_at") or 0)
             overdue = self.clock.now_ms() > starts_at + STALLED_MS
             if _text(info.get("status")) == RaceStatus.COUNTDOWN and overdue:
@@ -254,7 +272,16 @@ class Races:
                 ErrorCode.FORBIDDEN, full, key="error.race_full", params={"n": self.members}
             )
         await self.store.race_saw(rid, [player], self.clock.now_ms())
+        await self._note_address(rid, player)
         return await self.publish(rid)
+
+    async def _note_address(self, rid: str, player: str) -> None:
+        """Record the client address ``player`` joins the race from (the request's,
+        issue 36's ``client_address``): members of one address do not move each
+        other's ratings (``ratings.py``)."""
+        address = REQUESTER.get()
+        if address:
+            await self.store.race_set_field(rid, f"addr:{player}", address)
 
     async def start(self, player: str, rid: str) -> dict[str, Any]:
         info, _, _, _ = await self._race(rid)
@@ -578,6 +605,7 @@ class Races:
                 await self.games.changes.race_finished(rid)
             status = RaceStatus.FINISHED
         players.sort(key=lambda p: (p["place"] is None, p["place"] or 0, -p["foundation"]))
+        await self._rate(rid, info, status, players, games, places)
         for p in players:
             if p.get("left"):
                 p["player"] = ""
@@ -601,6 +629,43 @@ class Races:
             "watchers": await self.watchers_of(rid) if self.watchers_of else 0,
             "url": self.url(info.get("code", b"").decode()),
         }
+
+    async def _rate(
+        self,
+        rid: str,
+        info: Mapping[str, bytes],
+        status: RaceStatus,
+        players: list[dict[str, Any]],
+        games: Mapping[str, str],
+        places: Mapping[str, int],
+    ) -> None:
+        """Each row's ``rating`` and ``rating_change``: null until the race is over,
+        and in a race on a deal that could be seen in advance; once over, the race is
+        rated (once, whichever instance gets here first: ``Ratings.rate``) and its
+        outcome kept in the race's hash. A member dealt a game who left the running race
+        (``race_leave``) is rated too, as if last (unless they had won a place)."""
+        for p in players:
+            p["rating"] = p["rating_change"] = None
+        if status != RaceStatus.FINISHED or self.ratings is None or not rated(info):
+            return
+        text = _text(info.get("rated"))
+        if text:
+            outcome = json.loads(text)
+        else:
+            here = {p["player"] for p in players}
+            left = [
+                {"player": m, "place": places.get(m), "foundation": 0, "out": "left"}
+                for m in games
+                if m not in here
+            ]
+            rows = [*players, *left]
+            address = {r["player"]: _text(info.get(f"addr:{r['player']}")) for r in rows}
+            outcome = await self.ratings.rate(info["game"].decode(), rid, rows, address)
+            await self.store.race_set_field(rid, "rated", json.dumps(outcome, sort_keys=True))
+        for p in players:
+            mine = outcome.get(p["player"])
+            if mine is not None:
+                p["rating"], p["rating_change"] = mine["rating"], mine["change"]
 
     async def publish(self, rid: str, *, games: dict[str, str] | None = None) -> dict[str, Any]:
         """Build the race and publish it to every instance; returns it."""

@@ -27,6 +27,7 @@ from ..patience import registry
 from ..store import Store
 from .clock import Clock, day_before, utc_date
 from .games import Games, current_streak
+from .ratings import Ratings
 from .records import Record, by_the_rules, find_game
 
 #: days in the chart of results
@@ -82,6 +83,8 @@ class Stats:
         self.store = store
         self.clock = clock
         self.games = games
+        #: the players' ratings from races (issue 51; ``Services.build``)
+        self.ratings: Ratings | None = None
 
     async def count(self, rec: Record) -> None:
         """Count a finished game (once: again, it changes nothing)."""
@@ -127,9 +130,11 @@ class Stats:
                 current, most = game_streak(raw, slug, today)
                 games[slug] = {**one, "streak": current, "best_streak": most}
         name = info.get("name", b"").decode() or player
+        ratings = (await self.ratings.shown([name]))[0] if self.ratings else {}
         return {
             "player": name,
             "overall": overall,
             "games": games,
             "days": last_days(raw, today),
+            "ratings": ratings,
         }

@@ -205,8 +205,19 @@ class AccountStore(Connection):
                 k.player_devices(player),
                 k.player_challenges(player),
                 k.player_open_challenges(player),
+                k.player_challenges_seen(player),
+                k.banned_results(player),
             )
         return True
+
+    async def drop_ratings(self, name: str, slugs: Sequence[str]) -> None:
+        """A deleted player's ratings and their places on the rating boards (issue 51)."""
+        for slug in slugs:
+            async with self._call("rating"):
+                pipe = self.redis.pipeline(transaction=True)
+                pipe.hdel(self.keys.ratings(slug), name.casefold())
+                pipe.zrem(self.keys.rating_board(slug), name)
+                await pipe.execute()
 
     async def name_held(self, name: str) -> bool:
         """Whether ``name`` belonged to a player who left not long ago."""

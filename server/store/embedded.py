@@ -232,4 +232,5 @@ class EmbeddedRedis:
                 proc.kill()
                 await proc.wait()
         self._unlock()
-        log.info("embedded redis-server stopped")
+        if proc is not None:  # a start refused (the data directory in use) stopped nothing
+            log.info("embedded redis-server stopped")

@@ -278,3 +278,39 @@ class Keys:
     def watch_channels(self) -> str:
         """pattern matching every watch channel."""
         return f"{self.prefix}ch:watch:*"
+
+    # ratings (issue 51): one hash tag per game, so a race's update is one script
+    def ratings(self, slug: str) -> str:
+        """hash: player (casefolded) → ``mu|sigma|races`` of their rating at the game."""
+        return f"{self.prefix}rt:{{{slug}}}"
+
+    def rating_board(self, slug: str) -> str:
+        """zset: registered name → displayed rating, of the players past provisional."""
+        return f"{self.prefix}rt:{{{slug}}}:board"
+
+    def rating_race(self, slug: str, rid: str) -> str:
+        """string with a time to live: a race's rating outcome (JSON), written in the
+        same step as the ratings it moved, so a race is rated once."""
+        return f"{self.prefix}rt:{{{slug}}}:race:{rid}"
+
+    # operators (issue 49: ``pasyans-server admin``, reports)
+    def audit(self) -> str:
+        """stream: every operator's action (``admin log``), at most ``AUDIT_MAX``."""
+        return f"{self.prefix}audit"
+
+    def banned_results(self, name: str) -> str:
+        """hash: ``{slug}|{period}`` → the member a ban took off that board (put
+        back by ``unban``)."""
+        return f"{self.prefix}pl:{{{name.casefold()}}}:banned"
+
+    def ban_channel(self) -> str:
+        """pub/sub: a player banned (every instance closes their connections)."""
+        return f"{self.prefix}ch:ban"
+
+    def reports(self) -> str:
+        """stream: players' reports of other players, newest last (``admin reports``)."""
+        return f"{self.prefix}reports"
+
+    def player_reports(self, name: str, window: int) -> str:
+        """string (TTL): reports the player sent in the hour ``window``."""
+        return f"{self.prefix}pl:{{{name.casefold()}}}:reports:{window}"

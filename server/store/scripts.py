@@ -225,3 +225,23 @@ redis.call('EXPIRE', KEYS[3], 86400)
 redis.call('EXPIRE', KEYS[4], 86400)
 return redis.call('HLEN', KEYS[3])
 """
+
+#: Rate a race once (issue 51): a compare-and-set of the ratings it moves.
+#: KEYS: the game's ratings hash, its rating board, the race's outcome key.
+#: ARGV: ttl ms, the outcome (JSON), then for each player moved: field, the value read
+#:       ("" none), the new value, board score ("" not on the board), registered name.
+#: Returns {0, outcome} when the race was rated before (that outcome), {-1, ""} when a
+#: rating moved since it was read (read again), {1, outcome} when written now.
+RATE = """
+local done = redis.call('GET', KEYS[3])
+if done then return {0, done} end
+for i = 3, #ARGV, 5 do
+  if (redis.call('HGET', KEYS[1], ARGV[i]) or '') ~= ARGV[i + 1] then return {-1, ''} end
+end
+for i = 3, #ARGV, 5 do
+  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2])
+  if ARGV[i + 3] ~= '' then redis.call('ZADD', KEYS[2], ARGV[i + 3], ARGV[i + 4]) end
+end
+redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[1])
+return {1, ARGV[2]}
+"""

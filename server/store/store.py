@@ -18,6 +18,8 @@ calls and their timing, and the transports of scripts, chosen once: :mod:`.trans
 :mod:`.presence`   who is connected, doing what; who hides it
 :mod:`.inbox`      each player's inbox, and invites counted
 :mod:`.accounts`   link codes, a token replaced, an account deleted
+:mod:`.ratings`    each game's ratings from races, and their board (issue 51)
+:mod:`.moderation` bans, results taken off, the audit log, reports (issue 49)
 =================  ============================================================
 
 Why one class of many bases rather than a store holding one object per concept: the
@@ -38,9 +40,11 @@ from .follows import FollowStore
 from .games import GameStore
 from .inbox import InboxStore
 from .limits import LimitStore
+from .moderation import ModerationStore
 from .players import PlayerStore
 from .presence import PresenceStore
 from .races import RaceStore
+from .ratings import RatingStore
 from .watchers import WatcherStore
 
 #: the concepts a store gathers
@@ -57,6 +61,8 @@ CONCEPTS: tuple[type, ...] = (
     PresenceStore,
     InboxStore,
     AccountStore,
+    RatingStore,
+    ModerationStore,
 )
 
 
@@ -73,6 +79,8 @@ class Store(
     PresenceStore,
     InboxStore,
     AccountStore,
+    RatingStore,
+    ModerationStore,
 ):
     """The Redis side of pasyans: ``Store(url, *, cluster, prefix, max_connections,
     observe, durability, wait_replicas, replica_timeout)``, as

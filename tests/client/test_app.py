@@ -103,7 +103,7 @@ async def test_clicks_and_cancel(server_url: str, account: config.Credentials) -
         await pilot.click(BoardView, offset=view.offset_of("T3", 5))  # the top card itself
         assert board.source == "T3"
         await pilot.click(BoardView, offset=view.offset_of("T7"))  # not a target
-        assert "no legal move from column 3 to column 7" in str(
+        assert "no legal move from column 3 (T3) to column 7 (T7)" in str(
             app.screen.query_one("#status").render()
         )
         await pilot.click(BoardView, offset=view.offset_of("FA-H"))

@@ -81,7 +81,7 @@ def test_challenge_new_show_and_the_list(
     monkeypatch.setattr(sys, "stdin", io.StringIO("resign\n"))
     assert main(["challenge", "play", other[0], "--script"]) == EXIT_OK
     out = capsys.readouterr().out
-    assert "challenge" in out and "game over" in out
+    assert "challenge" in out and "game over" in out.lower()
     with pytest.raises(SystemExit):  # bad usage, told by argparse
         main(["challenge", "show", "no!"])
     assert main(["challenge", "new"]) != EXIT_OK

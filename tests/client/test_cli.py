@@ -207,7 +207,7 @@ def test_daily_and_leaderboard(
     code, out, _ = run(capsys, "daily")
     assert code == EXIT_OK
     assert "streak" in out
-    assert "Полумесяц — Crescent" in out
+    assert "Crescent — Полумесяц" in out
     code, out, _ = run(capsys, "leaderboard", "crescent")
     assert code == EXIT_OK
     assert account.player in out

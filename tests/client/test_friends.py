@@ -41,7 +41,7 @@ def test_friend_commands(
     assert "already" in capsys.readouterr().out
     assert main(["friends"]) == EXIT_OK
     out = capsys.readouterr().out
-    assert bob in out and "Полумесяц lost" in out
+    assert bob in out and "Crescent lost" in out
     assert main(["leaderboard", "crescent", "--friends"]) == EXIT_OK
     out = capsys.readouterr().out
     assert "you and your friends" in out and bob in out

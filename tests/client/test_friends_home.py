@@ -39,16 +39,16 @@ def test_friends_line_fits_its_width() -> None:
         ]
     }
     line = friends_line(result, TITLES)
-    assert line == "friends today: anna Полумесяц won 104/104 · boris Парад playing"
+    assert line == "friends today: anna Crescent won 104/104 · boris Parade playing"
     many = {
         "friends": [
             {"player": f"player{i}", "today": {"crescent": played("lost", i)}} for i in range(9)
         ]
     }
     line = friends_line(many, TITLES, width=78)
-    assert len(line) <= 78 and line.startswith("friends today: player0 Полумесяц lost 0/104")
+    assert len(line) <= 78 and line.startswith("friends today: player0 Crescent lost 0/104")
     assert line.endswith(" more (f)")
-    shown = line.count("Полумесяц")
+    shown = line.count("Crescent")
     assert line.endswith(f"+{9 - shown} more (f)")
 
 
@@ -62,9 +62,9 @@ async def test_the_home_screen_shows_friends_at_80x24(
     app = PasyansApp(server_url)
     async with app.run_test(size=SMALL) as pilot:
         await until(pilot, lambda: isinstance(app.screen, DailyScreen) and bool(app.screen.rows))
-        await until(pilot, lambda: f"friends today: {bob} Полумесяц lost" in screen_text(pilot))
+        await until(pilot, lambda: f"friends today: {bob} Crescent lost" in screen_text(pilot))
         shown = screen_text(pilot)
         for slug in registry.slugs():  # still every game
-            assert str(app.titles[slug]["title_ru"]) in shown, slug
-        assert "Crescent · commitment" in shown  # and the detail line
+            assert str(app.titles[slug]["title_en"]) in shown, slug
+        assert "Crescent — Полумесяц · commitment" in shown  # and the detail line
         await all_keys_shown(pilot)

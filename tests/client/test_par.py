@@ -79,10 +79,14 @@ def test_the_progress_of_the_dailies_still_being_certified() -> None:
         }
     }
     # one short line whatever the number of games (it ran into the keys' help at 80x24)
-    line = "certifying winnable deals: 2 of 3 games, ready in about 62 seconds…"
+    line = "certifying winnable deals: 1 of 3 games ready, all in about 62 seconds…"
     assert preparing_text(daily) == line
     no_estimate = {"crescent": {"preparing": {"tried": 0, "elapsed_ms": 0, "estimate_ms": None}}}
-    assert preparing_text({"games": no_estimate}) == "certifying winnable deals: 1 of 1 game…"
+    assert preparing_text({"games": no_estimate}) == "certifying winnable deals: 0 of 1 game ready…"
+    # a figure for every daily still waiting, or none (not the measured ones' alone)
+    daily["games"]["parade"] = {"preparing": {"tried": 0, "elapsed_ms": 4_000, "estimate_ms": None}}
+    assert preparing_text(daily) == "certifying winnable deals: 1 of 4 games ready…"
+    del daily["games"]["parade"]
     crescent = daily["games"]["crescent"]["preparing"]
     assert certifying_text(crescent) == (
         "certifying a winnable deal (12 deals tried, ready in about 1 second)"

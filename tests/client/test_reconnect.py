@@ -117,7 +117,7 @@ async def test_a_move_typed_after_a_restart_is_played_at_once(
         await pilot.press("T", "3", "F", "A", "-", "H")
         await until(pilot, lambda: moves(app) == 1)
         assert board.state["foundation"] == 9
-        assert "Move the 2♥ from column 3 to foundation 2" in status_of(app)()
+        assert "Move the 2♥ from column 3 (T3) to foundation 2 (FA-H)" in status_of(app)()
 
 
 async def test_an_idle_board_notices_a_frozen_server(restartable: Restartable) -> None:
@@ -248,7 +248,9 @@ async def test_a_move_is_refused_with_the_reason_when_the_server_stays_away(
         await pilot.press("T", "3", "F", "A", "-", "H")
         await until(pilot, lambda: "not sent" in status())
         assert "cannot reach the pasyans server" in status()
-        assert "Move the 2♥ from column 3 to foundation 2 not sent" in status(), status()
+        assert "Move the 2♥ from column 3 (T3) to foundation 2 (FA-H) not sent" in status(), (
+            status()
+        )
         assert moves(app) == 0
         await restartable.start()
         await pilot.press("T", "3", "F", "A", "-", "H")

@@ -51,7 +51,7 @@ def test_a_move_undo_and_the_same_board_again(play: Play) -> None:
     code, out = play("T3 FA-H\nundo\n", "crescent", "--deal", "0")
     assert code == EXIT_OK
     first, moved, undone = out.split("\n> ")
-    assert first.startswith("Полумесяц — Crescent · deal · deal 0")
+    assert first.startswith("Crescent — Полумесяц · deal · deal 0")
     assert "FA-H A↑" in first
     assert "moves 1 · " in moved and "foundation 9/104" in moved
     assert " 2♥ ×2" in moved  # the two of hearts went up on the ace
@@ -84,7 +84,7 @@ def test_resign_ends_the_game(play: Play) -> None:
     code, out = play("resign\nT3 FA-H\n", "crescent", "--deal", "3")
     assert code == EXIT_REFUSED  # no move after the end
     assert "· lost (resigned)" in out
-    assert "game over: You resigned." in out
+    assert "Game over. You resigned." in out
     assert "no move left" not in out
     assert "error: The game is over." in out and "game_over" not in out
 
@@ -161,5 +161,5 @@ def test_a_daily_shows_its_commitment_not_its_seed(play: Play) -> None:
     code, out = play("", "crescent", "--daily")
     assert code == EXIT_OK
     head = out.splitlines()[0]
-    assert head.startswith("Полумесяц — Crescent · daily · commitment ")
+    assert head.startswith("Crescent — Полумесяц · daily · commitment ")
     assert "deal " not in head

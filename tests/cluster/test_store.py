@@ -162,6 +162,22 @@ async def test_the_store_runs_on_a_cluster(store: Store) -> None:
     assert places == {"Bob_c": 1, "Alice_c": 2}
     assert await store.race_member(rid, "Bob_c", add=False)
 
+    # ratings (issue 51): one script on the game's slot, once a race
+    moves = [
+        ("alice_c", "", "25.5|8.0|1", "", "Alice_c"),
+        ("bob_c", "", "24.5|8.0|5", "1400", "Bob_c"),
+    ]
+    assert await store.rate_race("crescent", rid, "{}", moves, 60_000) == (1, "{}")
+    assert await store.rate_race("crescent", rid, "{...}", moves, 60_000) == (0, "{}")
+    assert await store.rate_race("crescent", "r2", "{}", moves, 60_000) == (-1, "")  # moved
+    assert await store.ratings("crescent", ["Alice_c", "Nobody"]) == ["25.5|8.0|1", ""]
+    assert await store.players_ratings(["Bob_c"], ["crescent", "klondike"]) == [
+        {"crescent": "24.5|8.0|5"}
+    ]
+    assert await store.rating_page("crescent", 0, -1) == [("Bob_c", 1400.0)]
+    assert await store.rating_rank("crescent", "Bob_c") == 0
+    assert await store.rating_outcome("crescent", rid) == "{}"
+
 
 async def test_race_events_published_on_any_node_reach_the_listener(
     store: Store, deployment: LocalDeployment

@@ -220,6 +220,8 @@ VALID: dict[str, Any] = {
     "item": "i1",
     "hidden": True,
     "month": "2026-03",
+    "reason": "cheating",
+    "text": "too fast",
 }
 
 

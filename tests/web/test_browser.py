@@ -157,6 +157,11 @@ def test_two_players_race_by_link_to_the_end_and_a_replay_steps_to_the_final_boa
             p.wait_for_selector("section.game[data-status=lost]")
         for p in (page, friend):
             p.wait_for_selector(".race-panel[data-race-status=finished]")
+            # ratings (issue 51): a fresh deal is rated; both play from this machine
+            # (one address), so neither rating moves: 1500, provisional, not counted
+            p.wait_for_selector(".race-panel [data-provisional]")
+            shown = p.locator(".race-panel .rating[data-rating='1500'][data-rating-change='']")
+            assert shown.count() == 2
     finally:
         context.close()
     page.goto(base(web_server) + "#history")
@@ -226,12 +231,13 @@ def test_a_challenge_link_opened_before_signing_in_says_so_and_plays_right_after
     browser: Any, web_server: ServerProcess
 ) -> None:
     """Issue 48: a newcomer opens a challenge's link: the sign-in page says it is a
-    challenge (its code), and once a name is picked the challenge's game opens by
-    itself, on its deal."""
+    challenge (its code), shows what it is (its game, its creator, how many played it),
+    and once a name is picked the challenge's game opens by itself, on its deal."""
+    creator_name = f"Зоя{uuid.uuid4().int % 100_000}"
 
     async def make() -> str:
         async with connect(web_server.url) as creator:
-            await creator.register(f"Зоя{uuid.uuid4().int % 100_000}")
+            await creator.register(creator_name)
             made = await creator.call("challenge_create", game="crescent")
             return str(made["challenge"]["code"])
 
@@ -241,6 +247,8 @@ def test_a_challenge_link_opened_before_signing_in_says_so_and_plays_right_after
         page.goto(f"{base(web_server)}#challenge/{code}")
         page.wait_for_selector(f"[data-invited='{code}']")
         assert code in page.inner_text("[data-invited]")
+        preview = page.wait_for_selector(f"[data-preview='{code}']").inner_text()
+        assert creator_name in preview and "Полумесяц" in preview, preview
         page.fill("[data-field=name]", f"Новичок{uuid.uuid4().int % 100_000}")
         page.click("[data-do=register]")
         page.wait_for_selector("section.game[data-status=playing]")

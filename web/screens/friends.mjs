@@ -6,6 +6,7 @@ import { html, useState } from "../vendor/preact-htm.mjs";
 import { go } from "../route.mjs";
 import { conn, loadUnread, openGame } from "../session.mjs";
 import { app, update } from "../store.mjs";
+import { Report } from "../report.mjs";
 import { GamePicker, Title, useAsk } from "../ui.mjs";
 import { assistedNote, outcome, W } from "../words.mjs";
 
@@ -84,6 +85,7 @@ export function Friends() {
                     <button class="link" onClick=${() => go("stats", f.player)}>${F.stats}</button>
                     <button class="link" onClick=${() => act("friend_remove", { name: f.player })}>${F.unfollow}</button>
                     <button class="link" data-do="block" onClick=${() => act("block", { name: f.player })}>${F.block}</button>
+                    <${Report} name=${f.player} />
                   </span>
                 </li>`,
               )}

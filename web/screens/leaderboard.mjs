@@ -5,6 +5,7 @@ import { html, useState } from "../vendor/preact-htm.mjs";
 import { go } from "../route.mjs";
 import { conn } from "../session.mjs";
 import { app } from "../store.mjs";
+import { Report } from "../report.mjs";
 import { GamePicker, useAsk } from "../ui.mjs";
 import { clock, utcDate, W } from "../words.mjs";
 
@@ -58,7 +59,7 @@ export function Leaderboard({ slug, date }) {
                 title=${over ? W.leaderboard.openReplay : W.leaderboard.laterReplay}
               >
                 <td>${e.rank}</td>
-                <td>${over ? html`<a href=${`#replay/${encodeURIComponent(slug)}/${day}/${encodeURIComponent(e.player)}`}>${e.player}</a>` : e.player}</td>
+                <td>${over ? html`<a href=${`#replay/${encodeURIComponent(slug)}/${day}/${encodeURIComponent(e.player)}`}>${e.player}</a>` : e.player} <${Report} name=${e.player} note=${`${slug} ${day}`} /></td>
                 <td>${e.won ? W.leaderboard.won : e.resigned ? W.leaderboard.resigned : W.leaderboard.lost} · ${e.foundation}</td>
                 <td>${e.moves}</td><td>${clock(e.time_ms)}</td>
               </tr>`,

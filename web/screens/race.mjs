@@ -6,6 +6,7 @@ import { Board, StaticBoard } from "../board.mjs";
 import { go } from "../route.mjs";
 import { conn, openGame } from "../session.mjs";
 import { app, update } from "../store.mjs";
+import { Report } from "../report.mjs";
 import { Title } from "../ui.mjs";
 import { W } from "../words.mjs";
 import { Rules } from "./game.mjs";
@@ -40,12 +41,15 @@ function RacePanel({ race }) {
         (p, i) => html`<li data-member=${p.player} data-place=${places ? places[i] : undefined} class=${p.away ? "away" : ""}>
           <strong>${p.left ? W.race.left : p.player}</strong> ${W.race.row(places ? { ...p, place: places[i] } : p)}
           ${p.out ? ` (${W.out[p.out] || p.out})` : ""}${p.away ? W.race.away : ""}
+          ${p.rating ? html` · <span class="rating" data-rating=${p.rating.value} data-rating-change=${p.rating_change ?? ""}>${W.race.rating(p.rating, p.rating_change)}</span>` : ""}
+          ${race.status === "finished" ? html` <${Report} name=${p.player} note=${`race ${race.code}`} />` : ""}
           ${creator && p.away && p.player !== me
             ? html` <button data-do="race-drop" onClick=${() => act("race_drop", { player: p.player }, W.race.dropAsk(p.player))}>${W.race.drop}</button>`
             : ""}
         </li>`,
       )}
     </ol>
+    ${race.players.some((p) => p.rating && p.rating.provisional) ? html`<p class="note" data-provisional="1">${W.race.provisional}</p>` : ""}
     ${creator && race.status === "running" ? html`<button data-do="race-end" onClick=${() => act("race_end", {}, W.race.endAsk)}>${W.race.end}</button>` : ""}
   </aside>`;
 }

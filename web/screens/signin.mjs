@@ -1,12 +1,31 @@
 // Signing in: a new name (any one alphabet), or an account made on another device: a
 // link code that device shows (Account → Link a device), or its token.
 
-import { html, useState } from "../vendor/preact-htm.mjs";
+import { html, useEffect, useState } from "../vendor/preact-htm.mjs";
 import { Card } from "../cards.mjs";
-import { register, signInWith } from "../session.mjs";
+import { lang } from "../i18n.mjs";
+import { conn, register, signInWith } from "../session.mjs";
 import { app } from "../store.mjs";
-import { LangChoice } from "../ui.mjs";
+import { LangChoice, Title } from "../ui.mjs";
 import { W } from "../words.mjs";
+
+// What a challenge link is, before signing in: the game, who made it, how many played
+// (the server shows a challenge to anyone, seed hidden until it closes)
+function ChallengePreview({ code }) {
+  const [challenge, setChallenge] = useState(null);
+  useEffect(() => {
+    let alive = true;
+    conn.call("challenge", { code }).then((reply) => alive && setChallenge(reply.challenge), () => {});
+    return () => {
+      alive = false;
+    };
+  }, [code]);
+  if (!challenge) return "";
+  return html`<p class="challenge-preview" data-preview=${challenge.code}>
+    ${W.signIn.challengedBy(challenge.creator)} <strong><${Title} slug=${challenge.game} english=${lang !== "ru"} /></strong>.
+    ${" "}${W.signIn.challengeResults(challenge.results.length)}
+  </p>`;
+}
 
 export function SignIn() {
   // a challenge's link opened by a newcomer: said first, and played once signed in
@@ -39,7 +58,7 @@ export function SignIn() {
     </div>
     <h1><span lang="ru">${W.brand}</span> <small>${W.brandLatin}</small></h1>
     ${invited
-      ? html`<p class="invited" data-invited=${invited}>${W.signIn.challenged(invited)}</p>`
+      ? html`<p class="invited" data-invited=${invited}>${W.signIn.challenged(invited)}</p><${ChallengePreview} code=${invited} />`
       : html`<p>${W.signIn.lead}</p>`}
     <form onSubmit=${onRegister}>
       <label>${W.signIn.name}

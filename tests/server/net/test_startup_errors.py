@@ -30,9 +30,11 @@ def test_a_port_in_use_and_a_data_dir_in_use(tmp_path: Path) -> None:
         taken = serve("--port", str(first.port), "--data-dir", str(tmp_path / "other"))
         assert taken.returncode == 1 and "Traceback" not in taken.stderr
         assert "is in use" in taken.stderr and "--port" in taken.stderr
-        shared = serve("--port", "0", "--data-dir", str(data))
+        shared = serve("--port", "0", "--data-dir", str(data), "--log-level", "info")
         assert shared.returncode == 1 and "Traceback" not in shared.stderr
         assert "--data-dir" in shared.stderr
+        # nothing was started, so nothing is said to stop before the refusal (issue 47)
+        assert "redis-server stopped" not in shared.stderr, shared.stderr
 
 
 #: ``serve`` with the dailies prepared at start-up, as by default

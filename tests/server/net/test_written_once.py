@@ -36,7 +36,6 @@ SIGNED_IN: dict[P.Op, dict[str, object]] = {
     P.Op.RACE_DROP: {"race_id": "abc", "player": "somebody"},
     P.Op.CHALLENGE_CREATE: {"game": "crescent"},
     P.Op.CHALLENGE_ACCEPT: {"code": "ABCDEF"},
-    P.Op.CHALLENGE: {"code": "ABCDEF"},
     P.Op.CHALLENGES: {},
     P.Op.CHALLENGE_CLOSE: {"code": "ABCDEF"},
     P.Op.RACE_WATCH: {"code": "ABCDEF"},
@@ -52,6 +51,7 @@ SIGNED_IN: dict[P.Op, dict[str, object]] = {
     P.Op.TOKEN_ROTATE: {},
     P.Op.ACCOUNT_EXPORT: {},
     P.Op.ACCOUNT_DELETE: {"name": "someone"},
+    P.Op.REPORT: {"name": "someone", "reason": "abuse"},
 }
 
 

@@ -36,11 +36,11 @@ async def test_the_month_then_a_past_day_played_unranked(
     assert (first["date"], first["status"], first["playable"]) == (day, "lost", True)
     assert cal["days"][-1]["status"] == "not_played"
     past = await player.start(QUICK, "daily", date=day)
-    assert past["mode"] == "daily" and past["date"] == day and past["ranked"] is False
+    assert past["mode"] == "daily" and past["date"] == day
     revealed = (await player.call("daily", date=day))["games"][QUICK]
     assert past["deal"]["seed"] == revealed["seed"] is not None
-    again = await player.start(QUICK, "daily", date=day)
-    assert again["game_id"] != past["game_id"]  # a new game each time: it ranks nowhere
+    # one game per player and day: the day's own attempt (lost) is that day's game
+    assert past["game_id"] == state["game_id"] and past["status"] == "lost"
     cal = await player.call("calendar", game=QUICK, month=month)
     assert cal["days"][0]["status"] == "lost"  # the ranked attempt still tells the day
     every = await player.call("calendar", month=month)
@@ -54,6 +54,33 @@ async def test_the_month_then_a_past_day_played_unranked(
     ] == "bad_request"
     assert (await player.call("calendar", month="2020-01"))["days"] == []
     assert (await player.error("calendar", month="2026-13"))["code"] == "bad_request"
+
+
+async def test_a_past_day_played_is_resumed(app: App, player: TestClient, clock: FakeClock) -> None:
+    """A past day not played on the day: its game is dealt once, and every later
+    start of it, the ``daily`` of that day, the calendar and the history tell of that
+    one game, in play, until it ends (issue 47: each Enter dealt a new game at move 0,
+    and the calendar said "not played")."""
+    day = (await player.call("daily"))["date"]
+    await player.start(QUICK, "practice")  # the day had dailies; this player skipped them
+    clock.advance(days=1)
+    past = await player.start(QUICK, "daily", date=day)
+    assert past["ranked"] is False and past["moves"] == 0
+    moved = await player.move(past, past["legal"][0])
+    again = await player.start(QUICK, "daily", date=day)
+    assert again["game_id"] == past["game_id"] and again["seq"] == moved["seq"] >= 1
+    assert again["status"] == "playing"
+    mine = (await player.call("daily", date=day))["games"][QUICK]["mine"]
+    assert mine["game_id"] == past["game_id"] and mine["status"] == "playing"
+    cal = await player.call("calendar", game=QUICK, month=day[:7])
+    (first,) = [d for d in cal["days"] if d["date"] == day]
+    assert first["status"] == "playing" and first["playable"] is True
+    history = (await player.call("my_games", limit=20))["games"]
+    assert [g["game_id"] for g in history if g.get("date") == day] == [past["game_id"]]
+    # over, it stays that day's game
+    await player.call("resign", game_id=past["game_id"])
+    over = await player.start(QUICK, "daily", date=day)
+    assert over["game_id"] == past["game_id"] and over["status"] == "lost"
 
 
 async def test_a_dailys_difficulty_is_the_same_for_a_date(app: App, player: TestClient) -> None:

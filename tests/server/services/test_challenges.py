@@ -498,3 +498,22 @@ async def test_a_challenge_of_todays_daily_opens_when_the_day_closes(
     accepted = await player2.call("challenge_accept", code=made["code"])
     assert accepted["challenge"]["opens"] is None and accepted["state"]["mode"] == "challenge"
     assert accepted["state"]["deal"]["seed"] is None
+
+
+async def test_a_challenge_is_shown_before_signing_in_without_its_seed(
+    player: TestClient, client2: TestClient
+) -> None:
+    """A challenge link opened on a new device shows the challenge before the name is
+    picked (issue 48): the game, its creator and the results so far, as to a player who
+    has neither made nor played it — even a seed its creator chose stays hidden."""
+    made = (await player.call("challenge_create", game="crescent", seed=77))["challenge"]
+    assert made["seed"] == 77  # its creator sees the seed they chose
+    seen = (await client2.call("challenge", code=made["code"].lower()))["challenge"]
+    assert seen["code"] == made["code"] and seen["game"] == "crescent"
+    assert seen["creator"] == made["creator"] and made["creator"].startswith("alice_")
+    assert seen["seed"] is None and seen["closed"] is False
+    assert seen["played"] is False and seen["game_id"] is None and seen["results"] == []
+    # what needs an account still does
+    err = await client2.error("challenge_accept", code=made["code"])
+    assert err["code"] == "unauthorized"
+    assert (await client2.error("challenge", code="ZZZZZZZZ"))["code"] == "not_found"

@@ -64,6 +64,7 @@ async def test_rules_not_found(
 ) -> None:
     assert (await client.error("rules", game="nonexistent"))["code"] == "not_found"
     monkeypatch.setattr(catalogue, "DOCS", tmp_path)
+    monkeypatch.setattr(catalogue, "_PAGES", {})  # no page read before, by another test
     err = await client.error("rules", game="crescent")
     assert err["code"] == "not_found" and "not written" in err["message"]
 
