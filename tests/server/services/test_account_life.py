@@ -312,3 +312,30 @@ async def test_a_sign_out_missed_before_following_is_caught(app: App, ws_url: st
         await app.services.news.local(SignedOut(name.casefold(), check=True))
         assert (await stale.next_event("bye"))["key"] == "bye.signed_out"
         await fresh.call("my_games")  # its token is the player's: kept
+
+
+async def test_a_code_made_before_a_ban_signs_nobody_in(
+    app: App, ws_url: str, client: TestClient
+) -> None:
+    name = unique_name()
+    await client.register(name)
+    code = (await client.call("link_code"))["code"]
+    assert app.services is not None
+    await app.services.moderation.ban(name, "cheating", "operator")
+    async with connect(ws_url) as phone:
+        err = await phone.error("link", code=code)
+        assert err["code"] == "unauthorized" and err["key"] == "error.banned"
+
+
+async def test_a_renamed_player_s_linked_device_follows_the_new_name(
+    app: App, ws_url: str, client: TestClient
+) -> None:
+    name, new = unique_name(), unique_name()
+    await client.register(name)
+    code = (await client.call("link_code"))["code"]
+    async with connect(ws_url) as phone:
+        device = (await phone.call("link", code=code))["token"]
+    assert app.services is not None
+    await app.services.moderation.rename(name, new, "operator")
+    async with connect(ws_url) as phone:
+        assert (await phone.call("auth", token=device))["player"] == new
