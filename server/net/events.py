@@ -77,7 +77,10 @@ class Events:
         """Close the connections of ``player`` here whose token is no longer theirs
         (replaced or deleted before this instance heard of it)."""
         for conn in list(self.hub.players.get(player.casefold(), ())):
-            if conn.digest and await self.games.store.player_of_token(conn.digest) is None:
+            seen = conn.digest  # "" while the connection replaces or deletes its token
+            gone = bool(seen) and await self.games.store.player_of_token(seen) is None
+            # ... and not changed meanwhile
+            if gone and conn.digest == seen and conn.player is not None:
                 self.hub.sign_out_one(conn)
 
     async def race_news(self, news: RaceNews) -> None:

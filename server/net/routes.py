@@ -460,9 +460,16 @@ class Routes:
     async def token_rotate(self, player: str, req: P.TokenRotateRequest) -> Result:
         conn = ANSWERING.get()
         old = conn.digest if conn is not None else ""
-        # refused when another connection replaced this one's token first (and so
-        # closes this one)
-        token = await self.sv.accounts.rotate(player, old)
+        if conn is not None:
+            conn.digest = ""  # replacing it: no check of its token closes it meanwhile
+        try:
+            # refused when another connection replaced this one's token first (and
+            # so closes this one)
+            token = await self.sv.accounts.rotate(player, old)
+        except BaseException:
+            if conn is not None:
+                conn.digest = old
+            raise
         if conn is not None:
             conn.digest = digest(token)
         self.hub.sign_out(player, keep=conn)
@@ -473,8 +480,16 @@ class Routes:
         return await self.sv.data.export(player, req.cursor)
 
     async def account_delete(self, player: str, req: P.AccountDeleteRequest) -> Result:
-        result = await self.sv.data.delete(player, req.name)
         conn = ANSWERING.get()
+        old = conn.digest if conn is not None else ""
+        if conn is not None:
+            conn.digest = ""  # deleting it: no check of its token closes it meanwhile
+        try:
+            result = await self.sv.data.delete(player, req.name)
+        except BaseException:
+            if conn is not None:
+                conn.digest = old
+            raise
         self.hub.sign_out(player, keep=conn)
         if conn is not None:
             self.hub.logout(conn)
