@@ -116,7 +116,10 @@ async def test_accounts_that_last_on_a_cluster(deployment: LocalDeployment) -> N
             account = (await again.call("account_export"))["account"]
             assert [g["game_id"] for g in account["games"]] == [daily["game_id"]]
             assert (await again.call("account_delete", name=me))["held_days"] == 30
-        board = await phone.call("leaderboard", game="crescent", board="daily")
+        # the phone, on the other instance, is signed out of the deleted account
+        assert (await phone.next_event("bye"))["key"] == "bye.signed_out"
+    async with connect(two) as stranger:
+        board = await stranger.call("leaderboard", game="crescent", board="daily")
         assert me not in [e["player"] for e in board["entries"]]
-        err = await phone.error("register", name=me)
+        err = await stranger.error("register", name=me)
         assert err["key"] == "error.name_held"
