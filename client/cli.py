@@ -18,7 +18,7 @@ from protocol.errors import ErrorCode
 from protocol.i18n import translate_parser
 from protocol.messages import DATE_RE, ID_RE, MAX_LIMIT, MAX_SEED, RACE_CODE_RE, Board, Mode
 
-from . import cli_accounts, cli_challenges, cli_records, config
+from . import cli_accounts, cli_challenges, cli_devices, cli_records, config
 from .connection import ClientError, Connection, ServerError, UsageError
 from .errors import BANNED
 from .lang import LANGS, _, current, remember
@@ -324,6 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--script", action="store_true", help="print text instead of the boards")
     cli_records.add_commands(command, date_arg, limit_arg)
     cli_challenges.add_commands(command)
+    cli_devices.add_commands(command)
     cli_accounts.add_report(command)  # issue 49, operators' half
     return parser
 
@@ -626,6 +627,7 @@ COMMANDS = {
     "race": cmd_race,
     **cli_records.commands(connect),
     **cli_challenges.commands(connect),
+    **cli_devices.commands(connect),
 }
 
 

@@ -192,6 +192,12 @@ def seconds_left(race: Race, now_ms: int) -> float:
     return max(0.0, (int(starts) - now_ms) / 1000) if starts else 0.0
 
 
+def member_name(p: Race) -> str:
+    """A race member's name as shown: "a player who left" for one who deleted their
+    account since (``left``, issue 49)."""
+    return _("a player who left") if p.get("left") else str(p["player"])
+
+
 def lobby_text(race: Race, you: str | None = None, titles: Titles | None = None) -> str:
     players = list(race.get("players") or [])
     head = [_("race {code}", code=race.get("code")), title(str(race.get("game")), titles)]
@@ -202,17 +208,17 @@ def lobby_text(race: Race, you: str | None = None, titles: Titles | None = None)
     for p in players:
         mark = " " + _("(you)") if p["player"] == you else ""
         mark += ", " + _("away") if p.get("away") else ""
-        lines.append(f"  {p['player']}{mark}")
+        lines.append(f"  {member_name(p)}{mark}")
     return "\n".join(lines)
 
 
 def progress_rows(race: Race, you: str | None = None) -> list[str]:
     """One line per member: name, bar, foundation/total, moves, time, status."""
     players = list(race.get("players") or [])
-    width = max((len(str(p["player"])) for p in players), default=0) + 1
+    width = max((len(member_name(p)) for p in players), default=0) + 1
     rows = []
     for p in players:
-        name = str(p["player"]) + ("*" if p["player"] == you else "")
+        name = member_name(p) + ("*" if p["player"] == you else "")
         found, total = int(p.get("foundation") or 0), int(p.get("total") or 0)
         moves = ngettext("{n} move", "{n} moves", int(p.get("moves") or 0))
         rows.append(
@@ -228,7 +234,7 @@ def result_table(race: Race) -> str:
         rows.append(
             [
                 p.get("place") or "-",
-                p["player"],
+                member_name(p),
                 ending(p),
                 f"{p.get('foundation', 0)}/{p.get('total', 0)}",
                 p.get("moves", 0),

@@ -39,6 +39,12 @@ TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{1,128}")
 CURSOR_RE = re.compile(r"[A-Za-z0-9_:.-]{1,64}")
 RACE_CODE_RE = re.compile(r"[A-Za-z0-9]{4,12}")
 CHALLENGE_CODE_RE = re.compile(r"[A-Za-z0-9]{4,16}")
+#: a code that links a device to an account (``link``): 8 of :data:`LINK_ALPHABET`,
+#: taken in either case
+LINK_CODE_RE = re.compile(r"[A-Za-z0-9]{8}")
+#: the letters and digits a link code is made of: none that reads as another (no 0/O,
+#: 1/I/L, 5/S, 8/B, 2/Z, U/V)
+LINK_ALPHABET = "34679ACDEFGHJKMNPQRTWXY"
 DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 MOVE_FIELDS = 8
 MOVE_TEXT = 64
@@ -293,4 +299,5 @@ RaceCode = Annotated[str, text(RACE_CODE_RE, "a race code (4–12 letters and di
 ChallengeCode = Annotated[
     str, text(CHALLENGE_CODE_RE, "a challenge code (4–16 letters and digits)")
 ]
+LinkCode = Annotated[str, text(LINK_CODE_RE, "a link code (8 letters and digits)")]
 WireMove = Annotated[dict[str, Any], move]

@@ -94,6 +94,9 @@ CLOSE_TRY_AGAIN = 1013
 #: keepalive ping went unanswered past ``--ping-timeout``; a client reconnects and
 #: resumes (its games are untouched)
 CLOSE_TOO_SLOW = 4000
+#: another connection of the account took a new token (``token_rotate``) or deleted the
+#: account: the token this one signed in with is refused now; do not reconnect with it
+CLOSE_SIGNED_OUT = 4002
 #: the connection stayed open ``--auth-timeout`` seconds without signing in
 CLOSE_NO_SIGN_IN = 4001
 
@@ -102,6 +105,8 @@ CLOSE_NO_SIGN_IN = 4001
 #: ``params``; ``reason`` says it in English)
 BYE_SHUTDOWN = N_("bye.shutdown")
 BYE_BAD_FRAMES = N_("bye.bad_frames")
+#: another connection of the account asked for a new token, or deleted the account
+BYE_SIGNED_OUT = N_("bye.signed_out")
 
 
 #: Every error key a server sends (the catalogues say each in every language): each
@@ -186,6 +191,14 @@ KEYS: tuple[str, ...] = (
     N_("error.invite_not_member"),
     N_("error.challenge_closed"),
     N_("error.limit_invites"),
+    # accounts that last (issue 49)
+    N_("error.link_code_wrong"),
+    N_("error.limit_link"),
+    N_("error.limit_link_failed"),
+    N_("error.limit_export"),
+    N_("error.delete_name_wrong"),
+    N_("error.name_held"),
+    N_("error.token_replaced"),
     N_("error.no_inbox_item"),
     N_("error.watch_daily"),
     N_("error.watch_own_race"),

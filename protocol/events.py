@@ -65,7 +65,9 @@ class Bye(TypedDict):
 
     reason: Annotated[str, "why, in English"]
     key: NotRequired[
-        Annotated[str, "why, as a key of the catalogues (bye.shutdown, bye.bad_frames)"]
+        Annotated[
+            str, "why, as a key of the catalogues (bye.shutdown, bye.bad_frames, bye.signed_out)"
+        ]
     ]
     params: NotRequired[
         Annotated[dict[str, Any], "the key's parameters ({n}: bad frames in a row)"]

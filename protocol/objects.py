@@ -313,6 +313,9 @@ class RaceRow(TypedDict):
         "how much this race moved `rating.value`; null when it did not count for you "
         '(docs/protocol.md, "Fair play")',
     ]
+    left: NotRequired[
+        Annotated[bool, 'the member deleted their account (`player` is ""): "a player who left"']
+    ]
 
 
 RaceCode = Annotated[str, Shape(pattern="^[A-HJ-NP-Z2-9]{6}$"), "a race's join code"]

@@ -54,6 +54,12 @@ class Op(StrEnum):
     UNBLOCK = "unblock"
     PRESENCE = "presence"
     CALENDAR = "calendar"
+    # accounts that last (issue 49, the players' half)
+    LINK_CODE = "link_code"
+    LINK = "link"
+    TOKEN_ROTATE = "token_rotate"
+    ACCOUNT_EXPORT = "account_export"
+    ACCOUNT_DELETE = "account_delete"
     # issue 49, operators' half
     REPORT = "report"
 
@@ -150,6 +156,7 @@ PUBLIC_OPS: frozenset[Op] = frozenset(
     {
         Op.REGISTER,
         Op.AUTH,
+        Op.LINK,
         Op.GAMES,
         Op.RULES,
         Op.DAILY,

@@ -27,6 +27,7 @@ from .checks import (
     GameSlug,
     InboxId,
     Limit,
+    LinkCode,
     Month,
     NewPlayerName,
     PlayerName,
@@ -479,6 +480,45 @@ class CalendarRequest(Request):
 
     month: Month
     game: GameSlug | None = None
+
+
+# -- accounts that last (issue 49): link a device, sign out everywhere, export, leave --
+
+
+@_op(Op.LINK_CODE)
+@dataclass(frozen=True, slots=True)
+class LinkCodeRequest(Request):
+    """A one-use code that signs another device in to my account for 5 minutes."""
+
+
+@_op(Op.LINK)
+@dataclass(frozen=True, slots=True)
+class LinkRequest(Request):
+    """Sign this device in with a code from ``link_code`` (case does not matter)."""
+
+    code: LinkCode
+
+
+@_op(Op.TOKEN_ROTATE)
+@dataclass(frozen=True, slots=True)
+class TokenRotateRequest(Request):
+    """A new token for this connection; every other one of mine is closed."""
+
+
+@_op(Op.ACCOUNT_EXPORT)
+@dataclass(frozen=True, slots=True)
+class AccountExportRequest(Request):
+    """Everything the server holds about me: a page, then the next (``cursor``)."""
+
+    cursor: Cursor | None = None
+
+
+@_op(Op.ACCOUNT_DELETE)
+@dataclass(frozen=True, slots=True)
+class AccountDeleteRequest(Request):
+    """Delete my account; ``name``: my name typed again, as a confirmation."""
+
+    name: PlayerName
 
 
 # -- issue 49, operators' half ---------------------------------------------------------

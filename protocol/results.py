@@ -8,7 +8,7 @@ what the AsyncAPI document (``protocol.schema``) and the suite's frame checks re
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from .errors import ErrorCode
 from .objects import (
@@ -263,6 +263,44 @@ class Challenges(TypedDict):
     unread: Annotated[Count, "their `unread` summed"]
 
 
+# -- accounts that last (issue 49) --------------------------------------------------
+
+
+class LinkCode(TypedDict):
+    """``link_code``: a code for another device's ``link``."""
+
+    code: Annotated[str, "8 letters and digits; one use"]
+    expires_in: Annotated[int, "seconds it works for"]
+
+
+class Linked(Registered):
+    """``link``: this device signed in to the account the code was made by."""
+
+
+class TokenRotated(TypedDict):
+    """``token_rotate``: the account's new token (the old one is refused now)."""
+
+    token: Annotated[str, "shown once: keep it (`auth` takes it)"]
+
+
+class AccountExport(TypedDict):
+    """``account_export``: everything the server holds about you."""
+
+    account: Annotated[
+        dict[str, Any],
+        "profile, games with their moves, results, follows, blocks, inbox, challenges, "
+        "races (docs/protocol.md, `account_export`); after the first page only `player` "
+        "and more `games`",
+    ]
+    cursor: Annotated[str | None, "the next page's (`account_export {cursor}`); null: the last"]
+
+
+class AccountDeleted(TypedDict):
+    """``account_delete``: the account is gone; this connection is signed out."""
+
+    held_days: Annotated[int, "days the name is held back from registration"]
+
+
 #: what a successful reply of each op holds, beside ``re`` and ``ok``: one type, or the
 #: types it may be (``move``: a state, or a delta when asked)
 RESULTS: dict[Op, tuple[type, ...]] = {
@@ -307,6 +345,11 @@ RESULTS: dict[Op, tuple[type, ...]] = {
     Op.UNBLOCK: (Unblocked,),
     Op.PRESENCE: (Presence,),
     Op.CALENDAR: (Calendar,),
+    Op.LINK_CODE: (LinkCode,),
+    Op.LINK: (Linked,),
+    Op.TOKEN_ROTATE: (TokenRotated,),
+    Op.ACCOUNT_EXPORT: (AccountExport,),
+    Op.ACCOUNT_DELETE: (AccountDeleted,),
     Op.REPORT: (Reported,),
 }
 assert set(RESULTS) == set(Op), "every op has its result type"

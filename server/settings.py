@@ -105,6 +105,16 @@ class Settings:
         "race_join requests with a code that names no race one client address may make "
         "per window: guessing codes (0 = no limit)",
     )
+    address_links: int = _opt(
+        30,
+        "link requests (signing a device in with a code) one client address may make "
+        "per window, malformed ones included (0 = no limit)",
+    )
+    address_failed_links: int = _opt(
+        10,
+        "link requests with a wrong, used or expired code one client address may make "
+        "per window: guessing codes (0 = no limit)",
+    )
     trusted_proxies: str = _opt(
         "none",
         "load balancers whose X-Forwarded-For header names the client's address, as "

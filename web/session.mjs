@@ -5,7 +5,7 @@
 import { Game } from "./game.mjs";
 import { Connection, ServerError } from "./net.mjs";
 import { go } from "./route.mjs";
-import { app, saveAccount, update } from "./store.mjs";
+import { app, loadAccount, saveAccount, update } from "./store.mjs";
 import { _, knowTitles, say } from "./i18n.mjs";
 import { W } from "./words.mjs";
 
@@ -28,6 +28,13 @@ export async function signIn() {
       return;
     }
     if (err instanceof ServerError && err.code === "unauthorized") {
+      // another tab of this browser took a new token ("Sign out everywhere else"):
+      // this one signs in with it, and never forgets the account it keeps
+      const kept = loadAccount();
+      if (kept && kept.token !== app.account.token) {
+        app.account = kept;
+        return signIn();
+      }
       saveAccount(null);
       app.account = null;
       app.signedIn = false;
@@ -42,11 +49,71 @@ export async function register(name) {
   update({ account, signedIn: true });
 }
 
-export async function signInWith(token) {
-  app.account = { token };
+// a link code from another device of the account (`link_code`): 8 letters and digits
+// (a token is far longer); spaces and dashes as a person types it are dropped
+export const LINK_CODE = /^[A-Za-z0-9]{8}$/;
+
+export async function signInWith(text) {
+  const code = text.replace(/[\s-]/g, "");
+  if (LINK_CODE.test(code)) return linkWith(code);
+  app.account = { token: text };
   await signIn();
   update();
   return app.signedIn;
+}
+
+// Issue 49: link a device, sign out everywhere, export, leave.
+
+// this device signed in with a code another device of the account showed; raises the
+// server's refusal (a wrong or used code, too many tried) in words
+export async function linkWith(code) {
+  const reply = await conn.call("link", { code: code.toUpperCase() }, { signIn: true });
+  const account = { player: reply.player, token: reply.token, deployment: reply.deployment };
+  saveAccount(account);
+  update({ account, signedIn: true });
+  return true;
+}
+
+export async function linkCode() {
+  return conn.call("link_code", {});
+}
+
+// a new token for this page; every other device and tab of the account is signed out
+export async function rotateToken() {
+  const reply = await conn.call("token_rotate", {});
+  const account = { ...app.account, token: reply.token };
+  saveAccount(account);
+  update({ account });
+}
+
+// everything the server holds about the player, as a file the browser downloads
+export async function exportAccount() {
+  let reply = await conn.call("account_export", {});
+  const account = reply.account;
+  while (reply.cursor) {
+    // the games past the first page
+    reply = await conn.call("account_export", { cursor: reply.cursor });
+    account.games = account.games.concat(reply.account.games);
+  }
+  const text = JSON.stringify(account, null, 2);
+  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = `pasyans-${app.account.player}.json`;
+  a.dataset.export = "1";
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  return account;
+}
+
+// the account deleted (``name``: typed again); this page signs out
+export async function deleteAccount(name) {
+  const reply = await conn.call("account_delete", { name });
+  saveAccount(null);
+  update({ account: null, signedIn: false });
+  return reply;
 }
 
 function myRaceGameOver(race) {

@@ -4,7 +4,8 @@
 
 const ACCOUNT_KEY = "pasyans.account";
 
-function loadAccount() {
+// the account this browser keeps (another tab may have changed it: a new token)
+export function loadAccount() {
   try {
     const account = JSON.parse(localStorage.getItem(ACCOUNT_KEY) || "null");
     return account && account.token ? account : null;

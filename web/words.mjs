@@ -58,8 +58,8 @@ export const W = {
     lead: _("Sixteen Russian patience games, a fair daily deal of each, leaderboards and races."),
     name: _("Pick a name: 3–20 letters of one alphabet, digits, _ or - (Маша, Ωμέγα, alice)"),
     start: _("Start playing"),
-    have: _("I have an account (a token from another device)"),
-    token: _("Your token"),
+    have: _("I have an account (a code or a token from another device)"),
+    token: _("The code from Account → Link a device (or your token)"),
     signIn: _("Sign in"),
     unknown: _("the server does not know this token"),
   },
@@ -334,6 +334,8 @@ export const W = {
   },
 
   race: {
+    // a member who deleted their account (issue 49)
+    left: _("a player who left"),
     title: _("Race"),
     panel: (code, status) => _("Race {code} · {status}", { code, status: W.race.statuses[status] || status }),
     statuses: { lobby: _("in the lobby"), countdown: _("starting"), running: _("running"), finished: _("finished") },

@@ -68,6 +68,7 @@ class Conn:
         "bucket",
         "busy",
         "closed",
+        "digest",
         "dropped",
         "limit",
         "outbox",
@@ -82,6 +83,9 @@ class Conn:
     def __init__(self, ws: ServerConnection, bucket: TokenBucket, address: str = "") -> None:
         self.ws = ws
         self.player: str | None = None
+        #: the sha256 of the token it signed in with ("" before): ``token_rotate``
+        #: replaces that token only while it is still the account's
+        self.digest = ""
         self.bucket = bucket
         #: the bucket the player's connections here share (set at sign-in by the hub)
         self.account: TokenBucket | None = None

@@ -12,7 +12,8 @@ connections it concerns:
 - a finished challenge game: ``challenge_result`` to its creator;
 - an invite: ``invited`` to its player's every connection here;
 - a game written: ``game`` to the player's connections, but the one whose request
-  wrote it (it has the reply).
+  wrote it (it has the reply);
+- an account signed out everywhere: ``bye`` to each of its connections here, closed.
 """
 
 from __future__ import annotations
@@ -23,7 +24,14 @@ import protocol as P
 
 from ..services.games import Games
 from ..services.moderation import Banned
-from ..services.news import ChallengeResult, GameWritten, InboxNews, Item, WatchBoard
+from ..services.news import (
+    ChallengeResult,
+    GameWritten,
+    InboxNews,
+    Item,
+    SignedOut,
+    WatchBoard,
+)
 from ..services.race import Races
 from ..services.race_news import RaceNews
 from .relay import Relay
@@ -51,6 +59,11 @@ class Events:
                 self.hub.send_to(item.creator, P.event(P.Event.CHALLENGE_RESULT, **item.event))
         elif isinstance(item, InboxNews):
             self.hub.send_to(item.player, P.event(P.Event.INVITED, **item.event))
+        elif isinstance(item, SignedOut):
+            if item.check:
+                await self.signed_out_meanwhile(item.player)
+            else:
+                self.hub.sign_out(item.player)
         elif isinstance(item, Banned):  # issue 49: an operator banned or renamed them
             for conn in list(self.hub.players.get(item.player.casefold(), ())):
                 conn.close(P.CLOSE_POLICY, "renamed" if item.renamed else "banned")
@@ -59,6 +72,16 @@ class Events:
         elif isinstance(item, GameWritten):
             ev = P.event(P.Event.GAME, **item.event)
             self.hub.send_to(item.player, ev, skip=ANSWERING.get())
+
+    async def signed_out_meanwhile(self, player: str) -> None:
+        """Close the connections of ``player`` here whose token is no longer theirs
+        (replaced or deleted before this instance heard of it)."""
+        for conn in list(self.hub.players.get(player.casefold(), ())):
+            seen = conn.digest  # "" while the connection replaces or deletes its token
+            gone = bool(seen) and await self.games.store.player_of_token(seen) is None
+            # ... and not changed meanwhile
+            if gone and conn.digest == seen and conn.player is not None:
+                self.hub.sign_out_one(conn)
 
     async def race_news(self, news: RaceNews) -> None:
         self.races.noticed(news.race)

@@ -21,6 +21,7 @@ import protocol as P
 from protocol import Activity, ErrorCode, Op, ProtocolError
 
 from ..services import OUTAGE, Services, catalogue, daily_overview
+from ..services.accounts import digest
 from ..services.games import find_game
 from ..services.limits import Kind
 from ..services.records import Change
@@ -28,7 +29,7 @@ from ..settings import Settings
 from ..workers import REQUESTER, WorkerDied
 from .metrics import Metrics
 from .relay import Relay
-from .session import Conn, Hub, Reply
+from .session import ANSWERING, Conn, Hub, Reply
 
 log = logging.getLogger("pasyans.server")
 
@@ -44,10 +45,14 @@ SPENDS: dict[Op, tuple[tuple[Kind, ...], tuple[Kind, ...]]] = {
     Op.RACE_JOIN: ((Kind.RACE_JOIN,), (Kind.RACE_JOIN_FAILED,)),
     # a race's code opens it to a spectator as to a member: the same limits
     Op.RACE_WATCH: ((Kind.RACE_JOIN,), (Kind.RACE_JOIN_FAILED,)),
+    # issue 49: a device signed in by a code counts as a wrong code before it runs
+    # (given back when it signs in), so that guesses racing on many connections
+    # never pass the limit of wrong codes
+    Op.LINK: ((Kind.LINK, Kind.LINK_FAILED), ()),
 }
 #: ops that spend their address's limits even when refused before they run (malformed,
 #: or past the connection's bucket): every ``register`` attempt counts
-SPENT_WHEN_REFUSED = frozenset({Op.REGISTER})
+SPENT_WHEN_REFUSED = frozenset({Op.REGISTER, Op.LINK})
 #: what an op refused with a code spends afterwards: a join by a code that names no
 #: race is someone guessing codes
 FAILS: dict[tuple[Op, ErrorCode], Kind] = {
@@ -62,6 +67,7 @@ FAILS: dict[tuple[Op, ErrorCode], Kind] = {
 ACTIVITY: dict[Op, Activity] = {
     Op.REGISTER: Activity.HOME,
     Op.AUTH: Activity.HOME,
+    Op.LINK: Activity.HOME,
     Op.START: Activity.PLAYING,
     Op.RESUME: Activity.PLAYING,
     Op.CHALLENGE_ACCEPT: Activity.PLAYING,
@@ -227,12 +233,14 @@ class Routes:
     async def register(self, conn: Conn, req: P.RegisterRequest) -> Result:
         token = await self.sv.accounts.register(req.name)
         self.hub.login(conn, req.name)
+        conn.digest = digest(token)
         deployment = await self.sv.deployment()
         return {"player": req.name, "token": token, "limits": self.limits, "deployment": deployment}
 
     async def auth(self, conn: Conn, req: P.AuthRequest) -> Result:
         name = await self.sv.accounts.authenticate(req.token)
         self.hub.login(conn, name)
+        conn.digest = digest(req.token)
         result = {"player": name, "limits": self.limits, "deployment": await self.sv.deployment()}
         renamed = await self.sv.moderation.renamed_from(name)  # issue 49: told once
         if renamed:
@@ -435,3 +443,55 @@ class Routes:
 
     async def calendar(self, player: str, req: P.CalendarRequest) -> Result:
         return await self.sv.calendar.month(player, req.month, req.game)
+
+    # -- accounts that last (issue 49): link a device, sign out everywhere, export, leave
+
+    async def link(self, conn: Conn, req: P.LinkRequest) -> Result:
+        name, token = await self.sv.accounts.link(req.code)
+        await self.addresses.refund(Kind.LINK_FAILED, conn.address)  # not a wrong code
+        self.hub.login(conn, name)
+        conn.digest = digest(token)
+        deployment = await self.sv.deployment()
+        return {"player": name, "token": token, "limits": self.limits, "deployment": deployment}
+
+    async def link_code(self, player: str, req: P.LinkCodeRequest) -> Result:
+        return await self.sv.accounts.link_code(player)
+
+    async def token_rotate(self, player: str, req: P.TokenRotateRequest) -> Result:
+        conn = ANSWERING.get()
+        old = conn.digest if conn is not None else ""
+        if conn is not None:
+            conn.digest = ""  # replacing it: no check of its token closes it meanwhile
+        try:
+            # refused when another connection replaced this one's token first (and
+            # so closes this one)
+            token = await self.sv.accounts.rotate(player, old)
+        except BaseException:
+            if conn is not None:
+                conn.digest = old
+            raise
+        if conn is not None:
+            conn.digest = digest(token)
+        self.hub.sign_out(player, keep=conn)
+        await self.sv.news.signed_out(player)
+        return {"token": token}
+
+    async def account_export(self, player: str, req: P.AccountExportRequest) -> Result:
+        return await self.sv.data.export(player, req.cursor)
+
+    async def account_delete(self, player: str, req: P.AccountDeleteRequest) -> Result:
+        conn = ANSWERING.get()
+        old = conn.digest if conn is not None else ""
+        if conn is not None:
+            conn.digest = ""  # deleting it: no check of its token closes it meanwhile
+        try:
+            result = await self.sv.data.delete(player, req.name)
+        except BaseException:
+            if conn is not None:
+                conn.digest = old
+            raise
+        self.hub.sign_out(player, keep=conn)
+        if conn is not None:
+            self.hub.logout(conn)
+        await self.sv.news.signed_out(player)
+        return result

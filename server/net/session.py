@@ -22,7 +22,7 @@ from websockets.http11 import Request
 
 import protocol as P
 from protocol import ErrorCode, ProtocolError
-from protocol.errors import BYE_BAD_FRAMES, BYE_SHUTDOWN
+from protocol.errors import BYE_BAD_FRAMES, BYE_SHUTDOWN, BYE_SIGNED_OUT
 
 from ..settings import Settings
 from .address import client_address, parse_networks
@@ -102,6 +102,30 @@ class Hub:
 
     def online(self, player: str) -> bool:
         return bool(self.players.get(player.casefold()))
+
+    def sign_out(self, player: str, *, keep: Conn | None = None) -> int:
+        """Close every connection of ``player`` here but ``keep`` (``bye``, then
+        ``4002``): the token they signed in with is refused now. How many."""
+        conns = [c for c in self.players.get(player.casefold(), ()) if c is not keep]
+        for conn in conns:
+            self.sign_out_one(conn)
+        return len(conns)
+
+    def sign_out_one(self, conn: Conn) -> None:
+        """Tell ``conn`` ``bye`` and close it with ``4002``: its token is refused now."""
+        self._forget(conn)
+        conn.player = None
+        bye = P.event(
+            P.Event.BYE, reason="signed out by the account", key=BYE_SIGNED_OUT, params={}
+        )
+        conn.push(bye)
+        conn.close(P.CLOSE_SIGNED_OUT, "signed out")
+
+    def logout(self, conn: Conn) -> None:
+        """``conn`` signs out (its account was deleted)."""
+        self._forget(conn)
+        conn.player = None
+        conn.digest = ""
 
     def send_to(self, player: str, msg: dict[str, Any], *, skip: Conn | None = None) -> None:
         """Queue ``msg`` to every connection of ``player`` here (but ``skip``): never

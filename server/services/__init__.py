@@ -17,6 +17,7 @@ from ..store import Store
 from ..store.errors import OUTAGE
 from ..workers import SolverPool
 from . import catalogue
+from .account_data import AccountData
 from .accounts import Accounts
 from .assistance import Assistance
 from .calendar import Calendar
@@ -68,6 +69,8 @@ class Services:
     inbox: Inbox
     calendar: Calendar
     links: Links
+    #: a player's own data: exported, or deleted with the account (issue 49)
+    data: AccountData
     #: bans, results taken off, reports (issue 49)
     moderation: Moderation
     _deployment: str = ""
@@ -225,6 +228,7 @@ class Services:
             inbox,
             Calendar(games),
             links,
+            AccountData(store, clock, games, inbox),
             Moderation(store, clock),
             ratings=ratings,
         )

@@ -28,6 +28,9 @@ class Kind(StrEnum):
     REGISTER = "register"
     RACE_JOIN = "race_join"
     RACE_JOIN_FAILED = "race_join_failed"
+    #: ``link`` attempts, and those with a wrong code (someone guessing codes)
+    LINK = "link"
+    LINK_FAILED = "link_failed"
 
 
 #: how a refusal names each kind
@@ -35,12 +38,16 @@ WHAT = {
     Kind.REGISTER: "registrations",
     Kind.RACE_JOIN: "race joins",
     Kind.RACE_JOIN_FAILED: "race joins with a code that names no race",
+    Kind.LINK: "device links",
+    Kind.LINK_FAILED: "device links with a wrong code",
 }
 #: the same, as the key a client says it with (protocol/errors.py)
 KEYS = {
     Kind.REGISTER: "error.limit_register",
     Kind.RACE_JOIN: "error.limit_race_join",
     Kind.RACE_JOIN_FAILED: "error.limit_race_join_failed",
+    Kind.LINK: "error.limit_link",
+    Kind.LINK_FAILED: "error.limit_link_failed",
 }
 
 
@@ -63,6 +70,8 @@ class AddressLimits:
             Kind.REGISTER: settings.address_registrations,
             Kind.RACE_JOIN: settings.address_race_joins,
             Kind.RACE_JOIN_FAILED: settings.address_failed_joins,
+            Kind.LINK: settings.address_links,
+            Kind.LINK_FAILED: settings.address_failed_links,
         }
         if not settings.address_limits:
             most = {}
@@ -109,3 +118,10 @@ class AddressLimits:
         window, left = self._window()
         if await self.store.address_count(address, kind, window) >= self.most[kind]:
             raise self._refuse(kind, left)
+
+    async def refund(self, kind: Kind, address: str) -> None:
+        """Give back one ``kind`` :meth:`spend` counted for ``address`` in this window
+        (what is counted as failed before it runs, then succeeds: ``link``)."""
+        if kind in self.most:
+            window, _ = self._window()
+            await self.store.uncount_address(address, kind, window)

@@ -84,7 +84,19 @@ class GameWritten:
     event: dict[str, Any]
 
 
-Item = RaceNews | WatchBoard | ChallengeResult | GameWritten | InboxNews | Banned
+@dataclass(frozen=True, slots=True)
+class SignedOut:
+    """``player``'s tokens were replaced or their account deleted: close every
+    connection of theirs (but the one that asked, on its own instance)."""
+
+    player: str
+    #: only the connections whose token is no longer the player's (asked of the store):
+    #: after this instance began following the player's channel, a sign-out published
+    #: before it may have been missed
+    check: bool = False
+
+
+Item = RaceNews | WatchBoard | ChallengeResult | GameWritten | InboxNews | Banned | SignedOut
 Deliver = Callable[[Item], Awaitable[None]]
 
 
@@ -150,6 +162,13 @@ class News:
             message = {"game": item.event, "from": self.instance}
             await self.store.publish(self.keys.player_channel(rec.player), pack(message))
 
+    async def signed_out(self, player: str) -> None:
+        """Tell every other instance to close ``player``'s connections there (the
+        token they signed in with is refused now): always published, whatever this
+        instance last heard of where the player is connected."""
+        message = pack({"signout": self.instance})
+        await self.store.publish(self.keys.player_channel(player), message)
+
     # -- what comes in ---------------------------------------------------------------------
 
     async def listen(self, deliver: Deliver) -> None:
@@ -171,7 +190,7 @@ class News:
                     for player in self._players:
                         await self._say(player, "here")
                 while True:
-                    await self._apply_pending(pubsub)
+                    await self._apply_pending(pubsub, deliver)
                     await self._refresh()
                     msg = await pubsub.get_message(timeout=0.2)
                     task = asyncio.current_task()
@@ -196,13 +215,15 @@ class News:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(pubsub.aclose(), 1)
 
-    async def _apply_pending(self, pubsub: Any) -> None:
+    async def _apply_pending(self, pubsub: Any, deliver: Deliver) -> None:
         while not self._pending.empty():
             what, player = self._pending.get_nowait()
             channel = self.keys.player_channel(player)
             if what == "follow" and player in self._players:
                 await pubsub.subscribe(channel)
                 await self._say(player, "here")
+                # a sign-out published before the subscription was missed: check
+                await deliver(SignedOut(player, check=True))
             elif what == "unfollow" and player not in self._players:
                 await pubsub.unsubscribe(channel)
                 await self._say(player, "gone")
@@ -244,9 +265,17 @@ class News:
 
     async def _player_message(self, player: str, data: bytes) -> Item | None:
         message: dict[str, Any] = unpack(data)
-        peer = str(message.get("here") or message.get("gone") or message.get("from") or "")
+        peer = str(
+            message.get("here")
+            or message.get("gone")
+            or message.get("from")
+            or message.get("signout")
+            or ""
+        )
         if peer == self.instance or player not in self._players:
             return None
+        if "signout" in message:
+            return SignedOut(player)
         peers = self._peers.setdefault(player, {})
         if "gone" in message:
             peers.pop(peer, None)

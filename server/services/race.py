@@ -549,8 +549,12 @@ class Races:
         seen = await self.store.race_seen(rid)
         status = RaceStatus(_text(info.get("status")) or RaceStatus.LOBBY)
         gids = [games[m] for m in members if m in games]
-        rows = await self.store.games(gids, SUMMARY_FIELDS) if gids else []
-        summaries = {g: self.games.views.summary(g, r) for g, r in zip(gids, rows, strict=True)}
+        rows = await self.store.games(gids, [*SUMMARY_FIELDS, "player"]) if gids else []
+        summaries = {
+            g: self.games.views.summary(g, r[:-1]) for g, r in zip(gids, rows, strict=True)
+        }
+        # a member who deleted their account: their game's player is blanked (issue 49)
+        left = {g for g, r in zip(gids, rows, strict=True) if r[-1] == b""}
         total = find_game(info["game"].decode()).total
         now = self.clock.now_ms()
         created = int(info.get("created") or now)
@@ -564,6 +568,8 @@ class Races:
             if out is None and s is not None and s["out"]:
                 out = s["out"]  # resigned, or given up by a server that wrote it there
             presence = {"away": away, "away_ms": away_ms if away else 0, "out": out}
+            if games.get(member) in left:  # their name is forgotten too
+                presence["left"] = True
             if s is None:
                 players.append(
                     {
@@ -600,6 +606,9 @@ class Races:
             status = RaceStatus.FINISHED
         players.sort(key=lambda p: (p["place"] is None, p["place"] or 0, -p["foundation"]))
         await self._rate(rid, info, status, players, games, places)
+        for p in players:
+            if p.get("left"):
+                p["player"] = ""
         starts_at = info.get("starts_at")
         rematch = None
         if info.get("rematch") and info.get("rematch_code"):

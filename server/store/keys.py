@@ -106,6 +106,28 @@ class Keys:
         """string: player name of a token's sha256 hex digest."""
         return f"{self.prefix}tok:{{{digest}}}"
 
+    # accounts that last (issue 49): link codes, held names, costly exports
+    def link_code(self, code: str) -> str:
+        """string (TTL): the player a link code signs in (``link``), until used."""
+        return f"{self.prefix}link:{{{code}}}"
+
+    def player_link(self, name: str) -> str:
+        """string (TTL): the player's one live link code (a new one replaces it)."""
+        return f"{self.prefix}pl:{{{name.casefold()}}}:link"
+
+    def player_devices(self, name: str) -> str:
+        """set: the token digests of the devices linked by a code (``link``); each
+        signs in as the account's own token does, until ``token_rotate``."""
+        return f"{self.prefix}pl:{{{name.casefold()}}}:devices"
+
+    def held_name(self, name: str) -> str:
+        """string (TTL): a name whose player left, held back from registration."""
+        return f"{self.prefix}held:{{{name.casefold()}}}"
+
+    def player_exports(self, name: str, window: int) -> str:
+        """string (TTL): exports the player asked for in window ``window``."""
+        return f"{self.prefix}pl:{{{name.casefold()}}}:exports:{window}"
+
     # limits per client address
     def address_count(self, address: str, kind: str, window: int) -> str:
         """string (a count, expiring with its window): what ``address`` did of

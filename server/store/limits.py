@@ -21,3 +21,9 @@ class LimitStore(Connection):
         async with self._call("address"):
             value = await self.redis.get(self.keys.address_count(address, kind, window))
         return int(value or 0)
+
+    async def uncount_address(self, address: str, kind: str, window: int) -> None:
+        """One ``kind`` counted by ``address`` in window ``window`` given back (a
+        ``link`` counted as failed before it ran, that succeeded)."""
+        async with self._call("address"):
+            await self.redis.decr(self.keys.address_count(address, kind, window))

@@ -33,6 +33,7 @@ PLAYER_KEYS = (
     ":blocks",
     ":inbox",
     ":inbox:apart",
+    ":devices",  # the devices linked by a code (issue 49, the players' half)
     ":inbox:read",
     ":chal",
     ":chal:open",
@@ -146,11 +147,13 @@ class ModerationStore(Connection):
                     await self.redis.set(key, new)
 
     async def point_token(self, new: str) -> None:
-        """The player's token names ``new`` now."""
+        """The player's token, and each linked device's, names ``new`` now."""
         digest = _text(await self.redis.hget(self.keys.player(new), "token"))
-        if digest:
-            async with self._call("rename"):
-                await self.redis.set(self.keys.token(digest), new)
+        devices: Any = await self.redis.smembers(self.keys.player_devices(new))
+        async with self._call("rename"):
+            for d in [digest, *(_text(x) for x in devices)]:
+                if d:
+                    await self.redis.set(self.keys.token(d), new)
 
     async def rename_in_games(self, new: str) -> int:
         """Each game of the player's names ``new`` as its player."""

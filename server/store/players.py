@@ -98,7 +98,12 @@ class PlayerStore(Connection):
             if name is None:
                 return None
             stored = _text(await self.redis.hget(self.keys.player(name), "token")) or ""
-        return name if hmac.compare_digest(stored.encode(), digest.encode()) else None
+            if hmac.compare_digest(stored.encode(), digest.encode()):
+                return name
+            # a device linked by a code (``link``) has a token of its own
+            if stored and await self.redis.sismember(self.keys.player_devices(name), digest):
+                return name
+        return None
 
     async def player(self, name: str) -> Fields:
         async with self._call("player"):

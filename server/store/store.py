@@ -17,6 +17,7 @@ calls and their timing, and the transports of scripts, chosen once: :mod:`.trans
 :mod:`.watchers`   spectators of races
 :mod:`.presence`   who is connected, doing what; who hides it
 :mod:`.inbox`      each player's inbox, and invites counted
+:mod:`.accounts`   link codes, a token replaced, an account deleted
 :mod:`.ratings`    each game's ratings from races, and their board (issue 51)
 :mod:`.moderation` bans, results taken off, the audit log, reports (issue 49)
 =================  ============================================================
@@ -31,6 +32,7 @@ order of the bases decides nothing. Delegating instead would write every method 
 
 from __future__ import annotations
 
+from .accounts import AccountStore
 from .boards import BoardStore
 from .challenges import ChallengeStore
 from .dailies import DailyStore
@@ -58,6 +60,7 @@ CONCEPTS: tuple[type, ...] = (
     WatcherStore,
     PresenceStore,
     InboxStore,
+    AccountStore,
     RatingStore,
     ModerationStore,
 )
@@ -75,6 +78,7 @@ class Store(
     WatcherStore,
     PresenceStore,
     InboxStore,
+    AccountStore,
     RatingStore,
     ModerationStore,
 ):

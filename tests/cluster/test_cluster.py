@@ -92,3 +92,34 @@ async def test_a_race_across_instances(deployment: LocalDeployment) -> None:
         sb = await b.move(sb, sb["legal"][0])
         row = await a.progress_of(b.player, 2)  # and back
         assert row["foundation"] == sb["foundation"]
+
+
+async def test_accounts_that_last_on_a_cluster(deployment: LocalDeployment) -> None:
+    """Issue 49's ops on a Redis Cluster, whose keys of one account, its tokens, its
+    link code and the boards lie in different slots: a phone linked on one instance,
+    signed out from the other, the account exported and deleted."""
+    one, two = deployment.urls
+    async with connect(one) as laptop, connect(two) as phone:
+        me = name("zoe")
+        await laptop.register(me)
+        daily = await laptop.start("crescent", "daily")
+        await laptop.call("resign", game_id=daily["game_id"])
+        code = (await laptop.call("link_code"))["code"]
+        linked = await phone.call("link", code=code)
+        assert linked["player"] == me
+        assert (await phone.error("link", code=code))["key"] == "error.link_code_wrong"
+        new = (await phone.call("token_rotate"))["token"]
+        assert (await laptop.next_event("bye"))["key"] == "bye.signed_out"
+        async with connect(one) as again:
+            assert (await again.error("auth", token=str(laptop.token)))["code"] == "unauthorized"
+            assert (await again.call("auth", token=new))["player"] == me
+            account = (await again.call("account_export"))["account"]
+            assert [g["game_id"] for g in account["games"]] == [daily["game_id"]]
+            assert (await again.call("account_delete", name=me))["held_days"] == 30
+        # the phone, on the other instance, is signed out of the deleted account
+        assert (await phone.next_event("bye"))["key"] == "bye.signed_out"
+    async with connect(two) as stranger:
+        board = await stranger.call("leaderboard", game="crescent", board="daily")
+        assert me not in [e["player"] for e in board["entries"]]
+        err = await stranger.error("register", name=me)
+        assert err["key"] == "error.name_held"

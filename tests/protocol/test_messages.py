@@ -210,7 +210,7 @@ VALID: dict[str, Any] = {
     "friends": False,
     "assist": True,
     "check": False,
-    "code": "AB12CD",
+    "code": "AB12CD34",  # a race, a challenge and a link code alike
     "daily": False,
     "player": "anna_k",
     "race_id": "r1",

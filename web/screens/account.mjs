@@ -1,12 +1,32 @@
-// The account: the token (to sign in on another device), the player's choices (suits in
-// four colours, the card back, a single tap home), installing the page as an app,
-// signing out.
+// The account: linking another device (a one-use code shown big with its countdown, or
+// the token), the player's choices (suits in four colours, the card back, a single tap
+// home), installing the page as an app, signing out (here, or everywhere else), the
+// player's data downloaded, the account deleted.
 
 import { html, useEffect, useState } from "../vendor/preact-htm.mjs";
 import { Card } from "../cards.mjs";
+import { deleteAccount, exportAccount, linkCode, rotateToken } from "../session.mjs";
 import { app, CARD_BACKS, FELTS, prefs, saveAccount } from "../store.mjs";
 import { LangChoice } from "../ui.mjs";
+import { _ } from "../i18n.mjs";
 import { W } from "../words.mjs";
+
+// the words of linking a device, signing out everywhere, the data and leaving (issue 49)
+const K = {
+    link: _("Link a device"),
+    linkNote: _("On the other device choose “I have an account” and type this code. It works once."),
+    linkLeft: (left) => _("works for {left} more", { left }),
+    linkOver: _("The code has expired: ask for a new one."),
+    rotate: _("Sign out everywhere else"),
+    rotateAsk: _("Sign out every other device and tab of this account? They need a new link code to come back."),
+    rotated: _("Done: every other device is signed out. This one keeps a new token."),
+    exportData: _("Download my data"),
+    exported: _("Your data is downloaded (a JSON file)."),
+    leave: _("Delete my account"),
+    leaveNote: (days) => _("Your account, friends, inbox and results are deleted for good; others' races show “a player who left”. Your name is held for {days} days. Type your name to confirm:", { days }),
+    leaveName: _("Your name, typed again"),
+    leaveDo: _("Delete for good"),
+};
 
 // the browser's offer to install the page (beforeinstallprompt), kept until used
 let installOffer = null;
@@ -14,6 +34,88 @@ window.addEventListener("beforeinstallprompt", (event) => {
   event.preventDefault();
   installOffer = event;
 });
+
+// "m:ss" of a number of seconds
+function clock(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// Link a device: the code, big, and the seconds it works for, counted down
+function LinkDevice() {
+  const [code, setCode] = useState(null); // {code, until (ms, this page's clock)}
+  const [now, setNow] = useState(Date.now());
+  const [error, setError] = useState("");
+  useEffect(() => {
+    if (!code) return undefined;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [code]);
+  const ask = async () => {
+    setError("");
+    try {
+      const reply = await linkCode();
+      setCode({ code: reply.code, until: Date.now() + reply.expires_in * 1000 });
+      setNow(Date.now());
+    } catch (err) {
+      setError(err.message);
+    }
+  };
+  const left = code ? (code.until - now) / 1000 : 0;
+  return html`<div class="link-device">
+    <button class="primary" data-do="link-code" onClick=${ask}>${K.link}</button>
+    ${code && left > 0
+      ? html`<p>${K.linkNote}</p>
+          <p class="link-code" data-link-code=${code.code} aria-live="polite">${code.code}</p>
+          <p class="link-left" data-link-left=${Math.ceil(left)}>${K.linkLeft(clock(left))}</p>`
+      : code
+        ? html`<p class="link-left" data-link-left="0">${K.linkOver}</p>`
+        : ""}
+    ${error ? html`<p class="error" role="alert">${error}</p>` : ""}
+  </div>`;
+}
+
+// Sign out everywhere else, download my data, delete my account
+function Keeping() {
+  const [said, setSaid] = useState("");
+  const [error, setError] = useState("");
+  const [name, setName] = useState("");
+  const run = async (what, done) => {
+    setSaid("");
+    setError("");
+    try {
+      await what();
+      setSaid(done);
+    } catch (err) {
+      setError(err.message);
+    }
+  };
+  const rotate = () => window.confirm(K.rotateAsk) && run(rotateToken, K.rotated);
+  const leave = async (event) => {
+    event.preventDefault();
+    await run(() => deleteAccount(name.trim()), "");
+    if (!app.account) {
+      location.hash = "";
+      location.reload();
+    }
+  };
+  return html`<div class="keeping">
+    <button data-do="token-rotate" onClick=${rotate}>${K.rotate}</button>
+    <button data-do="export" onClick=${() => run(exportAccount, K.exported)}>${K.exportData}</button>
+    <details class="leave">
+      <summary>${K.leave}</summary>
+      <form onSubmit=${leave}>
+        <p>${K.leaveNote(30)}</p>
+        <label>${K.leaveName}
+          <input data-field="leave-name" value=${name} onInput=${(e) => setName(e.target.value)} autocomplete="off" required />
+        </label>
+        <button class="danger" data-do="delete-account">${K.leaveDo}</button>
+      </form>
+    </details>
+    ${said ? html`<p class="said" role="status">${said}</p>` : ""}
+    ${error ? html`<p class="error" role="alert">${error}</p>` : ""}
+  </div>`;
+}
 
 export function Account() {
   const [shown, setShown] = useState(false);
@@ -38,6 +140,7 @@ export function Account() {
   };
   return html`<section class="account">
     <h1>${W.account.title}: ${app.account.player}</h1>
+    <${LinkDevice} />
     <button data-do="show-token" aria-expanded=${String(shown)} onClick=${() => setShown(!shown)}>${W.account.device}</button>
     ${shown ? html`<p>${W.account.tokenNote}</p><pre class="token">${app.account.token}</pre>` : ""}
     <div class="prefs">
@@ -74,5 +177,6 @@ export function Account() {
     </div>
     ${canInstall ? html`<button data-do="install" onClick=${install}>${W.account.install}</button>` : ""}
     <button data-do="sign-out" onClick=${signOut}>${W.account.signOut}</button>
+    <${Keeping} />
   </section>`;
 }

@@ -39,7 +39,7 @@ function RacePanel({ race }) {
     <ol>
       ${race.players.map(
         (p, i) => html`<li data-member=${p.player} data-place=${places ? places[i] : undefined} class=${p.away ? "away" : ""}>
-          <strong>${p.player}</strong> ${W.race.row(places ? { ...p, place: places[i] } : p)}
+          <strong>${p.left ? W.race.left : p.player}</strong> ${W.race.row(places ? { ...p, place: places[i] } : p)}
           ${p.out ? ` (${W.out[p.out] || p.out})` : ""}${p.away ? W.race.away : ""}
           ${p.rating ? html` · <span class="rating" data-rating=${p.rating.value} data-rating-change=${p.rating_change ?? ""}>${W.race.rating(p.rating, p.rating_change)}</span>` : ""}
           ${race.status === "finished" ? html` <${Report} name=${p.player} note=${`race ${race.code}`} />` : ""}
@@ -150,7 +150,7 @@ export function Watch({ code }) {
     ${race.players.map((p) => {
       const state = w.boards[p.player];
       return html`<div class="watched" data-member-board=${p.player}>
-        <h2>${p.player} · ${W.race.row(p)}</h2>
+        <h2>${p.left ? W.race.left : p.player} · ${W.race.row(p)}</h2>
         ${!state
           ? html`<p>${W.race.notDealt}</p>`
           : state.view

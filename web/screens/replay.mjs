@@ -44,7 +44,7 @@ export function Replay({ args }) {
   };
   const R = W.replay;
   return html`<section class="replay" data-step=${pos ? pos.step : ""} data-moves=${total}>
-    <h1>${R.title} · <${Title} slug=${r.game} /> <small>${modeDay(r.mode, r.date)}${r.player ? ` · ${r.player}` : ""}</small></h1>
+    <h1>${R.title} · <${Title} slug=${r.game} /> <small>${modeDay(r.mode, r.date)}${r.player ? ` · ${r.player}` : r.player === "" ? ` · ${W.race.left}` : ""}</small></h1>
     <p data-assisted=${r.assisted ? "1" : "0"}>${outcome(r)} · ${r.foundation}/${r.total} · ${W.count.moves(r.moves)}${assistedNote(r)}${r.seed !== null && r.seed !== undefined ? ` · ${W.end.seed(String(r.seed))}` : ""}</p>
     <div class="stepper">
       <button data-do="first" aria-label=${R.first} title=${R.first} onClick=${() => go(0)} disabled=${at === 0}>|◀</button>

@@ -1,5 +1,5 @@
-// Signing in: a new name (any one alphabet), or the token of an account made on
-// another device.
+// Signing in: a new name (any one alphabet), or an account made on another device: a
+// link code that device shows (Account → Link a device), or its token.
 
 import { html, useEffect, useState } from "../vendor/preact-htm.mjs";
 import { Card } from "../cards.mjs";
@@ -46,7 +46,11 @@ export function SignIn() {
   const onLogin = async (event) => {
     event.preventDefault();
     setError("");
-    if (!(await signInWith(token.trim()))) setError(W.signIn.unknown);
+    try {
+      if (!(await signInWith(token.trim()))) setError(W.signIn.unknown);
+    } catch (err) {
+      setError(err.message); // a wrong or used link code, too many tried: in words
+    }
   };
   return html`<main class="signin">
     <div class="hero" aria-hidden="true">

@@ -47,6 +47,10 @@ SIGNED_IN: dict[P.Op, dict[str, object]] = {
     P.Op.UNBLOCK: {"name": "someone"},
     P.Op.PRESENCE: {},
     P.Op.CALENDAR: {"month": "2026-01"},
+    P.Op.LINK_CODE: {},
+    P.Op.TOKEN_ROTATE: {},
+    P.Op.ACCOUNT_EXPORT: {},
+    P.Op.ACCOUNT_DELETE: {"name": "someone"},
     P.Op.REPORT: {"name": "someone", "reason": "abuse"},
 }
 
