@@ -12,12 +12,14 @@ columns); an action that waits for the server runs in :meth:`HostedScreen.act`."
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from textual.app import ComposeResult
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
@@ -89,11 +91,23 @@ class HostedScreen(Screen[None]):
                 return
             if number != asked[group]:
                 return  # a later request's answer is the one to show
-            drawn = draw(answer)
-            if inspect.isawaitable(drawn):
-                await drawn
+            with self.unless_gone():
+                drawn = draw(answer)
+                if inspect.isawaitable(drawn):
+                    await drawn
 
         self.run_worker(load(), group=group, exclusive=True)
+
+    @contextlib.contextmanager
+    def unless_gone(self) -> Iterator[None]:
+        """Draw an answer into the screen's widgets, unless the screen went away while
+        it was asked for (removed, or the app closing): then there is nothing to draw
+        into, and nothing is (a worker's answer may come after its screen's widgets)."""
+        try:
+            yield
+        except NoMatches:
+            if self.is_attached and not (self._closing or self._closed):
+                raise
 
     def said(self, error: ClientError) -> None:
         self.say(_("error: {error}", error=error))

@@ -71,8 +71,9 @@ class ShownBoard(HostedScreen):
         except ClientError:
             return
         self.unproven = unproven_label((daily.get("games") or {}).get(self.state.get("game")))
-        if self.unproven and self.query(BoardView):  # (not when the board is gone meanwhile)
-            self.redraw()
+        if self.unproven:
+            with self.unless_gone():
+                self.redraw()
 
     # -- what the server says ------------------------------------------------
 

@@ -156,7 +156,8 @@ class DailyScreen(ListScreen):
             self.unread = inbox_line(await self.host.conn.inbox())
         except ClientError:
             self.unread = ""  # an older server: no inbox
-        self.show_friends()
+        with self.unless_gone():
+            self.show_friends()
 
     def on_inbox_changed(self, message: InboxChanged) -> None:
         self.load_friends()
