@@ -64,6 +64,12 @@ def click_move(page: Any, move: dict[str, Any], state: dict[str, Any]) -> None:
     else:  # a card under others: by its corner, the part of it a fan leaves in sight
         source = page.locator(f"[data-pile='{move['from']}'] [data-index='{move['index']}']")
         source.last.click(position={"x": 4, "y": 4})
+    # the click is read in turn (the board's input queue): once it is, the card is
+    # either chosen or on its way (asked at once, a tap still queued read as played)
+    page.wait_for_function(
+        "() => { const g = window.pasyans.app.game;"
+        " return !g.queue.length && (!g.pumping || g.inflight); }"
+    )
     if page.evaluate("() => window.pasyans.app.game.source === null"):
         return  # played by the tap alone (or refused: the caller sees the seq stay)
     page.locator(f"[data-pile='{move['to']}']").click()

@@ -249,13 +249,16 @@ export function Board({ game, titles, onLeave, onRules, onNew, onRestart, onNext
     return { pid: pile ? pile.dataset.pile : null, index: card ? Number(card.dataset.index) : null };
   };
   const onClick = (event) => {
-    if (dragged()) return;
+    // the second click of a double-click is not a second tap: the first one already
+    // sent the card home, and this one would send the card it uncovered after it
+    if (dragged() || event.detail > 1) return;
     const { pid, index } = whereIs(event);
     if (!pid) return;
     game.pointerAt = performance.now();
     game.choose(pid, index);
   };
   const onDblClick = (event) => {
+    if (prefs.tapHome) return; // its first click did it (or chose the card: no home)
     const { pid, index } = whereIs(event);
     if (pid && index !== null) game.toFoundation(pid, index);
   };
