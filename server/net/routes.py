@@ -189,6 +189,8 @@ class Routes:
         activity = ACTIVITY[op]
         race = result.get("race") if isinstance(result, dict) else None
         rid = str(race["race_id"]) if activity is Activity.RACING and race else ""
+        if rid and isinstance(race, dict):  # sharded pub/sub: follow the race here
+            self.sv.news.race_here(race, player)
         try:
             await self.sv.presence.note(player, activity, rid, soft=op in LOOKS)
         except Exception:
