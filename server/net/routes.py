@@ -191,6 +191,7 @@ class Routes:
         rid = str(race["race_id"]) if activity is Activity.RACING and race else ""
         if rid and isinstance(race, dict):  # sharded pub/sub: follow the race here
             self.sv.news.race_here(race, player)
+            await self.sv.news.settled()
         try:
             await self.sv.presence.note(player, activity, rid, soft=op in LOOKS)
         except Exception:
@@ -236,6 +237,7 @@ class Routes:
         token = await self.sv.accounts.register(req.name)
         self.hub.login(conn, req.name)
         conn.digest = digest(token)
+        await self.sv.news.settled()  # news for them reaches this instance now
         deployment = await self.sv.deployment()
         return {"player": req.name, "token": token, "limits": self.limits, "deployment": deployment}
 
@@ -243,6 +245,7 @@ class Routes:
         name = await self.sv.accounts.authenticate(req.token)
         self.hub.login(conn, name)
         conn.digest = digest(req.token)
+        await self.sv.news.settled()  # news for them reaches this instance now
         result = {"player": name, "limits": self.limits, "deployment": await self.sv.deployment()}
         renamed = await self.sv.moderation.renamed_from(name)  # issue 49: told once
         if renamed:
@@ -385,6 +388,7 @@ class Routes:
     async def race_watch(self, player: str, req: P.RaceWatchRequest) -> Result:
         watched = await self.sv.watch.watch(player, req.code)
         self.relay.add(watched["race"]["race_id"], player)
+        await self.sv.news.settled()  # sharded pub/sub: its channels followed here
         return watched
 
     async def race_unwatch(self, player: str, req: P.RaceUnwatchRequest) -> Result:
@@ -453,6 +457,7 @@ class Routes:
         await self.addresses.refund(Kind.LINK_FAILED, conn.address)  # not a wrong code
         self.hub.login(conn, name)
         conn.digest = digest(token)
+        await self.sv.news.settled()  # news for them reaches this instance now
         deployment = await self.sv.deployment()
         return {"player": name, "token": token, "limits": self.limits, "deployment": deployment}
 

@@ -59,6 +59,10 @@ PEER_TTL = 90.0
 PEER_REFRESH = 30.0
 #: the kinds of message that carry news (classic, by a pattern, sharded)
 MESSAGES = ("message", "pmessage", "smessage")
+#: seconds a sign-in or a race op waits at most for its subscriptions (``settled``)
+FOLLOW_WAIT = 1.0
+#: seconds the listener waits for a message before it applies new subscriptions
+POLL = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +140,12 @@ class News:
         self._spectated: set[str] = set()
         #: sharded pub/sub: the race and watch channels to follow
         self._channels: set[str] = set()
+        #: how many (un)subscriptions and announcements were queued, and applied
+        #: (:meth:`settled`)
+        self._queued = 0
+        self._applied = 0
+        self._progress = asyncio.Event()
+        self._listening = False
 
     # -- who is connected here ------------------------------------------------------------
 
@@ -144,7 +154,26 @@ class News:
         key = player.casefold()
         if key not in self._players:
             self._players.add(key)
-            self._pending.put_nowait(("follow", key, b""))
+            self._queue(("follow", key, b""))
+
+    def _queue(self, item: tuple[str, str, bytes]) -> None:
+        self._queued += 1
+        self._pending.put_nowait(item)
+
+    async def settled(self) -> None:
+        """Once every (un)subscription queued so far is applied (at most
+        :data:`FOLLOW_WAIT` seconds): a sign-in's answer, and a race op's, wait for
+        it, so that whatever is published after it for the player or the race (an
+        invite, another member joining) reaches this instance."""
+        target = self._queued
+        deadline = asyncio.get_running_loop().time() + FOLLOW_WAIT
+        while self._listening and self._applied < target:
+            self._progress.clear()
+            left = deadline - asyncio.get_running_loop().time()
+            try:
+                await asyncio.wait_for(self._progress.wait(), max(0.0, left))
+            except TimeoutError:
+                return
 
     def left(self, player: str) -> None:
         """``player``'s last connection here closed: say ``gone``, stop following."""
@@ -152,7 +181,7 @@ class News:
         if key in self._players:
             self._players.discard(key)
             self._peers.pop(key, None)
-            self._pending.put_nowait(("unfollow", key, b""))
+            self._queue(("unfollow", key, b""))
             for rid, members in list(self._races.items()):
                 if key in members:
                     self._keep_race(rid)
@@ -180,7 +209,7 @@ class News:
                 self._keep_race(new)
         if player is not None and rid in self._races and self.elsewhere(player):
             message = pack({"race": rid, "from": self.instance})
-            self._pending.put_nowait(("say", self.keys.player_channel(player), message))
+            self._queue(("say", self.keys.player_channel(player), message))
 
     def spectating(self, rid: str, watching: bool) -> None:
         """Whether a spectator here watches race ``rid`` (the relay says, under
@@ -207,15 +236,15 @@ class News:
         for channel in channels:
             if needed and channel not in self._channels:
                 self._channels.add(channel)
-                self._pending.put_nowait(("sub", channel, b""))
+                self._queue(("sub", channel, b""))
             elif not needed and channel in self._channels:
                 self._channels.discard(channel)
-                self._pending.put_nowait(("unsub", channel, b""))
+                self._queue(("unsub", channel, b""))
         if needed and rid not in self._spectated:
             watch = self.keys.watch_channel(rid)
             if watch in self._channels:
                 self._channels.discard(watch)
-                self._pending.put_nowait(("unsub", watch, b""))
+                self._queue(("unsub", watch, b""))
 
     def races_followed(self) -> list[str]:
         """The races followed here under sharded pub/sub (for tests and metrics)."""
@@ -269,10 +298,13 @@ class News:
                     await pubsub.follow(*followed)
                     for player in self._players:
                         await self._say(player, "here")
+                self._applied = self._queued - self._pending.qsize()  # all followed
+                self._progress.set()
+                self._listening = True
                 while True:
                     await self._apply_pending(pubsub, deliver)
                     await self._refresh()
-                    msg = await pubsub.get_message(timeout=0.2)
+                    msg = await pubsub.get_message(timeout=POLL)
                     task = asyncio.current_task()
                     if task is not None and task.cancelling():
                         raise asyncio.CancelledError  # swallowed by the client's timeout
@@ -284,6 +316,7 @@ class News:
                         except Exception:
                             log.exception("cannot deliver news from %r", msg.get("channel"))
             except asyncio.CancelledError:
+                self._listening = False
                 raise
             except Exception as exc:
                 task = asyncio.current_task()
@@ -312,6 +345,8 @@ class News:
             elif what == "unfollow" and name not in self._players:
                 await pubsub.unfollow(self.keys.player_channel(name))
                 await self._say(name, "gone")
+            self._applied += 1
+            self._progress.set()
 
     async def _refresh(self) -> None:
         """Repeat ``here`` to the players shared with other instances."""
