@@ -8,35 +8,17 @@ classic pub/sub (``server/store/channels.py``). Every test of the package that t
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from deploy.local import LocalDeployment
+from deploy.local.cluster import find_redis_7
 from tests.support.server import SOLVER
 
 #: seconds of race countdown on the test servers (the default is 3)
 COUNTDOWN = 0.5
-
-
-def redis_version(binary: str) -> tuple[int, ...]:
-    out = subprocess.run([binary, "--version"], capture_output=True, text=True, check=False)
-    for word in out.stdout.split():
-        if word.startswith("v="):
-            return tuple(int(p) for p in word[2:].split(".")[:2] if p.isdigit())
-    return (0,)
-
-
-def redis_7() -> str | None:
-    """A ``redis-server`` of Redis 7 or later (PATH, else Debian's), or None."""
-    for candidate in (shutil.which("redis-server"), "/usr/bin/redis-server"):
-        if candidate and Path(candidate).exists() and redis_version(candidate) >= (7, 0):
-            return candidate
-    return None
 
 
 def redis_6() -> str:
@@ -47,7 +29,7 @@ def redis_6() -> str:
 
 
 #: the two kinds of pub/sub the package runs on: (id, binary finder)
-KINDS = {"sharded": redis_7, "classic": redis_6}
+KINDS = {"sharded": find_redis_7, "classic": redis_6}
 
 
 @pytest.fixture(scope="package", params=sorted(KINDS))
