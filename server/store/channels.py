@@ -30,6 +30,7 @@ to any one node (:class:`~.cluster.Subscribers`).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -40,6 +41,9 @@ from redis.asyncio.cluster import ClusterPubSub, RedisCluster
 KINDS = ("auto", "classic", "sharded")
 #: the first Redis with sharded pub/sub
 SHARDED_SINCE = (7, 0)
+#: seconds between two looks at the classic channels while sharded ones are followed
+#: (they carry only bans: a look per sharded message would cost a read each)
+CLASSIC_EVERY = 0.05
 
 Message = dict[str, Any]
 
@@ -96,6 +100,7 @@ class Listening:
     def __init__(self, classic: PubSub, sharded: ClusterPubSub | None = None) -> None:
         self.classic = classic
         self.sharded = sharded
+        self._classic_due = 0.0
 
     async def subscribe(self, *channels: str) -> None:
         await self.classic.subscribe(*channels)
@@ -126,9 +131,13 @@ class Listening:
         if sharded is None or not sharded.shard_channels:
             msg: Message | None = await self.classic.get_message(timeout=timeout)
             return msg
-        msg = await self.classic.get_message(timeout=0.0)
-        if msg is not None:
-            return msg
+        now = time.monotonic()
+        if now >= self._classic_due:  # the classic channels (bans) now and then
+            self._classic_due = now + CLASSIC_EVERY
+            msg = await self.classic.get_message(timeout=0.0)
+            if msg is not None:
+                self._classic_due = now  # more may be waiting
+                return msg
         msg = await sharded.get_sharded_message(ignore_subscribe_messages=True, timeout=timeout)
         return msg
 
