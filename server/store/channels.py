@@ -2,8 +2,9 @@
 
 Each per-entity channel — a race's (``ch:race:{rid}``), its spectators' boards
 (``ch:watch:{rid}``) and a player's (``ch:pl:{name}``, which also carries their
-invites and challenge results) — is published with :meth:`Channels.publish`; the bans'
-channel (``ch:ban``, rare, for every instance) always classic.
+invites and challenge results) — is published with
+:meth:`~.connection.Connection.spublish`; the bans' channel (``ch:ban``, rare, for
+every instance) always classic (``publish``).
 
 Which pub/sub a store uses is chosen once, at start (:func:`choose`):
 
@@ -31,11 +32,14 @@ to any one node (:class:`~.cluster.Subscribers`).
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import redis.asyncio as aioredis
 from redis.asyncio.client import PubSub
-from redis.asyncio.cluster import ClusterPubSub, RedisCluster
+from redis.asyncio.cluster import RedisCluster
+
+if TYPE_CHECKING:  # redis-py's asyncio cluster client has pub/sub from 8.0 on
+    from redis.asyncio.cluster import ClusterPubSub
 
 #: the kinds ``--pubsub`` names
 KINDS = ("auto", "classic", "sharded")
@@ -84,6 +88,8 @@ async def choose(redis: aioredis.Redis | RedisCluster, wanted: str = "auto") -> 
     cluster = isinstance(redis, RedisCluster)
     found = await versions(redis)
     able = cluster and bool(found) and all(_version(v) >= SHARDED_SINCE for v in found)
+    # redis-py's asyncio cluster client has pub/sub (``ClusterPubSub``) from 8.0 on
+    able = able and hasattr(redis, "pubsub")
     if wanted == "sharded" and not able:
         why = "not a Redis Cluster" if not cluster else f"primaries of Redis {', '.join(found)}"
         raise ValueError(f"--pubsub sharded needs a Redis Cluster of Redis 7 or later: {why}")
