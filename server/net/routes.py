@@ -23,6 +23,7 @@ from protocol import Activity, ErrorCode, Op, ProtocolError
 from ..services import OUTAGE, Services, catalogue, daily_overview
 from ..services.accounts import digest
 from ..services.games import find_game
+from ..services.ids import race_of_game_id
 from ..services.limits import Kind
 from ..services.records import Change
 from ..settings import Settings
@@ -311,7 +312,12 @@ class Routes:
         return {"state": state}
 
     async def resume(self, player: str, req: P.ResumeRequest) -> Result:
-        return {"state": await self.sv.games.resume(player, req.game_id)}
+        state = await self.sv.games.resume(player, req.game_id)
+        rid = race_of_game_id(req.game_id) if state.get("mode") == "race" else ""
+        if rid:  # a racer back on this instance (sharded pub/sub): follow the race here
+            self.sv.news.race_here({"race_id": rid, "players": []}, player)
+            await self.sv.news.settled()
+        return {"state": state}
 
     async def move(self, player: str, req: P.MoveRequest) -> Answer:
         change = await self.sv.games.move(player, req.game_id, req.seq, req.move)

@@ -198,3 +198,27 @@ async def test_a_restarted_node_still_delivers(deployment: LocalDeployment) -> N
 
         await eventually(delivered, what="a move's news after the node came back")
         assert sa["status"] == "playing"
+
+
+async def test_a_racer_back_on_an_instance_hears_the_race_after_resuming(
+    deployment: LocalDeployment,
+) -> None:
+    """As the terminal client does on reconnecting: sign in and resume the game, no
+    race op. The instance had stopped following the race when the racer left it."""
+    one, two = deployment.urls
+    async with connect(one) as a:
+        await a.register(name("ed"))
+        async with connect(two) as b:
+            token = await b.register(name("fi"))
+            race = (await a.call("race_create", game="crescent", seed=14))["race"]
+            await b.call("race_join", code=race["code"])
+            await a.call("race_start", race_id=race["race_id"])
+            sa = (await a.next_event("race_started"))["state"]
+            sb = (await b.next_event("race_started"))["state"]
+            player = b.player
+        async with connect(two) as back:
+            assert (await back.call("auth", token=token))["player"] == player
+            state = (await back.call("resume", game_id=sb["game_id"]))["state"]
+            assert state["mode"] == "race"
+            sa = await a.move(sa, sa["legal"][0])
+            assert (await back.progress_of(a.player, 1))["status"] == "playing"
