@@ -107,6 +107,7 @@ def _start_node(
     for stale in ("nodes.conf", "appendonly.aof", "dump.rdb"):
         with contextlib.suppress(FileNotFoundError):
             (directory / stale).unlink()
+    shutil.rmtree(directory / "appendonlydir", ignore_errors=True)  # Redis 7's AOF
     for attempt in range(1, START_ATTEMPTS + 1):
         port = node_port(taken)
         cmd = redis_command(binary, directory, port=port, appendfsync=appendfsync)
