@@ -17,7 +17,8 @@ The channels:
 Under classic pub/sub every instance follows every race's and watch channel (two
 patterns). Under sharded pub/sub (``store/channels.py``: a Redis Cluster of Redis 7)
 patterns do not exist, and an instance follows only the races it has a reason to: a
-race op of a player connected here (:meth:`News.race_here`, from the edge), a race's
+race op of a player connected here, or their resuming a race game
+(:meth:`News.race_here`, from the edge), a race's
 news naming a member connected here (and the rematch it names), a spectator here
 (:meth:`News.spectating`); it stops when the last of them has gone. A player connected
 to two instances who joins a race on one tells the other on their own channel.
