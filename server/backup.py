@@ -66,7 +66,9 @@ async def connect(settings: Settings) -> AsyncIterator[Store]:
         if ping(str(sock)):
             url = f"unix://{sock}"
         else:
-            if not (Path(settings.data_dir) / "appendonly.aof").exists():
+            data = Path(settings.data_dir)
+            # Redis 6 writes one appendonly.aof, Redis 7 an appendonlydir/ of parts
+            if not (data / "appendonly.aof").exists() and not (data / "appendonlydir").exists():
                 raise fail(
                     f"no pasyans data in {settings.data_dir}: give --data-dir or --redis-url"
                 )
