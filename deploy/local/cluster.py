@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import shutil
+import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -232,3 +233,21 @@ def _wait_until(
 def _in_sync(client: redis.Redis) -> bool:
     info = client.info("replication")
     return info.get("role") == "slave" and info.get("master_link_status") == "up"
+
+
+def redis_version(binary: str) -> tuple[int, ...]:
+    """``(major, minor)`` of a ``redis-server`` binary (``(0,)`` if it does not say)."""
+    out = subprocess.run([binary, "--version"], capture_output=True, text=True, check=False)
+    for word in out.stdout.split():
+        if word.startswith("v="):
+            return tuple(int(p) for p in word[2:].split(".")[:2] if p.isdigit())
+    return (0,)
+
+
+def find_redis_7() -> str | None:
+    """A ``redis-server`` of Redis 7 or later (sharded pub/sub): PATH's, else Debian's
+    ``/usr/bin/redis-server``; None when there is none."""
+    for candidate in (shutil.which("redis-server"), "/usr/bin/redis-server"):
+        if candidate and Path(candidate).exists() and redis_version(candidate) >= (7, 0):
+            return candidate
+    return None

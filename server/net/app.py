@@ -109,7 +109,10 @@ class App:
             durability=durability,
             wait_replicas=s.wait_replicas,
             replica_timeout=s.replica_timeout,
+            pubsub=s.pubsub,
         )
+        sharded = await store.choose_pubsub()  # once: every instance asks the same Redis
+        log.info("pub/sub: %s", "sharded (SPUBLISH)" if sharded else "classic (PUBLISH)")
         self.pool = SolverPool(
             s.solver_workers,
             niceness=s.solver_nice,
@@ -144,7 +147,9 @@ class App:
         if s.backfill_look_alikes and not await self.backfill_look_alikes():
             later = asyncio.create_task(self.backfill_look_alikes(retry=10), name="look-alikes")
             self._tasks.append(later)
-        self.relay = relay = Relay(self.hub, services.watch, delay=s.watch_delay)
+        self.relay = relay = Relay(
+            self.hub, services.watch, delay=s.watch_delay, follow=services.news.spectating
+        )
         # a player's first connection here follows their channel (News); their last
         # leaving is noted in their presence too
         news, presence = services.news, services.presence

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import protocol as P
@@ -25,10 +26,20 @@ log = logging.getLogger("pasyans.server")
 
 
 class Relay:
-    def __init__(self, hub: Hub, watch: Watch, *, delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        watch: Watch,
+        *,
+        delay: float = 0.0,
+        follow: Callable[[str, bool], None] | None = None,
+    ) -> None:
         self.hub = hub
         self.watch = watch
         self.delay = delay
+        #: told whether a race is watched from here at all (``News.spectating``:
+        #: under sharded pub/sub, its channels are followed while it is)
+        self.follow = follow
         #: race id → the spectators connected here
         self.watching: dict[str, set[str]] = {}
         #: races whose spectators here went on to watch their rematch
@@ -38,6 +49,8 @@ class Relay:
     # -- who watches from here ------------------------------------------------------------
 
     def add(self, rid: str, player: str) -> None:
+        if rid not in self.watching and self.follow is not None:
+            self.follow(rid, True)
         self.watching.setdefault(rid, set()).add(player)
 
     def remove(self, rid: str, player: str) -> bool:
@@ -47,6 +60,8 @@ class Relay:
         names.discard(player)
         if not names:
             del self.watching[rid]
+            if self.follow is not None:
+                self.follow(rid, False)
         return True
 
     async def beat(self) -> None:

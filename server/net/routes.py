@@ -23,6 +23,7 @@ from protocol import Activity, ErrorCode, Op, ProtocolError
 from ..services import OUTAGE, Services, catalogue, daily_overview
 from ..services.accounts import digest
 from ..services.games import find_game
+from ..services.ids import race_of_game_id
 from ..services.limits import Kind
 from ..services.records import Change
 from ..settings import Settings
@@ -189,6 +190,9 @@ class Routes:
         activity = ACTIVITY[op]
         race = result.get("race") if isinstance(result, dict) else None
         rid = str(race["race_id"]) if activity is Activity.RACING and race else ""
+        if rid and isinstance(race, dict):  # sharded pub/sub: follow the race here
+            self.sv.news.race_here(race, player)
+            await self.sv.news.settled()
         try:
             await self.sv.presence.note(player, activity, rid, soft=op in LOOKS)
         except Exception:
@@ -234,6 +238,7 @@ class Routes:
         token = await self.sv.accounts.register(req.name)
         self.hub.login(conn, req.name)
         conn.digest = digest(token)
+        await self.sv.news.settled()  # news for them reaches this instance now
         deployment = await self.sv.deployment()
         return {"player": req.name, "token": token, "limits": self.limits, "deployment": deployment}
 
@@ -241,6 +246,7 @@ class Routes:
         name = await self.sv.accounts.authenticate(req.token)
         self.hub.login(conn, name)
         conn.digest = digest(req.token)
+        await self.sv.news.settled()  # news for them reaches this instance now
         result = {"player": name, "limits": self.limits, "deployment": await self.sv.deployment()}
         renamed = await self.sv.moderation.renamed_from(name)  # issue 49: told once
         if renamed:
@@ -306,7 +312,12 @@ class Routes:
         return {"state": state}
 
     async def resume(self, player: str, req: P.ResumeRequest) -> Result:
-        return {"state": await self.sv.games.resume(player, req.game_id)}
+        state = await self.sv.games.resume(player, req.game_id)
+        rid = race_of_game_id(req.game_id) if state.get("mode") == "race" else ""
+        if rid:  # a racer back on this instance (sharded pub/sub): follow the race here
+            self.sv.news.race_here({"race_id": rid, "players": []}, player)
+            await self.sv.news.settled()
+        return {"state": state}
 
     async def move(self, player: str, req: P.MoveRequest) -> Answer:
         change = await self.sv.games.move(player, req.game_id, req.seq, req.move)
@@ -383,6 +394,7 @@ class Routes:
     async def race_watch(self, player: str, req: P.RaceWatchRequest) -> Result:
         watched = await self.sv.watch.watch(player, req.code)
         self.relay.add(watched["race"]["race_id"], player)
+        await self.sv.news.settled()  # sharded pub/sub: its channels followed here
         return watched
 
     async def race_unwatch(self, player: str, req: P.RaceUnwatchRequest) -> Result:
@@ -451,6 +463,7 @@ class Routes:
         await self.addresses.refund(Kind.LINK_FAILED, conn.address)  # not a wrong code
         self.hub.login(conn, name)
         conn.digest = digest(token)
+        await self.sv.news.settled()  # news for them reaches this instance now
         deployment = await self.sv.deployment()
         return {"player": name, "token": token, "limits": self.limits, "deployment": deployment}
 

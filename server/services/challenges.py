@@ -11,7 +11,7 @@ rules of play of a compared game (``games.compared``: undo takes back no move th
 showed a card, ``finish`` plays only a trivially won rest unless ``assist``); hints
 are allowed but mark the result ``assisted``. When such a game ends its result is
 noted in the challenge (once: a listener of finished games, ``Changes``) and the creator is told
-(``challenge_result``, through the ``ch:chal`` channel, by the instance they are
+(``challenge_result``, through the creator's channel ``ch:pl:{name}``, by the instance they are
 connected to).
 
 Nobody learns the deal before the challenge **closes** (its code expires, or its
@@ -414,8 +414,9 @@ class Challenges:
             "results": len(rows),
             "unread": max(0, others - seen),
         }
-        news = {"creator": creator, "event": event}
-        await self.store.publish(self.store.keys.challenge_channel(), pack(news))
+        # on the creator's channel, followed wherever they are connected (``News``)
+        news = {"challenge": event}
+        await self.store.spublish(self.store.keys.player_channel(creator), pack(news))
         if self.on_result is not None:
             await self.on_result(creator, event)
 

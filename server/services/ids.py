@@ -28,3 +28,15 @@ def race_game_id(rid: str, member: str) -> str:
     the name's script, and as long for every name."""
     digest = hashlib.sha256(f"{rid}\0{member}".encode()).digest()[:9]
     return f"{rid}-{base64.urlsafe_b64encode(digest).decode()}"
+
+
+#: characters after a race's id in its members' game ids ("-" and 12 of base64)
+_RACE_SUFFIX = 13
+
+
+def race_of_game_id(gid: str) -> str:
+    """The race id of a game id made by :func:`race_game_id` (else "": not checked
+    against the store, so only a hint, such as which race's news to follow)."""
+    if len(gid) > _RACE_SUFFIX and gid[-_RACE_SUFFIX] == "-":
+        return gid[:-_RACE_SUFFIX]
+    return ""

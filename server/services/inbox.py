@@ -75,8 +75,9 @@ class Inbox:
         await self.store.inbox_add(player, item, apart=not followed)
         if event:
             unread = (await self.items(player))["unread"]
-            news = {"to": player, "event": {"item": item | {"read": False}, "unread": unread}}
-            await self.store.publish(self.store.keys.inbox_channel(), pack(news))
+            # on the player's channel, followed wherever they are connected (``News``)
+            news = {"invited": {"item": item | {"read": False}, "unread": unread}}
+            await self.store.spublish(self.store.keys.player_channel(player), pack(news))
 
     async def invite(
         self, player: str, friend: str, *, race: str | None, challenge: str | None

@@ -4,17 +4,24 @@ typed items (the edge, ``server/net/events.py``, only sends frames).
 
 The channels:
 
-- each race's (``ch:race:*``): its :class:`~.race_news.RaceNews`;
-- each race's boards for its spectators (``ch:watch:*``): :class:`WatchBoard`;
-- the challenges' (``ch:chal``): a finished challenge game, for its creator
-  (:class:`ChallengeResult`);
-- the inboxes' (``ch:inbox``): an invite, for its player (:class:`InboxNews`);
+- each race's (``ch:race:{rid}``): its :class:`~.race_news.RaceNews`;
+- each race's boards for its spectators (``ch:watch:{rid}``): :class:`WatchBoard`;
 - the bans' (``ch:ban``): a player an operator banned, whose connections every
   instance closes (:class:`~.moderation.Banned`);
 - each player's (``ch:pl:{name}``), subscribed by the instances where that player is
   connected: a game of theirs written elsewhere (:class:`GameWritten`), so that every
   connection of a player — two tabs, a phone and a terminal — sees its games' changes
-  at once.
+  at once; an invite (:class:`InboxNews`); a finished game of a challenge they made
+  (:class:`ChallengeResult`); a sign-out.
+
+Under classic pub/sub every instance follows every race's and watch channel (two
+patterns). Under sharded pub/sub (``store/channels.py``: a Redis Cluster of Redis 7)
+patterns do not exist, and an instance follows only the races it has a reason to: a
+race op of a player connected here, or their resuming a race game
+(:meth:`News.race_here`, from the edge), a race's
+news naming a member connected here (and the rematch it names), a spectator here
+(:meth:`News.spectating`); it stops when the last of them has gone. A player connected
+to two instances who joins a race on one tells the other on their own channel.
 
 A player's channel carries a game's change only while some other instance holds a
 connection of that player: an instance that gets a player's first connection says so
@@ -33,13 +40,14 @@ import contextlib
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from protocol import pack, unpack
 
 from ..store import Store
+from ..store.channels import Listening
 from .moderation import Banned
 from .race_news import RaceNews
 from .records import Record
@@ -50,6 +58,12 @@ log = logging.getLogger("pasyans.news")
 PEER_TTL = 90.0
 #: seconds between two repeats of this instance's ``here`` to the players it shares
 PEER_REFRESH = 30.0
+#: the kinds of message that carry news (classic, by a pattern, sharded)
+MESSAGES = ("message", "pmessage", "smessage")
+#: seconds a sign-in or a race op waits at most for its subscriptions (``settled``)
+FOLLOW_WAIT = 1.0
+#: seconds the listener waits for a message before it applies new subscriptions
+POLL = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,10 +130,23 @@ class News:
         #: player → other instances holding a connection of theirs → when last heard
         self._peers: dict[str, dict[str, float]] = {}
         #: (un)subscriptions and announcements waiting for the listening loop
-        self._pending: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._pending: asyncio.Queue[tuple[str, str, bytes]] = asyncio.Queue()
         #: the edge's delivery to this instance's own connections (set by the App)
         self.local: Deliver | None = None
         self._refreshed = time.monotonic()
+        #: sharded pub/sub: race id → its members as last heard, for the races
+        #: followed here
+        self._races: dict[str, frozenset[str]] = {}
+        #: sharded pub/sub: races watched by a spectator here
+        self._spectated: set[str] = set()
+        #: sharded pub/sub: the race and watch channels to follow
+        self._channels: set[str] = set()
+        #: how many (un)subscriptions and announcements were queued, and applied
+        #: (:meth:`settled`)
+        self._queued = 0
+        self._applied = 0
+        self._progress = asyncio.Event()
+        self._listening = False
 
     # -- who is connected here ------------------------------------------------------------
 
@@ -128,7 +155,26 @@ class News:
         key = player.casefold()
         if key not in self._players:
             self._players.add(key)
-            self._pending.put_nowait(("follow", key))
+            self._queue(("follow", key, b""))
+
+    def _queue(self, item: tuple[str, str, bytes]) -> None:
+        self._queued += 1
+        self._pending.put_nowait(item)
+
+    async def settled(self) -> None:
+        """Once every (un)subscription queued so far is applied (at most
+        :data:`FOLLOW_WAIT` seconds): a sign-in's answer, and a race op's, wait for
+        it, so that whatever is published after it for the player or the race (an
+        invite, another member joining) reaches this instance."""
+        target = self._queued
+        deadline = asyncio.get_running_loop().time() + FOLLOW_WAIT
+        while self._listening and self._applied < target:
+            self._progress.clear()
+            left = deadline - asyncio.get_running_loop().time()
+            try:
+                await asyncio.wait_for(self._progress.wait(), max(0.0, left))
+            except TimeoutError:
+                return
 
     def left(self, player: str) -> None:
         """``player``'s last connection here closed: say ``gone``, stop following."""
@@ -136,7 +182,74 @@ class News:
         if key in self._players:
             self._players.discard(key)
             self._peers.pop(key, None)
-            self._pending.put_nowait(("unfollow", key))
+            self._queue(("unfollow", key, b""))
+            for rid, members in list(self._races.items()):
+                if key in members:
+                    self._keep_race(rid)
+
+    # -- which races are followed here (sharded pub/sub) -------------------------------
+
+    def race_here(self, race: Mapping[str, Any], player: str | None = None) -> None:
+        """A race's object seen here: in the answer to a race op of ``player`` (connected
+        here), or in its news. Under sharded pub/sub, follow its channel while a member
+        is connected here (and the rematch it names); ``player``'s other instances are
+        told to follow it too."""
+        if not self.store.sharded:
+            return
+        rid = str(race["race_id"])
+        members = frozenset(str(p["player"]).casefold() for p in race.get("players") or ())
+        if player is not None:
+            members |= {player.casefold()}
+        self._races[rid] = members
+        self._keep_race(rid)
+        rematch = race.get("rematch")
+        if isinstance(rematch, Mapping) and rematch.get("race_id") and rid in self._races:
+            new = str(rematch["race_id"])
+            if new not in self._races:
+                self._races[new] = members
+                self._keep_race(new)
+        if player is not None and rid in self._races and self.elsewhere(player):
+            message = pack({"race": rid, "from": self.instance})
+            self._queue(("say", self.keys.player_channel(player), message))
+
+    def spectating(self, rid: str, watching: bool) -> None:
+        """Whether a spectator here watches race ``rid`` (the relay says, under
+        sharded pub/sub): its race and watch channels are followed while one does."""
+        if not self.store.sharded:
+            return
+        if watching:
+            self._spectated.add(rid)
+            self._races.setdefault(rid, frozenset())
+        else:
+            self._spectated.discard(rid)
+        self._keep_race(rid)
+
+    def _keep_race(self, rid: str) -> None:
+        """Follow or leave ``rid``'s channels as somebody here needs them."""
+        members = self._races.get(rid, frozenset())
+        needed = rid in self._spectated or any(m in self._players for m in members)
+        channels = [self.keys.race_channel(rid)]
+        if rid in self._spectated:
+            channels.append(self.keys.watch_channel(rid))
+        if not needed:
+            self._races.pop(rid, None)
+            channels.append(self.keys.watch_channel(rid))
+        for channel in channels:
+            if needed and channel not in self._channels:
+                self._channels.add(channel)
+                self._queue(("sub", channel, b""))
+            elif not needed and channel in self._channels:
+                self._channels.discard(channel)
+                self._queue(("unsub", channel, b""))
+        if needed and rid not in self._spectated:
+            watch = self.keys.watch_channel(rid)
+            if watch in self._channels:
+                self._channels.discard(watch)
+                self._queue(("unsub", watch, b""))
+
+    def races_followed(self) -> list[str]:
+        """The races followed here under sharded pub/sub (for tests and metrics)."""
+        return sorted(self._races)
 
     def elsewhere(self, player: str) -> bool:
         """Whether another instance holds a connection of ``player`` (as last heard)."""
@@ -160,14 +273,14 @@ class News:
             await self.local(item)
         if self.elsewhere(rec.player):
             message = {"game": item.event, "from": self.instance}
-            await self.store.publish(self.keys.player_channel(rec.player), pack(message))
+            await self.store.spublish(self.keys.player_channel(rec.player), pack(message))
 
     async def signed_out(self, player: str) -> None:
         """Tell every other instance to close ``player``'s connections there (the
         token they signed in with is refused now): always published, whatever this
         instance last heard of where the player is connected."""
         message = pack({"signout": self.instance})
-        await self.store.publish(self.keys.player_channel(player), message)
+        await self.store.spublish(self.keys.player_channel(player), message)
 
     # -- what comes in ---------------------------------------------------------------------
 
@@ -177,26 +290,26 @@ class News:
         while True:
             pubsub = self.store.pubsub()
             try:
-                patterns = [self.keys.race_channels(), self.keys.watch_channels()]
-                await pubsub.psubscribe(
-                    *patterns,
-                    self.keys.challenge_channel(),
-                    self.keys.inbox_channel(),
-                    self.keys.ban_channel(),
-                )
+                await pubsub.subscribe(self.keys.ban_channel())
+                if not self.store.sharded:
+                    await pubsub.psubscribe(self.keys.race_channels(), self.keys.watch_channels())
+                await pubsub.follow(*sorted(self._channels))
                 followed = [self.keys.player_channel(p) for p in self._players]
                 if followed:
-                    await pubsub.subscribe(*followed)
+                    await pubsub.follow(*followed)
                     for player in self._players:
                         await self._say(player, "here")
+                self._applied = self._queued - self._pending.qsize()  # all followed
+                self._progress.set()
+                self._listening = True
                 while True:
                     await self._apply_pending(pubsub, deliver)
                     await self._refresh()
-                    msg = await pubsub.get_message(timeout=0.2)
+                    msg = await pubsub.get_message(timeout=POLL)
                     task = asyncio.current_task()
                     if task is not None and task.cancelling():
                         raise asyncio.CancelledError  # swallowed by the client's timeout
-                    if msg is not None and msg.get("type") in ("pmessage", "message"):
+                    if msg is not None and msg.get("type") in MESSAGES:
                         try:
                             item = await self._read(msg["channel"], msg["data"])
                             if item is not None:
@@ -204,6 +317,7 @@ class News:
                         except Exception:
                             log.exception("cannot deliver news from %r", msg.get("channel"))
             except asyncio.CancelledError:
+                self._listening = False
                 raise
             except Exception as exc:
                 task = asyncio.current_task()
@@ -215,18 +329,25 @@ class News:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(pubsub.aclose(), 1)
 
-    async def _apply_pending(self, pubsub: Any, deliver: Deliver) -> None:
+    async def _apply_pending(self, pubsub: Listening, deliver: Deliver) -> None:
         while not self._pending.empty():
-            what, player = self._pending.get_nowait()
-            channel = self.keys.player_channel(player)
-            if what == "follow" and player in self._players:
-                await pubsub.subscribe(channel)
-                await self._say(player, "here")
+            what, name, data = self._pending.get_nowait()
+            if what == "sub" and name in self._channels:
+                await pubsub.follow(name)
+            elif what == "unsub" and name not in self._channels:
+                await pubsub.unfollow(name)
+            elif what == "say":
+                await self.store.spublish(name, data)
+            elif what == "follow" and name in self._players:
+                await pubsub.follow(self.keys.player_channel(name))
+                await self._say(name, "here")
                 # a sign-out published before the subscription was missed: check
-                await deliver(SignedOut(player, check=True))
-            elif what == "unfollow" and player not in self._players:
-                await pubsub.unsubscribe(channel)
-                await self._say(player, "gone")
+                await deliver(SignedOut(name, check=True))
+            elif what == "unfollow" and name not in self._players:
+                await pubsub.unfollow(self.keys.player_channel(name))
+                await self._say(name, "gone")
+            self._applied += 1
+            self._progress.set()
 
     async def _refresh(self) -> None:
         """Repeat ``here`` to the players shared with other instances."""
@@ -239,32 +360,35 @@ class News:
 
     async def _say(self, player: str, what: str) -> None:
         message = pack({what: self.instance})
-        await self.store.publish(self.keys.player_channel(player), message)
+        await self.store.spublish(self.keys.player_channel(player), message)
 
     async def _read(self, channel: bytes | str, data: bytes) -> Item | None:
         name = channel.decode() if isinstance(channel, bytes) else channel
         keys = self.keys
-        if name == keys.challenge_channel():
-            message = unpack(data)
-            return ChallengeResult(str(message["creator"]), dict(message["event"]))
         if name == keys.ban_channel():
             message = unpack(data)
             reason, renamed = str(message.get("reason") or ""), str(message.get("renamed") or "")
             return Banned(str(message["player"]), reason, renamed)
-        if name == keys.inbox_channel():
-            message = unpack(data)
-            return InboxNews(str(message["to"]), dict(message["event"]))
         if name.startswith(keys.watch_channels()[:-1]):
             fields = unpack(data)
             return WatchBoard(str(fields["race_id"]), dict(fields))
         if name.startswith(keys.race_channels()[:-1]):
-            return RaceNews.from_bytes(data)
+            news = RaceNews.from_bytes(data)
+            self.race_here(news.race)  # its members and rematch, under sharded pub/sub
+            return news
         if name.startswith(keys.player_channels_prefix()):
             return await self._player_message(name[len(keys.player_channels_prefix()) :], data)
         return None
 
     async def _player_message(self, player: str, data: bytes) -> Item | None:
         message: dict[str, Any] = unpack(data)
+        if player not in self._players:
+            return None
+        # for every connection of the player's, whichever instance published it
+        if "invited" in message:
+            return InboxNews(player, dict(message["invited"]))
+        if "challenge" in message:
+            return ChallengeResult(player, dict(message["challenge"]))
         peer = str(
             message.get("here")
             or message.get("gone")
@@ -285,6 +409,11 @@ class News:
         if "here" in message:
             if not known:  # tell the newcomer this instance holds the player too
                 await self._say(player, "here")
+            return None
+        if "race" in message:  # they are in a race: follow it here too
+            rid = str(message["race"])
+            self._races[rid] = self._races.get(rid, frozenset()) | {player}
+            self._keep_race(rid)
             return None
         game = message.get("game")
         return GameWritten(player, dict(game)) if isinstance(game, dict) else None

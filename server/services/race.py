@@ -469,7 +469,9 @@ class Races:
         away = frozenset(p["player"] for p in race["players"] if p["away"])
         if self._shown.get(rid) != (str(race["status"]), away):
             try:
-                await self.publish(rid)
+                # noted as shown here too: under sharded pub/sub this instance may no
+                # longer follow the race's channel (its members here have left)
+                self.noticed(await self.publish(rid))
             except ProtocolError as exc:
                 if exc.code is not ErrorCode.NOT_FOUND:
                     raise
@@ -671,7 +673,7 @@ class Races:
         """Build the race and publish it to every instance; returns it."""
         race = await self.build(rid)
         news = RaceNews(race, games or {})
-        await self.store.publish(self.store.keys.race_channel(rid), news.to_bytes())
+        await self.store.spublish(self.store.keys.race_channel(rid), news.to_bytes())
         return race
 
 

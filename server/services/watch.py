@@ -158,4 +158,4 @@ class Watch:
         if await self.count(rid):
             channel = self.store.keys.watch_channel(rid)
             for board in await self.boards(rid):
-                await self.store.publish(channel, pack(board))
+                await self.store.spublish(channel, pack(board))

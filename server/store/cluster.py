@@ -14,11 +14,14 @@ How the server's Redis work maps onto slots:
 - Moves go through a :class:`~.pipe.ScriptPipe` per primary (:class:`NodePipes`), the
   single Redis's pipelined connection, to the node redis-py's slot map names; what
   that map got wrong (``MOVED``, ``ASK``, a node gone) is left to redis-py's own call.
-- Pub/sub: in Redis Cluster a classic ``PUBLISH`` reaches the subscribers of every
-  node (the cluster bus broadcasts it), so the race listener subscribes on a plain
-  connection to any one node (:class:`Subscribers`). The asyncio cluster client has
-  ``pubsub()`` and ``publish()`` only from redis-py 8.0; a plain node connection, and
-  ``PUBLISH`` sent as a raw command, work with every redis-py from 5.0 on.
+- Pub/sub (:mod:`.channels`): in Redis Cluster a classic ``PUBLISH`` reaches the
+  subscribers of every node (the cluster bus broadcasts it), so the news listener's
+  classic subscriptions are on a plain connection to any one node (:class:`Subscribers`).
+  The asyncio cluster client has ``pubsub()`` and ``publish()`` only from redis-py 8.0;
+  a plain node connection, and ``PUBLISH`` sent as a raw command, work with every
+  redis-py from 5.0 on. On a cluster of Redis 7 the per-entity channels are sharded
+  (``SPUBLISH``, routed by the channel's slot; ``SSUBSCRIBE`` through redis-py's
+  ``ClusterPubSub``).
 """
 
 from __future__ import annotations

@@ -17,9 +17,9 @@ from contextlib import asynccontextmanager
 from typing import Any, overload
 
 import redis.asyncio as aioredis
-from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import RedisCluster
 
+from .channels import Listening, choose
 from .cluster import ClusterSpec, NodePipes, Subscribers, check_prefix
 from .durability import Durability, Replicated
 from .keys import Keys
@@ -76,8 +76,14 @@ class Connection:
         durability: Durability = Durability.DEFAULT,
         wait_replicas: int = 1,
         replica_timeout: float = 1.0,
+        pubsub: str = "auto",
     ) -> None:
         self.keys = Keys(prefix)
+        #: the pub/sub kind asked for (``--pubsub``); :meth:`choose_pubsub` decides
+        self._pubsub_wanted = pubsub
+        #: whether the per-entity channels are sharded (:mod:`.channels`): classic
+        #: until :meth:`choose_pubsub` says otherwise
+        self.sharded = False
         spec: ClusterSpec | None = None
         self.redis: aioredis.Redis | RedisCluster
         self._subscribers: Subscribers | None = None
@@ -158,18 +164,37 @@ class Connection:
 
     # -- pub/sub ----------------------------------------------------------------------
 
-    def pubsub(self) -> PubSub:
-        """A fresh pub/sub connection (subscribe messages ignored) for the race
-        listener; on a cluster, to one node, another one at each call."""
+    async def choose_pubsub(self) -> bool:
+        """Decide, once at start, whether the per-entity channels are sharded
+        (:func:`.channels.choose`); returns it."""
+        self.sharded = await choose(self.redis, self._pubsub_wanted)
+        return self.sharded
+
+    def pubsub(self) -> Listening:
+        """Fresh pub/sub connections (subscribe messages ignored) for the news
+        listener: classic ones (on a cluster, to one node, another one at each call),
+        and the sharded ones when :attr:`sharded`."""
         if self._subscribers is not None:
-            return self._subscribers.pubsub()
-        assert isinstance(self.redis, aioredis.Redis)
-        return self.redis.pubsub(ignore_subscribe_messages=True)
+            classic = self._subscribers.pubsub()
+        else:
+            assert isinstance(self.redis, aioredis.Redis)
+            classic = self.redis.pubsub(ignore_subscribe_messages=True)
+        if self.sharded and isinstance(self.redis, RedisCluster):
+            return Listening(classic, self.redis.pubsub(ignore_subscribe_messages=True))
+        return Listening(classic)
 
     async def publish(self, channel: str, data: bytes) -> None:
+        """On a channel for every instance (classic ``PUBLISH``)."""
         async with self._call("publish"):
             # Not ``publish()``: the asyncio cluster client has it only from redis-py 8.
             await self.redis.execute_command("PUBLISH", channel, data)
+
+    async def spublish(self, channel: str, data: bytes) -> None:
+        """On a per-entity channel (a race's, a player's): ``SPUBLISH`` to the shard
+        of its slot when :attr:`sharded`, else as :meth:`publish`."""
+        async with self._call("publish"):
+            command = "SPUBLISH" if self.sharded else "PUBLISH"
+            await self.redis.execute_command(command, channel, data)
 
 
 class Lua:

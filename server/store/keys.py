@@ -87,10 +87,6 @@ class Keys:
         """String (TTL): invites the player sent in the hour ``window``."""
         return f"{self.prefix}pl:{{{name.casefold()}}}:invites:{window}"
 
-    def inbox_channel(self) -> str:
-        """Pub/sub: a new inbox item, for the instances where its player is connected."""
-        return f"{self.prefix}ch:inbox"
-
     def look_alike(self, key: str) -> str:
         """string: the registered name whose look-alike key
         (``server.services.names.look_alike_key``) is ``key``: a new name with the same
@@ -215,11 +211,13 @@ class Keys:
         return f"{self.prefix}racecode:{{{code.upper()}}}"
 
     def race_channel(self, rid: str) -> str:
-        """pub/sub channel carrying a race's events across server instances."""
+        """pub/sub channel carrying a race's events across server instances (sharded
+        on a Redis Cluster of Redis 7: ``store/channels.py``)."""
         return f"{self.prefix}ch:race:{rid}"
 
     def race_channels(self) -> str:
-        """pattern matching every race channel (what each instance subscribes to)."""
+        """pattern matching every race channel (what each instance subscribes to
+        under classic pub/sub)."""
         return f"{self.prefix}ch:race:*"
 
     # challenges (all of one challenge in its code's slot)
@@ -249,11 +247,6 @@ class Keys:
         """hash: code → how many others' results the player has seen on it."""
         return f"{self.prefix}pl:{{{name.casefold()}}}:chal:seen"
 
-    def challenge_channel(self) -> str:
-        """pub/sub channel of finished challenge games (each instance tells the
-        creator, when connected to it)."""
-        return f"{self.prefix}ch:chal"
-
     # spectators of races
     def race_spectators(self, rid: str) -> str:
         """set: everyone who watched the race (never a member of it)."""
@@ -269,7 +262,8 @@ class Keys:
 
     def player_channel(self, name: str) -> str:
         """pub/sub channel of one player's news (a game of theirs written on another
-        instance), subscribed where they are connected; the name casefolded."""
+        instance, an invite, a challenge result, a sign-out), subscribed where they
+        are connected; the name casefolded."""
         return f"{self.player_channels_prefix()}{name.casefold()}"
 
     def player_channels_prefix(self) -> str:

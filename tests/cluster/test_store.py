@@ -186,7 +186,7 @@ async def test_race_events_published_on_any_node_reach_the_listener(
     routed by the channel's slot, or each node directly) reaches it."""
     assert deployment.cluster is not None
     await store.ping()
-    pubsub = store.pubsub()
+    pubsub = store.pubsub().classic
     try:
         await pubsub.psubscribe(store.keys.race_channels())
         # Subscribed once the node has answered a PING sent after it (one connection
@@ -223,7 +223,7 @@ async def test_the_listener_moves_to_another_node_on_each_reconnect(store: Store
     await store.ping()
     seen: set[int] = set()
     for _ in range(3):
-        pubsub = store.pubsub()
+        pubsub = store.pubsub().classic
         try:
             await pubsub.psubscribe(store.keys.race_channels())
             conn = pubsub.connection
