@@ -51,8 +51,23 @@ class Compaction:
         self.retention_days = retention_days
         self.interval = interval
         self.batch = batch
+        #: pack each game as it ends (off only to measure or test a game unpacked)
+        self.at_finish = True
 
     async def finished(self, rec: Record) -> int:
+        """As a game ends: :meth:`pack` it, when :attr:`at_finish`."""
+        return await self.pack(rec) if self.at_finish else -2
+
+    async def compact(self, gid: str) -> int:
+        """:meth:`pack` the game ``gid`` as Redis has it (-1: no such game)."""
+        raw = await self.store.game(gid)
+        if raw is None:
+            return -1
+        if raw.get("packed") == b"1" or "state" not in raw:
+            return 0
+        return await self.pack(Record.load(gid, raw))
+
+    async def pack(self, rec: Record) -> int:
         """Pack the finished game ``rec`` (1 packed now, 0 before, negative: left as
         it was); a practice game goes on the retention sweep's list."""
         if rec.status == GameStatus.PLAYING:
