@@ -12,8 +12,9 @@ realistic games, and Redis is asked what each thing costs:
 - **practice games** (``--practice``): whole, packed, and summarised past their
   retention;
 - **a day of dailies**: the sixteen choices (``daily:{date}``: seeds, commitments,
-  lines), each of ``--players`` players playing ``--dailies`` of them ranked (their
-  day's and all-time boards, their claims);
+  lines), and every one of ``--players`` players playing the daily of
+  ``--daily-game`` ranked (one day's board of them all, the all-time board, their
+  claims);
 - **races** (``--races`` of ``--race-size`` players, fresh deals, rated): the race's
   keys and the ratings they move;
 - **a year's player**: one account playing ``--year-games`` games over a year (three
@@ -30,9 +31,11 @@ the baseline's figures beside).
 
     python -m bench.redis_memory [--players 200] [--json] [--save] [--compare]
 
-Bounded: about a minute on a quiet 2-core machine with the defaults (the dailies'
-choice is the slow part: ``--daily-nodes`` is the solver's budget for a day's
-sixteen).
+Bounded: about a minute of CPU with the defaults (2–5 minutes on a 2-core machine
+shared with other work); ``--daily-nodes`` bounds the dailies' choice, ``--seed-tries``
+the search for deals the greedy player wins. The year's RAM is a model of the
+measured figures (``year_model``: the mix of games a day is :data:`MIX`), not a year
+played.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import random
 import re
 import sys
@@ -107,14 +111,14 @@ async def play_out(services: Services, player: str, state: dict[str, Any]) -> st
     """Play a started game greedily to its end (resigned when the player stops): its id."""
     games = services.games
     gid = str(state["game_id"])
-    rec = games.cache[gid]
+    rec = await games.owned(gid, player)
     for move in greedy_line(rec.game, rec.state):
-        rec = games.cache[gid]
+        rec = await games.owned(gid, player, rec.seq)
         if rec.status != GameStatus.PLAYING:
             break
-        await games.move(player, gid, rec.seq, move.to_wire())
+        rec = (await games.move(player, gid, rec.seq, move.to_wire())).after
         games.clock.advance(seconds=4)  # type: ignore[attr-defined]
-    if games.cache[gid].status == GameStatus.PLAYING:
+    if (await games.owned(gid, player)).status == GameStatus.PLAYING:
         await games.resign(player, gid)
     return gid
 
@@ -127,6 +131,7 @@ _PATTERNS = [
     (re.compile(r"\d{4}-\d{2}-\d{2}"), "DATE"),
     (re.compile(rf"(?<=[:{{])({_SLUGS})(?=[:}}]|$)"), "SLUG"),
     (re.compile(r":\d+(?=:|$)"), ":N"),
+    (re.compile(r":race:[\w-]+$"), ":race:ID"),
 ]
 
 
@@ -302,21 +307,26 @@ async def phases(
     for i in range(args.practice):
         player = names[i % len(names)]
         slug = registry.slugs()[i % len(registry.slugs())]
-        gids.append(await play_out(services, player, await games.start(player, slug, Mode.PRACTICE, None)))
-    whole = [await meter.game(store, g) for g in gids]
+        gids.append(
+            await play_out(services, player, await games.start(player, slug, Mode.PRACTICE, None))
+        )
+    whole_sizes = [await meter.game(store, g) for g in gids]
     ph["practice_whole"] = await meter.used() - before
     for gid in gids:
         await compaction.compact(gid)
-    packed = [await meter.game(store, g) for g in gids]
-    fig["practice_whole_bytes"] = mean(whole)
-    fig["practice_packed_bytes"] = mean(packed)
-    fig["practice_index_bytes"] = (
-        (await meter.usage([store.keys.practice_done()]))[store.keys.practice_done()] / len(gids)
-    )
+    packed_sizes = [await meter.game(store, g) for g in gids]
+    fig["practice_whole_bytes"] = mean(whole_sizes)
+    fig["practice_packed_bytes"] = mean(packed_sizes)
+    fig["practice_index_bytes"] = (await meter.usage([store.keys.practice_done()]))[
+        store.keys.practice_done()
+    ] / len(gids)
     games.clock.advance(days=int(compaction.retention_days) + 1)  # type: ignore[attr-defined]
     summarised = await compaction.sweep()
     fig["practice_summary_bytes"] = mean([await meter.game(store, g) for g in gids])
-    say(f"practice: {mean(whole):.0f} → {mean(packed):.0f} → {fig['practice_summary_bytes']:.0f} B ({summarised})")
+    say(
+        f"practice: {mean(whole_sizes):.0f} → {mean(packed_sizes):.0f} → "
+        f"{fig['practice_summary_bytes']:.0f} B ({summarised})"
+    )
 
     # a day of dailies: the choices, then players' ranked attempts
     day = services.dailies.today()
@@ -328,22 +338,29 @@ async def phases(
     before = await meter.used()
     attempts = 0
     daily_gids = []
-    for name in names:
-        for slug in rnd.sample(registry.slugs(), args.dailies):
-            state = await games.start(name, slug, Mode.DAILY, None)
-            daily_gids.append(await play_out(services, name, state))
-            attempts += 1
+    for name in names:  # every player the same daily: one day's board of them all
+        state = await games.start(name, args.daily_game, Mode.DAILY, None)
+        daily_gids.append(await play_out(services, name, state))
+        attempts += 1
     for gid in daily_gids:
         await compaction.compact(gid)
     ph["daily_attempts"] = await meter.used() - before
+    keys = store.keys
+    day_board = [keys.board(args.daily_game, day), keys.board_players(args.daily_game, day)]
+    all_board = [keys.board(args.daily_game, "all"), keys.board_players(args.daily_game, "all")]
+    sizes = await meter.usage(day_board + all_board)
     fams = await meter.families()
-    boards = sum(v["bytes"] for f, v in fams.items() if f.startswith("lb:"))
     claims = fams.get("pl:{…}:daily", {"bytes": 0})["bytes"]
     fig["daily_attempts"] = attempts
-    fig["board_bytes_per_attempt"] = boards / attempts
+    fig["board_bytes_per_attempt"] = sum(sizes[k] for k in day_board) / attempts
+    fig["alltime_bytes_per_player_game"] = sum(sizes[k] for k in all_board) / attempts
     fig["claim_bytes_per_attempt"] = claims / attempts
+    report.year["board_encoding"] = await meter.encoding(day_board[0])
     fig["daily_game_packed_bytes"] = mean([await meter.game(store, g) for g in daily_gids])
-    say(f"dailies: {fig['daily_choices_bytes']} B of choices, {fig['board_bytes_per_attempt']:.0f} B of boards an attempt")
+    say(
+        f"dailies: {fig['daily_choices_bytes']} B of choices, "
+        f"{fig['board_bytes_per_attempt']:.0f} B of boards an attempt"
+    )
 
     # races
     before = await meter.used()
@@ -376,13 +393,13 @@ async def phases(
         if f.startswith(("race:", "racecode:", "rt:")):
             race_bytes += v["bytes"] - race_fams_before.get(f, {"bytes": 0})["bytes"]
     fig["race_bytes"] = race_bytes / max(1, args.races)
-    fig["race_used_memory"] = ph["races"] / max(1, args.races)
-    say(f"races: {fig['race_bytes']:.0f} B a race (keys), {fig['race_used_memory']:.0f} B used_memory")
+    say(f"races: {fig['race_bytes']:.0f} B a race")
 
     # a year's player: three games a day for a year
     await services.accounts.register("yearly")
     compaction.at_finish = True
     before = await meter.used()
+    keys_before = await meter.usage(await meter.keys())
     for i in range(args.year_games):
         slug = registry.slugs()[i % 16]
         state = await games.start("yearly", slug, Mode.PRACTICE, None)
@@ -410,15 +427,24 @@ async def phases(
     report.year["player_games_encoding"] = await meter.encoding(mine[0])
     report.year["counted_encoding"] = await meter.encoding(mine[1])
     ph["year_player"] = await meter.used() - before
-    say(f"a year's player: {fig['list_bytes_per_game']:.0f} + {fig['counted_bytes_per_game']:.0f} B a game in lists, {fig['year_stats_bytes']} B stats")
+    keys_after = await meter.usage(await meter.keys())
+    grown = sum(keys_after.values()) - sum(keys_before.values())
+    fig["overhead_per_key"] = (ph["year_player"] - grown) / max(
+        1, len(keys_after) - len(keys_before)
+    )
+    say(
+        f"a year's player: {fig['list_bytes_per_game']:.0f} + "
+        f"{fig['counted_bytes_per_game']:.0f} B a game in lists, {fig['year_stats_bytes']} B stats"
+    )
 
     fams = await meter.families()
     fig["stats_bytes"] = fams.get("pl:{…}:stats", {"bytes": 0})["bytes"] / (len(names) + 1)
-    fig["ratings_bytes"] = sum(v["bytes"] for f, v in fams.items() if f.startswith("rt:{…}") and ":race:" not in f) / len(names)
+    fig["ratings_bytes"] = sum(
+        v["bytes"] for f, v in fams.items() if f.startswith("rt:{…}") and ":race:" not in f
+    ) / len(names)
     report.families = fams
     ph["total"] = await meter.used() - base
     fig["keys_total_bytes"] = sum(v["bytes"] for v in fams.values())
-    fig["used_over_keys"] = ph["total"] / fig["keys_total_bytes"]
 
 
 # -- a year ------------------------------------------------------------------------------
@@ -429,41 +455,42 @@ RETENTION_DAYS = 30
 
 
 def year_model(report: Report, args: argparse.Namespace) -> None:
-    """Bytes a year of ``n`` daily players takes, packed and as today (unpacked)."""
+    """Bytes a year of one daily player takes (under :data:`MIX`), with finished
+    games packed (and practice games summarised past :data:`RETENTION_DAYS`) and as
+    kept before (whole); every key also costs :data:`overhead_per_key` (the keyspace's
+    own entry and the allocator's rounding, measured by ``used_memory``)."""
     f = report.figures
+    oh = f["overhead_per_key"]
     days = 365
-    games_a_year = days * sum(MIX.values())
-    per_game_lists = f["list_bytes_per_game"] + f["counted_bytes_per_game"]
-    race_size = args.race_size
-    player = f["account_bytes"] + f["friends_bytes"] + f["year_stats_bytes"] + f["in_play_bytes"]
-    player += f["ratings_bytes"]
-    whole_game = f["game_whole_bytes"]
-    today = player + games_a_year * (whole_game + per_game_lists)
-    today += days * MIX["daily"] * (f["board_bytes_per_attempt"] + f["claim_bytes_per_attempt"])
-    today += days * MIX["race"] / race_size * f["race_bytes"]
-    packed = player + games_a_year * per_game_lists
-    packed += days * MIX["daily"] * (
-        f["daily_game_packed_bytes"] + f["board_bytes_per_attempt"] + f["claim_bytes_per_attempt"]
+    lists = f["list_bytes_per_game"] + f["counted_bytes_per_game"]
+    fixed = f["account_bytes"] + f["friends_bytes"] + f["year_stats_bytes"] + f["in_play_bytes"]
+    fixed += f["ratings_bytes"] + 16 * f["alltime_bytes_per_player_game"] + 12 * oh
+    daily_extra = f["board_bytes_per_attempt"] + f["claim_bytes_per_attempt"]
+    race_share = (f["race_bytes"] + 8 * oh) / args.race_size
+    today = fixed + days * (
+        MIX["daily"] * (f["game_whole_bytes"] + 2 * oh + lists + daily_extra)
+        + MIX["practice"] * (f["practice_whole_bytes"] + 2 * oh + lists)
+        + MIX["race"] * (f["game_whole_bytes"] + 2 * oh + lists + race_share)
     )
-    packed += days * MIX["race"] * f["game_packed_bytes"]
-    packed += days * MIX["race"] / race_size * f["race_bytes"]
-    practice = days * MIX["practice"]
     recent = RETENTION_DAYS * MIX["practice"]
-    packed += recent * (f["practice_packed_bytes"] + f["practice_index_bytes"])
-    packed += (practice - recent) * f["practice_summary_bytes"]
-    overhead = f["used_over_keys"]
-    fixed = days * f["daily_choices_bytes"]
+    older = (days - RETENTION_DAYS) * MIX["practice"]
+    packed = fixed + days * (
+        MIX["daily"] * (f["daily_game_packed_bytes"] + 2 * oh + lists + daily_extra)
+        + MIX["race"] * (f["game_packed_bytes"] + 2 * oh + lists + race_share)
+    )
+    packed += recent * (f["practice_packed_bytes"] + 2 * oh + lists + f["practice_index_bytes"])
+    packed += older * (f["practice_summary_bytes"] + oh + lists)
+    choices = days * (f["daily_choices_bytes"] + oh)
     out: dict[str, Any] = {
         "mix_per_day": MIX,
         "retention_days": RETENTION_DAYS,
-        "bytes_per_player_year_today": round(today),
+        "bytes_per_player_year_whole": round(today),
         "bytes_per_player_year_packed": round(packed),
-        "used_over_keys": round(overhead, 3),
-        "dailies_fixed_bytes_year": round(fixed),
+        "dailies_choices_bytes_year": round(choices),
     }
     for n in (100_000, 1_000_000):
-        for kind, per in (("today", today), ("packed", packed)):
-            out[f"gib_{n}_{kind}"] = round((n * per * overhead + fixed) / 2**30, 1)
+        for kind, per in (("whole", today), ("packed", packed)):
+            out[f"gib_{n}_{kind}"] = round((n * per + choices) / 2**30, 1)
     report.year |= out
 
 
@@ -509,31 +536,41 @@ def parser() -> argparse.ArgumentParser:
         ),
         epilog="Every figure is in --json; the table's last column is the saved baseline's.",
     )
-    p.add_argument("--players", type=int, default=200, help="accounts (default 200)")
+    p.add_argument("--players", type=int, default=160, help="accounts (default 160)")
     p.add_argument("--follows", type=int, default=10, help="players each follows (default 10)")
-    p.add_argument("--practice", type=int, default=64, help="practice games (default 64)")
-    p.add_argument("--dailies", type=int, default=1, help="ranked dailies a player plays (default 1)")
+    p.add_argument("--practice", type=int, default=32, help="practice games (default 32)")
+    p.add_argument(
+        "--daily-game", default="short", help="the daily every player plays (default short)"
+    )
     p.add_argument("--races", type=int, default=10, help="races (default 10)")
     p.add_argument("--race-size", type=int, default=3, help="players a race (default 3)")
     p.add_argument(
-        "--year-games", type=int, default=1095, help="games of the year's player (default 1095: 3 a day)"
+        "--year-games",
+        type=int,
+        default=400,
+        help="games of the year's player, one each 8 hours (default 400)",
     )
     p.add_argument(
         "--daily-nodes",
         type=int,
-        default=40_000,
-        help="solver nodes a daily's choice may spend (default 40,000; a server's: 2,500,000)",
+        default=20_000,
+        help="solver nodes a daily's choice may spend (default 20,000; a server's: 2,500,000)",
     )
-    p.add_argument("--seed-tries", type=int, default=60, help="deals tried for a win (default 60)")
+    p.add_argument(
+        "--seed-tries", type=int, default=30, help="deals tried for a greedy win (default 30)"
+    )
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.add_argument("--save", action="store_true", help=f"write them to {BASELINE.name}")
     p.add_argument("--compare", action="store_true", help="show the baseline's figures beside")
-    p.add_argument("-v", "--verbose", action="store_true", help="say each phase's figures as it goes")
+    p.add_argument(
+        "-v", "--verbose", action="store_true", help="say each phase's figures as it goes"
+    )
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    logging.disable(logging.WARNING)  # the dailies' incidents of a small budget
     report = asyncio.run(measure(args))
     data = report.__dict__
     if args.save:

@@ -54,9 +54,10 @@ class Compaction:
         #: pack each game as it ends (off only to measure or test a game unpacked)
         self.at_finish = True
 
-    async def finished(self, rec: Record) -> int:
+    async def finished(self, rec: Record) -> None:
         """As a game ends: :meth:`pack` it, when :attr:`at_finish`."""
-        return await self.pack(rec) if self.at_finish else -2
+        if self.at_finish:
+            await self.pack(rec)
 
     async def compact(self, gid: str) -> int:
         """:meth:`pack` the game ``gid`` as Redis has it (-1: no such game)."""

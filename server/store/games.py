@@ -124,7 +124,7 @@ class GameStore(Connection):
             raw = await self.redis.zrangebyscore(
                 self.keys.practice_done(), "-inf", f"({before_ms}", start=0, num=limit
             )
-        return [_text(g) or "" for g in raw]
+        return [_text(g) or "" for g in raw]  # type: ignore[arg-type]
 
     async def practice_forget(self, gids: list[str]) -> None:
         async with self._call("practice_done"):

@@ -26,7 +26,7 @@ from tests.support.redis import RedisProcess
 TODAY = "2026-03-14"
 
 
-async def raw_game(store: Store, gid: str) -> tuple[dict[bytes, bytes], int, bytes, bool]:
+async def raw_game(store: Store, gid: str) -> tuple[dict[Any, Any], int, Any, bool]:
     """The game's hash as Redis holds it, whether its log list exists, its hash's
     encoding, whether its packed string exists."""
     r = store.redis
@@ -78,6 +78,7 @@ async def played_and_packed(url: str, slug: str, seed: int, picks: list[int]) ->
         if games.cache[gid].status == "playing":
             await games.resign("packer", gid)
         fields = await store.game(gid)
+        assert fields is not None
         log = await store.game_log(gid)
         steps = await replay_steps(services, "packer", gid)
         listed = await games.my_games("packer", 10, None)
@@ -221,7 +222,9 @@ async def test_two_instances_compacting_at_once_do_it_once(
     assert app.services is not None and app.services.compaction is not None
     one = app.services.compaction
     one.at_finish = False
-    ended = [await play(player, await player.start("crescent", "practice"), 4 + i) for i in range(6)]
+    ended = [
+        await play(player, await player.start("crescent", "practice"), 4 + i) for i in range(6)
+    ]
     gids = [s["game_id"] for s in ended]
     async with running_app(redis_url, clock=clock, key_prefix=app.settings.key_prefix) as other:
         assert other.services is not None and other.services.compaction is not None
@@ -248,4 +251,3 @@ async def test_a_game_in_play_is_never_packed(app: App, player: TestClient) -> N
     assert await app.services.compaction.compact(state["game_id"]) == -2
     state = await player.move(state, state["legal"][0])  # and it plays on
     assert state["seq"] == 2
-
