@@ -7,8 +7,9 @@ realistic games, and Redis is asked what each thing costs:
   ``--follows`` others; their statistics and ratings as play fills them;
 - **a game of each patience**, won and lost, at a sensible player's length (the
   greedy player of ``bench/winrate.py``: a deal it wins, a deal it does not win, played
-  to its end and resigned when it stops): the game's hash and log as kept today
-  (unpacked), then packed (``server/store/packing.py``);
+  to its end and resigned when it stops; for a game the greedy player never wins, the
+  solver's certified line of a deal, shorter than a person's): the game's hash and
+  log as kept today (unpacked), then packed (``server/store/packing.py``);
 - **practice games** (``--practice``): whole, packed, and summarised past their
   retention;
 - **a day of dailies**: the sixteen choices (``daily:{date}``: seeds, commitments,
@@ -60,6 +61,7 @@ from server.patience import registry
 from server.patience.engine import AnyGame, AnyState, Move
 from server.services import FakeClock, Services
 from server.settings import Settings
+from server.solver import jobs
 from server.solver.daily import Budget
 from server.store import Store
 
@@ -107,6 +109,26 @@ def seed_that(game: AnyGame, wins: bool, tries: int = 60) -> int | None:
     return None
 
 
+def solver_win(game: AnyGame, args: argparse.Namespace) -> tuple[int, list[Move]] | None:
+    """A deal the greedy player does not win, won along the solver's certified line
+    (within ``--win-nodes``): the seed and the line."""
+    for seed in range(args.win_seeds):
+        found = jobs.find_line(game.slug, game.dumps(game.deal(seed)), args.win_nodes, 10.0)
+        if found.line:
+            return seed, [game.parse_move(wire) for wire in found.line]
+    return None
+
+
+async def play_line(services: Services, player: str, gid: str, line: list[Move]) -> None:
+    games = services.games
+    for move in line:
+        rec = await games.owned(gid, player)
+        if rec.status != GameStatus.PLAYING:
+            break
+        await games.move(player, gid, rec.seq, move.to_wire())
+        games.clock.advance(seconds=1)  # type: ignore[attr-defined]
+
+
 async def play_out(services: Services, player: str, state: dict[str, Any]) -> str:
     """Play a started game greedily to its end (resigned when the player stops): its id."""
     games = services.games
@@ -117,7 +139,7 @@ async def play_out(services: Services, player: str, state: dict[str, Any]) -> st
         if rec.status != GameStatus.PLAYING:
             break
         rec = (await games.move(player, gid, rec.seq, move.to_wire())).after
-        games.clock.advance(seconds=4)  # type: ignore[attr-defined]
+        games.clock.advance(seconds=1)  # type: ignore[attr-defined]
     if (await games.owned(gid, player)).status == GameStatus.PLAYING:
         await games.resign(player, gid)
     return gid
@@ -270,12 +292,19 @@ async def phases(
         game = registry.get(slug)
         for wins in (True, False):
             seed = seed_that(game, wins, args.seed_tries)
-            if seed is None:
+            solved = solver_win(game, args) if wins and seed is None else None
+            if seed is None and solved is None:
                 continue
             player = names[len(report.per_game) % len(names)]
-            state = await games.start(player, slug, Mode.DEAL, seed)
-            gid = await play_out(services, player, state)
-            rec = games.cache[gid]
+            if solved is not None:
+                seed, line = solved
+                state = await games.start(player, slug, Mode.DEAL, seed)
+                gid = str(state["game_id"])
+                await play_line(services, player, gid, line)
+            else:
+                state = await games.start(player, slug, Mode.DEAL, seed)
+                gid = await play_out(services, player, state)
+            rec = await games.owned(gid, player)
             whole = await meter.game(store, gid)
             encoding = await meter.encoding(store.keys.game(gid))
             assert await compaction.compact(gid) == 1
@@ -283,7 +312,9 @@ async def phases(
             report.per_game.append(
                 {
                     "game": slug,
-                    "result": str(rec.status) if wins else "lost/resigned",
+                    "result": ("won (solver)" if solved else str(rec.status))
+                    if wins
+                    else "lost/resigned",
                     "seed": seed,
                     "moves": rec.moves,
                     "log": len(await store.game_log(gid)),
@@ -294,8 +325,8 @@ async def phases(
                 }
             )
             say(f"  {slug} {report.per_game[-1]['result']}: {whole} → {packed} B")
-    won = [g for g in report.per_game if g["result"] == "won"]
-    lost = [g for g in report.per_game if g["result"] != "won"]
+    won = [g for g in report.per_game if g["result"].startswith("won")]
+    lost = [g for g in report.per_game if not g["result"].startswith("won")]
     fig["game_whole_bytes"] = mean([g["whole_bytes"] for g in report.per_game])
     fig["game_packed_bytes"] = mean([g["packed_bytes"] for g in report.per_game])
     fig["game_won_moves"] = mean([g["moves"] for g in won])
@@ -328,7 +359,10 @@ async def phases(
         f"{fig['practice_summary_bytes']:.0f} B ({summarised})"
     )
 
-    # a day of dailies: the choices, then players' ranked attempts
+    # a day of dailies: the choices, then players' ranked attempts (from 01:00 UTC of
+    # a new day, so that every attempt ends on its day and ranks)
+    now = games.clock.now_ms()
+    games.clock.advance(ms=DAY_MS - now % DAY_MS + 3_600_000)  # type: ignore[attr-defined]
     day = services.dailies.today()
     before = await meter.used()
     for slug in registry.slugs():
@@ -558,6 +592,18 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--seed-tries", type=int, default=30, help="deals tried for a greedy win (default 30)"
+    )
+    p.add_argument(
+        "--win-seeds",
+        type=int,
+        default=2,
+        help="deals the solver tries for a game the greedy player never won (default 2)",
+    )
+    p.add_argument(
+        "--win-nodes",
+        type=int,
+        default=20_000,
+        help="solver nodes for each of those deals (default 20,000)",
     )
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.add_argument("--save", action="store_true", help=f"write them to {BASELINE.name}")
