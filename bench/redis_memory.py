@@ -32,9 +32,11 @@ the baseline's figures beside).
 
     python -m bench.redis_memory [--players 200] [--json] [--save] [--compare]
 
-Bounded: about a minute of CPU with the defaults (2–5 minutes on a 2-core machine
-shared with other work); ``--daily-nodes`` bounds the dailies' choice, ``--seed-tries``
-the search for deals the greedy player wins. The year's RAM is a model of the
+Bounded: one to two minutes of CPU with the defaults (5–7 minutes of wall time on
+the 2-core machine shared with other work at a load of 10–17); ``--daily-nodes``
+bounds the dailies' choice, ``--seed-tries``, ``--win-seeds`` and ``--win-nodes`` the
+search for deals won; smaller ``--players``, ``--year-games`` and ``--practice``
+shorten the rest. The year's RAM is a model of the
 measured figures (``year_model``: the mix of games a day is :data:`MIX`), not a year
 played.
 """
