@@ -148,6 +148,7 @@ KEYS: tuple[str, ...] = (
     N_("error.challenge_expired"),
     N_("error.no_player"),
     N_("error.no_game"),
+    N_("error.game_summarised"),
     N_("error.not_yours"),
     N_("error.nothing_to_undo"),
     N_("error.stats_need_player"),

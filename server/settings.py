@@ -266,6 +266,17 @@ class Settings:
         "seconds a race's events and boards are held back before its spectators get "
         "them (0 = live)",
     )
+    practice_retention_days: float = _opt(
+        30.0,
+        "days a finished practice game is kept whole (its replay); then it is "
+        "summarised to its result, which stays in the player's games and statistics "
+        "(0 = keep every practice game whole)",
+    )
+    compact_interval: float = _opt(
+        3600.0,
+        "seconds between two sweeps that summarise the practice games past "
+        "--practice-retention-days (each instance sweeps; two at once do no harm)",
+    )
     idle_gap: float = _opt(
         60.0,
         "seconds between two changes of a game counted at most in its time: a game's "

@@ -201,6 +201,9 @@ class App:
         presence_beat = services.races.keep_presence(self.hub.online, interval=s.presence_interval)
         self._tasks.append(asyncio.create_task(presence_beat, name="race-presence"))
         self._tasks.append(asyncio.create_task(services.presence.keep(), name="presence"))
+        if services.compaction is not None:
+            sweep = asyncio.create_task(services.compaction.keep(), name="compaction")
+            self._tasks.append(sweep)
         if s.prepare_dailies:
             prepare = asyncio.create_task(self.prepare_dailies(), name="prepare-dailies")
             self._tasks.append(prepare)

@@ -24,6 +24,7 @@ from .calendar import Calendar
 from .challenges import Challenges
 from .changes import Changes
 from .clock import Clock, FakeClock, SystemClock
+from .compaction import Compaction
 from .daily import Dailies
 from .friends import Friends
 from .games import Games, daily_overview
@@ -76,6 +77,8 @@ class Services:
     _deployment: str = ""
     #: ratings from races (issue 51)
     ratings: Ratings | None = None
+    #: finished games packed, old practice games summarised (issue 50)
+    compaction: Compaction | None = None
 
     async def deployment(self) -> str:
         """The deployment's id (read once from Redis, where the first instance made it)."""
@@ -202,6 +205,14 @@ class Services:
         changes.on_finished(challenges.finished)
         changes.on_finished(friends.daily_finished)
         changes.on_finished(games.rank)
+        # ... and, last, packed small (issue 50)
+        compaction = Compaction(
+            store,
+            clock,
+            retention_days=limits.practice_retention_days,
+            interval=limits.compact_interval,
+        )
+        changes.on_finished(compaction.finished)
         changes.on_race_game(races.game_changed)
         changes.on_race_finished(watch.race_finished)
         races.watchers_of = watch.count
@@ -231,6 +242,7 @@ class Services:
             AccountData(store, clock, games, inbox),
             Moderation(store, clock),
             ratings=ratings,
+            compaction=compaction,
         )
 
 

@@ -112,6 +112,9 @@ class AccountData:
         fields = await self.store.game(gid)
         if fields is None:
             return None
+        if "state" not in fields:  # a practice game summarised to its result (issue 50)
+            game = registry.get(fields["slug"].decode())
+            fields = fields | {"state": game.dumps(game.deal(int(fields["seed"])))}
         rec = Record.load(gid, fields)
         moves = [unpack(m) for m in await self.store.game_log(gid)]
         out: dict[str, Any] = {

@@ -127,6 +127,13 @@ class Record:
             return raw.get(name, b"").decode()
 
         game = find_game(text("slug"))
+        if "state" not in raw and raw.get("summary") == b"1":
+            raise ProtocolError(
+                ErrorCode.NOT_FOUND,
+                f"game {gid} was a practice game summarised to its result: its moves "
+                "are no longer kept",
+                key="error.game_summarised",
+            )
         return cls(
             gid=gid,
             game=game,

@@ -176,7 +176,7 @@ class AccountStore(Connection):
                 if kept:
                     await self.redis.hset(k.game(gid), "player", "")
                 else:
-                    await self.redis.delete(k.game(gid), k.game_log(gid))
+                    await self.redis.delete(k.game(gid), k.game_log(gid), k.game_packed(gid))
             await self.redis.set(k.held_name(name), now_ms, px=hold_ms)
             for key in look_alikes:
                 await self._drop_if(keys=[k.look_alike(key)], args=[name])

@@ -8,6 +8,7 @@ from typing import Any
 
 from . import scripts
 from .connection import Connection, Fields, Lua, Value, _fields, _text
+from .packing import PACKED, SUMMARY_KEEP, pack_game, unpack_game
 
 
 class GameStore(Connection):
@@ -15,6 +16,8 @@ class GameStore(Connection):
     _create = Lua(scripts.CREATE)
     _keep_newest = Lua(scripts.KEEP_NEWEST)
     _drop_unplayed = Lua(scripts.DROP_UNPLAYED)
+    _compact = Lua(scripts.COMPACT)
+    _summarise = Lua(scripts.SUMMARISE)
 
     async def create_game(self, gid: str, fields: Mapping[str, Value], player: str) -> bool:
         """Store a new game (False, and nothing written, if ``gid`` exists)."""
@@ -27,9 +30,20 @@ class GameStore(Connection):
         return True
 
     async def game(self, gid: str) -> Fields | None:
+        """A game's fields; a packed game's ``state`` put back from its packed string
+        (:mod:`.packing`), so that a reader sees the same fields either way (a game
+        summarised has none: ``summary`` says so)."""
         async with self._call("game"):
-            raw = await self.redis.hgetall(self.keys.game(gid))
-        return _fields(raw) if raw else None
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hgetall(self.keys.game(gid))
+            pipe.get(self.keys.game_packed(gid))
+            raw, blob = await pipe.execute()
+        if not raw:
+            return None
+        fields = _fields(raw)
+        if fields.get(PACKED) == b"1" and blob is not None:
+            fields["state"] = unpack_game(bytes(blob))[0]
+        return fields
 
     async def games(self, gids: list[str], fields: list[str]) -> list[list[bytes | None]]:
         async with self._call("games"):
@@ -73,9 +87,48 @@ class GameStore(Connection):
         return int(done), int(current)
 
     async def game_log(self, gid: str) -> list[bytes]:
+        """A game's log entries, in order: its list, or a packed game's packed log."""
         async with self._call("log"):
-            raw: list[Any] = await self.redis.lrange(self.keys.game_log(gid), 0, -1)
-            return [bytes(x) for x in raw]
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.lrange(self.keys.game_log(gid), 0, -1)
+            pipe.get(self.keys.game_packed(gid))
+            raw, blob = await pipe.execute()
+        if not raw and blob is not None:
+            return unpack_game(bytes(blob))[1]
+        return [bytes(x) for x in raw]
+
+    async def compact_game(self, gid: str, seq: int, state: bytes, log: list[bytes]) -> int:
+        """Pack a finished game whose ``seq``, ``state`` and ``log`` were read
+        (``scripts.COMPACT``: 1 packed now, 0 before, -1 missing, -2 in play or
+        changed since: nothing done)."""
+        keys = [self.keys.game(gid), self.keys.game_log(gid), self.keys.game_packed(gid)]
+        args: list[Value] = [seq, pack_game(state, log), len(log)]
+        return int(await self._scripts.run("compact", self._compact, keys, args))
+
+    async def summarise_game(self, gid: str) -> int:
+        """Summarise a finished practice game to its result (``scripts.SUMMARISE``: 1
+        now, 0 before, -1 missing, -2 not a finished practice game: kept whole)."""
+        keys = [self.keys.game(gid), self.keys.game_log(gid), self.keys.game_packed(gid)]
+        args: list[Value] = list(SUMMARY_KEEP)
+        return int(await self._scripts.run("summarise", self._summarise, keys, args))
+
+    async def note_practice_done(self, gid: str, finished_ms: int) -> None:
+        """Put a finished practice game on the retention sweep's list."""
+        async with self._call("practice_done"):
+            await self.redis.zadd(self.keys.practice_done(), {gid: finished_ms})
+
+    async def practice_due(self, before_ms: int, limit: int) -> list[str]:
+        """Up to ``limit`` finished practice games on the sweep's list that ended before
+        ``before_ms``, oldest first."""
+        async with self._call("practice_due"):
+            raw = await self.redis.zrangebyscore(
+                self.keys.practice_done(), "-inf", f"({before_ms}", start=0, num=limit
+            )
+        return [_text(g) or "" for g in raw]  # type: ignore[arg-type]
+
+    async def practice_forget(self, gids: list[str]) -> None:
+        async with self._call("practice_done"):
+            await self.redis.zrem(self.keys.practice_done(), *gids)
 
     async def set_game_fields(self, gid: str, fields: Mapping[str, Value]) -> None:
         async with self._call("game_fields"):

@@ -139,6 +139,16 @@ class Keys:
         """list: every accepted move (msgpack wire form), undo and resign markers."""
         return f"{self.prefix}g:{{{gid}}}:log"
 
+    def game_packed(self, gid: str) -> str:
+        """string: a finished game's final state and log, packed
+        (:mod:`server.store.packing`); its hash then holds neither."""
+        return f"{self.prefix}g:{{{gid}}}:packed"
+
+    def practice_done(self) -> str:
+        """zset: finished practice games not yet summarised, by when they ended (ms):
+        the retention sweep's list (``services/compaction.py``)."""
+        return f"{self.prefix}practice-done"
+
     # dailies and leaderboards
     def deployment(self) -> str:
         """string: the deployment's id, made once: every instance (and the load

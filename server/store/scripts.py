@@ -245,3 +245,57 @@ end
 redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[1])
 return {1, ARGV[2]}
 """
+
+#: Pack a finished game (issue 50): its hash rewritten without its state (so that
+#: every value is short and Redis keeps it as one listpack), with ``packed`` 1, its
+#: state and log in the packed string, its log list deleted. Atomic, and a no-op on a
+#: game packed already, so two instances doing it at once do it once.
+#: KEYS: game hash, game log, packed string. ARGV: seq, packed bytes, log length.
+#: Returns 1 when packed now, 0 when packed or summarised before, -1 when missing,
+#: -2 when the game is in play or changed since it was read (not packed).
+COMPACT = """
+local f = redis.call('HMGET', KEYS[1], 'seq', 'status', 'packed', 'summary')
+if not f[1] then return -1 end
+if f[3] == '1' or f[4] == '1' then return 0 end
+if f[2] == 'playing' or f[1] ~= ARGV[1] then return -2 end
+if redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[3]) then return -2 end
+local all = redis.call('HGETALL', KEYS[1])
+local kept = {}
+for i = 1, #all, 2 do
+  if all[i] ~= 'state' then
+    kept[#kept + 1] = all[i]
+    kept[#kept + 1] = all[i + 1]
+  end
+end
+kept[#kept + 1] = 'packed'
+kept[#kept + 1] = '1'
+redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('HSET', KEYS[1], unpack(kept))
+redis.call('SET', KEYS[3], ARGV[2])
+return 1
+"""
+
+#: Summarise a finished practice game to its result (issue 50): its hash keeps only
+#: the fields named in ARGV (its history line), with ``summary`` 1; its state, log and
+#: packed string are deleted. Idempotent. KEYS: game hash, game log, packed string.
+#: Returns 1 when summarised now, 0 when before, -1 when missing, -2 when the game
+#: is no finished practice game (kept whole).
+SUMMARISE = """
+local f = redis.call('HMGET', KEYS[1], 'status', 'mode', 'summary')
+if not f[1] then return -1 end
+if f[3] == '1' then return 0 end
+if f[1] == 'playing' or f[2] ~= 'practice' then return -2 end
+local values = redis.call('HMGET', KEYS[1], unpack(ARGV))
+local kept = {}
+for i = 1, #ARGV do
+  if values[i] then
+    kept[#kept + 1] = ARGV[i]
+    kept[#kept + 1] = values[i]
+  end
+end
+kept[#kept + 1] = 'summary'
+kept[#kept + 1] = '1'
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+redis.call('HSET', KEYS[1], unpack(kept))
+return 1
+"""
