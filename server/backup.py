@@ -57,7 +57,7 @@ async def connect(settings: Settings) -> AsyncIterator[Store]:
     running server's socket, else (no server running) the data directory's Redis
     started for the command and stopped after."""
     from .store import EmbeddedRedis
-    from .store.embedded import ping
+    from .store.embedded import has_aof, ping
 
     embedded = None
     url = settings.redis_cluster or settings.redis_url
@@ -66,9 +66,7 @@ async def connect(settings: Settings) -> AsyncIterator[Store]:
         if ping(str(sock)):
             url = f"unix://{sock}"
         else:
-            data = Path(settings.data_dir)
-            # Redis 6 writes one appendonly.aof, Redis 7 an appendonlydir/ of parts
-            if not (data / "appendonly.aof").exists() and not (data / "appendonlydir").exists():
+            if not has_aof(Path(settings.data_dir)):
                 raise fail(
                     f"no pasyans data in {settings.data_dir}: give --data-dir or --redis-url"
                 )
@@ -187,7 +185,7 @@ async def _primaries(store: Any) -> list[tuple[str, aioredis.Redis]]:
 
 
 def restore(settings: Settings, source: Path) -> int:
-    from .store.embedded import find_redis_server, ping, redis_command, wait_ready
+    from .store.embedded import find_redis_server, has_aof, ping, redis_command, wait_ready
 
     if settings.redis_url or settings.redis_cluster:
         raise fail(
@@ -245,7 +243,7 @@ def restore(settings: Settings, source: Path) -> int:
                     proc.kill()
                     proc.wait()
         (data / SNAPSHOT).unlink(missing_ok=True)
-        if not (data / "appendonly.aof").exists() and not (data / "appendonlydir").exists():
+        if not has_aof(data):
             raise fail("the restored append-only file is missing: see redis.log in the data dir")
         print(f"restored {source} into {data}: {keys} keys; start the server on it")
         return 0

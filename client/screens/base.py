@@ -15,8 +15,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
-from collections.abc import Awaitable, Callable, Iterator
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, cast
 
 from textual.app import ComposeResult
 from textual.css.query import NoMatches
@@ -29,6 +29,9 @@ from ..lang import _
 from ..text import title
 from ..widgets import KeyFooter
 from .dialogs import RulesScreen
+
+if TYPE_CHECKING:
+    from textual.worker import WorkType
 
 LIST_CSS = """
 {name} {{ layout: vertical; }}
@@ -96,7 +99,15 @@ class HostedScreen(Screen[None]):
                 if inspect.isawaitable(drawn):
                     await drawn
 
-        self.run_worker(load(), group=group, exclusive=True)
+        # the function, not a coroutine: a worker cancelled before it starts (by a later
+        # fetch) never calls it, where an unawaited coroutine would warn
+        self.run_latest(load, group=group)
+
+    def run_latest(self, work: Callable[[], Coroutine[Any, Any, None]], *, group: str) -> None:
+        """Run ``work()`` in a worker of ``group``, cancelling the group's running one.
+        It takes the coroutine function, not a coroutine: a worker cancelled before it
+        starts never calls it, where a coroutine made for it would never be awaited."""
+        self.run_worker(cast("WorkType[None]", work), group=group, exclusive=True)
 
     @contextlib.contextmanager
     def unless_gone(self) -> Iterator[None]:

@@ -4,6 +4,7 @@ offers to finish (``f``), a hint (``h``)."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from protocol.messages import Mode
@@ -95,7 +96,7 @@ class HelpedBoard(SyncedBoard):
             or founded == self.no_finish_at
         ):
             return
-        self.run_worker(self._check_finish(dict(state)), group="finish", exclusive=True)
+        self.run_latest(functools.partial(self._check_finish, dict(state)), group="finish")
 
     async def _check_finish(self, state: dict[str, Any]) -> None:
         try:

@@ -6,6 +6,7 @@ send again what was not carried out) and through changes made elsewhere (the
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -209,7 +210,7 @@ class SyncedBoard(ShownBoard):
     def catch_up(self) -> None:
         """Fetch the game in the background if a change was heard past the board's."""
         if not self.busy and self.heard_seq > int(self.state.get("seq") or 0):
-            self.run_worker(self._resume_heard(), group="catch-up", exclusive=True)
+            self.run_latest(self._resume_heard, group="catch-up")
 
     async def _resume_heard(self) -> None:
         if self.busy or self.heard_seq <= int(self.state.get("seq") or 0):
@@ -236,7 +237,7 @@ class SyncedBoard(ShownBoard):
         conn = self.host.conn
         if self.busy or (self.synced is conn and not conn.lost):
             return
-        self.run_worker(self._reach(conn), group="reach", exclusive=True)
+        self.run_latest(functools.partial(self._reach, conn), group="reach")
 
     async def _reach(self, conn: Connection) -> None:
         with contextlib.suppress(ClientError):  # said by Reconnected(error): tried again

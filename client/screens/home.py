@@ -141,7 +141,7 @@ class DailyScreen(ListScreen):
         """How your friends did today, on the line under the table (none signed in:
         no line), asked in a worker of its own."""
         if self.host.conn.player is not None:
-            self.run_worker(self.ask_friends(), group="friends", exclusive=True)
+            self.run_latest(self.ask_friends, group="friends")
 
     async def ask_friends(self) -> None:
         try:

@@ -55,6 +55,24 @@ def find_redis_server() -> str:
     return path
 
 
+def aof_bytes(directory: Path) -> int:
+    """The size of the append-only file Redis keeps in ``directory``: one
+    ``appendonly.aof`` up to Redis 6, the files of ``appendonlydir/`` from Redis 7 (a
+    base and increments). 0 when there is none."""
+    single = directory / "appendonly.aof"
+    if single.is_file():
+        return single.stat().st_size
+    parts = directory / "appendonlydir"
+    if parts.is_dir():
+        return sum(f.stat().st_size for f in parts.iterdir() if f.is_file())
+    return 0
+
+
+def has_aof(directory: Path) -> bool:
+    """Whether ``directory`` holds Redis's append-only file, of any Redis version."""
+    return (directory / "appendonly.aof").exists() or (directory / "appendonlydir").is_dir()
+
+
 def redis_command(
     binary: str,
     directory: Path,

@@ -9,7 +9,6 @@ one move each player may have had in flight), and the later moves are gone."""
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
 import sys
 import time
@@ -18,6 +17,7 @@ from pathlib import Path
 from bench.load import make_players
 from client.connection import Connection, ServerError
 from protocol import ErrorCode
+from server.store.embedded import has_aof
 from tests.faults.conftest import server_args
 from tests.faults.procs import children, command
 from tests.support import ServerProcess, eventually
@@ -124,7 +124,6 @@ async def test_backup_while_serving_then_restore_a_destroyed_deployment(tmp_path
         await asyncio.gather(*(p.play(2, deadline=time.monotonic() + SECONDS) for p in players))
         assert all(p.moves == 2 for p in players), [p.error for p in players if p.error][:3]
         assert "Traceback" not in restored.output()
-        # Redis 6's one file, or Redis 7's directory of parts
-        assert os.path.exists(data / "appendonly.aof") or os.path.isdir(data / "appendonlydir")
+        assert has_aof(data)
     finally:
         restored.kill()

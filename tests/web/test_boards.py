@@ -157,6 +157,7 @@ def test_every_board_has_its_hooks_passes_axe_plays_and_fits_every_screen(page: 
                 report.append(f"{slug} {width}×{height}{' banner' if banner else ''}: {shown}")
                 wrong += [f"{slug} at {width}×{height}: {p}" for p in measured["problems"]]
             page.evaluate(BANNERS, False)
+        page.wait_for_function(SETTLED)  # no card moving under the click (a busy machine)
         click_move(page, a_card_move(state["legal"]), state)
         assert board_at(page, state["seq"] + 1)["game_id"] == state["game_id"], slug
         page.click("[data-do=home]")

@@ -7,6 +7,7 @@ import asyncio
 import os
 from pathlib import Path
 
+from server.store.embedded import aof_bytes
 from tests.support import RedisProcess, ServerProcess, connect, eventually
 
 
@@ -41,15 +42,6 @@ async def test_sigterm_is_graceful(tmp_path: Path) -> None:
         assert code == 0
 
 
-def aof_bytes(data: Path) -> int:
-    """Bytes of the append-only file: Redis 6's ``appendonly.aof``, or Redis 7's
-    ``appendonlydir/`` of parts (a ``redis-server`` 7 on PATH is the embedded one)."""
-    one = data / "appendonly.aof"
-    if one.exists():
-        return one.stat().st_size
-    return sum(f.stat().st_size for f in (data / "appendonlydir").iterdir())
-
-
 async def test_embedded_redis_persists_and_stops_cleanly(tmp_path: Path) -> None:
     data = tmp_path / "data"
     with ServerProcess("--data-dir", str(data)) as server:
@@ -60,7 +52,7 @@ async def test_embedded_redis_persists_and_stops_cleanly(tmp_path: Path) -> None
         assert (data / "redis.sock").exists()
         code = await asyncio.to_thread(server.terminate)
         assert code == 0
-    assert aof_bytes(data) > 0
+    assert aof_bytes(data) > 0  # appendonly.aof up to Redis 6, appendonlydir/ from 7
     assert not _redis_alive(data)
     with ServerProcess("--data-dir", str(data)) as server:
         async with connect(server.url) as c:
