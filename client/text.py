@@ -71,6 +71,17 @@ def short_title(slug: str, titles: Titles | None = None, most: int = 24) -> str:
     return game_name(slug, titles)
 
 
+def mode_and_deal(state: Mapping[str, Any]) -> list[str]:
+    """A game's mode and deal in words for a title: ``daily``, ``commitment 3f2a…``;
+    a chosen deal says "deal" once (``deal 7``, not ``deal · deal 7``)."""
+    mode = str(state.get("mode") or "")
+    deal = deal_text(state)
+    if mode == "deal" and (state.get("deal") or {}).get("seed") is not None:
+        return [deal]
+    said = _(MODE_WORDS[mode]) if mode in MODE_WORDS else mode
+    return [part for part in (said, deal) if part]
+
+
 def deal_text(state: Mapping[str, Any]) -> str:
     deal = state.get("deal") or {}
     if deal.get("seed") is not None:
@@ -201,10 +212,7 @@ def state_text(
     """The whole position as plain text: title, board, counters, legal moves (or,
     once the game is over, how it ended)."""
     head = [title(str(state.get("game", "")), titles)]
-    mode = str(state.get("mode") or "")
-    for part in (_(MODE_WORDS[mode]) if mode in MODE_WORDS else mode, deal_text(state)):
-        if part:
-            head.append(str(part))
+    head.extend(mode_and_deal(state))
     lines = [" · ".join(head), ""]
     lines.append(draw((state.get("view") or {}).get("piles") or []).plain())
     lines.append("")

@@ -128,13 +128,17 @@ def test_titles_are_cut_by_whole_words() -> None:
     pile = {"id": "F1", "label": "K→A", "base": "KS", "orient": "h"}
     assert header(pile) == "F1 K→A base K♠↔"
     assert short_header(pile, 20) == "F1 K→A base K♠↔"
-    assert short_header(pile, 14) == "F1 K→A…↔"
+    assert short_header(pile, 14) == "F1 K→A↔"  # shorter by design, never cut with …
     assert short_header(pile, 7) == "F1 K→A↔"
     # tighter: the direction by its end, so F1 →A and F5 →K still differ
     assert short_header(pile, 6) == "F1 →A↔"
     assert short_header(pile, 5) == "F1→A↔"
-    assert short_header(pile, 4) == "F1…↔"
+    assert short_header(pile, 4) == "F1↔"
     assert short_header(pile, 0) == "F1↔"  # the id always stays
+    # a foundation's direction by its arrow: FA-S↑ and FK-S↓ still differ
+    assert short_header({"id": "FA-S", "label": "A↑"}, 6) == "FA-S ↑"
+    assert short_header({"id": "FA-S", "label": "A↑"}, 5) == "FA-S↑"
+    assert short_header({"id": "FK-S", "label": "K↓"}, 5) == "FK-S↓"
 
 
 def test_a_narrow_board_shares_out_the_room() -> None:
