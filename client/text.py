@@ -426,6 +426,32 @@ def entry_row(entry: Mapping[str, Any]) -> list[Any]:
     ]
 
 
+def rating_value(rating: Mapping[str, Any] | None) -> str:
+    """A rating as shown: ``1562``, or ``1540?`` while provisional; ``—`` for none."""
+    if not rating:
+        return "—"
+    return f"{rating['value']}{'?' if rating.get('provisional') else ''}"
+
+
+def ratings_lines(ratings: Mapping[str, Any] | None, titles: Titles | None = None) -> list[str]:
+    """A player's ratings, one game a line, the highest first: ``Crescent 1562``."""
+    rated = sorted((ratings or {}).items(), key=lambda kv: -int(kv[1].get("value") or 0))
+    return [f"{game_name(slug, titles)} {rating_value(r)}" for slug, r in rated]
+
+
+#: what "?" after a rating means (issue 51)
+PROVISIONAL_MEANING = N_("? provisional: fewer than 5 rated races")
+
+
+def rating_row(entry: Mapping[str, Any]) -> list[Any]:
+    """A row of a game's rating board: rank, player, rating, rated races."""
+    rating = entry.get("rating") or {}
+    return [entry.get("rank"), entry.get("player"), rating_value(rating), rating.get("races")]
+
+
+RATING_HEADER = [N_("rank"), N_("player"), N_("rating"), N_("races")]
+
+
 LEADERBOARD_HEADER = [
     N_("rank"),
     N_("player"),

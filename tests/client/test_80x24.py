@@ -7,15 +7,13 @@ the screen as the terminal would show it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from rich.cells import cell_len
 from textual.pilot import Pilot
 from textual.widgets import Static
 from textual.widgets._footer import FooterKey
 
-from client import config, lang
+from client import config
 from client.app import PasyansApp
 from client.connection import Connection
 from client.drawing import CUT_MARK, Drawing
@@ -175,16 +173,6 @@ def cut_headers(drawing: Drawing) -> list[str]:
         if CUT_MARK in head:
             cut.append(f"{pid}: {head!r}")
     return cut
-
-
-@pytest.fixture(params=["en", "ru"])
-def language(request: pytest.FixtureRequest) -> Iterator[str]:
-    """The client's language for one test (English again after it)."""
-    lang.use(request.param)
-    try:
-        yield request.param
-    finally:
-        lang.use("en")
 
 
 @pytest.mark.parametrize("slug", registry.slugs())
