@@ -45,7 +45,7 @@ def rated(redis_server: RedisProcess) -> Iterator[tuple[ServerProcess, Players, 
         players = off_the_page(rated_players(server.url, names))
 
         async def ratings() -> dict[str, Any]:
-            (ann, token), _, (cid, _) = players.values()
+            (_ann, token), _, (cid, _) = players.values()
             async with connect(server.url) as c:
                 await c.call("auth", token=token)
                 await c.call("friend_add", name=cid)
