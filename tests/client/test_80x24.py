@@ -200,7 +200,11 @@ async def test_every_board_at_80x24(
         for pid, whole in drawing.cut.items():  # a shortened title, whole on the hint line
             board.cursor = pid
             board.redraw()
-            await until(pilot, lambda w=whole: w in str(board.query_one("#hint").render()))
+
+            def said(w: str = whole) -> bool:
+                return w in str(board.query_one("#hint").render())
+
+            await until(pilot, said)
         if language == "ru":
             return
         if slug in ("travellers", "cotillion", "little_packs", "travellers_aces"):

@@ -19,6 +19,7 @@ from client.screens.friends import FriendsScreen
 from client.screens.home import DailyScreen
 from client.screens.leaderboard import LeaderboardScreen
 from client.screens.stats import StatsScreen
+from protocol.messages import Op
 from server.services.ratings import PROVISIONAL_RACES
 from tests.support import ServerProcess
 from tests.support.ratings import RATED_SERVER_ARGS, rated_players
@@ -50,9 +51,9 @@ async def test_ratings_on_stats_friends_and_the_rating_board(
     (ann, token), (bob, _), (cid, _) = players.values()
     async with Connection(url) as conn:
         await conn.auth(token)
-        await conn.call("friend_add", name=cid)
-        mine = (await conn.call("stats"))["ratings"]["crescent"]
-        theirs = (await conn.call("stats", player=cid))["ratings"]["crescent"]
+        await conn.call(Op.FRIEND_ADD, name=cid)
+        mine = (await conn.call(Op.STATS))["ratings"]["crescent"]
+        theirs = (await conn.call(Op.STATS, player=cid))["ratings"]["crescent"]
     assert not mine["provisional"] and theirs["provisional"]
     config.save(url, config.Credentials(ann, token))
     ru = language == "ru"
