@@ -493,11 +493,22 @@ def draw_with(
     cells = [[(" ", "")] * board_width for _ in range(height)]
     boxes: dict[str, Box] = {}
     cut: dict[str, str] = {}
+    # Alike piles of a row (the same title but their ids) are titled alike: each in
+    # the room of the tightest of them (not FA-S ↑ … FA-C A↑ because FA-C had room).
+    rooms: dict[str, int] = {}
+    if density.fit_titles:
+        alike: dict[tuple[int, tuple[str, ...]], int] = {}
+        for b in blocks:
+            rooms[b.pid] = grid.room(b.pid, left, board_width)
+            key = (int(b.pile["y"]), tuple(_title_words(b.pile)[0][1:]))
+            alike[key] = min(alike.get(key, rooms[b.pid]), rooms[b.pid])
+        for b in blocks:
+            rooms[b.pid] = alike[(int(b.pile["y"]), tuple(_title_words(b.pile)[0][1:]))]
     for b in blocks:
         bx, by = left[int(b.pile["x"])], top[int(b.pile["y"])]
         title = header(b.pile)
         if density.fit_titles:
-            short = short_header(b.pile, grid.room(b.pid, left, board_width))
+            short = short_header(b.pile, rooms[b.pid])
             if short != title:
                 cut[b.pid] = title
             title = short
