@@ -158,7 +158,7 @@ def captures(lang: str) -> dict[str, tuple[str, list[Step], str]]:
         ),
         "carpet": (
             "A board: Carpet, deal 7, after a message (T then Esc)",
-            [((), ("G77",)), (("Z", "Z"), ())],
+            [((), ("G77",)), (("Z", "Z"), ("Z",))],
             "play carpet --deal 7",
         ),
         "fifteen": (
