@@ -171,7 +171,20 @@ def honesty(
         for at, (est, until) in shown.items()
         if counted.get(at) == waiting.get(at)
     ]
+    worst = sorted(
+        (
+            (est / 1000 / max(grain, decided[slug]["seconds"] - at), slug, at, est)
+            for at, slug, est in estimates
+            if slug in decided
+        ),
+        reverse=True,
+    )[:5]
     return {
+        #: the largest ratios: (ratio, game, asked at s, estimate ms, the real rest s)
+        "worst": [
+            (round(r, 2), slug, round(at, 1), est, round(decided[slug]["seconds"] - at, 1))
+            for r, slug, at, est in worst
+        ],
         "samples": len(ratios),
         "max_ratio": round(max(ratios), 2) if ratios else None,
         "median_ratio": round(statistics.median(ratios), 2) if ratios else None,

@@ -223,10 +223,12 @@ def header(pile: Mapping[str, Any]) -> str:
 
 
 def short_header(pile: Mapping[str, Any], room: int) -> str:
-    """The title cut to ``room`` characters, dropping whole words from the end; the
-    id and orientation mark always stay, and ``…`` says something was left out when
-    there is room for it. A direction (``A→K``) that would go is shown by its end
-    instead (``F1 →K``, or ``F1→K`` when tighter): F1 →K and F5 →A still differ."""
+    """The title in ``room`` characters, dropping whole words from the end: a shorter
+    title by design, never one cut with ``…`` (the whole title is on the hint line
+    when the cursor is on the pile, :attr:`Drawing.cut`). The id and orientation
+    mark always stay. A direction that would go is shown by its end instead
+    (``A→K`` as ``F1 →K``, or ``F1→K`` when tighter; ``A↑`` as ``FA-S↑``): F1 →K and
+    F5 →A, FA-S↑ and FK-S↓ still differ."""
     words, mark = _title_words(pile)
     # (the text, how many of the words it keeps), the longest first
     tries = [(" ".join(words[:keep]), keep) for keep in range(len(words), 0, -1)]
@@ -237,17 +239,23 @@ def short_header(pile: Mapping[str, Any], room: int) -> str:
     for text, keep in tries:
         if len(text + mark) > room and keep > 1:
             continue
-        if keep < len(words) and len(text + CUT_MARK + mark) <= room:
-            text += CUT_MARK
         return text + mark
     return words[0] + mark  # not reached: the id alone is always tried
 
 
+#: the arrows a direction ends in (``A→K``, ``A↑``, ``K↓``)
+_ARROWS = ("→", "↑", "↓")
+
+
 def _by_its_end(word: str) -> str:
-    """``A→K`` as ``→K``: where a pile builds to says which way it goes (F1 →K beside
-    F5 →A), in the room of a compact column."""
+    """``A→K`` as ``→K``, ``A↑`` as ``↑``: where a pile builds to says which way it
+    goes (F1 →K beside F5 →A), in the room of a compact column."""
     start, arrow, end = word.partition("→")
-    return arrow + end if start and arrow and end else word
+    if start and arrow and end:
+        return arrow + end
+    if len(word) > 1 and word[-1] in _ARROWS[1:] and "→" not in word:
+        return word[-1]
+    return word
 
 
 @dataclass
@@ -485,11 +493,22 @@ def draw_with(
     cells = [[(" ", "")] * board_width for _ in range(height)]
     boxes: dict[str, Box] = {}
     cut: dict[str, str] = {}
+    # Alike piles of a row (the same title but their ids) are titled alike: each in
+    # the room of the tightest of them (not FA-S ↑ … FA-C A↑ because FA-C had room).
+    rooms: dict[str, int] = {}
+    if density.fit_titles:
+        alike: dict[tuple[int, tuple[str, ...]], int] = {}
+        for b in blocks:
+            rooms[b.pid] = grid.room(b.pid, left, board_width)
+            key = (int(b.pile["y"]), tuple(_title_words(b.pile)[0][1:]))
+            alike[key] = min(alike.get(key, rooms[b.pid]), rooms[b.pid])
+        for b in blocks:
+            rooms[b.pid] = alike[(int(b.pile["y"]), tuple(_title_words(b.pile)[0][1:]))]
     for b in blocks:
         bx, by = left[int(b.pile["x"])], top[int(b.pile["y"])]
         title = header(b.pile)
         if density.fit_titles:
-            short = short_header(b.pile, grid.room(b.pid, left, board_width))
+            short = short_header(b.pile, rooms[b.pid])
             if short != title:
                 cut[b.pid] = title
             title = short

@@ -16,7 +16,7 @@ from typing import Any
 from protocol.messages import Event, Push
 
 from .lang import N_, _, ngettext
-from .text import Titles, clock, outcome, table, title
+from .text import PROVISIONAL_MEANING, Titles, clock, outcome, rating_value, table, title
 
 BAR = 20
 #: a race's status (the server's ``status``), in words
@@ -248,11 +248,6 @@ def result_table(race: Race) -> str:
 # -- ratings (issue 51): what a finished race did to each member's rating --------------
 
 
-def rating_value(rating: Mapping[str, Any]) -> str:
-    """A rating as shown: ``1562``, or ``1540?`` while provisional."""
-    return f"{rating['value']}{'?' if rating.get('provisional') else ''}"
-
-
 def rating_change(change: int | None) -> str:
     """A race's change of a rating, signed (``+62``, ``−18``); ``-`` when it did not
     count for the member."""
@@ -272,7 +267,7 @@ def rating_table(race: Race) -> str:
         for p in players
     ]
     provisional = any(p["rating"].get("provisional") for p in players)
-    note = "\n" + _("? provisional: fewer than 5 rated races") if provisional else ""
+    note = "\n" + _(PROVISIONAL_MEANING) if provisional else ""
     return "\n\n" + table(rows, [_("player"), _("rating"), _("change")]) + note
 
 

@@ -71,6 +71,17 @@ def short_title(slug: str, titles: Titles | None = None, most: int = 24) -> str:
     return game_name(slug, titles)
 
 
+def mode_and_deal(state: Mapping[str, Any]) -> list[str]:
+    """A game's mode and deal in words for a title: ``daily``, ``commitment 3f2a…``;
+    a chosen deal says "deal" once (``deal 7``, not ``deal · deal 7``)."""
+    mode = str(state.get("mode") or "")
+    deal = deal_text(state)
+    if mode == "deal" and (state.get("deal") or {}).get("seed") is not None:
+        return [deal]
+    said = _(MODE_WORDS[mode]) if mode in MODE_WORDS else mode
+    return [part for part in (said, deal) if part]
+
+
 def deal_text(state: Mapping[str, Any]) -> str:
     deal = state.get("deal") or {}
     if deal.get("seed") is not None:
@@ -201,10 +212,7 @@ def state_text(
     """The whole position as plain text: title, board, counters, legal moves (or,
     once the game is over, how it ended)."""
     head = [title(str(state.get("game", "")), titles)]
-    mode = str(state.get("mode") or "")
-    for part in (_(MODE_WORDS[mode]) if mode in MODE_WORDS else mode, deal_text(state)):
-        if part:
-            head.append(str(part))
+    head.extend(mode_and_deal(state))
     lines = [" · ".join(head), ""]
     lines.append(draw((state.get("view") or {}).get("piles") or []).plain())
     lines.append("")
@@ -416,6 +424,32 @@ def entry_row(entry: Mapping[str, Any]) -> list[Any]:
         clock(entry.get("time_ms")),
         "" if entry.get("clean") is None else (_("yes") if entry["clean"] else _("undo used")),
     ]
+
+
+def rating_value(rating: Mapping[str, Any] | None) -> str:
+    """A rating as shown: ``1562``, or ``1540?`` while provisional; ``—`` for none."""
+    if not rating:
+        return "—"
+    return f"{rating['value']}{'?' if rating.get('provisional') else ''}"
+
+
+def ratings_lines(ratings: Mapping[str, Any] | None, titles: Titles | None = None) -> list[str]:
+    """A player's ratings, one game a line, the highest first: ``Crescent 1562``."""
+    rated = sorted((ratings or {}).items(), key=lambda kv: -int(kv[1].get("value") or 0))
+    return [f"{game_name(slug, titles)} {rating_value(r)}" for slug, r in rated]
+
+
+#: what "?" after a rating means (issue 51)
+PROVISIONAL_MEANING = N_("? provisional: fewer than 5 rated races")
+
+
+def rating_row(entry: Mapping[str, Any]) -> list[Any]:
+    """A row of a game's rating board: rank, player, rating, rated races."""
+    rating = entry.get("rating") or {}
+    return [entry.get("rank"), entry.get("player"), rating_value(rating), rating.get("races")]
+
+
+RATING_HEADER = [N_("rank"), N_("player"), N_("rating"), N_("races")]
 
 
 LEADERBOARD_HEADER = [

@@ -35,14 +35,19 @@ SIZE = (80, 24)
 PATIENCE = 60.0
 
 
-def tmux(*args: str) -> str:
+def tmux(*args: str, check: bool = False) -> str:
     done = subprocess.run(["tmux", *args], capture_output=True, text=True, timeout=30)
+    if check and done.returncode != 0:
+        raise RuntimeError(f"tmux {' '.join(args[:4])}…: {done.stderr.strip()}")
     return done.stdout
 
 
 @dataclass
 class Terminal:
-    """One tmux session running ``pasyans`` (its own socket, so none of the user's)."""
+    """One tmux session running ``pasyans`` on a socket of its own: none of the user's,
+    and none another capture's session ends (a tmux server whose last session was
+    killed exits, and a session started on its socket meanwhile was lost: the inbox's
+    capture came back empty in full runs, issue 47)."""
 
     name: str
     socket: str
@@ -63,6 +68,7 @@ class Terminal:
             "-y",
             str(height),
             f"env {exports} {command}; sleep 30",  # a crash stays on screen
+            check=True,
         )
 
     def keys(self, *keys: str) -> None:
@@ -104,12 +110,22 @@ async def history_games(url: str, token: str) -> None:
             state = await conn.play(state, state["legal"][0])
             await conn.resign(state["game_id"])
     async with Connection(url) as boris:
-        await boris.register("Борис")
+        boris_token = str((await boris.register("Борис"))["token"])
         await friend(boris, "Маша", add=True)
         state = await boris.start("crescent", Mode.PRACTICE)
         await boris.resign(state["game_id"])
         made = await boris.challenge_create(str(state["game_id"]))
         await boris.invite("Маша", challenge=str(made["code"]))
+    # Маша's challenge, which Борис plays: its results are the newest item of her inbox
+    async with Connection(url) as conn:
+        await conn.auth(token)
+        state = await conn.start("fifteen", Mode.PRACTICE)
+        await conn.resign(state["game_id"])
+        mine = await conn.challenge_create(str(state["game_id"]))
+    async with Connection(url) as boris:
+        await boris.auth(boris_token)
+        theirs = (await boris.challenge_accept(str(mine["code"])))["state"]
+        await boris.resign(theirs["game_id"])
 
 
 #: a capture: (title, keys then words to wait for, in steps)
@@ -129,7 +145,10 @@ def captures(lang: str) -> dict[str, tuple[str, list[Step], str]]:
         "history": ("History (h)", [(("h",), ("UTC",))], ""),
         "inbox": (
             "The inbox, a challenge's results opened (i, Enter)",
-            [(("i",), ("inbox" if not ru else "входящие",)), (("Enter",), ())],
+            [
+                (("i",), ("inbox" if not ru else "входящие",)),
+                (("Enter",), ("игрок" if ru else "player", "Esc")),
+            ],
             "",
         ),
         "replay": (
@@ -139,8 +158,13 @@ def captures(lang: str) -> dict[str, tuple[str, list[Step], str]]:
         ),
         "carpet": (
             "A board: Carpet, deal 7, after a message (T then Esc)",
-            [((), ("G77",)), (("Z", "Z"), ())],
+            [((), ("G77",)), (("Z", "Z"), ("Z",))],
             "play carpet --deal 7",
+        ),
+        "fifteen": (
+            "A board: The Fifteen, deal 7 (its foundations' headers at 80 columns)",
+            [((), ("FK-C",))],
+            "play fifteen --deal 7",
         ),
         "crescent": (
             "A board: Crescent, deal 7 (its waiting cells named as the rules name them)",
@@ -166,7 +190,7 @@ def walk(url: str, names: list[str], lang: str, home: str, client: str) -> list[
     for name, (heading, steps, args) in captures(lang).items():
         if names and name not in names:
             continue
-        term = Terminal(f"cap-{name}-{lang}", f"pasyans-capture-{os.getpid()}")
+        term = Terminal(f"cap-{name}-{lang}", f"pasyans-capture-{os.getpid()}-{name}-{lang}")
         env = {config.CONFIG_ENV: home, "PASYANS_LANG": lang, "TERM": "xterm-256color"}
         command = f"{client} --server {url} {args}".strip()
         term.run(command, env)

@@ -241,7 +241,7 @@ export const W = {
     title: (player) => _("Statistics · {player}", { player }),
     all: _("all games"),
     game: _("game"),
-    columns: [_("games"), _("wins"), _("win %"), _("best moves"), _("best time"), _("dailies won"), _("streak")],
+    columns: [_("games"), _("wins"), _("win %"), _("best moves"), _("best time"), _("dailies won"), _("streak"), _("rating")],
     streak: (n, best) => _("{n} (best {best})", { n, best }),
     days: _("the last 30 days"),
     axis: _("games finished each day"), wonKey: _("wins"), lostKey: _("losses"),
@@ -370,6 +370,16 @@ export const W = {
     // ratings (issue 51): a member's rating at the game after a rated race, its change
     rating: (r, d) => _("rating {value}", { value: `${r.value}${r.provisional ? "?" : ""}` }) + (d == null ? " " + _("(not counted)") : ` (${d > 0 ? "+" : d < 0 ? "\u2212" : ""}${Math.abs(d)})`),
     provisional: _("? provisional: fewer than 5 rated races"),
+  },
+
+  // a player's rating at a game (issue 51): its value, "?" while provisional
+  ratings: {
+    value: (r) => (r ? `${r.value}${r.provisional ? "?" : ""}` : "\u2014"),
+    said: (r) => _("rating {value}", { value: `${r.value}${r.provisional ? "?" : ""}` }),
+    board: _("ratings from races"),
+    columns: { rating: _("rating"), races: _("races") },
+    notYet: _("you are not on it yet: a player is, after 5 rated races of the game"),
+    legend: _("rating: from races on fresh deals · ? provisional (fewer than 5 races)"),
   },
 
   challenge: challengeWords,

@@ -19,12 +19,11 @@ from ..lang import _, current, ngettext
 from ..notation import WireMove, forced
 from ..text import (
     ASSISTED,
-    MODE_WORDS,
     assisted,
     clock,
-    deal_text,
     end_words,
     info_line,
+    mode_and_deal,
     outcome,
     running_time,
     unproven_label,
@@ -168,13 +167,9 @@ class ShownBoard(HostedScreen):
                 cursor=self.cursor,
             ),
         )
-        mode = str(state.get("mode", ""))
-        rest = [_(MODE_WORDS[mode]) if mode in MODE_WORDS else mode]
+        rest = mode_and_deal(state) or [""]
         if assisted(state):
             rest[0] += f", {_(ASSISTED)} {_(NOT_RANKED)}"
-        deal = deal_text(state)
-        if deal:
-            rest.append(deal)
         if self.unproven:
             rest.append(self.unproven)
         layout = "" if view.density == FULL else view.density.name  # a narrow terminal

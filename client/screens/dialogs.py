@@ -57,6 +57,40 @@ class RulesScreen(ModalScreen[None]):
         self.query_one("#rules").focus()
 
 
+class TextScreen(ModalScreen[None]):
+    """Plain text (a table in it keeps its columns) in a panel as wide as the terminal
+    allows, its long lines wrapped, never cut (issue 47: a challenge's results from the
+    inbox lost the ends of their lines at 80×24)."""
+
+    DEFAULT_CSS = """
+    TextScreen { align: center middle; }
+    TextScreen > Vertical {
+        width: 100%; max-width: 100; height: auto; max-height: 100%;
+        border: thick $primary; background: $surface; padding: 0 1;
+    }
+    TextScreen VerticalScroll { height: auto; max-height: 40; }
+    """
+    BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
+        Binding("escape", "dismiss", N_("Close")),
+        Binding("q", "dismiss", N_("Close")),
+    ]
+
+    def __init__(self, heading: str, text: str) -> None:
+        super().__init__()
+        self.heading = heading
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            closes = _("Esc closes")
+            yield Static(f"[b]{self.heading}[/b] — {closes}", markup=True)
+            with VerticalScroll(id="text"):
+                yield Static(self.text, markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#text").focus()
+
+
 class ConfirmScreen(ModalScreen[bool]):
     DEFAULT_CSS = MODAL_CSS.format(name="ConfirmScreen")
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)

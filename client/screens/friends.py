@@ -19,7 +19,7 @@ from ..inbox import presence_lines
 from ..lang import N_, _, current
 from ..launch import Launch
 from ..records import friend, friends, today_lines
-from ..text import short_title
+from ..text import ratings_lines, short_title
 from .base import LIST_CSS, ListScreen, acting
 from .dialogs import MODAL_CSS
 
@@ -73,7 +73,7 @@ class FriendsScreen(ListScreen):
         return list(self.result.get("friends") or [])
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns(_("friend"), _("today's dailies"))
+        self.query_one(DataTable).add_columns(_("friend"), _("today's dailies"), _("rating"))
         self.query_one(DataTable).focus()
         self.load()
         # who is online and in which game changes while you look: asked again now and then
@@ -94,8 +94,9 @@ class FriendsScreen(ListScreen):
         for row in self.rows:  # a line a game: a friend's dailies are never cut at 80 columns
             lines = today_lines(row.get("today") or {}, self.host.titles)
             who = [row["player"], *presence_lines(row)]
-            height = max(len(lines), len(who))
-            table.add_row("\n".join(who), "\n".join(lines), height=height)
+            rated = ratings_lines(row.get("ratings"), self.host.titles) or ["—"]
+            height = max(len(lines), len(who), len(rated))
+            table.add_row("\n".join(who), "\n".join(lines), "\n".join(rated), height=height)
         if self.rows:
             table.move_cursor(row=min(max(cursor, 0), len(self.rows) - 1))
         day = self.result.get("date")

@@ -17,7 +17,7 @@ from ..inbox import item_action, item_text, item_when
 from ..lang import N_, _, ngettext
 from ..launch import Launch
 from .base import LIST_CSS, ListScreen, acting
-from .dialogs import RulesScreen
+from .dialogs import TextScreen
 
 READ_HINT = N_("r marks all read · q back")
 
@@ -101,7 +101,7 @@ class InboxScreen(ListScreen):
                 return
             text = challenge_text(shown, self.host.titles)
             heading = _("challenge {code}", code=challenge["code"])
-            self.app.push_screen(RulesScreen(heading, f"```\n{text}\n```"))
+            self.app.push_screen(TextScreen(heading, text))
         else:
             self.load(_("marked read"))
 

@@ -13,7 +13,7 @@ from protocol.messages import Board
 
 from ..lang import N_, _, current
 from ..records import ReplayOf
-from ..text import LEADERBOARD_HEADER, entry_row, title
+from ..text import LEADERBOARD_HEADER, RATING_HEADER, entry_row, rating_row, rating_value, title
 from .base import LIST_CSS, ListScreen
 from .replay import ReplayScreen
 
@@ -39,6 +39,7 @@ class LeaderboardScreen(ListScreen):
         Binding("p", "previous_page", N_("Previous page")),
         Binding("m", "around_me", N_("Around me")),
         Binding("a", "toggle_board", N_("Daily/all-time")),
+        Binding("r", "ratings", N_("Ratings")),
         Binding("enter", "replay", N_("Replay")),
         Binding("f", "toggle_friends", N_("Friends only")),
         Binding("escape", "app.pop_screen", N_("Back")),
@@ -60,7 +61,6 @@ class LeaderboardScreen(ListScreen):
         self.shown: View | None = None
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns(*(_(h) for h in LEADERBOARD_HEADER))
         self.query_one(DataTable).focus()
         self.load()
 
@@ -84,15 +84,20 @@ class LeaderboardScreen(ListScreen):
     def draw(self, result: dict[str, Any], view: View) -> None:
         self.result, self.shown = result, view
         table = self.query_one(DataTable)
-        table.clear()
+        rating = view.board == Board.RATING
+        table.clear(columns=True)
+        table.add_columns(*(_(h) for h in (RATING_HEADER if rating else LEADERBOARD_HEADER)))
         me = self.host.conn.player
         for entry in self.result.get("entries") or []:
-            cells = [("" if c is None else str(c)) for c in entry_row(entry)]
+            row = rating_row(entry) if rating else entry_row(entry)
+            cells = [("" if c is None else str(c)) for c in row]
             if me is not None and entry.get("player") == me:
                 cells = [f"[b reverse]{c}[/]" for c in cells]
             table.add_row(*cells)
         day = self.result.get("date") or view.date
-        if view.board == Board.ALLTIME:
+        if rating:
+            which = _("ratings from races")
+        elif view.board == Board.ALLTIME:
             which = _("all time")
         elif day:
             which = _("daily {day}", day=current().date(str(day)))
@@ -106,11 +111,21 @@ class LeaderboardScreen(ListScreen):
         )
         mine = self.result.get("me")
         mine_said = _("you: rank {rank}", rank=mine.get("rank")) if mine else None
-        status = [mine_said or _("you have no entry here yet")]
+        if rating:
+            status = [
+                mine_said
+                or _("you are not on it yet: a player is, after 5 rated races of the game")
+            ]
+            if mine:
+                status[0] += f" ({rating_value(mine.get('rating'))})"
+        else:
+            status = [mine_said or _("you have no entry here yet")]
         if not self.result.get("entries"):
             status.insert(0, _("no results yet"))
         status.append(
             _("Enter replays · n/p pages · m around me · a daily/all-time · f friends · q back")
+            if not rating
+            else _("n/p pages · m around me · a daily · r ratings · f friends · q back")
         )
         self.say(" · ".join(status))
 
@@ -170,6 +185,13 @@ class LeaderboardScreen(ListScreen):
 
     def action_toggle_board(self) -> None:
         self.board = Board.ALLTIME if self.board == Board.DAILY else Board.DAILY
+        self.pages = [None]
+        self.around_me = False
+        self.load()
+
+    def action_ratings(self) -> None:
+        """The game's rating board (issue 51), or back to the daily board."""
+        self.board = Board.DAILY if self.board == Board.RATING else Board.RATING
         self.pages = [None]
         self.around_me = False
         self.load()

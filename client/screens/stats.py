@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Static
 
 from ..lang import N_, _, ngettext
 from ..records import LOST_CELL, WON_CELL, chart_rows, stats, stats_row
-from ..text import STREAK_MEANING, game_name, title
+from ..text import STREAK_MEANING, game_name, rating_value, title
 from ..widgets import KeyFooter
 from .base import HostedScreen
 
@@ -66,20 +66,24 @@ SCREEN_HEADER = [
     N_("avg"),
     N_("dailies"),
     N_("streak"),
+    N_("rating"),
 ]
 #: …and that legend
 LEGEND = N_("moves/time: best win · avg: cards founded · dailies won/played · streak (best)")
+#: …and of the rating column (issue 51)
+RATING_LEGEND = N_("rating: from races on fresh deals · ? provisional (fewer than 5 races)")
 #: the overall row's name
 ALL_GAMES = N_("all games")
 
 
-def screen_row(row: list[Any]) -> list[str]:
-    """A row of :func:`client.records.stats_row` in the screen's short cells."""
+def screen_row(row: list[Any], rating: str = "") -> list[str]:
+    """A row of :func:`client.records.stats_row` in the screen's short cells, and the
+    game's rating (:func:`client.text.rating_value`; none on the overall row)."""
     name, played, won, pct, moves, time, avg, dailies, streak = (str(c) for c in row)
     dailies = " ".join(re.findall(r"\d+/\d+", dailies)) or dailies  # "3/5 won": "3/5"
     counts = re.findall(r"\d+", streak)  # "2 (best 4)": "2 (4)"
     streak = f"{counts[0]} ({counts[1]})" if len(counts) == 2 else streak
-    return [name, played, won, pct, moves, time, avg, dailies, streak]
+    return [name, played, won, pct, moves, time, avg, dailies, streak, rating]
 
 
 def fit_names(rows: list[list[str]], width: int) -> list[list[str]]:
@@ -137,16 +141,21 @@ class StatsScreen(HostedScreen):
         self.result = result
         self.names = [_(ALL_GAMES)]
         rows = [screen_row(stats_row(_(ALL_GAMES), self.result["overall"]))]
+        ratings = dict(self.result.get("ratings") or {})
         for slug, block in (self.result.get("games") or {}).items():
             self.names.append(title(slug, self.host.titles))
-            rows.append(screen_row(stats_row(game_name(slug, self.host.titles), block)))
+            rated = rating_value(ratings.get(slug)) if slug in ratings else "—"
+            rows.append(screen_row(stats_row(game_name(slug, self.host.titles), block), rated))
         table.add_columns(*(" " + _(h) for h in SCREEN_HEADER))
         for row in fit_names(rows, self.app.size.width - 2):  # the scrollbar
             table.add_row(*(" " + c for c in row))
         head = _("pasyans · statistics of {player}", player=self.result["player"])
         self.query_one("#head", Static).update(head)
         self.query_one("#chart", Static).update(chart(list(self.result.get("days") or [])))
-        self.say(_(LEGEND) + "\n" + _("streak: {meaning}", meaning=_(STREAK_MEANING)))
+        legend = [_(LEGEND), _("streak: {meaning}", meaning=_(STREAK_MEANING))]
+        if ratings:
+            legend.append(_(RATING_LEGEND))
+        self.say("\n".join(legend))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         """The chosen row's game in full (the table cuts long titles)."""

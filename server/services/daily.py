@@ -77,6 +77,11 @@ RETRIES = 2
 BACKFILL_RETRY = 60.0
 
 
+#: the estimate of a scan's rest is at most the time of its candidate under way so far,
+#: divided by this (:meth:`Progress.wire`)
+LAST_SHARE = 4
+
+
 @dataclass(frozen=True)
 class Progress:
     """A scan under way: candidates searched so far, since when (epoch ms), the nodes
@@ -102,12 +107,17 @@ class Progress:
         elapsed = max(0, now - self.started_ms)
         estimate = None
         if self.spent > 0 and self.tried > 0:
+            fed = self.fed_ms or now
+            running = max(0, now - fed)  # the candidate under way, so far
             if self.expected > self.spent:
-                estimate = int(elapsed * (self.expected - self.spent) / self.spent)
+                rest = elapsed * (self.expected - self.spent) / self.spent
             else:  # the candidate under way: what a candidate took, less its time so far
-                fed = self.fed_ms or now
-                per = max(0, fed - self.started_ms) / self.tried
-                estimate = int(max(per - (now - fed), 1000))
+                rest = max(0, fed - self.started_ms) / self.tried - running
+            # Bounded by the candidate under way, at a quarter of its time so far: the
+            # candidates before it took their whole node budget (they found no win),
+            # the one that is chosen ends sooner, so the figure from them promised up
+            # to 13 × the real rest in a scan's last seconds (bench.fresh, issue 47).
+            estimate = int(max(min(rest, running / LAST_SHARE), 1000))
         return {"tried": self.tried, "elapsed_ms": elapsed, "estimate_ms": estimate}
 
     def pack(self) -> str:

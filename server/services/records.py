@@ -261,7 +261,13 @@ def step(
     if status is None:
         status = game.status(state)
     active = active_time(
-        rec.active, created=rec.created, updated=rec.updated, finished=0, now=now, gap=gap
+        rec.active,
+        created=rec.created,
+        updated=rec.updated,
+        finished=0,
+        now=now,
+        gap=gap,
+        started=rec.moves > 0,
     )
     after = rec.changed(
         seq=rec.seq + 1,
@@ -279,12 +285,24 @@ def step(
 
 
 def active_time(
-    active: int, *, created: int, updated: int, finished: int, now: int, gap: int
+    active: int,
+    *,
+    created: int,
+    updated: int,
+    finished: int,
+    now: int,
+    gap: int,
+    started: bool = True,
 ) -> int:
     """A game's time in ms: ``active`` (its player's time up to ``updated``), and for a
-    game in play (``finished`` 0) the time since, at most ``gap``. A game stored before
-    its active time was kept (``active`` -1) counts from ``created`` to its end, or
-    ``updated`` plus the same allowance."""
+    game in play (``finished`` 0) the time since, at most ``gap``. The clock starts at
+    the first move: a game not ``started`` (no move yet) has no time, and its first
+    move counts none of the wait before it (issue 47: a fresh game read "1:00", the
+    allowance, as if played). A game stored before its active time was kept
+    (``active`` -1) counts from ``created`` to its end, or ``updated`` plus the same
+    allowance."""
+    if not started:
+        return 0
     if active < 0:
         active = max(0, updated - created)
         if finished:

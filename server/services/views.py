@@ -206,13 +206,15 @@ class Views:
             finished=rec.finished,
             now=rec.updated if written else self.clock.now_ms(),
             gap=self.idle_gap_ms,
+            started=rec.moves > 0,
         )
 
     def idle_left_ms(self, rec: Record, *, written: bool = False) -> int:
         """How long the game's clock runs on from ``time_ms`` with no change: the idle
         gap less the pause ``time_ms`` already counts (0 once the game is over). A
-        client's clock adds at most this, so it shows what the next move will count."""
-        if rec.status != GameStatus.PLAYING:
+        client's clock adds at most this, so it shows what the next move will count.
+        0 before the first move too: the clock starts at the first move."""
+        if rec.status != GameStatus.PLAYING or rec.moves == 0:
             return 0
         if written:
             return self.idle_gap_ms
@@ -298,5 +300,6 @@ class Views:
                 finished=num("updated") if raw["status"] != b"playing" else 0,
                 now=self.clock.now_ms(),
                 gap=self.idle_gap_ms,
+                started=num("moves") > 0,
             ),
         }

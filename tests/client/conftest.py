@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from client import config, connection
+from client import config, connection, lang
 from client.connection import Connection, Message
 from tests.support import RedisProcess, ServerProcess
 from tests.support.schema import FrameError, Frames
@@ -125,3 +125,13 @@ async def account(server_url: str, config_dir: Path) -> config.Credentials:
 def server_env(server_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.setenv(config.SERVER_ENV, server_url)
     return server_url
+
+
+@pytest.fixture(params=["en", "ru"])
+def language(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The client's language for one test, each in turn (English again after it)."""
+    lang.use(request.param)
+    try:
+        yield request.param
+    finally:
+        lang.use("en")

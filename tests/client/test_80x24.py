@@ -16,6 +16,7 @@ from textual.widgets._footer import FooterKey
 from client import config
 from client.app import PasyansApp
 from client.connection import Connection
+from client.drawing import CUT_MARK, Drawing
 from client.launch import Launch
 from client.records import history_row, replay_heading, stats_row, today_lines
 from client.screens.board import EndScreen, fit_heading
@@ -28,8 +29,8 @@ from client.screens.race import RaceBoardScreen, RaceScreen, ResultScreen
 from client.screens.race_dialogs import JoinRaceScreen, RaceDealScreen
 from client.screens.replay import ReplayScreen
 from client.screens.stats import LEGEND, SCREEN_HEADER, StatsScreen, screen_row
-from client.text import STREAK_MEANING, preparing, result_text
-from client.widgets import columns_that_fit
+from client.text import STREAK_MEANING, mode_and_deal, preparing, result_text
+from client.widgets import BoardView, columns_that_fit
 from protocol.messages import Mode, Op
 from server.patience import registry
 from tests.support import TestClient, connect
@@ -162,12 +163,27 @@ async def test_your_result_whole_at_80_and_at_120_columns(
             await all_keys_shown(pilot)
 
 
+def cut_headers(drawing: Drawing) -> list[str]:
+    """The pile headers of a drawing that end in ``…`` (cut short): a header is
+    either whole or designed shorter (the id, perhaps a direction), never cut."""
+    cut = []
+    for pid, box in drawing.boxes.items():
+        line = "".join(ch for ch, _ in drawing.cells[box.y][box.x :])
+        head = line.split("  ")[0].strip()
+        if CUT_MARK in head:
+            cut.append(f"{pid}: {head!r}")
+    return cut
+
+
 @pytest.mark.parametrize("slug", registry.slugs())
 async def test_every_board_at_80x24(
-    server_url: str, account: config.Credentials, slug: str
+    server_url: str, account: config.Credentials, slug: str, language: str
 ) -> None:
-    """Deal 0 of every game: every pile's id and cards, the counters (redeals left…)
-    whole, every key; compact foundations still say which way they build."""
+    """Deal 0 of every game, in both languages: every pile's id and cards, the
+    counters (redeals left…) whole, every key; compact foundations still say which
+    way they build; no pile header cut short with ``…`` (issue 47: ``FA-S…``,
+    ``X…``): a header too long for its room is the pile's id (and direction), and
+    its whole title is on the hint line when the cursor is on it."""
     app = PasyansApp(server_url, launch=Launch(game=slug, mode=Mode.DEAL, seed=0))
     async with app.run_test(size=SMALL) as pilot:
         board = await on_board(pilot)
@@ -179,6 +195,18 @@ async def test_every_board_at_80x24(
         scroll = board.query_one("#scroll")
         assert off_screen(view, scroll.scrollable_content_region) == [], (slug, shown)  # type: ignore[arg-type]
         await all_keys_shown(pilot)
+        drawing = board.query_one(BoardView).drawing
+        assert cut_headers(drawing) == [], (slug, language, drawing.plain())
+        for pid, whole in drawing.cut.items():  # a shortened title, whole on the hint line
+            board.cursor = pid
+            board.redraw()
+
+            def said(w: str = whole) -> bool:
+                return w in str(board.query_one("#hint").render())
+
+            await until(pilot, said)
+        if language == "ru":
+            return
         if slug in ("travellers", "cotillion", "little_packs", "travellers_aces"):
             for pile in board.piles:
                 label = str(pile.get("label") or "")
@@ -390,8 +418,11 @@ def test_a_board_title_keeps_the_deal_in_80_columns() -> None:
             ), line
             names = titles[slug]
             assert names["title_ru"] in line or names["title_en"] in line, line
-    wide = fit_heading("crescent", titles, ["deal", "deal 7"], "", 78)
-    assert wide == "Crescent — Полумесяц · deal · deal 7"
+    # a chosen deal says "deal" once (issue 47: "deal · deal 7"); another mode keeps its word
+    chosen = mode_and_deal({"mode": "deal", "deal": {"seed": 7}})
+    assert fit_heading("crescent", titles, chosen, "", 78) == "Crescent — Полумесяц · deal 7"
+    practice = mode_and_deal({"mode": "practice", "deal": {"seed": 7}})
+    assert practice == ["practice", "deal 7"]
 
 
 async def test_st_helena_daily_title_at_80x24(server_url: str, account: config.Credentials) -> None:

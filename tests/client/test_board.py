@@ -128,13 +128,17 @@ def test_titles_are_cut_by_whole_words() -> None:
     pile = {"id": "F1", "label": "K→A", "base": "KS", "orient": "h"}
     assert header(pile) == "F1 K→A base K♠↔"
     assert short_header(pile, 20) == "F1 K→A base K♠↔"
-    assert short_header(pile, 14) == "F1 K→A…↔"
+    assert short_header(pile, 14) == "F1 K→A↔"  # shorter by design, never cut with …
     assert short_header(pile, 7) == "F1 K→A↔"
     # tighter: the direction by its end, so F1 →A and F5 →K still differ
     assert short_header(pile, 6) == "F1 →A↔"
     assert short_header(pile, 5) == "F1→A↔"
-    assert short_header(pile, 4) == "F1…↔"
+    assert short_header(pile, 4) == "F1↔"
     assert short_header(pile, 0) == "F1↔"  # the id always stays
+    # a foundation's direction by its arrow: FA-S↑ and FK-S↓ still differ
+    assert short_header({"id": "FA-S", "label": "A↑"}, 6) == "FA-S ↑"
+    assert short_header({"id": "FA-S", "label": "A↑"}, 5) == "FA-S↑"
+    assert short_header({"id": "FK-S", "label": "K↓"}, 5) == "FK-S↓"
 
 
 def test_a_narrow_board_shares_out_the_room() -> None:
@@ -284,3 +288,22 @@ def test_the_board_clock_runs_on_only_what_the_pause_leaves() -> None:
     assert board.elapsed_ms() == 55_000
     now += 3600
     assert board.elapsed_ms() == 65_000  # 40 s of pause before, 20 s now: the gap
+
+
+def test_alike_piles_of_a_row_are_titled_alike() -> None:
+    """A narrow board shortens the titles of alike piles of a row (the same words but
+    their ids) alike: The Fifteen at 78 columns read ``FA-S ↑ … FA-C A↑`` (issue 47)."""
+    for slug in registry.slugs():
+        piles = engine_state(slug, 0)["view"]["piles"]
+        for width in (78, ROOM_100):
+            drawing = draw(piles, width=width)
+            shown: dict[tuple[int, str], set[str]] = {}
+            for pile in piles:
+                pid, box = str(pile["id"]), drawing.boxes[str(pile["id"])]
+                ends = [b.x for b in drawing.boxes.values() if b.y == box.y and b.x > box.x]
+                cells = drawing.cells[box.y][box.x : min(ends, default=drawing.width)]
+                title = "".join(ch for ch, _ in cells).split("  ")[0].strip()
+                words = header(pile)[len(pid) :]  # its words and orientation mark
+                shown.setdefault((box.y, words), set()).add(title[len(pid) :])
+            differ = {k: v for k, v in shown.items() if len(v) > 1}
+            assert not differ, (slug, width, differ, drawing.plain())

@@ -9,8 +9,10 @@ from textual.widgets import DataTable
 
 from client import config
 from client.app import PasyansApp
+from client.challenges import challenge_text
 from client.connection import Connection
 from client.screens.calendar import CalendarScreen
+from client.screens.dialogs import TextScreen
 from client.screens.friends import FriendsScreen
 from client.screens.home import DailyScreen
 from client.screens.inbox import InboxScreen
@@ -18,6 +20,7 @@ from client.screens.race import RaceScreen
 from protocol.messages import Mode, Op
 
 from .conftest import fresh_name
+from .test_80x24 import SMALL, all_keys_shown, flowing, screen_text
 from .test_app import SIZE, until
 
 
@@ -83,3 +86,40 @@ async def test_the_calendar_plays_a_past_day(server_url: str, account: config.Cr
         state = app.screen.state  # type: ignore[attr-defined]
         assert state["mode"] == Mode.DAILY and state["ranked"] is False
         assert state["date"] == screen.days[-2]["date"] and state["deal"]["seed"] is not None
+
+
+async def test_a_challenges_results_from_the_inbox_at_80x24(
+    server_url: str, account: config.Credentials, language: str
+) -> None:
+    """Issue 47: a friend finished my challenge; Enter on the news in the inbox opens
+    the challenge's results, whole at 80×24 in both languages (every line of it on
+    screen, a long one wrapped, none cut)."""
+    async with Connection(server_url) as me:
+        await me.auth(account.token)
+        mine = await me.start("crescent", Mode.PRACTICE)
+        await me.resign(mine["game_id"])
+        made = await me.challenge_create(str(mine["game_id"]))
+    async with Connection(server_url) as bob:
+        await bob.register(fresh_name())
+        theirs = (await bob.challenge_accept(str(made["code"])))["state"]
+        await bob.play(theirs, theirs["legal"][0])
+        await bob.resign(theirs["game_id"])
+    app = PasyansApp(server_url)
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, DailyScreen))
+        await pilot.press("i")
+        await until(pilot, lambda: isinstance(app.screen, InboxScreen) and bool(app.screen.items))
+        assert isinstance(app.screen, InboxScreen)
+        assert app.screen.items[0]["kind"] == "challenge_result"
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, TextScreen))
+        shown = await app.conn.challenge(str(made["code"]))
+        lines = [line for line in challenge_text(shown, app.titles).splitlines() if line]
+
+        def inside() -> str:  # the dialog's text, its border's cells left out
+            return flowing(screen_text(pilot).replace("█", " "))
+
+        await until(pilot, lambda: all(flowing(line) in inside() for line in lines))
+        await all_keys_shown(pilot, footer=False)
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, InboxScreen))

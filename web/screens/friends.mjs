@@ -79,6 +79,7 @@ export function Friends() {
                 (f) => html`<li data-friend=${f.player} data-online=${f.online ? "1" : "0"}>
                   <strong>${f.player}</strong> <${Presence} f=${f} />
                   ${Object.entries(f.today).map(([slug, g]) => html` <span class="today" data-assisted=${g.assisted ? "1" : "0"}><${Title} slug=${slug} english=${false} />: ${g.status === "playing" ? W.inPlay : `${outcome(g)}${assistedNote(g)}`}</span>`)}
+                  ${Object.entries(f.ratings || {}).sort((a, b) => b[1].value - a[1].value).map(([slug, r]) => html` <span class="rating" data-rating=${`${slug} ${W.ratings.value(r)}`}>· <${Title} slug=${slug} english=${false} />: ${W.ratings.said(r)} </span>`)}
                   <span class="row-actions">
                     <button data-do="invite-race" onClick=${() => race(f.player)}>${F.raceThem}</button>
                     <button data-do="invite-challenge" onClick=${() => challenge(f.player)}>${F.challengeThem}</button>

@@ -35,7 +35,7 @@ export function Leaderboard({ slug, date }) {
       <${GamePicker} slug=${slug} onPick=${(s) => go("leaderboard", s)} />
       <label class="field">${W.leaderboard.board}
         <select data-field="board" value=${board} onChange=${(e) => setBoard(e.target.value)}>
-          <option value="daily">${W.leaderboard.daily}</option><option value="alltime">${W.leaderboard.alltime}</option>
+          <option value="daily">${W.leaderboard.daily}</option><option value="alltime">${W.leaderboard.alltime}</option><option value="rating">${W.ratings.board}</option>
         </select>
       </label>
       ${board === "daily"
@@ -47,7 +47,9 @@ export function Leaderboard({ slug, date }) {
       <label class="toggle"><input type="checkbox" data-field="friends" checked=${friends} onChange=${(e) => setFriends(e.target.checked)} /> ${W.leaderboard.friends}</label>
     </div>
     ${error ? html`<p class="error">${error}</p>` : ""}
-    ${answer
+    ${answer && board === "rating"
+      ? html`<${Ratings} answer=${answer} />`
+      : answer
       ? html`<div class="scroll-x"><table class="entries">
           <thead><tr><th>${c.rank}</th><th>${c.player}</th><th>${c.result}</th><th>${c.moves}</th><th>${c.time}</th></tr></thead>
           <tbody>
@@ -69,4 +71,23 @@ export function Leaderboard({ slug, date }) {
         <p>${W.leaderboard.entries(answer.total || 0)}${answer.me ? W.leaderboard.me(answer.me.rank) : ""}</p>`
       : html`<p class="loading">${W.loading}</p>`}
   </section>`;
+}
+
+// A game's rating board (issue 51): the players past provisional, highest first.
+function Ratings({ answer }) {
+  const c = W.leaderboard.columns;
+  const r = W.ratings.columns;
+  return html`<div class="scroll-x"><table class="entries ratings">
+      <thead><tr><th>${c.rank}</th><th>${c.player}</th><th>${r.rating}</th><th>${r.races}</th></tr></thead>
+      <tbody>
+        ${answer.entries.map(
+          (e) => html`<tr data-player=${e.player} data-rating=${W.ratings.value(e.rating)} class=${app.account && e.player === app.account.player ? "me" : ""}>
+            <td>${e.rank}</td><td>${e.player} <${Report} name=${e.player} /></td>
+            <td>${W.ratings.value(e.rating)}</td><td>${e.rating.races}</td>
+          </tr>`,
+        )}
+      </tbody>
+    </table></div>
+    <p>${W.leaderboard.entries(answer.total || 0)}${answer.me ? W.leaderboard.me(answer.me.rank) + ` (${W.ratings.value(answer.me.rating)})` : ""}</p>
+    ${answer.me ? "" : html`<p class="note" data-note="not-rated">${W.ratings.notYet}</p>`}`;
 }

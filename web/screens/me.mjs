@@ -16,11 +16,13 @@ export function Stats({ player }) {
   if (!answer) return html`<p class="loading">${W.loading}</p>`;
   const c = W.stats.columns;
   // each cell names its column (data-label): on a phone a row is a card of labelled facts
-  const row = (name, s) => html`<tr>
+  const rated = answer.ratings || {};
+  const row = (name, s, slug) => html`<tr data-game=${slug || ""}>
     <th scope="row">${name}</th><td data-label=${c[0]}>${s.played}</td><td data-label=${c[1]}>${s.won}</td>
     <td data-label=${c[2]}>${s.win_pct === null ? W.none : percent(s.win_pct)}</td>
     <td data-label=${c[3]}>${s.best_moves ?? W.none}</td><td data-label=${c[4]}>${clock(s.best_time_ms)}</td>
     <td data-label=${c[5]}>${s.daily_won}/${s.daily_played}</td><td data-label=${c[6]}>${W.stats.streak(s.streak, s.best_streak)}</td>
+    <td data-label=${slug ? c[7] : ""} data-rating=${slug && rated[slug] ? W.ratings.value(rated[slug]) : ""}>${slug ? W.ratings.value(rated[slug]) : ""}</td>
   </tr>`;
   const days = answer.days || [];
   const most = Math.max(1, ...days.map((d) => d.won + d.lost));
@@ -30,9 +32,10 @@ export function Stats({ player }) {
       <thead><tr><th>${W.stats.game}</th>${c.map((name) => html`<th>${name}</th>`)}</tr></thead>
       <tbody>
         ${row(W.stats.all, answer.overall)}
-        ${Object.entries(answer.games).map(([slug, s]) => row(html`<${Title} slug=${slug} />`, s))}
+        ${Object.entries(answer.games).map(([slug, s]) => row(html`<${Title} slug=${slug} />`, s, slug))}
       </tbody>
     </table></div>
+    ${Object.keys(rated).length ? html`<p class="note" data-legend="rating">${W.ratings.legend}</p>` : ""}
     <figure class="chart" aria-labelledby="days-title">
       <figcaption id="days-title"><strong>${W.stats.days}</strong> · ${W.stats.axis}
         <span class="key won">${W.stats.wonKey}</span> <span class="key lost">${W.stats.lostKey}</span></figcaption>

@@ -13,7 +13,10 @@ IDLE_MS = 60_000  # --idle-gap's default
 async def test_a_games_time_is_its_players_active_time(
     player: TestClient, clock: FakeClock
 ) -> None:
-    state = await player.start("fifteen", "deal", seed=7)  # still playing after two moves
+    state = await player.start("fifteen", "deal", seed=7)  # still playing after three moves
+    clock.advance(seconds=30)  # looking at the deal: the clock starts at the first move
+    state = await player.move(state, state["legal"][0])
+    assert state["time_ms"] == 0
     clock.advance(seconds=10)
     state = await player.move(state, state["legal"][0])
     assert state["time_ms"] == 10_000
@@ -40,7 +43,9 @@ async def test_a_clock_run_on_from_any_state_shows_what_the_next_move_counts(
     ``time_ms`` run on by at most ``idle_left_ms`` (client.text.running_time), from a
     move's reply, a delta, or a resume a while after the last move."""
     state = await player.start("fifteen", "deal", seed=7)
-    assert state["idle_left_ms"] == IDLE_MS
+    assert state["idle_left_ms"] == 0  # the clock starts at the first move
+    state = await player.move(state, state["legal"][0])
+    assert (state["time_ms"], state["idle_left_ms"]) == (0, IDLE_MS)
     for pause_before, pause_after in ((10, 5), (40, 30), (50, 3600), (3600, 2), (0, 0)):
         clock.advance(seconds=pause_before)
         read = (await player.call("resume", game_id=state["game_id"]))["state"]
@@ -65,6 +70,25 @@ async def test_a_clock_run_on_from_any_state_shows_what_the_next_move_counts(
     over = (await player.call("resign", game_id=state["game_id"]))["state"]
     assert over["idle_left_ms"] == 0
     assert running_time(over, 3_600_000) == over["time_ms"]
+
+
+async def test_a_game_with_no_move_reads_no_time(player: TestClient, clock: FakeClock) -> None:
+    """The clock starts at the first move (issue 47: a fresh game read "1:00", the idle
+    allowance, and a client's clock ran to it while nobody played): a game with no
+    move reads 0:00 in its state, a resume an hour later, the list of games, and once
+    resigned at once; no client's clock runs on it."""
+    state = await player.start("crescent", "deal", seed=7)
+    assert (state["time_ms"], state["idle_left_ms"]) == (0, 0)
+    clock.advance(seconds=40)
+    read = (await player.call("resume", game_id=state["game_id"]))["state"]
+    assert (read["time_ms"], read["idle_left_ms"]) == (0, 0)
+    assert running_time(read, 40_000) == 0
+    clock.advance(seconds=3600)
+    listed = (await player.call("my_games"))["games"][0]
+    assert listed["game_id"] == state["game_id"] and listed["time_ms"] == 0
+    over = (await player.call("resign", game_id=state["game_id"]))["state"]
+    assert over["time_ms"] == 0
+    assert (await player.call("my_games"))["games"][0]["time_ms"] == 0
 
 
 async def test_a_resigned_game_says_so_everywhere(player: TestClient) -> None:
