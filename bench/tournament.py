@@ -106,7 +106,9 @@ async def play(
             state = reply["state"]
             continue
         sent = time.monotonic()
-        reply = await e.call("move", game_id=state["game_id"], seq=state["seq"], move=state["legal"][0])
+        reply = await e.call(
+            "move", game_id=state["game_id"], seq=state["seq"], move=state["legal"][0]
+        )
         if not reply["ok"]:
             state = reply["error"].get("state") or state
             if reply["error"]["code"] == "game_over":

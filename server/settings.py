@@ -274,7 +274,7 @@ class Settings:
     tournament_schedule: str = _opt(
         "",
         "public tournaments scheduled every UTC day: comma-separated SLUG@HH:MM/MINUTES "
-        "(e.g. 'klondike@18:00/30,spider@20:00/45'); empty: none",
+        "(e.g. 'carpet@18:00/30,fifteen@20:00/45'); empty: none",
     )
     watch_delay: float = _opt(
         0.0,
