@@ -689,4 +689,6 @@ class Tournament(_TournamentHead):
     deal: Annotated[
         Count, "your deal now: 0 before your first, k while deal k is in play or after it"
     ]
-    watchers: Annotated[Count, "connections watching it (`tournament_watch`)"]
+    watchers: Annotated[
+        Count, "players watching it (`tournament_watch`) through the instance that answers"
+    ]

@@ -576,6 +576,7 @@ class Tournaments:
                 key = f"sched:{slug}:{start}"
                 if await self.store.count_tournament(key, 3 * 86_400) == 1:
                     await self.create(None, slug, start, minutes, public=True)
+                break  # the next one only: made a day ahead at most
 
     async def end(self, info: Info) -> None:
         if not await self.store.tournament_flag(info.tid, "ended", KEEP_S):

@@ -145,3 +145,64 @@ async def test_a_tournaments_limits_and_refusals(
     third = await ann.error("tournament_create", game=GAME, starts_at=start, minutes=30)
     assert third["key"] == "error.tournament_open_limit"
     assert (await bob.error("tournament", code="ZZZZZZZ"))["key"] == "error.no_tournament"
+
+
+async def test_leaving_before_and_during(
+    app: App, clock: FakeClock, player: TestClient, player2: TestClient
+) -> None:
+    ann, bob = player, player2
+    start = clock.now_ms() + 120_000
+    made = (await ann.call("tournament_create", game=GAME, starts_at=start, minutes=5))[
+        "tournament"
+    ]
+    tid, code = made["tournament_id"], made["code"]
+    await bob.call("tournament_join", code=code)
+    await bob.call("tournament_leave", tournament_id=tid)  # before the start: out of it
+    shown = (await bob.call("tournament", code=code))["tournament"]
+    assert shown["entrants"] == 1 and shown["me"] is None and not shown["joined"]
+    refused = await bob.error("tournament_leave", tournament_id=tid)
+    assert refused["key"] == "error.not_entrant"
+    await bob.call("tournament_join", code=code)
+
+    async def ready() -> bool:
+        return bool((await ann.call("tournament", code=code))["tournament"]["ready"])
+
+    await eventually(ready, what="the deals certified")
+    clock.advance(seconds=120)
+    state = (await bob.call("tournament_play", tournament_id=tid))["state"]
+    await bob.call("tournament_leave", tournament_id=tid)  # running: the deal given up
+    assert (await bob.call("resume", game_id=state["game_id"]))["state"]["status"] == "lost"
+    me = (await bob.call("tournament", code=code))["tournament"]["me"]
+    assert me["left"] and me["played"] == 1 and not me["playing"]
+    again = await bob.error("tournament_play", tournament_id=tid)
+    assert again["key"] == "error.tournament_left"
+    assert (await bob.error("tournament_join", code=code))["key"] == "error.tournament_left"
+
+
+@pytest.fixture
+async def scheduled(redis_url: str, clock: FakeClock) -> AsyncIterator[App]:
+    async with running_app(redis_url, clock=clock, tournament_schedule="fifteen@13:00/30") as s:
+        yield s
+
+
+async def test_a_scheduled_public_tournament_is_in_everyones_lobby(
+    scheduled: App, clock: FakeClock
+) -> None:
+    from tests.support.client import connect
+    from tests.support.fixtures import unique_name
+
+    async with connect(f"ws://127.0.0.1:{scheduled.port}/ws") as c:
+        await c.register(unique_name("eve"))
+
+        async def listed() -> list[dict[str, Any]] | None:
+            rows: list[dict[str, Any]] = (await c.call("tournaments"))["tournaments"]
+            return [r for r in rows if r["public"] and r["game"] == "fifteen"] or None
+
+        rows = await eventually(listed, what="the scheduled tournament made")
+        assert len(rows) == 1  # made once, however many ticks saw it
+        row = rows[0]
+        assert row["creator"] is None and row["status"] == "upcoming"
+        assert row["starts_at"] % 86_400_000 == 13 * 3_600_000
+        assert row["ends_at"] - row["starts_at"] == 30 * 60_000
+        joined = (await c.call("tournament_join", code=row["code"]))["tournament"]
+        assert joined["joined"] and joined["public"]
