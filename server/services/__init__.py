@@ -39,6 +39,7 @@ from .race import Races
 from .ratings import Ratings
 from .replay import Replays
 from .stats import Stats
+from .tournament import Tournaments
 from .watch import Watch
 
 #: positions whose legal moves each game keeps in a server: more than the games in play
@@ -79,6 +80,8 @@ class Services:
     ratings: Ratings | None = None
     #: finished games packed, old practice games summarised (issue 50)
     compaction: Compaction | None = None
+    #: tournaments (issue 51)
+    tournaments: Tournaments | None = None
 
     async def deployment(self) -> str:
         """The deployment's id (read once from Redis, where the first instance made it)."""
@@ -205,6 +208,23 @@ class Services:
         changes.on_finished(challenges.finished)
         changes.on_finished(friends.daily_finished)
         changes.on_finished(games.rank)
+        # tournaments (issue 51): a deal over is scored on its standings
+        tournaments = Tournaments(
+            store,
+            clock,
+            games,
+            inbox,
+            links,
+            pool=pool,
+            budget=budget,
+            lead=limits.tournament_lead,
+            minute=limits.tournament_minute,
+            per_day=limits.tournaments_per_day,
+            entrants=limits.tournament_entrants,
+            schedule_text=limits.tournament_schedule,
+        )
+        changes.on_finished(tournaments.finished)
+        stats.tournaments = tournaments
         # ... and, last, packed small (issue 50)
         compaction = Compaction(
             store,
@@ -243,6 +263,7 @@ class Services:
             Moderation(store, clock),
             ratings=ratings,
             compaction=compaction,
+            tournaments=tournaments,
         )
 
 

@@ -110,7 +110,23 @@ class SignedOut:
     check: bool = False
 
 
-Item = RaceNews | WatchBoard | ChallengeResult | GameWritten | InboxNews | Banned | SignedOut
+@dataclass(frozen=True)
+class TournamentNews:
+    """A tournament changed (issue 51): its standings, its entrants or its status."""
+
+    tid: str
+
+
+Item = (
+    RaceNews
+    | WatchBoard
+    | ChallengeResult
+    | GameWritten
+    | InboxNews
+    | Banned
+    | SignedOut
+    | TournamentNews
+)
 Deliver = Callable[[Item], Awaitable[None]]
 
 
@@ -291,6 +307,8 @@ class News:
             pubsub = self.store.pubsub()
             try:
                 await pubsub.subscribe(self.keys.ban_channel())
+                # tournaments' changes: classic publishes, one pattern (issue 51)
+                await pubsub.psubscribe(self.store.tournament_channel())
                 if not self.store.sharded:
                     await pubsub.psubscribe(self.keys.race_channels(), self.keys.watch_channels())
                 await pubsub.follow(*sorted(self._channels))
@@ -369,6 +387,8 @@ class News:
             message = unpack(data)
             reason, renamed = str(message.get("reason") or ""), str(message.get("renamed") or "")
             return Banned(str(message["player"]), reason, renamed)
+        if name.startswith(self.store.tournament_channel("")):
+            return TournamentNews(name[len(self.store.tournament_channel("")) :])
         if name.startswith(keys.watch_channels()[:-1]):
             fields = unpack(data)
             return WatchBoard(str(fields["race_id"]), dict(fields))

@@ -52,6 +52,13 @@ SIGNED_IN: dict[P.Op, dict[str, object]] = {
     P.Op.ACCOUNT_EXPORT: {},
     P.Op.ACCOUNT_DELETE: {"name": "someone"},
     P.Op.REPORT: {"name": "someone", "reason": "abuse"},
+    P.Op.TOURNAMENT_CREATE: {"game": "carpet", "starts_at": 1_796_648_400_000, "minutes": 30},
+    P.Op.TOURNAMENT_JOIN: {"code": "ABCDEFG"},
+    P.Op.TOURNAMENT_LEAVE: {"tournament_id": "abc"},
+    P.Op.TOURNAMENTS: {},
+    P.Op.TOURNAMENT_PLAY: {"tournament_id": "abc"},
+    P.Op.TOURNAMENT_WATCH: {"code": "ABCDEFG"},
+    P.Op.TOURNAMENT_UNWATCH: {"tournament_id": "abc"},
 }
 
 
