@@ -25,7 +25,7 @@ Tournament = Mapping[str, Any]
 STATUS_WORDS = {
     "upcoming": N_("upcoming"),
     "running": N_("running"),
-    "finished": N_("over"),
+    "finished": N_("ended"),
 }
 #: how far away a new tournament starts (minutes), and how long it lasts: the choices
 #: the create dialogs offer (the server has the last word on the limits)

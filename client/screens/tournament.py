@@ -84,11 +84,12 @@ def body_text(t: Mapping[str, Any], you: str | None, titles: Any) -> str:
     lines.append(escape(tours.scoring_words()))
     if status != "finished":
         lines.append("")
+        bold = f"[b]{code}[/b]"
         lines.append(
             _(
                 "Share the code {code} (t, then j on the home screen) or the link; "
                 "invite friends from your friends screen (f, then t):",
-                code=f"[b]{code}[/b]",
+                code=bold,
             )
         )
         lines.append(escape(str(t.get("url") or f"#tournament/{code}")))
