@@ -296,6 +296,12 @@ PlayerName = Annotated[str, Check(_player, _NAME)]
 NewPlayerName = Annotated[str, Check(lambda field, value: new_player_name(value), _NAME)]
 Token = Annotated[str, text(TOKEN_RE, "a token from register")]
 RaceCode = Annotated[str, text(RACE_CODE_RE, "a race code (4–12 letters and digits)")]
+TournamentCode = Annotated[str, text(RACE_CODE_RE, "a tournament code (4–12 letters and digits)")]
+TournamentId = Annotated[str, text(ID_RE, "a tournament id")]
+#: a tournament's start, ms since the epoch (the server says how far ahead it may be)
+StartsAt = Annotated[int, integer(0, 2**53)]
+#: a tournament's length in minutes
+TournamentMinutes = Annotated[int, integer(5, 180)]
 ChallengeCode = Annotated[
     str, text(CHALLENGE_CODE_RE, "a challenge code (4–16 letters and digits)")
 ]

@@ -20,6 +20,7 @@ from .objects import (
     Result,
     Slug,
     State,
+    Tournament,
 )
 from .ops import Event
 from .status import GameStatus
@@ -84,6 +85,7 @@ EVENTS: dict[Event, type] = {
     Event.CHALLENGE_RESULT: ChallengeResult,
     Event.GAME: GameChanged,
     Event.INVITED: Invited,
+    Event.TOURNAMENT: Tournament,
     Event.BYE: Bye,
 }
 assert set(EVENTS) == set(Event), "every event has its type"

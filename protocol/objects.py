@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from .cards import RANKS, SUITS
 from .checks import DATE_SCHEMA, ID_RE, MAX_SEED, MAX_SEQ, SLUG_RE, Shape, pattern
-from .ops import Activity, DayStatus, InboxKind, Mode
+from .ops import Activity, DayStatus, InboxKind, Mode, TournamentStatus
 from .status import GameStatus, Out, RaceStatus
 
 # -- the words of fields ---------------------------------------------------------------
@@ -560,15 +560,25 @@ class InboxChallenge(TypedDict):
     url: Url
 
 
+class InboxTournament(TypedDict):
+    code: Annotated[str, "the tournament's code (`tournament_join`, `tournament`)"]
+    url: Url
+    place: Annotated[
+        int | None, Shape(minimum=1), "`tournament_result`: your final place; else null"
+    ]
+    entrants: Annotated[Count | None, "`tournament_result`: how many entrants; else null"]
+
+
 class InboxItem(TypedDict):
     """An item of the inbox (and the ``invited`` event's ``item``)."""
 
     id: Id
     kind: Annotated[
         InboxKind,
-        "`invite` (a race or a challenge sent to you), `challenge_result` (someone "
-        "finished your challenge), `daily_beaten` (someone you follow beat your daily), "
-        "`rematch` (a race you were in has a rematch)",
+        "`invite` (a race, a challenge or a tournament sent to you), `challenge_result` "
+        "(someone finished your challenge), `daily_beaten` (someone you follow beat your "
+        "daily), `rematch` (a race you were in has a rematch), `tournament_result` (a "
+        "tournament you played is over: your place)",
     ]
     sender: Annotated[Player, "who sent it, finished it, beat you or asked the rematch"]
     at: Ms
@@ -577,6 +587,13 @@ class InboxItem(TypedDict):
     date: Annotated[Day | None, "`daily_beaten`: the day"]
     race: Annotated[InboxRace | None, "an invite to a race, a rematch"]
     challenge: Annotated[InboxChallenge | None, "an invite to a challenge, its result"]
+    tournament: NotRequired[
+        Annotated[
+            InboxTournament,
+            "an invite to a tournament, or your result in one (`tournament_result`): "
+            "present only on those",
+        ]
+    ]
 
 
 class CalendarDay(TypedDict):
@@ -597,3 +614,79 @@ class CalendarCount(TypedDict):
     date: Day
     won: Annotated[Count, "games whose daily you won that day"]
     played: Annotated[Count, "games whose daily you finished that day"]
+
+
+# -- tournaments (issue 51) ------------------------------------------------------------
+
+TournamentCode = Annotated[
+    str,
+    Shape(pattern="^[A-HJ-NP-Z2-9]{7}$"),
+    "7 of A-Z and 2-9 without I, O, 0 and 1; read in any case",
+]
+
+
+class Standing(TypedDict):
+    """An entrant's row of a tournament's standings."""
+
+    rank: Annotated[int, Shape(minimum=1), "1 + the entrants strictly ahead"]
+    player: Player
+    points: Annotated[Count, 'by the scoring rules (docs/protocol.md, "Tournaments")']
+    won: Annotated[Count, "deals won"]
+    played: Annotated[Count, "deals over (won, lost or given up)"]
+    founded: Annotated[Count, "cards founded over the deals over: the first tie-break"]
+    streak: Annotated[Count, "wins in a row now (from the 3rd a win counts double)"]
+    playing: Annotated[bool, "a deal of theirs is in play now"]
+    left: Annotated[bool, "left the running tournament (`tournament_leave`)"]
+
+
+class _TournamentHead(TypedDict):
+    """What a tournament and its row in the lobby both say."""
+
+    tournament_id: Id
+    code: TournamentCode
+    game: Slug
+    status: TournamentStatus
+    starts_at: Ms
+    ends_at: Annotated[Ms, "`starts_at` + `minutes`: no deal is dealt after it"]
+    minutes: Annotated[int, Shape(minimum=1)]
+    entrants: Annotated[Count, "players who joined (those who left before the start not)"]
+    creator: Annotated[Player | None, "null for a scheduled public tournament"]
+    public: Annotated[bool, "scheduled by the server, listed to everyone"]
+    joined: Annotated[bool, "you are an entrant"]
+    url: Url
+
+
+class TournamentRow(_TournamentHead):
+    """A tournament in the lobby (``tournaments``)."""
+
+    invited: Annotated[bool, "a player sent you it (`invite`)"]
+    place: Annotated[int | None, Shape(minimum=1), "your final rank once finished; else null"]
+    leader: Annotated[Player | None, "the first of the standings once any deal is over"]
+
+
+class Tournament(_TournamentHead):
+    """The tournament object (``tournament``, ``tournament_create``, ``tournament_join``,
+    ``tournament_watch``, and the ``tournament`` event's fields)."""
+
+    deals: Annotated[Count, "deals in the sequence: each certified winnable before the start"]
+    ready: Annotated[bool, "every deal is certified (else the server is still choosing them)"]
+    commitment: Annotated[
+        str, "sha256 of the sequence's secret, shown from creation: its `seed` proves it"
+    ]
+    seed: Annotated[
+        Seed | None,
+        "the sequence's secret once the tournament is finished (null before): "
+        "sha256(seed as 8 big-endian bytes ‖ 'tournament:ID:slug') is `commitment`",
+    ]
+    seeds: Annotated[
+        list[Seed] | None, "once finished: each deal's seed, in order (deal 1 first); else null"
+    ]
+    standings: Annotated[
+        list[Standing],
+        "the first rows (at most 20), by points, then cards founded, then name in code-point order",
+    ]
+    me: Annotated[Standing | None, "your own row (null: not an entrant)"]
+    deal: Annotated[
+        Count, "your deal now: 0 before your first, k while deal k is in play or after it"
+    ]
+    watchers: Annotated[Count, "connections watching it (`tournament_watch`)"]

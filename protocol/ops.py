@@ -62,6 +62,15 @@ class Op(StrEnum):
     ACCOUNT_DELETE = "account_delete"
     # issue 49, operators' half
     REPORT = "report"
+    # tournaments (issue 51)
+    TOURNAMENT_CREATE = "tournament_create"
+    TOURNAMENT_JOIN = "tournament_join"
+    TOURNAMENT_LEAVE = "tournament_leave"
+    TOURNAMENT = "tournament"
+    TOURNAMENTS = "tournaments"
+    TOURNAMENT_PLAY = "tournament_play"
+    TOURNAMENT_WATCH = "tournament_watch"
+    TOURNAMENT_UNWATCH = "tournament_unwatch"
 
 
 class Event(StrEnum):
@@ -77,6 +86,8 @@ class Event(StrEnum):
     GAME = "game"
     #: a friend sent you a race or a challenge: to every connection of yours
     INVITED = "invited"
+    #: a tournament's standings or status changed: to its entrants and watchers, batched
+    TOURNAMENT = "tournament"
     BYE = "bye"
 
 
@@ -96,6 +107,8 @@ class Mode(StrEnum):
     DEAL = "deal"
     RACE = "race"
     CHALLENGE = "challenge"
+    #: a deal of a tournament (``tournament_play``)
+    TOURNAMENT = "tournament"
 
 
 class Lang(StrEnum):
@@ -121,6 +134,8 @@ class InboxKind(StrEnum):
     CHALLENGE_RESULT = "challenge_result"
     DAILY_BEATEN = "daily_beaten"
     REMATCH = "rematch"
+    #: a tournament you played is over: your place (issue 51)
+    TOURNAMENT_RESULT = "tournament_result"
 
 
 class DayStatus(StrEnum):
@@ -140,6 +155,14 @@ class ReportReason(StrEnum):
     NAME = "name"
     ABUSE = "abuse"
     OTHER = "other"
+
+
+class TournamentStatus(StrEnum):
+    """Where a tournament is: before its window, in it, or after."""
+
+    UPCOMING = "upcoming"
+    RUNNING = "running"
+    FINISHED = "finished"
 
 
 class Board(StrEnum):
@@ -164,5 +187,6 @@ PUBLIC_OPS: frozenset[Op] = frozenset(
         Op.REPLAY,
         Op.STATS,
         Op.CHALLENGE,
+        Op.TOURNAMENT,
     }
 )

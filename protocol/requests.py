@@ -36,8 +36,12 @@ from .checks import (
     ReportText,
     Seed,
     Seq,
+    StartsAt,
     Step,
     Token,
+    TournamentCode,
+    TournamentId,
+    TournamentMinutes,
     WireMove,
     boolean,
     choice,
@@ -156,6 +160,11 @@ class StartRequest(Request):
             raise ProtocolError(
                 ErrorCode.BAD_REQUEST,
                 "challenge games are dealt by a challenge: see challenge_accept",
+            )
+        if self.mode is Mode.TOURNAMENT:
+            raise ProtocolError(
+                ErrorCode.BAD_REQUEST,
+                "tournament games are dealt by a tournament: see tournament_play",
             )
         if self.mode is Mode.DEAL and self.seed is None:
             raise ProtocolError(ErrorCode.BAD_REQUEST, "mode 'deal' needs a 'seed'")
@@ -424,16 +433,20 @@ class RaceUnwatchRequest(Request):
 @_op(Op.INVITE)
 @dataclass(frozen=True, slots=True)
 class InviteRequest(Request):
-    """Send the player ``name`` a race's lobby (``race``) or a challenge (``challenge``)."""
+    """Send the player ``name`` a race's lobby (``race``), a challenge (``challenge``)
+    or a tournament not over (``tournament``)."""
 
     name: PlayerName
     race: RaceCode | None = None
     challenge: ChallengeCode | None = None
+    tournament: TournamentCode | None = None
 
     def __post_init__(self) -> None:
-        if (self.race is None) == (self.challenge is None):
+        given = [c for c in (self.race, self.challenge, self.tournament) if c is not None]
+        if len(given) != 1:
             raise ProtocolError(
-                ErrorCode.BAD_REQUEST, "give a 'race' or a 'challenge' code, one of them"
+                ErrorCode.BAD_REQUEST,
+                "give a 'race', a 'challenge' or a 'tournament' code, one of them",
             )
 
 
@@ -534,6 +547,74 @@ class ReportRequest(Request):
     reason: ReportReason
     text: ReportText | None = None
     game_id: GameId | None = None
+
+
+# -- tournaments (issue 51) ------------------------------------------------------------
+
+
+@_op(Op.TOURNAMENT_CREATE)
+@dataclass(frozen=True, slots=True)
+class TournamentCreateRequest(Request):
+    """A tournament of mine on ``game``, from ``starts_at`` for ``minutes``: a code
+    and a ``url`` to share (a few an account a day)."""
+
+    game: GameSlug
+    starts_at: StartsAt
+    minutes: TournamentMinutes = 30
+
+
+@_op(Op.TOURNAMENT_JOIN)
+@dataclass(frozen=True, slots=True)
+class TournamentJoinRequest(Request):
+    """Enter a tournament before its end (again: come back to it, its events resumed)."""
+
+    code: TournamentCode
+
+
+@_op(Op.TOURNAMENT_LEAVE)
+@dataclass(frozen=True, slots=True)
+class TournamentLeaveRequest(Request):
+    """Before the start: out of it. Running: stop (a deal in play is given up; the
+    points stay on the standings)."""
+
+    tournament_id: TournamentId
+
+
+@_op(Op.TOURNAMENT)
+@dataclass(frozen=True, slots=True)
+class TournamentRequest(Request):
+    """A tournament with its standings (and, to an entrant, their deal in play)."""
+
+    code: TournamentCode
+
+
+@_op(Op.TOURNAMENTS)
+@dataclass(frozen=True, slots=True)
+class TournamentsRequest(Request):
+    """The lobby: tournaments upcoming and running (public ones, mine, those I am
+    invited to), and mine finished lately."""
+
+
+@_op(Op.TOURNAMENT_PLAY)
+@dataclass(frozen=True, slots=True)
+class TournamentPlayRequest(Request):
+    """My deal of a running tournament: the one in play, else the next."""
+
+    tournament_id: TournamentId
+
+
+@_op(Op.TOURNAMENT_WATCH)
+@dataclass(frozen=True, slots=True)
+class TournamentWatchRequest(Request):
+    """Get a tournament's ``tournament`` events without entering it."""
+
+    code: TournamentCode
+
+
+@_op(Op.TOURNAMENT_UNWATCH)
+@dataclass(frozen=True, slots=True)
+class TournamentUnwatchRequest(Request):
+    tournament_id: TournamentId
 
 
 assert set(REQUESTS) == set(Op), "every op has its request type"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
+from .checks import Shape
 from .errors import ErrorCode
 from .objects import (
     Block,
@@ -26,6 +27,7 @@ from .objects import (
     Entry,
     FriendDay,
     GameInfo,
+    Id,
     InboxItem,
     Limits,
     MemberBoard,
@@ -40,6 +42,8 @@ from .objects import (
     Slug,
     State,
     Summary,
+    Tournament,
+    TournamentRow,
 )
 from .ops import Board, Lang, Op
 
@@ -184,6 +188,7 @@ class Stats(TypedDict):
     games: Annotated[dict[str, Block], "slug → the games played (or the one asked)"]
     days: Annotated[list[DayCount], "the last 30 UTC days, oldest first"]
     ratings: Annotated[dict[str, Rating], "slug → the player's rating, at the games they have one"]
+    tournaments: NotRequired[Annotated[TournamentStats, "the player's tournaments (issue 51)"]]
 
 
 class FriendAdded(TypedDict):
@@ -301,6 +306,46 @@ class AccountDeleted(TypedDict):
     held_days: Annotated[int, "days the name is held back from registration"]
 
 
+# -- tournaments (issue 51) ---------------------------------------------------------
+
+
+class TournamentOnly(TypedDict):
+    """The tournament (``tournament_create``, ``tournament_join``, ``tournament_watch``,
+    ``tournament``)."""
+
+    tournament: Tournament
+    state: NotRequired[
+        Annotated[State, "to an entrant with a deal in play (`tournament`, `tournament_join`)"]
+    ]
+
+
+class Tournaments(TypedDict):
+    """``tournaments``: the lobby."""
+
+    tournaments: Annotated[
+        list[TournamentRow],
+        "running first, then upcoming by `starts_at`, then yours finished in the last 7 "
+        "days (newest first)",
+    ]
+
+
+class TournamentDealt(TypedDict):
+    """``tournament_play``: your deal (mode `tournament`)."""
+
+    tournament_id: Id
+    deal: Annotated[int, Shape(minimum=1), "its number in the sequence (1 first)"]
+    state: State
+
+
+class TournamentStats(TypedDict):
+    """A player's tournaments, in ``stats``."""
+
+    played: Annotated[Count, "tournaments finished with at least one deal played"]
+    won: Annotated[Count, "finished first"]
+    podiums: Annotated[Count, "finished in the first three"]
+    best: Annotated[int | None, Shape(minimum=1), "the best place; null before any"]
+
+
 #: what a successful reply of each op holds, beside ``re`` and ``ok``: one type, or the
 #: types it may be (``move``: a state, or a delta when asked)
 RESULTS: dict[Op, tuple[type, ...]] = {
@@ -351,6 +396,14 @@ RESULTS: dict[Op, tuple[type, ...]] = {
     Op.ACCOUNT_EXPORT: (AccountExport,),
     Op.ACCOUNT_DELETE: (AccountDeleted,),
     Op.REPORT: (Reported,),
+    Op.TOURNAMENT_CREATE: (TournamentOnly,),
+    Op.TOURNAMENT_JOIN: (TournamentOnly,),
+    Op.TOURNAMENT_LEAVE: (Empty,),
+    Op.TOURNAMENT: (TournamentOnly,),
+    Op.TOURNAMENTS: (Tournaments,),
+    Op.TOURNAMENT_PLAY: (TournamentDealt,),
+    Op.TOURNAMENT_WATCH: (TournamentOnly,),
+    Op.TOURNAMENT_UNWATCH: (Empty,),
 }
 assert set(RESULTS) == set(Op), "every op has its result type"
 

@@ -30,6 +30,7 @@ from ..workers import REQUESTER, WorkerDied
 from .metrics import Metrics
 from .relay import Relay
 from .session import ANSWERING, Conn, Hub, Reply
+from .tournament_routes import TournamentRoutes
 
 log = logging.getLogger("pasyans.server")
 
@@ -93,7 +94,7 @@ def ok_packed(re: int, state: bytes) -> bytes:
     return P.encode_map(P.ok(re), P.Encoded("state", state))
 
 
-class Routes:
+class Routes(TournamentRoutes):
     def __init__(
         self,
         services: Services,
@@ -416,6 +417,8 @@ class Routes:
 
     async def invite(self, player: str, req: P.InviteRequest) -> Result:
         friend = await self.sv.friends.registered(req.name)
+        if req.tournament is not None:
+            return await self.invite_tournament(player, friend, req.tournament)
         return await self.sv.inbox.invite(player, friend, race=req.race, challenge=req.challenge)
 
     async def inbox(self, player: str, req: P.InboxRequest) -> Result:

@@ -222,6 +222,10 @@ VALID: dict[str, Any] = {
     "month": "2026-03",
     "reason": "cheating",
     "text": "too fast",
+    "starts_at": 1_796_648_400_000,
+    "minutes": 30,
+    "tournament_id": "t1",
+    "tournament": "AB12CD3",
 }
 
 
