@@ -252,8 +252,8 @@ class TournamentScreen(HostedScreen):
                 return  # it started meanwhile: the board is up
             if self.tournament.get("status") != "running":
                 self.say(_("you are in: your first deal is dealt at the start"))
-            return
-        if t.get("status") == "running":
+                return
+        if self.tournament.get("status") == "running" and self.board is None:
             await self.play()
 
     def action_podium(self) -> None:
