@@ -253,6 +253,29 @@ class Settings:
         "is refused 'forbidden', saying when the oldest expires",
     )
     race_watchers: int = _opt(20, "spectators one race takes at once (race_watch)")
+    # tournaments (issue 51; docs/operations.md, "Tournaments")
+    tournament_lead: float = _opt(
+        60.0,
+        "seconds ahead at least a tournament_create's starts_at must be (time for the "
+        "solver to certify its deals)",
+    )
+    tournament_minute: float = _opt(
+        60.0,
+        "seconds a tournament's minute lasts: 60, but shorter on a test or demo server, "
+        "so that a 5-minute tournament runs in seconds",
+    )
+    tournaments_per_day: int = _opt(
+        3, "tournaments one account may create a UTC day (an address: 10)"
+    )
+    tournament_entrants: int = _opt(1000, "entrants one tournament takes at most")
+    tournament_events: float = _opt(
+        2.0, "tournament events a second one tournament sends a connection at most (batched)"
+    )
+    tournament_schedule: str = _opt(
+        "",
+        "public tournaments scheduled every UTC day: comma-separated SLUG@HH:MM/MINUTES "
+        "(e.g. 'klondike@18:00/30,spider@20:00/45'); empty: none",
+    )
     watch_delay: float = _opt(
         0.0,
         "seconds a race's events and boards are held back before its spectators get "

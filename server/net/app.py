@@ -45,6 +45,7 @@ from .relay import Relay
 from .routes import Routes
 from .session import Hub, Sessions, being_cancelled, bounded, cancel
 from .static import StaticFiles
+from .tournament_relay import TournamentRelay
 
 log = logging.getLogger("pasyans.server")
 
@@ -154,7 +155,12 @@ class App:
             presence.gone(player)
 
         self.hub.arrived, self.hub.left = news.arrived, left
+        assert services.tournaments is not None
+        self.tournament_relay = TournamentRelay(
+            self.hub, services.tournaments, rate=s.tournament_events
+        )
         routes = Routes(services, self.hub, s, self.metrics, relay=relay)
+        routes.tournament_relay = self.tournament_relay
         self.sessions = sessions = Sessions(
             s, self.metrics, self.hub, routes.dispatch, refused=routes.refused
         )
@@ -189,6 +195,11 @@ class App:
         if not s.public_url:  # the address served, its port once bound
             services.links.base = served(s.host, self.port)
         events = Events(self.hub, services.games, services.races, relay)
+        assert services.tournaments is not None
+        events.tournaments = self.tournament_relay
+        self._tasks.append(asyncio.create_task(self.tournament_relay.keep(), name="tournaments"))
+        ticks = services.tournaments.run()
+        self._tasks.append(asyncio.create_task(ticks, name="tournament-ticks"))
         services.news.local = events.deliver
         self._tasks.append(asyncio.create_task(services.news.listen(events.deliver), name="news"))
         spectators = relay.keep(s.presence_interval)
@@ -235,6 +246,8 @@ class App:
             self.pool = None
         if self.services is not None:
             await bounded("races", self.services.races.close(), 2)
+            if self.services.tournaments is not None:
+                await bounded("tournaments", self.services.tournaments.close(), 2)
         if self.store is not None:
             await bounded("redis client", self.store.close(), 2)
             self.store = None

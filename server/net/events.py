@@ -30,12 +30,14 @@ from ..services.news import (
     InboxNews,
     Item,
     SignedOut,
+    TournamentNews,
     WatchBoard,
 )
 from ..services.race import Races
 from ..services.race_news import RaceNews
 from .relay import Relay
 from .session import ANSWERING, Hub
+from .tournament_relay import TournamentRelay
 
 log = logging.getLogger("pasyans.server")
 
@@ -46,10 +48,15 @@ class Events:
         self.games = games
         self.races = races
         self.relay = relay
+        #: the tournaments' events here (set by the app)
+        self.tournaments: TournamentRelay | None = None
 
     async def deliver(self, item: Item) -> None:
         """One item of news, to whom it concerns here."""
-        if isinstance(item, RaceNews):
+        if isinstance(item, TournamentNews):
+            if self.tournaments is not None:
+                self.tournaments.changed(item.tid)
+        elif isinstance(item, RaceNews):
             await self.race_news(item)
         elif isinstance(item, WatchBoard):
             if self.relay is not None:

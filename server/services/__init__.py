@@ -38,6 +38,7 @@ from .race import Races
 from .ratings import Ratings
 from .replay import Replays
 from .stats import Stats
+from .tournament import Tournaments
 from .watch import Watch
 
 #: positions whose legal moves each game keeps in a server: more than the games in play
@@ -76,6 +77,8 @@ class Services:
     _deployment: str = ""
     #: ratings from races (issue 51)
     ratings: Ratings | None = None
+    #: tournaments (issue 51)
+    tournaments: Tournaments | None = None
 
     async def deployment(self) -> str:
         """The deployment's id (read once from Redis, where the first instance made it)."""
@@ -202,6 +205,23 @@ class Services:
         changes.on_finished(challenges.finished)
         changes.on_finished(friends.daily_finished)
         changes.on_finished(games.rank)
+        # tournaments (issue 51): a deal over is scored on its standings
+        tournaments = Tournaments(
+            store,
+            clock,
+            games,
+            inbox,
+            links,
+            pool=pool,
+            budget=budget,
+            lead=limits.tournament_lead,
+            minute=limits.tournament_minute,
+            per_day=limits.tournaments_per_day,
+            entrants=limits.tournament_entrants,
+            schedule_text=limits.tournament_schedule,
+        )
+        changes.on_finished(tournaments.finished)
+        stats.tournaments = tournaments
         changes.on_race_game(races.game_changed)
         changes.on_race_finished(watch.race_finished)
         races.watchers_of = watch.count
@@ -231,6 +251,7 @@ class Services:
             AccountData(store, clock, games, inbox),
             Moderation(store, clock),
             ratings=ratings,
+            tournaments=tournaments,
         )
 
 

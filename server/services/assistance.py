@@ -24,6 +24,8 @@ def no_search(rec: Record, what: str) -> ProtocolError:
     searches"): its deal is others' to play now (:meth:`Views.solver_helps`)."""
     if rec.race:
         why, key = "in a race: everyone plays alone", "error.no_help_race"
+    elif rec.mode is Mode.TOURNAMENT:
+        why, key = "in a tournament: everyone plays the same deals", "error.no_help_tournament"
     elif rec.mode is Mode.CHALLENGE:
         why, key = "on a challenge: its line would be every accepter's", "error.no_help_challenge"
     else:

@@ -50,7 +50,7 @@ from protocol import ErrorCode, GameStatus, Mode, ProtocolError, pack, unpack
 from ..store import Store
 from .clock import Clock, day_end_ms
 from .games import Games
-from .records import Record, assisted, find_game
+from .records import Record, assisted, find_game, tournament_secret
 from .views import reveal_at
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -487,6 +487,12 @@ class Challenges:
                 ErrorCode.FORBIDDEN,
                 f"game {gid} is still in play: finish it first, and its result is the mark to beat",
                 key="error.challenge_in_play",
+            )
+        if tournament_secret(rec):
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN,
+                f"the deal of game {gid} is a tournament's: challenge it once it is over",
+                key="error.challenge_tournament_secret",
             )
         if rec.race and not rec.race_over:
             raise ProtocolError(

@@ -332,6 +332,8 @@ class Games:
             what, key = (
                 ("this race", "error.undo_shown_race")
                 if rec.race
+                else ("a tournament", "error.undo_shown_tournament")
+                if rec.mode is Mode.TOURNAMENT
                 else ("a ranked game", "error.undo_shown_ranked")
                 if rec.ranked
                 else ("a challenge", "error.undo_shown_challenge")

@@ -23,6 +23,9 @@ class Links:
     def challenge(self, code: str) -> str:
         return f"{self._base}#challenge/{code}"
 
+    def tournament(self, code: str) -> str:
+        return f"{self._base}#tournament/{code}"
+
 
 def served(host: str, port: int) -> str:
     """The address a server on ``host``:``port`` serves (IPv6 in brackets)."""

@@ -96,7 +96,23 @@ class SignedOut:
     check: bool = False
 
 
-Item = RaceNews | WatchBoard | ChallengeResult | GameWritten | InboxNews | Banned | SignedOut
+@dataclass(frozen=True)
+class TournamentNews:
+    """A tournament changed (issue 51): its standings, its entrants or its status."""
+
+    tid: str
+
+
+Item = (
+    RaceNews
+    | WatchBoard
+    | ChallengeResult
+    | GameWritten
+    | InboxNews
+    | Banned
+    | SignedOut
+    | TournamentNews
+)
 Deliver = Callable[[Item], Awaitable[None]]
 
 
@@ -183,6 +199,7 @@ class News:
                     self.keys.challenge_channel(),
                     self.keys.inbox_channel(),
                     self.keys.ban_channel(),
+                    self.store.tournament_channel(),
                 )
                 followed = [self.keys.player_channel(p) for p in self._players]
                 if followed:
@@ -254,6 +271,8 @@ class News:
         if name == keys.inbox_channel():
             message = unpack(data)
             return InboxNews(str(message["to"]), dict(message["event"]))
+        if name.startswith(self.store.tournament_channel("")):
+            return TournamentNews(name[len(self.store.tournament_channel("")) :])
         if name.startswith(keys.watch_channels()[:-1]):
             fields = unpack(data)
             return WatchBoard(str(fields["race_id"]), dict(fields))

@@ -291,7 +291,13 @@ def compared(rec: Record) -> bool:
     """Whether the game's result is compared with others' (a ranked daily, a race
     game, a challenge game): what it shows may not be taken back, and the server's
     solver may not play it (docs/protocol.md, "Fair play")."""
-    return rec.ranked or bool(rec.race) or rec.mode is Mode.CHALLENGE
+    return rec.ranked or bool(rec.race) or rec.mode in (Mode.CHALLENGE, Mode.TOURNAMENT)
+
+
+def tournament_secret(rec: Record) -> bool:
+    """Whether a tournament game's deal is still secret: until its tournament is over
+    (``race_over`` is set on its games then: docs/protocol.md, "Tournaments")."""
+    return rec.mode is Mode.TOURNAMENT and not rec.race_over
 
 
 def assisted(rec: Record) -> bool:
@@ -305,7 +311,10 @@ def assisted(rec: Record) -> bool:
 def assisted_summary(raw: Mapping[str, bytes | None]) -> bool:
     """:func:`assisted` from a game's stored fields (``SUMMARY_FIELDS``; a race game
     is never finished by the server, so its race does not matter here)."""
-    compared_ = raw.get("ranked") == b"1" or raw.get("mode") == str(Mode.CHALLENGE).encode()
+    compared_ = raw.get("ranked") == b"1" or raw.get("mode") in (
+        str(Mode.CHALLENGE).encode(),
+        str(Mode.TOURNAMENT).encode(),
+    )
     return raw.get("assisted") == b"1" or (raw.get("auto") == b"1" and not compared_)
 
 

@@ -20,13 +20,13 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from protocol import ErrorCode, GameStatus, ProtocolError, RaceStatus
+from protocol import ErrorCode, GameStatus, Mode, ProtocolError, RaceStatus
 
 from ..patience import registry
 from ..patience.engine import AnyGame, AnyState
 from ..solver.daily import commitment
 from .games import Games
-from .records import Record, assisted, effective_moves, find_game
+from .records import Record, assisted, effective_moves, find_game, tournament_secret
 
 #: positions kept (a player stepping through a replay asks for neighbours)
 POSITIONS_KEPT = 512
@@ -61,6 +61,12 @@ def refusal(
             f"game {rec.gid} is still in play{then}; replays are of finished games",
             key="error.replay_in_play_yours" if mine else "error.replay_in_play",
         )
+    if tournament_secret(rec):  # everyone's deal until the tournament is over: its
+        return ProtocolError(  # player's replay too (a second account would read it)
+            ErrorCode.FORBIDDEN,
+            "a tournament's games replay once the tournament is over",
+            key="error.replay_tournament_running",
+        )
     if mine:
         return None
     if rec.race and not race_over:
@@ -78,7 +84,7 @@ def refusal(
             key="error.replay_daily_running",
             params={"player": rec.player, "date": rec.date},
         )
-    if not rec.race and not rec.date:
+    if not rec.race and not rec.date and rec.mode is not Mode.TOURNAMENT:
         return ProtocolError(
             ErrorCode.FORBIDDEN,
             f"game {rec.gid} is {rec.player}'s {rec.mode} game: only its player replays it",

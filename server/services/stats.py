@@ -85,6 +85,8 @@ class Stats:
         self.games = games
         #: the players' ratings from races (issue 51; ``Services.build``)
         self.ratings: Ratings | None = None
+        #: the players' tournaments (issue 51; ``Services.build``)
+        self.tournaments: Any = None
 
     async def count(self, rec: Record) -> None:
         """Count a finished game (once: again, it changes nothing)."""
@@ -131,10 +133,13 @@ class Stats:
                 games[slug] = {**one, "streak": current, "best_streak": most}
         name = info.get("name", b"").decode() or player
         ratings = (await self.ratings.shown([name]))[0] if self.ratings else {}
-        return {
+        out = {
             "player": name,
             "overall": overall,
             "games": games,
             "days": last_days(raw, today),
             "ratings": ratings,
         }
+        if self.tournaments is not None:  # issue 51
+            out["tournaments"] = await self.tournaments.stats(name)
+        return out

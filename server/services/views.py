@@ -22,6 +22,7 @@ from .records import (
     assisted,
     assisted_summary,
     packed_moves,
+    tournament_secret,
 )
 
 #: marks a key missing from a dict (None is a value)
@@ -227,6 +228,7 @@ class Views:
         return (
             (bool(rec.date) and not self.dailies.revealed(rec.date))
             or (bool(rec.race) and not rec.race_over)
+            or tournament_secret(rec)
             or self.challenge_hidden(rec)
         )
 

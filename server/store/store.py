@@ -45,6 +45,7 @@ from .players import PlayerStore
 from .presence import PresenceStore
 from .races import RaceStore
 from .ratings import RatingStore
+from .tournaments import TournamentStore
 from .watchers import WatcherStore
 
 #: the concepts a store gathers
@@ -63,6 +64,7 @@ CONCEPTS: tuple[type, ...] = (
     AccountStore,
     RatingStore,
     ModerationStore,
+    TournamentStore,
 )
 
 
@@ -81,6 +83,7 @@ class Store(
     AccountStore,
     RatingStore,
     ModerationStore,
+    TournamentStore,
 ):
     """The Redis side of pasyans: ``Store(url, *, cluster, prefix, max_connections,
     observe, durability, wait_replicas, replica_timeout)``, as

@@ -1,0 +1,146 @@
+"""Tournaments over a real server and Redis (issue 51): from creation to the podium on
+the fake clock; the deals' secrecy on every path before the end (state, replay,
+challenge, hint, the tournament object and its events); scoring; resuming a deal."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from protocol.codec import unpack
+from server.net import App
+from server.services import FakeClock
+from server.services.tournament_rules import label
+from server.solver.daily import choose
+from tests.support import TestClient, eventually
+from tests.support.server import running_app
+
+#: a budget that certifies a Carpet deal in a few thousand nodes (the test servers'
+#: usual one certifies nothing)
+BUDGET = {"candidate_nodes": 5000, "daily_nodes": 20000}
+GAME = "carpet"
+
+
+@pytest.fixture
+async def app(redis_url: str, clock: FakeClock) -> AsyncIterator[App]:
+    async with running_app(redis_url, clock=clock, **BUDGET) as server:
+        yield server
+
+
+async def line_of(app: App, tid: str, deal: int) -> list[dict[str, Any]]:
+    """The certified line of a tournament's deal, as the operator's own process may
+    compute it (the test, never a client: no client can)."""
+    tours = app.services.tournaments
+    assert tours is not None
+    info = await tours.by_id(tid)
+    choice = choose(info.game, info.seed.to_bytes(8, "big"), label(tid, deal), tours.budget)
+    stored = unpack(await tours.store.deal(tid, deal) or b"")
+    assert stored["seed"] == choice.seed
+    return list(choice.line)
+
+
+async def test_a_tournament_from_creation_to_its_podium(
+    app: App, clock: FakeClock, player: TestClient, player2: TestClient
+) -> None:
+    ann, bob = player, player2
+    start = clock.now_ms() + 120_000
+    made = (await ann.call("tournament_create", game=GAME, starts_at=start, minutes=5))[
+        "tournament"
+    ]
+    tid, code = made["tournament_id"], made["code"]
+    assert made["status"] == "upcoming" and made["joined"] and made["seed"] is None
+    assert made["url"].endswith(f"#tournament/{code}") and made["deals"] == 5
+    joined = (await bob.call("tournament_join", code=code.lower()))["tournament"]
+    assert joined["entrants"] == 2 and joined["me"]["points"] == 0
+    early = await bob.error("tournament_play", tournament_id=tid)
+    assert early["key"] == "error.tournament_not_started"
+
+    async def ready() -> bool:
+        shown = (await ann.call("tournament", code=code))["tournament"]
+        return bool(shown["ready"])
+
+    await eventually(ready, what="the deals certified")
+    clock.advance(seconds=120)
+    first = await ann.call("tournament_play", tournament_id=tid)
+    assert first["deal"] == 1
+    state = first["state"]
+    assert state["mode"] == "tournament" and state["deal"]["seed"] is None
+    assert (await ann.error("hint", game_id=state["game_id"]))["key"] == "error.no_help_tournament"
+    again = await ann.call("tournament_play", tournament_id=tid)  # one game at a time
+    assert again["state"]["game_id"] == state["game_id"] and again["deal"] == 1
+    theirs = (await bob.call("tournament_play", tournament_id=tid))["state"]
+    assert theirs["view"] == state["view"]  # the same deal for everybody
+    line = await line_of(app, tid, 1)  # empty when the budget certified none
+    for move in line:
+        state = await ann.move(state, move)
+    if not line:
+        await ann.move(state, state["legal"][0])
+        state = (await ann.call("resign", game_id=state["game_id"]))["state"]
+    assert state["status"] == ("won" if line else "lost")
+    lost = (await bob.call("resign", game_id=theirs["game_id"]))["state"]
+    for who in (ann, bob):  # nobody replays a tournament's deal before its end
+        refused = await who.error("replay", game_id=state["game_id"])
+        assert refused["key"] == "error.replay_tournament_running"
+    refused = await ann.error("challenge_create", game_id=state["game_id"])
+    assert refused["key"] == "error.challenge_tournament_secret"
+    second = await bob.call("tournament_play", tournament_id=tid)
+    assert second["deal"] == 2 and second["state"]["game_id"] != lost["game_id"]
+    ev = await bob.next_event("tournament", tournament_id=tid)
+    assert ev["seed"] is None and ev["seeds"] is None
+    shown = await bob.call("tournament", code=code)
+    assert shown["state"]["game_id"] == second["state"]["game_id"]  # the way back
+    rows = shown["tournament"]["standings"]
+    by_name = {r["player"]: r for r in rows}
+    ann_row = by_name[(await ann.call("stats"))["player"]]
+    assert (ann_row["points"], ann_row["won"]) == ((3, 1) if line else (0, 0))
+    if line:  # a win within par: 3 points, first
+        assert rows[0] is ann_row and shown["tournament"]["me"]["rank"] == 2
+    assert shown["tournament"]["me"]["played"] == 1
+    lobby = (await bob.call("tournaments"))["tournaments"]
+    assert [r["code"] for r in lobby if r["tournament_id"] == tid] == [code]
+
+    clock.advance(seconds=300)  # the end
+    over = await ann.next_event("tournament", tournament_id=tid, status="finished")
+    await eventually(
+        lambda: ann.call("tournament", code=code), what="the end written"
+    )  # a read after the event
+
+    async def revealed() -> dict[str, Any] | None:
+        t: dict[str, Any] = (await ann.call("tournament", code=code))["tournament"]
+        return t if t["seeds"] else None
+
+    final = await eventually(revealed, what="the seeds shown")
+    assert final["seed"] is not None and len(final["seeds"]) >= 1
+    assert over["standings"][0]["rank"] == 1
+    replay = (await bob.call("replay", game_id=state["game_id"]))["replay"]
+    assert replay["seed"] == final["seeds"][0]
+
+    async def result() -> dict[str, Any] | None:
+        items = (await bob.call("inbox"))["items"]
+        return next((i for i in items if i["kind"] == "tournament_result"), None)
+
+    item = await eventually(result, what="bob's result in his inbox")
+    assert item["tournament"]["entrants"] == 2
+    assert item["tournament"]["place"] == (2 if line else item["tournament"]["place"])
+    stats = await ann.call("stats")
+    assert stats["tournaments"]["played"] == 1 and stats["tournaments"]["podiums"] == 1
+    if line:
+        assert stats["tournaments"] == {"played": 1, "won": 1, "podiums": 1, "best": 1}
+    late = await bob.error("tournament_join", code=code)
+    assert late["key"] == "error.tournament_over"
+
+
+async def test_a_tournaments_limits_and_refusals(
+    app: App, clock: FakeClock, player: TestClient, player2: TestClient
+) -> None:
+    ann, bob = player, player2
+    soon = await ann.error("tournament_create", game=GAME, starts_at=clock.now_ms(), minutes=5)
+    assert soon["key"] == "error.tournament_starts_at"
+    start = clock.now_ms() + 3_600_000
+    for _ in range(2):
+        await ann.call("tournament_create", game=GAME, starts_at=start, minutes=30)
+    third = await ann.error("tournament_create", game=GAME, starts_at=start, minutes=30)
+    assert third["key"] == "error.tournament_open_limit"
+    assert (await bob.error("tournament", code="ZZZZZZZ"))["key"] == "error.no_tournament"
