@@ -113,13 +113,13 @@ async def create(
 async def test_lobby_countdown_deals_and_podium_at_80x24(
     tour_url: str, me: config.Credentials, friend: TestClient
 ) -> None:
-    made = await create(friend, lead=4 * MINUTE / 3)
-    code = str(made["code"])
     app = PasyansApp(tour_url)
     async with app.run_test(size=SMALL) as pilot:
         await showing(pilot, DailyScreen)
         await pilot.press("t")
         await showing(pilot, TournamentsScreen)
+        made = await create(friend, lead=2 * MINUTE)
+        code = str(made["code"])
         await pilot.press("j")
         await showing(pilot, JoinTournamentScreen)
         await pilot.press(*code.lower(), "enter")
