@@ -10,6 +10,7 @@ from typing import Any
 from .lang import N_, _, ngettext
 from .records import when
 from .text import Titles, short_title
+from .tournaments import nth
 
 #: a day's status in the calendar, in words (and its one-cell mark)
 DAY_WORDS = {
@@ -98,7 +99,7 @@ def tournament_result_text(item: Mapping[str, Any], game: str) -> str:
     if place and of:
         return _(
             "you finished {place} of {n} in the tournament of {game} ({code})",
-            place=place,
+            place=nth(int(place)),
             n=of,
             game=game,
             code=tournament.get("code"),

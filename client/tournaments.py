@@ -16,7 +16,7 @@ from typing import Any
 from protocol.messages import Op
 
 from .connection import Connection
-from .lang import N_, _, ngettext
+from .lang import N_, _, current, ngettext
 from .text import Titles, clock, short_title
 
 Tournament = Mapping[str, Any]
@@ -31,8 +31,17 @@ STATUS_WORDS = {
 #: the create dialogs offer (the server has the last word on the limits)
 STARTS_IN = (5, 15, 30, 60)
 LENGTHS = (30, 45, 60)
-#: the podium's places
-MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+#: English ordinals' endings (1st, 2nd, 3rd, 4th… 11th, 12th, 13th, 21st)
+SUFFIXES = {1: "st", 2: "nd", 3: "rd"}
+
+
+def nth(n: int) -> str:
+    """A place as the player's language says it before "of 41": ``2nd`` in English,
+    ``2`` in Russian (whose message says the rest: ``2-е место из 41``)."""
+    if current().lang != "en":
+        return str(n)
+    suffix = "th" if 11 <= n % 100 <= 13 else SUFFIXES.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def now_ms() -> int:
@@ -87,7 +96,7 @@ def place_words(row: Mapping[str, Any] | None, t: Tournament) -> str:
     """``4th of 41`` (in Russian ``4-е место из 41``); '' before any score."""
     if not row or not row.get("rank"):
         return ""
-    return _("place {rank} of {n}", rank=row["rank"], n=entrants(t))
+    return _("{rank} of {n}", rank=nth(int(row["rank"])), n=entrants(t))
 
 
 def standings_rows(t: Tournament, you: str | None, *, most: int = 10, width: int = 30) -> list[str]:
@@ -122,16 +131,15 @@ def podium_lines(t: Tournament, you: str | None) -> list[str]:
     """The podium: the first three with their points, then your place and score."""
     lines = []
     for row in podium(t):
-        medal = MEDALS.get(int(row["rank"]), "")
         who = str(row.get("player")) + (" " + _("(you)") if row.get("player") == you else "")
-        lines.append(f"{medal} {row['rank']}. {who} — {points(int(row.get('points') or 0))}")
+        lines.append(f"{row['rank']}. {who} — {points(int(row.get('points') or 0))}")
     me = mine(t, you)
     if me and me.get("rank"):
         lines.append("")
         lines.append(
             _(
                 "You finished {rank} of {n} with {points}.",
-                rank=me["rank"],
+                rank=nth(int(me["rank"])),
                 n=entrants(t),
                 points=points(int(me.get("points") or 0)),
             )

@@ -204,7 +204,7 @@ def captures(lang: str) -> dict[str, tuple[str, list[Step], str]]:
         ),
         "tournament_podium": (
             "A tournament over: the podium (t, ↓, ↓, Enter)",
-            [lobby, (("Down", "Down", "Enter"), ("🥇",))],
+            [lobby, (("Down", "Down", "Enter"), ("пьедестал" if ru else "podium",))],
             "",
         ),
         "parade_end": (

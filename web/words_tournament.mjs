@@ -2,7 +2,13 @@
 // the inbox's items): part of words.mjs's W, kept here so that neither module outgrows
 // one job (tests/test_structure.py).
 
-import { _, ngettext } from "./i18n.mjs";
+import { _, lang, ngettext } from "./i18n.mjs";
+
+// "2nd" in English (Intl's ordinal rules); a number as it is elsewhere ("2-е место"
+// says the rest in Russian)
+const SUFFIX = { one: "st", two: "nd", few: "rd", other: "th" };
+const ordinals = lang === "en" ? new Intl.PluralRules("en", { type: "ordinal" }) : null;
+const nth = (n) => (ordinals ? `${n}${SUFFIX[ordinals.select(n)]}` : String(n));
 
 // "4:05", "1:02:03": a time left
 function left(ms) {
@@ -29,8 +35,13 @@ export const tournamentWords = {
   points: (n) => ngettext("{n} point", "{n} points", n),
   deal: (n) => _("deal {n}", { n }),
   you: (points) => _("you: {points}", { points }),
-  place: (rank, n) => _("place {rank} of {n}", { rank, n }),
-  yourPlace: (place) => _("your place: {place}", { place }),
+  yourPoints: _("your points"),
+  timeLeft: _("left"),
+  place: (rank, n) => _("{rank} of {n}", { rank: nth(rank), n }),
+  nth,
+  of: (n) => _("of {n}", { n }),
+  dealLabel: _("deal in play"),
+  yourPlace: (place) => _("your place: {place}", { place: nth(place) }),
   leader: (who) => _("leader: {who}", { who }),
   mine: _("you are in"),
   invited: _("invited"),
@@ -65,7 +76,7 @@ export const tournamentWords = {
   playingNow: _("playing"),
   // the podium
   podium: _("Podium"),
-  finished: (rank, n, points) => _("You finished {rank} of {n} with {points}.", { rank, n, points }),
+  finished: (rank, n, points) => _("You finished {rank} of {n} with {points}.", { rank: nth(rank), n, points }),
   noPoints: _("Nobody scored a point."),
   history: _("Your deals are in your history."),
   back: _("Back to tournaments"),
@@ -76,7 +87,7 @@ export const tournamentWords = {
   item(item) {
     const t = item.tournament || {};
     if (item.kind === "tournament_result") {
-      if (t.place && t.entrants) return _("You finished {place} of {n} in tournament {code}", { place: t.place, n: t.entrants, code: t.code });
+      if (t.place && t.entrants) return _("You finished {place} of {n} in tournament {code}", { place: nth(t.place), n: t.entrants, code: t.code });
       return _("Tournament {code} is over", { code: t.code });
     }
     return _("{sender} invites you to a tournament ({code})", { sender: item.sender, code: t.code });

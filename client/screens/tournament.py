@@ -417,5 +417,8 @@ class PodiumScreen(ModalScreen[None]):
             yield Static(f"[b]{heading}[/b]")
             yield Static(escape(title(str(t.get("game") or ""), host(self).titles)))
             yield Static("")
-            yield Static(escape("\n".join(tours.podium_lines(t, self.you))), id="podium")
+            lines = [escape(line) for line in tours.podium_lines(t, self.you)]
+            if lines and lines[0].startswith("1. "):
+                lines[0] = f"[b]{lines[0]}[/b]"  # the winner
+            yield Static("\n".join(lines), id="podium")
             yield Static("\n" + _("Enter: back · your result is in your history (h)"))

@@ -93,8 +93,11 @@ def test_the_standings_and_the_podium_in_words() -> None:
     assert lines[-2:] == ["…", lines[-1]] and lines[-1].split() == ["12.", "anna", "*", "1"]
     assert all(len(line) <= 24 for line in lines)
     podium = tours.podium_lines({**t, "status": "finished"}, "anna")
-    assert podium[0].startswith("🥇 1. boris") and "9 points" in podium[0]
-    assert podium[-1] == "You finished 12 of 41 with 1 point."
+    assert podium[:3] == ["1. boris — 9 points", "2. vera — 7 points", "3. gleb — 4 points"]
+    assert podium[-1] == "You finished 12th of 41 with 1 point."
+    assert [tours.nth(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"
+    ]  # fmt: skip
     assert tours.when_words(t).endswith("left")
     assert tours.when_words({**t, "status": "upcoming", "starts_at": t["starts_at"] + 200_000})
     row = tours.lobby_row({**t, "place": 2, "status": "finished"}, "anna")
@@ -140,8 +143,8 @@ async def test_lobby_countdown_deals_and_podium_at_80x24(
         await on_screen(pilot, "deal 2")
         # the end: the podium, the player's place among the two
         podium = await showing(pilot, PodiumScreen, "#podium")
-        shown = await on_screen(pilot, "the podium", "🥇")
-        assert "You finished" in shown and "of 2" in shown
+        shown = await on_screen(pilot, "the podium", "You finished")
+        assert "1. " in shown and "2. " in shown and "of 2 with" in shown
         assert podium.tournament["status"] == "finished"
         await pilot.press("enter")
         await pilot.press("q")

@@ -131,7 +131,7 @@ def test_lobby_countdown_deals_and_podium(
 def test_made_from_the_lobby_and_sent_to_a_friend(browser: Any, tour_server: ServerProcess) -> None:
     with (
         opened(browser, tour_server) as ann,
-        opened(browser, tour_server, viewport=PHONE) as bo,
+        opened(browser, tour_server, viewport=PHONE, locale="ru-RU") as bo,
     ):
         an, bn = sign_in(ann, "Аня"), sign_in(bo, "Боря")
         ann.goto(f"{base(tour_server)}#tournaments")
@@ -149,6 +149,7 @@ def test_made_from_the_lobby_and_sent_to_a_friend(browser: Any, tour_server: Ser
         assert "14:" in ann.inner_text("[data-countdown]")
         ann.goto(f"{base(tour_server)}#tournaments")
         ann.wait_for_selector(f"[data-tournament='{t['code']}'][data-status=upcoming]")
+        shot(ann, "lobby-list-laptop-en")
         # sent to a friend from the Friends page; the friend opens it from the inbox
         ann.goto(f"{base(tour_server)}#friends")
         ann.fill("[data-field=friend]", bn)
@@ -164,3 +165,6 @@ def test_made_from_the_lobby_and_sent_to_a_friend(browser: Any, tour_server: Ser
         bo.click("[data-do=tour-enter]")
         bo.wait_for_selector("[data-entered='1']")
         assert bo.evaluate("() => window.pasyans.app.tournament.entrants") == 2
+        bo.goto(f"{base(tour_server)}#tournaments")
+        bo.wait_for_selector(f"[data-tournament='{t['code']}'][data-status=upcoming]")
+        shot(bo, "lobby-list-phone-ru")

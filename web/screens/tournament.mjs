@@ -125,28 +125,36 @@ function Standings({ t, most = 10 }) {
   const T = W.tournament;
   const me = app.account && app.account.player;
   const rows = t.standings || [];
+  if (t.status === "upcoming") {
+    // before the start nobody ranks: who is in, that is all
+    return html`<ul class="entrants">${rows.map((r) => html`<li data-player=${r.player} class=${r.player === me ? "me" : ""}>${r.player}</li>`)}</ul>`;
+  }
+  const live = t.status === "running";
   const shown = rows.slice(0, most);
   const mine = t.me && !shown.some((r) => r.player === me) ? t.me : null;
   const line = (r) => html`<li data-player=${r.player} data-rank=${r.rank} data-points=${r.points} class=${r.player === me ? "me" : ""}>
-    <span class="rank">${r.rank}</span><span class="who">${r.player}${r.left ? T.left : ""}${r.playing ? html` <small class="muted">· ${T.playingNow}</small>` : ""}</span><span class="pts">${r.points}</span>
+    <span class="rank">${r.rank}</span><span class="who">${r.player}${r.left ? T.left : ""}${live && r.playing ? html` <small class="muted">· ${T.playingNow}</small>` : ""}</span><span class="pts">${r.points}</span>
   </li>`;
   if (!rows.length) return html`<p class="muted">${T.nobody}</p>`;
   return html`<ol class="standings">${shown.map(line)}${mine ? html`<li class="gap" aria-hidden="true">…</li>${line(mine)}` : ""}</ol>`;
 }
 
+// the standings beside the board: the time left, your deal, points and place, the leaders
 function Panel({ t, now }) {
   const T = W.tournament;
   const me = t.me;
+  const stat = (value, label, data = {}) => html`<span class="stat" ...${data}><strong>${value}</strong><small>${label}</small></span>`;
   return html`<aside class="tour-panel" data-tournament-status=${t.status} aria-labelledby="tour-title">
-    <h2 id="tour-title">${T.one(t.code)} · <span data-left="1">${when(t, now)}</span></h2>
+    <h2 id="tour-title">${T.one(t.code)}</h2>
     <p class="tour-me" data-deal=${t.deal} data-points=${me ? me.points : 0}>
-      ${t.deal ? html`<strong>${T.deal(t.deal)}</strong> · ` : ""}${T.you(T.points(me ? me.points : 0))}${me && me.rank ? ` · ${T.place(me.rank, t.entrants)}` : ""}
+      ${stat(t.ends_at ? T.clock(t.ends_at - now) : "", T.timeLeft, { "data-left": "1" })}
+      ${stat(t.deal || "–", T.dealLabel)}
+      ${stat(me ? me.points : 0, T.yourPoints)}
+      ${me && me.rank ? stat(T.nth(me.rank), T.of(t.entrants), { "data-rank": me.rank }) : ""}
     </p>
     <${Standings} t=${t} most=${8} />
   </aside>`;
 }
-
-const MEDALS = ["🥇", "🥈", "🥉"];
 
 export function Podium({ t }) {
   const T = W.tournament;
@@ -161,8 +169,7 @@ export function Podium({ t }) {
       ? html`<ol class="podium" aria-label=${T.podium}>
           ${order.map(
             (r) => html`<li class=${`step step-${r.rank}`} data-rank=${r.rank} data-player=${r.player}>
-              <span class="medal" aria-hidden="true">${MEDALS[r.rank - 1]}</span>
-              <strong>${r.player}</strong><span>${T.points(r.points)}</span><span class="block">${r.rank}</span>
+              <strong>${r.player}</strong><span>${T.points(r.points)}</span><span class="block" aria-hidden="true">${r.rank}</span>
             </li>`,
           )}
         </ol>`
