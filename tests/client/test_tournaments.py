@@ -31,8 +31,8 @@ from .test_app import until
 from .test_home_races import showing
 
 #: seconds a tournament's minute lasts on this module's server: a 5-minute one runs in
-#: 15 s, room for a deal resigned and the next one dealt on a loaded machine
-MINUTE = 3.0
+#: 20 s, room for a deal resigned and the next one dealt on a loaded machine
+MINUTE = 4.0
 
 
 @pytest.fixture(scope="module")
@@ -121,7 +121,7 @@ async def test_lobby_countdown_deals_and_podium_at_80x24(
         await showing(pilot, DailyScreen)
         await pilot.press("t")
         await showing(pilot, TournamentsScreen)
-        made = await create(friend, lead=2 * MINUTE)
+        made = await create(friend, lead=4 * MINUTE)
         code = str(made["code"])
         await pilot.press("j")
         await showing(pilot, JoinTournamentScreen)

@@ -84,7 +84,7 @@ def test_lobby_countdown_deals_and_podium(
             page.wait_for_selector("section.tournaments [data-do=tour-create]")
         for tag, page in pages.items():
             shot(page, f"lobby-{tag}")
-        code, creator = in_thread(a_friends_tournament(tour_server.url, lead=3 * MINUTE))
+        code, creator = in_thread(a_friends_tournament(tour_server.url, lead=4 * MINUTE))
         for tag, page in pages.items():
             join_by_code(page, code)
             page.wait_for_selector("[data-countdown='1']")
