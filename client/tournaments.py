@@ -164,7 +164,7 @@ def lobby_row(t: Tournament, you: str | None, titles: Titles | None = None) -> l
     """A row of the lobby of tournaments: code, game, when, entrants, yours."""
     whose = []
     if t.get("place"):
-        whose.append(_("your place: {place}", place=t["place"]))
+        whose.append(_("your place: {place}", place=nth(int(t["place"]))))
     elif t.get("joined"):
         whose.append(_("you are in"))
     elif t.get("invited"):

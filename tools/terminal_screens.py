@@ -199,7 +199,7 @@ def captures(lang: str) -> dict[str, tuple[str, list[Step], str]]:
         ),
         "tournament_board": (
             "A running tournament: its deal, the standings beside the board (t, Enter)",
-            [lobby, (("Enter",), ("сдача 1" if ru else "deal 1",))],
+            [lobby, (("Enter",), ("у вас:" if ru else "you:",))],
             "",
         ),
         "tournament_podium": (

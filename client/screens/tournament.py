@@ -119,7 +119,7 @@ class TournamentScreen(HostedScreen):
     TournamentScreen #status { height: auto; padding: 0 1; color: $text-muted; }
     """
     BINDINGS = [  # noqa: RUF012 (a key table: alike in shape on every screen, by design)
-        Binding("enter", "enter", N_("Enter/Play")),
+        Binding("enter", "enter", N_("Play")),
         Binding("p", "podium", N_("Podium")),
         Binding("l", "leave_tournament", N_("Leave it")),
         Binding("escape", "back", N_("Back")),
