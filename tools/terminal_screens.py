@@ -199,7 +199,7 @@ def captures(lang: str) -> dict[str, tuple[str, list[Step], str]]:
         ),
         "tournament_board": (
             "A running tournament: its deal, the standings beside the board (t, Enter)",
-            [lobby, (("Enter",), ("у вас:" if ru else "you:",))],
+            [lobby, (("Enter",), ("у вас:" if ru else "you:", "Таблица" if ru else "Standings"))],
             "",
         ),
         "tournament_podium": (
