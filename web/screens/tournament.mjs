@@ -254,7 +254,7 @@ export function Tournament({ code }) {
     ${status === "upcoming"
       ? html`<p class="countdown big" aria-live="polite" data-countdown="1">${T.countdown(t.starts_at - now)}</p>`
       : html`<p class="countdown" data-left="1">${when(t, now)}</p>`}
-    <p>${T.minutes(t.minutes)} · ${T.players(t.entrants)}</p>
+    <p>${T.minutes(t.minutes)}${status === "upcoming" ? "" : ` · ${T.players(t.entrants)}`}</p>
     <p>${T.share} <a href=${link} data-tour-link=${link}>${link}</a> <code>${t.code}</code></p>
     <p class="muted">${T.inviteHint} <a href="#friends">${W.nav.friends}</a></p>
     ${t.joined
@@ -263,7 +263,7 @@ export function Tournament({ code }) {
         : html`<p data-entered="1">${T.entered}</p>`
       : html`<button class="primary" data-do="tour-enter" onClick=${enter}>${T.enter}</button>`}
     ${app.tournamentNote ? html`<p class="note" role="status">${app.tournamentNote}</p>` : ""}
-    <h2>${T.standings}</h2>
+    <h2>${status === "upcoming" ? T.players(t.entrants) : T.standings}</h2>
     <${Standings} t=${t} />
     <p class="note">${T.scoring}</p>
     ${t.joined ? html`<button data-do="tour-leave" onClick=${leave}>${T.leave}</button>` : ""}
