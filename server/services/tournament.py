@@ -548,7 +548,7 @@ class Tournaments:
                 )
                 await self.store.put_deal(info.tid, i, packed, KEEP_S + 7 * 86_400)
                 await self.store.set_tournament(info.tid, {"ready": i})
-            await self.changed(info.tid)
+                await self.changed(info.tid)  # a client waiting for deal i asks again
         except asyncio.CancelledError:
             raise
         except Exception:

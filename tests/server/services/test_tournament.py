@@ -32,6 +32,7 @@ async def app(redis_url: str, clock: FakeClock) -> AsyncIterator[App]:
 async def line_of(app: App, tid: str, deal: int) -> list[dict[str, Any]]:
     """The certified line of a tournament's deal, as the operator's own process may
     compute it (the test, never a client: no client can)."""
+    assert app.services is not None
     tours = app.services.tournaments
     assert tours is not None
     info = await tours.by_id(tid)
