@@ -149,6 +149,20 @@ def podium_lines(t: Tournament, you: str | None) -> list[str]:
     return lines
 
 
+def stats_words(block: Mapping[str, Any] | None) -> str:
+    """A player's tournaments (``stats``' ``tournaments``) in a line; '' before any."""
+    if not block or not block.get("played"):
+        return ""
+    best = block.get("best")
+    return _(
+        "tournaments: {played} played, {won} won, {podiums} on the podium, best place {best}",
+        played=block["played"],
+        won=block.get("won") or 0,
+        podiums=block.get("podiums") or 0,
+        best=nth(int(best)) if best else "-",
+    )
+
+
 def heading(t: Tournament, titles: Titles | None = None) -> str:
     """``Tournament K7QX2M · Полумесяц · 30 min``."""
     return " · ".join(

@@ -80,6 +80,8 @@ export const tournamentWords = {
   noPoints: _("Nobody scored a point."),
   history: _("Your deals are in your history."),
   back: _("Back to tournaments"),
+  // a player's tournaments, on the statistics page
+  stats: (s) => _("Tournaments: {played} played, {won} won, {podiums} on the podium, best place {best}", { played: s.played, won: s.won, podiums: s.podiums, best: s.best ? nth(s.best) : "–" }),
   // invites and the inbox
   inviteThem: _("tournament"),
   inviteNone: _("You are in no tournament: make one on the Tournaments page first."),

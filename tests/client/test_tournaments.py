@@ -153,6 +153,10 @@ async def test_lobby_countdown_deals_and_podium_at_80x24(
         await pilot.press("h")
         await showing(pilot, HistoryScreen)
         await on_screen(pilot, "tournament")
+        await pilot.press("q")
+        await showing(pilot, DailyScreen)
+        await pilot.press("s")
+        await on_screen(pilot, "tournaments: 1 played", wrapped=True)
 
 
 async def test_a_tournament_made_from_the_lobby_shows_its_code_and_link(

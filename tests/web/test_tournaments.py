@@ -126,6 +126,8 @@ def test_lobby_countdown_deals_and_podium(
         assert creator  # three entrants: the friend who made it too
         narrow.goto(f"{base(tour_server)}#history")
         narrow.wait_for_selector("section.history")
+        wide.goto(f"{base(tour_server)}#stats")
+        wide.wait_for_selector("[data-tournament-stats='1']")
 
 
 def test_made_from_the_lobby_and_sent_to_a_friend(browser: Any, tour_server: ServerProcess) -> None:
