@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from tests.support import RedisProcess, ServerProcess, connect
-from tests.web.pages import DESKTOP, PHONE, base, opened
+from tests.web.pages import DESKTOP, PHONE, Audit, base, opened
 from tests.web.test_accessibility import in_thread
 from tools.browser import press, sign_in
 
@@ -143,6 +143,8 @@ def test_made_from_the_lobby_and_sent_to_a_friend(browser: Any, tour_server: Ser
         ann.wait_for_selector(
             "section.tournament[data-tournament-status=upcoming] [data-tour-link]"
         )
+        audit = Audit(ann)  # axe-core on the tournament's page and the lobby
+        audit("tournament", "[data-countdown]")
         t = ann.evaluate("() => window.pasyans.app.tournament")
         assert t["minutes"] == 45 and t["creator"] == an
         assert 14 * 60_000 < t["starts_at"] - time.time() * 1000 <= 15 * 60_000
@@ -152,6 +154,8 @@ def test_made_from_the_lobby_and_sent_to_a_friend(browser: Any, tour_server: Ser
         ann.goto(f"{base(tour_server)}#tournaments")
         ann.wait_for_selector(f"[data-tournament='{t['code']}'][data-status=upcoming]")
         shot(ann, "lobby-list-laptop-en")
+        audit("lobby", f"[data-tournament='{t['code']}']")
+        assert not audit.bad, "\n".join(audit.bad)
         # sent to a friend from the Friends page; the friend opens it from the inbox
         ann.goto(f"{base(tour_server)}#friends")
         ann.fill("[data-field=friend]", bn)
