@@ -23,7 +23,7 @@ from protocol.messages import Event, Push
 
 from .. import tournaments as tours
 from ..connection import ClientError
-from ..host import host
+from ..host import Reconnected, host
 from ..lang import N_, _, ngettext
 from ..text import clock, end_words, title
 from ..widgets import BoardView, KeyFooter
@@ -186,6 +186,16 @@ class TournamentScreen(HostedScreen):
         return True
 
     # -- the server's news ------------------------------------------------------
+
+    def on_reconnected(self, message: Reconnected) -> None:
+        """A new connection: an entrant's events come to it once it joins again."""
+        if message.error is None and self.tournament.get("joined"):
+            code = str(self.tournament["code"])
+
+            async def rejoin() -> dict[str, Any]:
+                return dict((await tours.join(self.host.conn, code))["tournament"])
+
+            self.fetch(rejoin, self.set, group="rejoin")
 
     def event(self, push: Push) -> None:
         if push.name != Event.TOURNAMENT:
