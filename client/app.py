@@ -53,6 +53,8 @@ class PasyansApp(App[int]):
         self.connected = False
         #: the race screen's handler of ``race``/``race_started`` events
         self.race_listener: Callable[[Push], None] | None = None
+        #: the tournament screen's handler of ``tournament`` events
+        self.tournament_listener: Callable[[Push], None] | None = None
         #: what stopped the app (printed by the command line once it quit) and the
         #: exit status it quits with (client/status.py)
         self.failure: str | None = None
@@ -322,6 +324,8 @@ class PasyansApp(App[int]):
         races = (Event.RACE, Event.RACE_STARTED, Event.RACE_BOARD)
         if push.name in races and self.race_listener is not None:
             self.race_listener(push)
+        if push.name == Event.TOURNAMENT and self.tournament_listener is not None:
+            self.tournament_listener(push)
         if push.name == Event.GAME:  # a board showing that game fetches it if behind
             game = push.fields
             seq, status = int(game.get("seq") or 0), str(game.get("status") or "")

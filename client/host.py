@@ -34,6 +34,8 @@ class Host(Protocol):
 
     #: the race screen's handler of ``race``/``race_started`` events
     race_listener: Callable[[Push], None] | None
+    #: the tournament screen's handler of ``tournament`` events
+    tournament_listener: Callable[[Push], None] | None
 
     async def reconnect(self, dropped: Connection | None = None) -> None:
         """A new connection in place of a dropped one, logged in again: the one

@@ -10,6 +10,7 @@ from typing import Any
 from .lang import N_, _, ngettext
 from .records import when
 from .text import Titles, short_title
+from .tournaments import nth
 
 #: a day's status in the calendar, in words (and its one-cell mark)
 DAY_WORDS = {
@@ -45,6 +46,16 @@ def item_text(item: Mapping[str, Any], titles: Titles | None = None) -> str:
     who, kind = item.get("sender"), item.get("kind")
     game = short_title(str(item.get("game") or ""), titles)
     race, challenge = item.get("race") or {}, item.get("challenge") or {}
+    tournament = item.get("tournament") or {}
+    if kind == "invite" and tournament:
+        return _(
+            "{who} invites you to a tournament of {game} ({code})",
+            who=who,
+            game=game,
+            code=tournament.get("code"),
+        )
+    if kind == "tournament_result":
+        return tournament_result_text(item, game)
     if kind == "invite" and race:
         return _(
             "{who} invites you to a race of {game} ({code})",
@@ -80,8 +91,28 @@ def item_text(item: Mapping[str, Any], titles: Titles | None = None) -> str:
     return f"{who}: {kind}"
 
 
+def tournament_result_text(item: Mapping[str, Any], game: str) -> str:
+    """``you finished 3rd of 41 in the tournament of Полумесяц (T7QX2M)``."""
+    tournament = item.get("tournament") or {}
+    place = item.get("place") or tournament.get("place")
+    of = item.get("entrants") or tournament.get("entrants")
+    if place and of:
+        return _(
+            "you finished {place} of {n} in the tournament of {game} ({code})",
+            place=nth(int(place)),
+            n=of,
+            game=game,
+            code=tournament.get("code"),
+        )
+    return _("the tournament of {game} ({code}) is over", game=game, code=tournament.get("code"))
+
+
 def item_action(item: Mapping[str, Any]) -> str:
     """What Enter does with the item, in words ('' for nothing)."""
+    if item.get("kind") == "tournament_result":
+        return _("see the podium")
+    if item.get("tournament"):
+        return _("open the tournament")
     if item.get("race"):
         return _("join the race")
     if item.get("kind") == "invite":

@@ -491,6 +491,7 @@ MODE_WORDS = {
     "deal": N_("deal"),
     "challenge": N_("challenge"),
     "race": N_("race"),
+    "tournament": N_("tournament"),
 }
 
 #: how much of a daily's commitment a shared result shows (enough to tell deals apart)

@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass
 
 from client import config
+from client import tournaments as tours
 from client.connection import Connection
 from client.records import friend
 from deploy.procs import ROOT, RedisProcess, ServerProcess
@@ -100,9 +101,9 @@ async def player(url: str, name: str) -> str:
         return str((await conn.register(name))["token"])
 
 
-async def history_games(url: str, token: str) -> None:
+async def history_games(url: str, token: str) -> str:
     """A few finished games, so history and its replay have something to show, and
-    Борис, who follows Маша and sends her a challenge (her inbox)."""
+    Борис, who follows Маша and sends her a challenge (her inbox): his token."""
     async with Connection(url) as conn:
         await conn.auth(token)
         for seed in (3, 4, 5):
@@ -126,6 +127,48 @@ async def history_games(url: str, token: str) -> None:
         await boris.auth(boris_token)
         theirs = (await boris.challenge_accept(str(mine["code"])))["state"]
         await boris.resign(theirs["game_id"])
+    return boris_token
+
+
+#: seconds a tournament's minute lasts on the tool's server: a 5-minute tournament is
+#: over in 10 s, a 180-minute one runs through every capture
+TOURNAMENT_MINUTE = 2.0
+
+
+async def tournaments(url: str, token: str, boris_token: str) -> None:
+    """Борис's tournaments of Полумесяц, as Маша's lobby lists them: one over (she
+    played a deal of it: the podium), one running (she is in: its board), one upcoming
+    (its countdown). Борис plays as well, so the standings have two rows."""
+    async with Connection(url) as masha, Connection(url) as boris:
+        await masha.auth(token)
+        await boris.auth(boris_token)
+
+        async def make(lead: float, minutes: int) -> dict[str, object]:
+            starts = int((time.time() + lead) * 1000)
+            return await tours.create(boris, "crescent", starts, minutes)
+
+        async def resign_first(conn: Connection, made: dict[str, object]) -> None:
+            await tours.join(conn, str(made["code"]))
+            _, state = await tours.play(conn, str(made["tournament_id"]))
+            await conn.resign(str(state["game_id"]))
+
+        over = await make(0.5, 5)
+        await tours.invite(boris, "Маша", str(over["code"]))
+        await asyncio.sleep(1.0)
+        await resign_first(masha, over)
+        await resign_first(boris, over)
+        deadline = time.monotonic() + PATIENCE
+        while (await tours.show(masha, str(over["code"])))["status"] != "finished":
+            if time.monotonic() > deadline:
+                break
+            await asyncio.sleep(0.5)
+        running = await make(0.5, 180)
+        await tours.invite(boris, "Маша", str(running["code"]))
+        await asyncio.sleep(1.0)
+        await resign_first(boris, running)
+        await tours.join(masha, str(running["code"]))
+        upcoming = await make(3600, 30)
+        await tours.invite(boris, "Маша", str(upcoming["code"]))
 
 
 #: a capture: (title, keys then words to wait for, in steps)
@@ -135,6 +178,7 @@ Step = tuple[tuple[str, ...], tuple[str, ...]]
 def captures(lang: str) -> dict[str, tuple[str, list[Step], str]]:
     """name → (title, steps, the command's arguments)."""
     ru = lang == "ru"
+    lobby: Step = (("t",), ("Enter — открыть" if ru else "Enter opens",))
     return {
         "home": ("The home screen", [((), ("streak" if not ru else "серия",))], ""),
         "calendar": (
@@ -170,6 +214,22 @@ def captures(lang: str) -> dict[str, tuple[str, list[Step], str]]:
             "A board: Crescent, deal 7 (its waiting cells named as the rules name them)",
             [((), ("T16",))],
             "play crescent --deal 7",
+        ),
+        "tournaments": ("The lobby of tournaments (t)", [lobby], ""),
+        "tournament_countdown": (
+            "An upcoming tournament: its countdown (t, ↓, Enter)",
+            [lobby, (("Down", "Enter"), ("Начало через" if ru else "Starts in",))],
+            "",
+        ),
+        "tournament_board": (
+            "A running tournament: its deal, the standings beside the board (t, Enter)",
+            [lobby, (("Enter",), ("у вас:" if ru else "you:", "Таблица" if ru else "Standings"))],
+            "",
+        ),
+        "tournament_podium": (
+            "A tournament over: the podium (t, ↓, ↓, Enter)",
+            [lobby, (("Down", "Down", "Enter"), ("пьедестал" if ru else "podium",))],
+            "",
         ),
         "parade_end": (
             "Parade's end screen (r, y)",
@@ -237,12 +297,17 @@ def main(argv: list[str] | None = None) -> int:
                 "warning",
                 "--first-day",
                 first,
+                "--tournament-lead",
+                "0",
+                "--tournament-minute",
+                str(TOURNAMENT_MINUTE),
                 redis_url=redis.url,
             ) as server,
         ):
             token = asyncio.run(player(server.url, "Маша"))
             config.save(server.url, config.Credentials("Маша", token))
-            asyncio.run(history_games(server.url, token))
+            boris = asyncio.run(history_games(server.url, token))
+            asyncio.run(tournaments(server.url, token, boris))
             for lang in langs:
                 for heading, shown in walk(server.url, args.only, lang, home, args.client):
                     print(f"### {heading}\n\n```\n{shown.rstrip()}\n```\n", flush=True)

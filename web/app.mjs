@@ -39,8 +39,11 @@ const Friends = later(() => import("./screens/friends.mjs"), "Friends");
 const Inbox = later(() => import("./screens/friends.mjs"), "Inbox");
 const Calendar = later(() => import("./screens/calendar.mjs"), "Calendar");
 const Account = later(() => import("./screens/account.mjs"), "Account");
+const Tournaments = later(() => import("./screens/tournament.mjs"), "Tournaments");
+const Tournament = later(() => import("./screens/tournament.mjs"), "Tournament");
 const LATER = [
   GameScreen, Race, Watch, Challenge, Leaderboard, Replay, Stats, History, Friends, Inbox, Calendar, Account,
+  Tournaments, Tournament,
 ];
 
 function Nav() {
@@ -49,6 +52,7 @@ function Nav() {
     <a href="#home" class="brand" lang="ru">${W.brand}</a>
     <a href="#home" aria-current=${here("home")}>${W.nav.home}</a>
     <a href="#leaderboard" aria-current=${here("leaderboard")}>${W.nav.leaderboards}</a>
+    <a href="#tournaments" aria-current=${here("tournaments") || here("tournament")}>${W.tournament.nav}</a>
     <a href="#history" aria-current=${here("history")}>${W.nav.history}</a>
     <a href="#stats" aria-current=${here("stats")}>${W.nav.stats}</a>
     <a href="#friends" aria-current=${here("friends")}>${W.nav.friends}</a>
@@ -61,6 +65,8 @@ function Screen() {
   const { name, args } = app.route;
   if (name === "game" && args[0]) return html`<${GameScreen} key=${args[0]} id=${args[0]} />`;
   if (name === "race" && args[0]) return html`<${Race} code=${args[0]} />`;
+  if (name === "tournament" && args[0]) return html`<${Tournament} code=${args[0]} />`;
+  if (name === "tournaments") return html`<${Tournaments} />`;
   if (name === "challenge" && args[0]) return html`<${Challenge} code=${args[0]} />`;
   if (name === "watch" && args[0]) return html`<${Watch} code=${args[0]} />`;
   if (name === "leaderboard") return html`<${Leaderboard} slug=${args[0] || (app.games[0] || {}).slug} date=${args[1]} />`;

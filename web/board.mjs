@@ -204,7 +204,7 @@ function Actions({ game, onRules, onNew, onRestart, view, setView }) {
           ${prefs.safeAfter ? "" : html`<button data-do="safe" onClick=${() => game.askSafe()}>${W.board.safe}</button>`}
           ${game.finishOffer !== null
             ? html`<button data-do="finish" class="primary" onClick=${() => game.finish()}>${W.board.finishN(game.finishOffer)}</button>`
-            : !s.ranked && s.mode !== "race"
+            : !s.ranked && s.mode !== "race" && s.mode !== "tournament"
               ? html`<button data-do="finish" title=${W.board.finishTitle} onClick=${() => game.finish()}>${W.board.finish}</button>`
               : ""}`
       : ""}

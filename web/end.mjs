@@ -146,7 +146,7 @@ export function EndPanel({ game, titles, onLeave, onNew, onNext, onHide }) {
       ${onNew ? html`<button class=${next ? "" : "primary"} data-do="new-end" onClick=${onNew}>${W.end.newGame}</button>` : ""}
       <button data-do="end-home" onClick=${onLeave}>${W.end.home}</button>
       <button data-do="look" onClick=${onHide}>${W.end.look}</button>
-      <${ChallengeFriend} game=${game} />
+      ${s.mode === "tournament" ? "" : html`<${ChallengeFriend} game=${game} />`}
     </div>
   </aside>`;
 }

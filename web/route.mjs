@@ -1,6 +1,7 @@
 // The screen is the page's hash: #home, #game/ID, #race/CODE, #watch/CODE,
 // #challenge/CODE, #leaderboard/SLUG[/DATE], #replay/…, #stats[/PLAYER], #history,
-// #friends, #account. `go` changes it; the store's `route` follows it.
+// #friends, #account, #tournaments, #tournament/CODE. `go` changes it; the store's
+// `route` follows it.
 
 import { app, update } from "./store.mjs";
 
@@ -17,7 +18,7 @@ export function go(...parts) {
 
 app.route = parseRoute(location.hash);
 // a line of news (an invite) never stays over the game, race or challenge it announced
-const PLAYING = new Set(["game", "race", "challenge", "watch"]);
+const PLAYING = new Set(["game", "race", "challenge", "watch", "tournament"]);
 window.addEventListener("hashchange", () => {
   const route = parseRoute(location.hash);
   update(PLAYING.has(route.name) ? { route, news: null } : { route });

@@ -137,6 +137,11 @@ const EVENTS = {
       if (game && game.state.mode === "race" && game.playing && myRaceGameOver(race)) game.refresh();
     }
   },
+  // a tournament's standings or status changed (batched by the server)
+  tournament(event) {
+    const { ev, ...fields } = event;
+    if (app.tournament && event.tournament_id === app.tournament.tournament_id) update({ tournament: { ...app.tournament, ...fields } });
+  },
   race_board(event) {
     if (app.watching && event.race_id === app.watching.race.race_id) {
       const boards = { ...app.watching.boards, [event.player]: event.state };
@@ -192,6 +197,14 @@ async function reconnected() {
   if (app.game) {
     await app.game.resume();
     app.game.say(W.board.reconnected);
+  }
+  if (app.tournament && app.tournament.joined) {
+    try {
+      const reply = await conn.call("tournament_join", { code: app.tournament.code });
+      update({ tournament: reply.tournament });
+    } catch (err) {
+      // the standings keep the last rows
+    }
   }
   if (app.race && app.race.code) {
     try {

@@ -30,6 +30,8 @@ export const app = {
   offline: false,
   game: null, // the Game on the board
   race: null, // the race the player is in
+  tournament: null, // the tournament shown (issue 51)
+  tournamentNote: null, // the server's word on its last tournament_play (e.g. every deal played)
   watching: null, // {race, boards}: a race watched
   opens: 0, // how many times the connection opened
   startWhenReady: {}, // slug → true: open that daily as soon as it is certified

@@ -6,6 +6,7 @@
 
 import { _, date, moment, move as sayMove, N_, ngettext, number, pile as pileName, say } from "./i18n.mjs";
 import { challengeWords } from "./words_challenge.mjs";
+import { tournamentWords } from "./words_tournament.mjs";
 
 const LATIN = "pasyans"; // the brand in Latin letters, in every language
 
@@ -289,6 +290,7 @@ export const W = {
     text(item) {
       const code = (item.race || item.challenge || {}).code;
       const sender = item.sender;
+      if (item.tournament) return tournamentWords.item(item);
       if (item.kind === "invite" && item.race) return _("{sender} invites you to a race ({code})", { sender, code });
       if (item.kind === "invite") return _("{sender} challenges you on a deal ({code})", { sender, code });
       if (item.kind === "challenge_result") return _("{sender} finished your challenge {code}", { sender, code });
@@ -297,6 +299,7 @@ export const W = {
       return _("news from {sender}", { sender });
     },
     action(item) {
+      if (item.tournament) return item.kind === "tournament_result" ? tournamentWords.seePodium : tournamentWords.open;
       if (item.race) return _("Join the race");
       if (item.kind === "invite") return _("Play the challenge");
       if (item.challenge) return _("See the results");
@@ -383,13 +386,14 @@ export const W = {
   },
 
   challenge: challengeWords,
+  tournament: tournamentWords,
 
   count: {
     moves: (n) => ngettext("{n} move", "{n} moves", n),
     cards: (n) => ngettext("{n} card", "{n} cards", n),
   },
 
-  modes: { daily: _("daily"), practice: _("practice"), deal: _("deal"), race: _("race"), challenge: _("challenge"), par: _("par") },
+  modes: { daily: _("daily"), practice: _("practice"), deal: _("deal"), race: _("race"), challenge: _("challenge"), par: _("par"), tournament: _("tournament") },
 
   // why a game ended (the state's `out`), as every screen says it
   out: {

@@ -14,6 +14,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Static
 
+from .. import tournaments as tours
 from ..connection import ClientError
 from ..inbox import presence_lines
 from ..lang import N_, _, current
@@ -53,6 +54,7 @@ class FriendsScreen(ListScreen):
         Binding("d", "unfollow", N_("Unfollow")),
         Binding("i", "invite_race", N_("Race them")),
         Binding("c", "invite_challenge", N_("Challenge")),
+        Binding("t", "invite_tournament", N_("Tournament")),
         Binding("j", "join", N_("Join")),
         Binding("b", "block", N_("Block")),
         Binding("h", "hide", N_("Hide me")),
@@ -109,7 +111,9 @@ class FriendsScreen(ListScreen):
         self.query_one("#head", Static).update(head)
         game = short_title(self.game, self.host.titles) if self.game else _("a game")
         hint = _(
-            "i races, c challenges the chosen friend on {game} · j joins their lobby", game=game
+            "i races, c challenges the chosen friend on {game} · t invites them to your "
+            "tournament · j joins their lobby",
+            game=game,
         )
         if not self.rows:
             hint = _("you follow nobody yet: a follows a player by name · q back")
@@ -140,6 +144,33 @@ class FriendsScreen(ListScreen):
         error = await self.host.open_race(Launch(race=str(race["code"])))
         if error is not None:
             self.say(_("error: {error}", error=error))
+
+    @acting
+    async def action_invite_tournament(self) -> None:
+        """The chosen friend invited to your tournament (the one starting first of those
+        you made or are in, not over)."""
+        who = self.chosen()
+        if who is None:
+            return
+        conn = self.host.conn
+        try:
+            tournament = tours.open_to_invite(await tours.lobby(conn), conn.player)
+            if tournament is None:
+                self.say(
+                    _("you are in no tournament: make one first (t on the home screen, then n)")
+                )
+                return
+            await tours.invite(conn, str(who["player"]), str(tournament["code"]))
+        except ClientError as exc:
+            self.say(_("error: {error}", error=exc))
+            return
+        self.say(
+            _(
+                "{player} is invited to your tournament {code}",
+                player=who["player"],
+                code=tournament["code"],
+            )
+        )
 
     @acting
     async def action_invite_challenge(self) -> None:

@@ -44,6 +44,7 @@ from .inbox import InboxScreen
 from .leaderboard import LeaderboardScreen
 from .race_dialogs import JoinRaceScreen, RaceDealScreen
 from .stats import StatsScreen
+from .tournaments import TournamentsScreen
 
 HOME_HINT = N_(
     "Enter plays the daily deal · p a practice deal · l the leaderboard · "
@@ -87,6 +88,7 @@ class DailyScreen(ListScreen):
         Binding("l", "leaderboard", N_("Leaderboard")),
         Binding("n", "new_race", N_("New race")),
         Binding("j", "join_race", N_("Join race")),
+        Binding("t", "tournaments", N_("Tournaments")),
         Binding("h", "history", N_("History")),
         Binding("s", "stats", N_("Stats")),
         Binding("f", "friends", N_("Friends")),
@@ -418,6 +420,9 @@ class DailyScreen(ListScreen):
                 self.action_join_race(code, f"{refused}{join_advice(refused)}")
 
         self.app.push_screen(JoinRaceScreen(code, error), typed)
+
+    def action_tournaments(self) -> None:
+        self.app.push_screen(TournamentsScreen(self.selected()))
 
     def action_history(self) -> None:
         self.app.push_screen(HistoryScreen())

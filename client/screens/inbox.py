@@ -11,6 +11,7 @@ from textual.widgets import DataTable, Static
 
 from protocol.messages import Mode
 
+from .. import tournaments as tours
 from ..challenges import challenge_text
 from ..connection import ClientError
 from ..inbox import item_action, item_text, item_when
@@ -18,6 +19,7 @@ from ..lang import N_, _, ngettext
 from ..launch import Launch
 from .base import LIST_CSS, ListScreen, acting
 from .dialogs import TextScreen
+from .tournament import TournamentScreen
 
 READ_HINT = N_("r marks all read · q back")
 
@@ -85,7 +87,15 @@ class InboxScreen(ListScreen):
             self.say(_("error: {error}", error=exc))
             return
         race, challenge = item.get("race") or {}, item.get("challenge") or {}
-        if race:
+        tournament = item.get("tournament") or {}
+        if tournament:
+            try:
+                shown = await tours.show(conn, str(tournament["code"]))
+            except ClientError as exc:
+                self.load(_("error: {error}", error=exc))
+                return
+            self.app.push_screen(TournamentScreen(shown))
+        elif race:
             error = await self.host.open_race(Launch(race=str(race["code"])))
             if error is not None:
                 self.load(_("error: {error}", error=error))

@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Static
 from ..lang import N_, _, ngettext
 from ..records import LOST_CELL, WON_CELL, chart_rows, stats, stats_row
 from ..text import STREAK_MEANING, game_name, rating_value, title
+from ..tournaments import stats_words
 from ..widgets import KeyFooter
 from .base import HostedScreen
 
@@ -150,6 +151,9 @@ class StatsScreen(HostedScreen):
         for row in fit_names(rows, self.app.size.width - 2):  # the scrollbar
             table.add_row(*(" " + c for c in row))
         head = _("pasyans · statistics of {player}", player=self.result["player"])
+        tournaments = stats_words(self.result.get("tournaments"))
+        if tournaments:  # issue 51
+            head += " · " + tournaments
         self.query_one("#head", Static).update(head)
         self.query_one("#chart", Static).update(chart(list(self.result.get("days") or [])))
         legend = [_(LEGEND), _("streak: {meaning}", meaning=_(STREAK_MEANING))]

@@ -61,6 +61,18 @@ export function Friends() {
       tell(err.message);
     }
   };
+  // issue 51: to the tournament of yours (made or entered, not over) that starts first
+  const tournament = async (who) => {
+    try {
+      const rows = (await conn.call("tournaments", {})).tournaments;
+      const open = rows.find((t) => t.status !== "finished" && (t.joined || t.creator === app.account.player));
+      if (!open) return tell(W.tournament.inviteNone);
+      await conn.call("invite", { name: who, tournament: open.code });
+      tell(W.tournament.invitedTo(who, open.code));
+    } catch (err) {
+      tell(err.message);
+    }
+  };
   const F = W.friends;
   return html`<section class="friends">
     <h1>${F.title}</h1>
@@ -83,6 +95,7 @@ export function Friends() {
                   <span class="row-actions">
                     <button data-do="invite-race" onClick=${() => race(f.player)}>${F.raceThem}</button>
                     <button data-do="invite-challenge" onClick=${() => challenge(f.player)}>${F.challengeThem}</button>
+                    <button data-do="invite-tournament" onClick=${() => tournament(f.player)}>${W.tournament.inviteThem}</button>
                     <button class="link" onClick=${() => go("stats", f.player)}>${F.stats}</button>
                     <button class="link" onClick=${() => act("friend_remove", { name: f.player })}>${F.unfollow}</button>
                     <button class="link" data-do="block" onClick=${() => act("block", { name: f.player })}>${F.block}</button>
@@ -112,7 +125,9 @@ export function Inbox() {
     setFailed("");
     await read(item);
     try {
-      if (item.race) {
+      if (item.tournament) {
+        go("tournament", item.tournament.code);
+      } else if (item.race) {
         go("race", item.race.code);
       } else if (item.kind === "invite" && item.challenge) {
         const reply = await conn.call("challenge_accept", { code: item.challenge.code });

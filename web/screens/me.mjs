@@ -28,6 +28,7 @@ export function Stats({ player }) {
   const most = Math.max(1, ...days.map((d) => d.won + d.lost));
   return html`<section class="stats">
     <h1>${W.stats.title(answer.player)}</h1>
+    ${answer.tournaments && answer.tournaments.played ? html`<p data-tournament-stats="1">${W.tournament.stats(answer.tournaments)}</p>` : ""}
     <div class="scroll-x"><table class="stack">
       <thead><tr><th>${W.stats.game}</th>${c.map((name) => html`<th>${name}</th>`)}</tr></thead>
       <tbody>

@@ -1,0 +1,176 @@
+"""Tournaments in the browser (issue 51), on a real server whose minute lasts a few
+seconds (``--tournament-minute``): two players — one on a laptop, one on a phone, one
+page in English and the other in Russian, then the other way round — join a friend's
+tournament by its code from the lobby, see the countdown, play deal 1 with the standings
+beside the board (above it on the phone), move on to deal 2 from the end panel, and
+get the podium at the end. A tournament made from the lobby gets its code and link; a
+friend invited from the Friends page opens it from the inbox. Screenshots of each step
+go to ``$PASYANS_SHOTS`` (default /tmp): docs/web.md shows them."""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.support import RedisProcess, ServerProcess, connect
+from tests.web.pages import DESKTOP, PHONE, Audit, base, opened
+from tests.web.test_accessibility import in_thread
+from tools.browser import press, sign_in
+
+pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+
+#: seconds a tournament's minute lasts: a 5-minute one runs in 20 s
+MINUTE = 4.0
+#: where the screenshots go
+SHOTS = os.environ.get("PASYANS_SHOTS", "/tmp")
+
+
+@pytest.fixture(scope="module")
+def tour_server(redis_server: RedisProcess) -> Iterator[ServerProcess]:
+    prefix = {"PASYANS_KEY_PREFIX": f"webt{uuid.uuid4().hex[:8]}:"}
+    with ServerProcess(
+        "--tournament-lead",
+        "0",
+        "--tournament-minute",
+        str(MINUTE),
+        redis_url=redis_server.url,
+        env=prefix,
+    ) as server:
+        yield server
+
+
+async def a_friends_tournament(url: str, lead: float) -> tuple[str, str]:
+    """A player's tournament of Crescent starting ``lead`` seconds from now: its code,
+    and the player."""
+    async with connect(url) as c:
+        name = f"Глеб{uuid.uuid4().int % 100_000}"
+        await c.register(name)
+        starts = int((time.time() + lead) * 1000)
+        made = await c.call("tournament_create", game="crescent", starts_at=starts, minutes=5)
+        return str(made["tournament"]["code"]), name
+
+
+def shot(page: Any, name: str) -> None:
+    page.screenshot(path=os.path.join(SHOTS, f"web-tournament-{name}.png"))
+
+
+def join_by_code(page: Any, code: str) -> None:
+    page.goto(f"{page.url.split('#')[0]}#tournaments")
+    page.wait_for_selector("[data-field=tour-code]")
+    page.fill("[data-field=tour-code]", code.lower())
+    page.click("[data-do=tour-join]")
+    page.wait_for_selector(f"section.tournament[data-tournament='{code}']")
+
+
+@pytest.mark.parametrize(("laptop", "phone"), [("en", "ru"), ("ru", "en")])
+def test_lobby_countdown_deals_and_podium(
+    browser: Any, tour_server: ServerProcess, laptop: str, phone: str
+) -> None:
+    locales = {"en": "en-GB", "ru": "ru-RU"}
+    with (
+        opened(browser, tour_server, viewport=DESKTOP, locale=locales[laptop]) as wide,
+        opened(browser, tour_server, viewport=PHONE, locale=locales[phone]) as narrow,
+    ):
+        names = [sign_in(wide, "Аня"), sign_in(narrow, "Боря")]
+        pages = {f"laptop-{laptop}": wide, f"phone-{phone}": narrow}
+        for page in pages.values():
+            page.on("dialog", lambda d: d.accept())
+            page.goto(f"{base(tour_server)}#tournaments")
+            page.wait_for_selector("section.tournaments [data-do=tour-create]")
+        for tag, page in pages.items():
+            shot(page, f"lobby-{tag}")
+        code, creator = in_thread(a_friends_tournament(tour_server.url, lead=4 * MINUTE))
+        for tag, page in pages.items():
+            join_by_code(page, code)
+            page.wait_for_selector("[data-countdown='1']")
+            page.wait_for_selector("[data-entered='1']")
+            shot(page, f"countdown-{tag}")
+        # the start: deal 1 on the board, the standings beside it (above, on a phone)
+        for page in pages.values():
+            page.wait_for_selector("section.game.has-side[data-status=playing] .table")
+            page.wait_for_selector(".tour-panel [data-deal='1']")
+        for name in names:
+            wide.wait_for_selector(f".tour-panel .standings [data-player='{name}']")
+        side = narrow.eval_on_selector(".side", "(el) => el.getBoundingClientRect()")
+        board = narrow.eval_on_selector(".board-wrap", "(el) => el.getBoundingClientRect()")
+        assert side["bottom"] <= board["top"] + 1  # the standings above the board
+        side = wide.eval_on_selector(".side", "(el) => el.getBoundingClientRect()")
+        board = wide.eval_on_selector(".board-wrap", "(el) => el.getBoundingClientRect()")
+        assert side["left"] >= board["right"] - 1  # beside it on a laptop
+        for tag, page in pages.items():
+            shot(page, f"board-{tag}")
+        # deal 1 given up; deal 2 from the end panel
+        for page in pages.values():
+            first = page.get_attribute("section.game", "data-game-id")
+            press(page, "resign")
+            page.wait_for_selector("aside.end [data-do=next]")
+            page.click("aside.end [data-do=next]")
+            page.wait_for_selector(
+                f"section.game[data-status=playing]:not([data-game-id='{first}']) .table"
+            )
+            page.wait_for_selector(".tour-panel [data-deal='2']")
+        # the end: the podium, and each page's place
+        for tag, page in pages.items():
+            page.wait_for_selector(f"[data-podium='{code}']", timeout=int(20 * MINUTE * 1000))
+            page.wait_for_selector("[data-my-rank]")
+            shot(page, f"podium-{tag}")
+        places = sorted(
+            int(p.get_attribute("[data-my-rank]", "data-my-rank")) for p in pages.values()
+        )
+        assert len(set(places)) == 2 and all(1 <= p <= 3 for p in places)
+        assert creator  # three entrants: the friend who made it too
+        narrow.goto(f"{base(tour_server)}#history")
+        narrow.wait_for_selector("section.history")
+        wide.goto(f"{base(tour_server)}#stats")
+        wide.wait_for_selector("[data-tournament-stats='1']")
+
+
+def test_made_from_the_lobby_and_sent_to_a_friend(browser: Any, tour_server: ServerProcess) -> None:
+    with (
+        opened(browser, tour_server) as ann,
+        opened(browser, tour_server, viewport=PHONE, locale="ru-RU") as bo,
+    ):
+        an, bn = sign_in(ann, "Аня"), sign_in(bo, "Боря")
+        ann.goto(f"{base(tour_server)}#tournaments")
+        ann.select_option("[data-field=tour-starts]", "15")
+        ann.select_option("[data-field=tour-minutes]", "45")
+        ann.click("[data-do=tour-create]")
+        ann.wait_for_selector(
+            "section.tournament[data-tournament-status=upcoming] [data-tour-link]"
+        )
+        audit = Audit(ann)  # axe-core on the tournament's page and the lobby
+        audit("tournament", "[data-countdown]")
+        t = ann.evaluate("() => window.pasyans.app.tournament")
+        assert t["minutes"] == 45 and t["creator"] == an
+        assert 14 * 60_000 < t["starts_at"] - time.time() * 1000 <= 15 * 60_000
+        link = ann.get_attribute("[data-tour-link]", "data-tour-link")
+        assert link.endswith(f"#tournament/{t['code']}")
+        assert "14:" in ann.inner_text("[data-countdown]")
+        ann.goto(f"{base(tour_server)}#tournaments")
+        ann.wait_for_selector(f"[data-tournament='{t['code']}'][data-status=upcoming]")
+        shot(ann, "lobby-list-laptop-en")
+        audit("lobby", f"[data-tournament='{t['code']}']")
+        assert not audit.bad, "\n".join(audit.bad)
+        # sent to a friend from the Friends page; the friend opens it from the inbox
+        ann.goto(f"{base(tour_server)}#friends")
+        ann.fill("[data-field=friend]", bn)
+        ann.click("[data-do=friend-add]")
+        ann.click(f"[data-friend='{bn}'] [data-do=invite-tournament]")
+        ann.wait_for_selector(f"text={t['code']}")
+        bo.wait_for_selector("[data-news='1']")
+        bo.goto(f"{base(tour_server)}#inbox")
+        bo.click("[data-item=invite] [data-do=accept]")
+        bo.wait_for_selector(
+            f"section.tournament[data-tournament='{t['code']}'] [data-do=tour-enter]"
+        )
+        bo.click("[data-do=tour-enter]")
+        bo.wait_for_selector("[data-entered='1']")
+        assert bo.evaluate("() => window.pasyans.app.tournament.entrants") == 2
+        bo.goto(f"{base(tour_server)}#tournaments")
+        bo.wait_for_selector(f"[data-tournament='{t['code']}'][data-status=upcoming]")
+        shot(bo, "lobby-list-phone-ru")
