@@ -35,13 +35,13 @@ async def test_a_stalled_entrant_holds_up_no_other(redis_url: str) -> None:
         await honest.call("tournament_join", code=code)
         raw, _ = await stall(url, attacker.token)  # the account's events reach it too
         stack.callback(raw.abort)
-        await eventually(lambda: stalled(app), what="the attacker's replies piling up")
+        await eventually(lambda: stalled(app), what="the attacker's replies piling up", every=0.1)
 
         async def ready() -> bool:
             shown: dict[str, Any] = (await honest.call("tournament", code=code))["tournament"]
             return bool(shown["ready"])
 
-        await eventually(ready, what="the deals certified")
+        await eventually(ready, what="the deals certified", every=0.1)
         clock.advance(seconds=120)
         await honest.next_event("tournament", tournament_id=tid, status="running")
         state = (await honest.call("tournament_play", tournament_id=tid))["state"]
@@ -50,4 +50,6 @@ async def test_a_stalled_entrant_holds_up_no_other(redis_url: str) -> None:
             ev = await honest.next_event("tournament", tournament_id=tid)
             if ev["me"]["played"] == 1:
                 break
-        await eventually(lambda: slow_closes(app, "outbox") >= 1 or None, what="the close")
+        await eventually(
+            lambda: slow_closes(app, "outbox") >= 1 or None, what="the close", every=0.1
+        )

@@ -62,7 +62,7 @@ async def test_a_tournament_from_creation_to_its_podium(
         shown = (await ann.call("tournament", code=code))["tournament"]
         return bool(shown["ready"])
 
-    await eventually(ready, what="the deals certified")
+    await eventually(ready, what="the deals certified", every=0.1)
     clock.advance(seconds=120)
     first = await ann.call("tournament_play", tournament_id=tid)
     assert first["deal"] == 1
@@ -105,14 +105,14 @@ async def test_a_tournament_from_creation_to_its_podium(
     clock.advance(seconds=300)  # the end
     over = await ann.next_event("tournament", tournament_id=tid, status="finished")
     await eventually(
-        lambda: ann.call("tournament", code=code), what="the end written"
+        lambda: ann.call("tournament", code=code), what="the end written", every=0.1
     )  # a read after the event
 
     async def revealed() -> dict[str, Any] | None:
         t: dict[str, Any] = (await ann.call("tournament", code=code))["tournament"]
         return t if t["seeds"] else None
 
-    final = await eventually(revealed, what="the seeds shown")
+    final = await eventually(revealed, what="the seeds shown", every=0.1)
     assert final["seed"] is not None and len(final["seeds"]) >= 1
     assert over["standings"][0]["rank"] == 1
     replay = (await bob.call("replay", game_id=state["game_id"]))["replay"]
@@ -122,7 +122,7 @@ async def test_a_tournament_from_creation_to_its_podium(
         items = (await bob.call("inbox"))["items"]
         return next((i for i in items if i["kind"] == "tournament_result"), None)
 
-    item = await eventually(result, what="bob's result in his inbox")
+    item = await eventually(result, what="bob's result in his inbox", every=0.1)
     assert item["tournament"]["entrants"] == 2
     assert item["tournament"]["place"] == (2 if line else item["tournament"]["place"])
     stats = await ann.call("stats")
@@ -167,7 +167,7 @@ async def test_leaving_before_and_during(
     async def ready() -> bool:
         return bool((await ann.call("tournament", code=code))["tournament"]["ready"])
 
-    await eventually(ready, what="the deals certified")
+    await eventually(ready, what="the deals certified", every=0.1)
     clock.advance(seconds=120)
     state = (await bob.call("tournament_play", tournament_id=tid))["state"]
     await bob.call("tournament_leave", tournament_id=tid)  # running: the deal given up
@@ -198,7 +198,7 @@ async def test_a_scheduled_public_tournament_is_in_everyones_lobby(
             rows: list[dict[str, Any]] = (await c.call("tournaments"))["tournaments"]
             return [r for r in rows if r["public"] and r["game"] == "fifteen"] or None
 
-        rows = await eventually(listed, what="the scheduled tournament made")
+        rows = await eventually(listed, what="the scheduled tournament made", every=0.1)
         assert len(rows) == 1  # made once, however many ticks saw it
         row = rows[0]
         assert row["creator"] is None and row["status"] == "upcoming"

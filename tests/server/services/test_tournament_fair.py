@@ -42,7 +42,7 @@ async def test_no_path_shows_a_deal_before_the_end(
     async def ready() -> bool:
         return bool((await ann.call("tournament", code=code))["tournament"]["ready"])
 
-    await eventually(ready, what="the deals certified")
+    await eventually(ready, what="the deals certified", every=0.1)
     info = await tours.by_id(tid)
     seeds = {info.seed} | {int(s) for s in await _seeds(tours, tid)}
     seen: list[Any] = [made]
@@ -86,14 +86,14 @@ async def test_no_path_shows_a_deal_before_the_end(
         t: dict[str, Any] = (await bob.call("tournament", code=code))["tournament"]
         return t if t["seeds"] and t["seed"] == info.seed else None
 
-    final = await eventually(revealed, what="the seeds shown at the end")
+    final = await eventually(revealed, what="the seeds shown at the end", every=0.1)
     assert set(final["seeds"]) <= seeds
 
     async def replayed() -> dict[str, Any] | None:
         reply = await bob.request("replay", game_id=state["game_id"])
         return reply["replay"] if reply["ok"] else None
 
-    replay = await eventually(replayed, what="the replay open at the end")
+    replay = await eventually(replayed, what="the replay open at the end", every=0.1)
     assert replay["seed"] == final["seeds"][0]
 
 
