@@ -3,7 +3,7 @@ holds with a move's p99 ≤ 50 ms, and what each costs (server CPU and memory, R
 CPU, memory and commands, bytes on the wire), for the capacity table.
 
     python -m bench.paced [--players 1000,5000,10000,20000] [--seconds 30] [--warm 10]
-                          [--pace 5] [--friends-every 30] [--follows 5] [--racing 0.2]
+                          [--pace 5] [--friends-every 60] [--follows 3] [--racing 0.2]
                           [--race-size 4] [--per-process 5000] [--workers 1] [--json] [--save]
 
 For each count N a fresh row: a real ``redis-server`` started as the server's embedded
@@ -16,7 +16,7 @@ load's CPU are read apart.
 **The mix** (what each player does, documented as the row's defaults):
 
 - signs in (its own account: ``register``), starts a practice game of Crescent (the
-  game whose rules cost the most), follows ``--follows`` (5) other players;
+  game whose rules cost the most), follows ``--follows`` (3) other players of its load process;
 - ``--racing`` (20 %) of the players are in races of ``--race-size`` (4), created,
   joined and started before the measurement: they play their race game, and every move
   of theirs is a ``race`` event to each member (three others);
@@ -24,8 +24,10 @@ load's CPU are read apart.
   first a random part of it, so the players do not move in step) a legal move, taken
   from the ``legal`` moves the server sent, with ``reply: delta`` as the clients ask;
   a game over starts a new practice one (not timed);
-- every ``--friends-every`` seconds (30 s; the same jitter) a look at ``friends`` (the
-  home screen's refresh: the friends' presence and dailies);
+- every ``--friends-every`` seconds (60 s; the same jitter) a look at ``friends`` (their
+  presence, dailies and ratings): the web client asks once when its friends screen
+  opens, the terminal client every 10 s while it is shown, neither during a game, so
+  a look a minute a player is generous;
 - presence is the server's own: each connection noted online and its activity, beaten
   every 10 s, race members every second.
 

@@ -11,6 +11,7 @@ import math
 import os
 import resource
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -44,11 +45,16 @@ def env() -> dict[str, str]:
 
 
 def server_command(port: int, redis_url: str, args: argparse.Namespace) -> list[str]:
-    profile = ["-m", "cProfile", "-o", args.profile] if args.profile else []
+    if args.profile:
+        runner = ["-m", "cProfile", "-o", args.profile, "-m", "server"]
+    elif args.sample:
+        runner = ["-m", "bench.paced.sampler", args.sample, "--"]
+    else:
+        runner = ["-m", "server"]
     return [
         sys.executable,
-        *profile,
-        *("-m", "server", "serve", "--port", str(port), "--redis-url", redis_url),
+        *runner,
+        *("serve", "--port", str(port), "--redis-url", redis_url),
         # a row's players all come from 127.0.0.1: no per-address limits; paced
         # players stay far inside the per-connection rate anyway
         *("--rate", "1000000", "--burst", "1000000", "--no-address-limits"),
@@ -148,11 +154,15 @@ async def row(args: argparse.Namespace, n: int) -> dict[str, Any]:
             w.stdin.flush()
         await asyncio.sleep(args.warm)
         t0 = time.perf_counter()
+        if args.sample:
+            server.send_signal(signal.SIGUSR1)
         cpu0, rcpu0 = cpu_seconds(server.pid), cpu_seconds(store.process.pid, children=False)
         info0 = redis_info(client)
         await asyncio.sleep(args.seconds)
         elapsed = time.perf_counter() - t0
         cpu1, rcpu1 = cpu_seconds(server.pid), cpu_seconds(store.process.pid, children=False)
+        if args.sample:
+            server.send_signal(signal.SIGUSR2)
         info1 = redis_info(client)
         rss = server_rss_kib(server.pid)
         load1 = os.getloadavg()[0]
@@ -309,7 +319,7 @@ def parser() -> argparse.ArgumentParser:
         default=30.0,
         help="seconds between looks at friends (0: none)",
     )
-    ap.add_argument("--follows", type=int, default=5, help="players each player follows")
+    ap.add_argument("--follows", type=int, default=3, help="players each player follows")
     ap.add_argument("--racing", type=float, default=0.2, help="share of players in races")
     ap.add_argument("--race-size", type=int, default=4, help="members of a race")
     ap.add_argument("--per-process", type=int, default=5000, help="players a load process")
@@ -319,6 +329,12 @@ def parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="run the server under cProfile, its stats written to PATH when it stops "
         "(read with python -m pstats PATH; slows the server: no figures from such a run)",
+    )
+    ap.add_argument(
+        "--sample",
+        metavar="PATH",
+        help="sample the server's stacks over the measured seconds (bench.paced.sampler: "
+        "PATH collapsed stacks, PATH.top by function; --workers 1 only)",
     )
     ap.add_argument("--json", action="store_true", help="print the rows as JSON")
     ap.add_argument(
