@@ -316,7 +316,7 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--friends-every",
         type=float,
-        default=30.0,
+        default=60.0,
         help="seconds between looks at friends (0: none)",
     )
     ap.add_argument("--follows", type=int, default=3, help="players each player follows")
