@@ -196,21 +196,32 @@ async def play(p: Player, args: argparse.Namespace, stop: float, rng: random.Ran
         p.tally.errors.append(f"{p.name}: {exc!r}"[:300])
 
 
-async def main_async(args: argparse.Namespace) -> None:
-    gc.set_threshold(*GC_THRESHOLDS)
-    rng = random.Random(args.first)
-    tally = Tally()
+async def set_up(args: argparse.Namespace, tally: Tally, rng: random.Random) -> list[Player]:
+    """The players signed in, a game each, following others, the racers' races dealt."""
     players = await open_players(args, tally)
     await befriend(players, args.follows, rng)
-    racing = int(len(players) * args.racing) // args.race_size * args.race_size
-    groups = [players[i : i + args.race_size] for i in range(0, racing, args.race_size)]
     sem = asyncio.Semaphore(50)
 
     async def one_race(members: list[Player]) -> None:
         async with sem:
             await race(members)
 
-    await asyncio.gather(*(one_race(g) for g in groups))
+    await asyncio.gather(*(one_race(g) for g in race_groups(players, args)))
+    return players
+
+
+def race_groups(players: list[Player], args: argparse.Namespace) -> list[list[Player]]:
+    """The first ``--racing`` of the players, in races of ``--race-size``."""
+    racing = int(len(players) * args.racing) // args.race_size * args.race_size
+    return [players[i : i + args.race_size] for i in range(0, racing, args.race_size)]
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    gc.set_threshold(*GC_THRESHOLDS)
+    rng = random.Random(args.first)
+    tally = Tally()
+    players = await set_up(args, tally, rng)
+    racing = sum(len(g) for g in race_groups(players, args))
     gc.collect()
     gc.freeze()
     print("ready", flush=True)
@@ -242,8 +253,8 @@ async def main_async(args: argparse.Namespace) -> None:
     await asyncio.gather(*(p.ws.close() for p in players), return_exceptions=True)
 
 
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     ap.add_argument("--url", required=True)
     ap.add_argument("--first", type=int, required=True, help="index of the first player")
     ap.add_argument("--count", type=int, required=True)
@@ -256,7 +267,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--warm", type=float, required=True)
     ap.add_argument("--seconds", type=float, required=True)
     ap.add_argument("--loop", default="uvloop")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parser().parse_args(argv)
     if args.loop == "uvloop":
         try:
             import uvloop
