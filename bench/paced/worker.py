@@ -21,6 +21,7 @@ from typing import Any
 
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import InvalidHandshake
 
 import protocol as P
 from protocol.delta import apply_delta
@@ -127,19 +128,36 @@ class Player:
             self.tally.friends.append((time.perf_counter() - began) * 1000)
 
 
-async def open_players(args: argparse.Namespace, tally: Tally) -> list[Player]:
-    sem = asyncio.Semaphore(100)
+#: connections a load process opens at once, and the tries of each (a busy server
+#: may drop a handshake it could not answer in time: the player tries again, as a
+#: client reconnects)
+OPENING, TRIES = 50, 8
 
-    async def one(i: int) -> Player:
-        async with sem:
-            ws = await connect(
-                args.url,
+
+async def open_one(url: str) -> ClientConnection:
+    for attempt in range(TRIES):
+        try:
+            return await connect(
+                url,
                 subprotocols=[P.SUBPROTOCOL],  # type: ignore[list-item]
                 compression=None,
                 ping_interval=None,
                 open_timeout=120,
                 max_queue=None,
             )
+        except (OSError, TimeoutError, InvalidHandshake):
+            if attempt == TRIES - 1:
+                raise
+            await asyncio.sleep(0.5 * 2**attempt * random.uniform(0.5, 1.5))
+    raise AssertionError("unreachable")
+
+
+async def open_players(args: argparse.Namespace, tally: Tally) -> list[Player]:
+    sem = asyncio.Semaphore(OPENING)
+
+    async def one(i: int) -> Player:
+        async with sem:
+            ws = await open_one(args.url)
             p = Player(ws, f"{args.stamp}x{args.first + i}", tally)
             await p.call("register", name=p.name)
             await p.new_game()
