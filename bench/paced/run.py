@@ -96,6 +96,9 @@ def redis_info(client: redis.Redis) -> dict[str, float]:
 
 
 def raise_fd_limit(args: argparse.Namespace, n: int) -> None:
+    """The soft limit of open files raised to the hard one (the server and the load
+    processes inherit it); refused at once when a server process cannot hold its share
+    of ``n`` players."""
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     if math.ceil(n / args.workers) + FD_SPARE > hard:
@@ -346,6 +349,8 @@ def parser() -> argparse.ArgumentParser:
 def main() -> None:
     args = parser().parse_args()
     counts = [int(x) for x in args.players.split(",") if x.strip()]
+    for n in counts:  # before any row: a run stopped at its last row would lose the rest
+        raise_fd_limit(args, n)
     rows = []
     for n in counts:
         print(f"row of {n} players …", file=sys.stderr)

@@ -17,6 +17,7 @@ from pathlib import Path
 from types import FrameType
 
 INTERVAL = 0.001
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Sampler:
@@ -28,7 +29,7 @@ class Sampler:
     def where(frame: FrameType) -> str:
         code = frame.f_code
         path = code.co_filename
-        for cut in ("/site-packages/", "/lib/python3.11/", "/wt-paced-50/"):
+        for cut in ("/site-packages/", "/lib/python3.11/", f"{ROOT}/"):
             if cut in path:
                 path = path.split(cut, 1)[1]
         return f"{code.co_name} ({path}:{code.co_firstlineno})"
