@@ -45,6 +45,7 @@ server to client and back); ``client_cpu`` (cores, every load process); ``load``
 
 Each run is compared with ``bench/paced_baseline.json`` (the row of the same N);
 ``--save`` makes this run the baseline. The machine's fd limit: each server process
-holds a descriptor per player, so N above the hard limit (``ulimit -Hn``) less a few
-hundred needs ``--workers 2``; the row raises the soft limit to the hard one.
+holds a descriptor per player, so a row of N above the hard limit (``ulimit -Hn``) less
+a few hundred runs more server processes than ``--workers`` (said on stderr, and in
+the row's ``workers``); the row raises the soft limit to the hard one.
 """

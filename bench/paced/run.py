@@ -95,22 +95,25 @@ def redis_info(client: redis.Redis) -> dict[str, float]:
     }
 
 
-def raise_fd_limit(args: argparse.Namespace, n: int) -> None:
-    """The soft limit of open files raised to the hard one (the server and the load
-    processes inherit it); refused at once when a server process cannot hold its share
-    of ``n`` players."""
+def workers_for(args: argparse.Namespace, n: int) -> int:
+    """Server processes for ``n`` players: ``--workers``, or more when one process
+    would need more descriptors than the hard limit (``ulimit -Hn``) allows (each
+    holds one a player, and :data:`FD_SPARE`). The soft limit is raised to the hard
+    one here (the server and the load processes inherit it)."""
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    if math.ceil(n / args.workers) + FD_SPARE > hard:
-        raise SystemExit(
-            f"{n} players need {math.ceil(n / args.workers) + FD_SPARE} descriptors in a server "
-            f"process, past the hard limit {hard} (ulimit -Hn): use --workers "
-            f"{math.ceil(n / (hard - FD_SPARE))} or a higher hard limit"
+    need = max(int(args.workers), math.ceil(n / max(1, hard - FD_SPARE)))
+    if need > args.workers:
+        print(
+            f"  {n} players: {need} server processes (--workers), the hard limit of open "
+            f"files being {hard}",
+            file=sys.stderr,
         )
+    return need
 
 
 async def row(args: argparse.Namespace, n: int) -> dict[str, Any]:
-    raise_fd_limit(args, n)
+    args = argparse.Namespace(**{**vars(args), "workers": workers_for(args, n)})
     tmp = Path(tempfile.mkdtemp(prefix="pasyans-paced-"))
     store = RedisProcess(appendonly=True, directory=tmp / "redis", unix=True).start()
     port = free_port()
@@ -326,7 +329,13 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--racing", type=float, default=0.2, help="share of players in races")
     ap.add_argument("--race-size", type=int, default=4, help="members of a race")
     ap.add_argument("--per-process", type=int, default=5000, help="players a load process")
-    ap.add_argument("--workers", type=int, default=1, help="server processes (--workers of serve)")
+    ap.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes (--workers of serve); more when a count needs more open "
+        "files than the hard limit gives one process",
+    )
     ap.add_argument(
         "--profile",
         metavar="PATH",
@@ -349,8 +358,6 @@ def parser() -> argparse.ArgumentParser:
 def main() -> None:
     args = parser().parse_args()
     counts = [int(x) for x in args.players.split(",") if x.strip()]
-    for n in counts:  # before any row: a run stopped at its last row would lose the rest
-        raise_fd_limit(args, n)
     rows = []
     for n in counts:
         print(f"row of {n} players …", file=sys.stderr)
