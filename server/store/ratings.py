@@ -72,19 +72,22 @@ class RatingStore(Connection):
     async def players_ratings(
         self, players: Sequence[str], slugs: Sequence[str]
     ) -> list[dict[str, str]]:
-        """Each player's stored ratings: slug → value, for the games they have one."""
+        """Each player's stored ratings: slug → value, for the games they have one.
+        One HMGET a game whatever the number of players (a ``friends`` look reads its
+        friends' ratings: an HGET a friend and game was 16 commands a friend)."""
         if not players or not slugs:
             return [{} for _ in players]
+        fields = [p.casefold() for p in players]
         async with self._call("rating"):
             pipe = self.redis.pipeline(transaction=False)
-            for player in players:
-                for slug in slugs:
-                    pipe.hget(self.keys.ratings(slug), player.casefold())
-            raw = await pipe.execute()
-        out: list[dict[str, str]] = []
-        for i, _ in enumerate(players):
-            row = raw[i * len(slugs) : (i + 1) * len(slugs)]
-            out.append({s: _text(v) or "" for s, v in zip(slugs, row, strict=True) if v})
+            for slug in slugs:
+                pipe.hmget(self.keys.ratings(slug), fields)
+            raw: list[Any] = await pipe.execute()
+        out: list[dict[str, str]] = [{} for _ in players]
+        for slug, values in zip(slugs, raw, strict=True):
+            for row, v in zip(out, values, strict=True):
+                if v:
+                    row[slug] = _text(v) or ""
         return out
 
     async def rating_places(self, player: str, slugs: Sequence[str]) -> dict[str, float]:
