@@ -56,6 +56,8 @@ class Player:
     error: str | None = None
     _lost_at: float = 0.0
     conn: Connection | None = None
+    #: whether the name was changed once, its first registration's answer lost
+    retried_name: bool = False
 
     async def connect(self) -> None:
         """(Re)open a connection with backoff, sign in, and take the game as the
@@ -65,13 +67,26 @@ class Player:
             if self.token:
                 await conn.auth(self.token)
             else:
-                self.token = str((await conn.register(self.name))["token"])
+                self.token = str((await self.register(conn))["token"])
             if self.state:
                 self.state = await conn.resume(str(self.state["game_id"]))
         except BaseException:
             await conn.close()
             raise
         self.conn = conn
+
+    async def register(self, conn: Connection) -> dict[str, Any]:
+        """Register ``self.name``; if the name is taken, the account was made by an
+        earlier try whose answer was lost with its instance (its token with it): the
+        player does what the server says, and chooses another name."""
+        try:
+            return await conn.register(self.name)
+        except ServerError as exc:
+            if exc.code != ErrorCode.NAME_TAKEN or self.retried_name:
+                raise
+        self.retried_name = True
+        self.name = f"{self.name}r"
+        return await conn.register(self.name)
 
     async def new_game(self) -> None:
         assert self.conn is not None

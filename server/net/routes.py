@@ -196,6 +196,8 @@ class Routes(TournamentRoutes):
             await self.sv.news.settled()
         try:
             await self.sv.presence.note(player, activity, rid, soft=op in LOOKS)
+        except OUTAGE as exc:  # a storage outage: said in a line, as for an op
+            log.warning("could not note %s's presence: %r", player, exc)
         except Exception:
             log.warning("could not note %s's presence", player, exc_info=True)
 
