@@ -20,6 +20,7 @@ from typing import Any
 
 import protocol as P
 
+from ..services import OUTAGE
 from ..services.tournament import Info, Tournaments
 from ..services.tournament_rules import TOP
 from .session import Hub
@@ -91,6 +92,8 @@ class TournamentRelay:
                         self.subscribers.pop(tid, None)
                 except asyncio.CancelledError:
                     raise
+                except OUTAGE as exc:  # a storage outage: the next batch tries again
+                    log.warning("tournament %s's events: %r", tid, exc)
                 except Exception:
                     log.warning("tournament %s's events", tid, exc_info=True)
             await asyncio.sleep(self.period)  # a batch at most every period

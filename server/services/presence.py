@@ -25,6 +25,7 @@ from typing import Any
 from protocol import Activity, RaceStatus
 
 from ..store import Store
+from ..store.errors import OUTAGE
 from .clock import Clock
 
 log = logging.getLogger(__name__)
@@ -75,7 +76,9 @@ class Presence:
     async def _drop(self, player: str) -> None:
         try:
             await self.store.drop_presence(player, self.instance)
-        except Exception:  # an outage: the field expires anyway
+        except OUTAGE as exc:  # an outage: the field expires anyway
+            log.warning("could not note %s gone: %r", player, exc)
+        except Exception:
             log.warning("could not note %s gone", player, exc_info=True)
 
     async def keep(self) -> None:

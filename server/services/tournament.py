@@ -26,6 +26,7 @@ from protocol.codec import pack, unpack
 
 from ..solver.daily import Budget, choose
 from ..store import Store
+from ..store.errors import OUTAGE
 from ..workers import Lane, SolverPool
 from .clock import Clock, utc_date
 from .games import Games
@@ -612,6 +613,8 @@ class Tournaments:
                 await self.tick()
             except asyncio.CancelledError:
                 raise
+            except OUTAGE as exc:  # a storage outage: the next tick tries again
+                log.warning("tournaments' tick failed: %r", exc)
             except Exception:
                 log.warning("tournaments' tick failed", exc_info=True)
             await asyncio.sleep(interval)
