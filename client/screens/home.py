@@ -95,8 +95,9 @@ class DailyScreen(ListScreen):
         Binding("i", "inbox", N_("Inbox")),
         Binding("c", "calendar", N_("Calendar")),
         Binding("question_mark", "rules", N_("Rules")),
-        Binding("left_square_bracket", "day(-1)", N_("Day before")),
-        Binding("right_square_bracket", "day(1)", N_("Day after")),
+        # one footer entry for both day keys: an 80-column footer keeps to two lines
+        Binding("left_square_bracket", "day(-1)", N_("Other day"), key_display="[ ]"),
+        Binding("right_square_bracket", "day(1)", N_("Day after"), show=False),
         Binding("q", "app.quit", N_("Quit")),
     ]
 

@@ -124,7 +124,7 @@ async def test_home_at_80x24(server_url: str, account: config.Credentials) -> No
         assert f"streak 0\nstreak: {STREAK_MEANING}" in shown
         await all_keys_shown(pilot)
         shown = screen_text(pilot)  # with its footer now
-        assert "] Day after" in shown and "q Quit" in shown and "[ Day before" in shown
+        assert "[ ] Other day" in shown and "q Quit" in shown  # `[` and `]`: one entry
         # the detail line follows the cursor
         await pilot.press("down")
         await until(
