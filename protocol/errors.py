@@ -230,6 +230,7 @@ KEYS: tuple[str, ...] = (
     N_("error.tournament_full"),
     N_("error.tournament_over"),
     N_("error.tournament_left"),
+    N_("error.tournament_address"),
     N_("error.tournament_deals_done"),
     N_("error.not_entrant"),
     N_("error.tournament_not_started"),

@@ -222,6 +222,7 @@ class Services:
             per_day=limits.tournaments_per_day,
             entrants=limits.tournament_entrants,
             schedule_text=limits.tournament_schedule,
+            one_per_address=limits.address_limits,
         )
         changes.on_finished(tournaments.finished)
         stats.tournaments = tournaments

@@ -27,7 +27,7 @@ from protocol.codec import pack, unpack
 from ..solver.daily import Budget, choose
 from ..store import Store
 from ..store.errors import OUTAGE
-from ..workers import Lane, SolverPool
+from ..workers import REQUESTER, Lane, SolverPool
 from .clock import Clock, utc_date
 from .games import Games
 from .ids import new_id
@@ -122,6 +122,7 @@ class Tournaments:
         per_day: int = 3,
         entrants: int = 1000,
         schedule_text: str = "",
+        one_per_address: bool = True,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -134,6 +135,8 @@ class Tournaments:
         self.minute_ms = int(minute * 1000)
         self.per_day = per_day
         self.most = entrants
+        #: one account a client address enters a tournament (``address_limits``)
+        self.one_per_address = one_per_address
         self.schedule = schedule(schedule_text)
         self.owner = new_id()
         self._certifying: dict[str, asyncio.Task[None]] = {}
@@ -332,6 +335,18 @@ class Tournaments:
 
     async def _enter(self, info: Info, player: str) -> bool:
         ttl = max(1, (info.ends_at - self.clock.now_ms()) // 1000) + KEEP_S
+        # Every entrant plays the same deals one after another at their own pace: a
+        # second account could give up deal after deal at once and show the first the
+        # layouts ahead. One account of a client address (issue 36's) enters each.
+        address = REQUESTER.get() if self.one_per_address else ""
+        if address:
+            holder = await self.store.claim_tournament_address(info.tid, address, player, ttl)
+            if holder.casefold() != player.casefold():
+                raise forbidden(
+                    "error.tournament_address",
+                    "another account from your address is in this tournament: "
+                    "one account an address",
+                )
         joined = await self.store.join_tournament(info.tid, player, self.most, ttl)
         if joined == -1:
             raise forbidden(

@@ -141,6 +141,18 @@ class TournamentStore(Connection):
                 return True
             return False
 
+    async def claim_tournament_address(
+        self, tid: str, address: str, player: str, ttl_s: int
+    ) -> str:
+        """The account that entered tournament ``tid`` from client ``address``:
+        ``player`` if none had (it is noted), else the one that had."""
+        key = self._tour(tid, ":addr")
+        async with self._call("tournament"):
+            await self.redis.hsetnx(key, address, player)
+            await self.redis.expire(key, ttl_s)
+            holder = await self.redis.hget(key, address)
+        return holder.decode() if isinstance(holder, bytes) else str(holder or player)
+
     async def join_tournament(self, tid: str, player: str, most: int, ttl_s: int) -> int:
         async with self._call("tournament"):
             keys = [self._board(tid), self._entrant(tid, player)]

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from server.services import FakeClock
-from tests.support import TestClient, eventually
+from tests.support import TestClient, connect, eventually, running_app
+from tests.support.fixtures import unique_name
 
 GAME = "carpet"
 
@@ -101,3 +102,35 @@ async def _seeds(tours: Any, tid: str) -> list[int]:
     from protocol.codec import unpack
 
     return [int(unpack(v)["seed"]) for v in (await tours.store.deals(tid)).values()]
+
+
+async def test_one_account_of_an_address_enters_a_tournament(
+    redis_url: str, clock: FakeClock
+) -> None:
+    """A second account could give up deal after deal at once and show the first the
+    layouts ahead: one account of a client address (issue 36's) enters a tournament;
+    another address's account enters, and so does the first again (its reconnect)."""
+
+    def at(address: str) -> dict[str, Any]:  # through a load balancer that says so
+        return {"additional_headers": {"X-Forwarded-For": address}}
+
+    settings = {"trusted_proxies": "127.0.0.1", "address_limits": True}
+    async with running_app(redis_url, clock=clock, **settings) as app:
+        url = f"ws://127.0.0.1:{app.port}/ws"
+        async with (
+            connect(url, **at("198.51.100.7")) as ann,
+            connect(url, **at("198.51.100.7")) as puppet,
+            connect(url, **at("203.0.113.9")) as bob,
+        ):
+            for c, stem in ((ann, "ann"), (puppet, "pup"), (bob, "bob")):
+                await c.register(unique_name(stem))
+            start = clock.now_ms() + 120_000
+            made = await ann.call("tournament_create", game=GAME, starts_at=start, minutes=5)
+            code = made["tournament"]["code"]
+            refused = await puppet.error("tournament_join", code=code)
+            assert refused["code"] == "forbidden"
+            assert refused["key"] == "error.tournament_address"
+            assert (await bob.call("tournament_join", code=code))["tournament"]["joined"]
+            assert (await ann.call("tournament_join", code=code))["tournament"]["joined"]
+            shown = (await ann.call("tournament", code=code))["tournament"]
+            assert shown["entrants"] == 2
