@@ -483,7 +483,8 @@ def test_a_visitor_not_signed_in_is_reconnected_without_a_banner(
         ServerProcess(*args, redis_url=redis_server.url, env=prefix) as server,
         opened(browser, server) as page,
     ):
-        page.wait_for_function("() => window.pasyans.app.opens >= 1")
+        # (the page's modules may still be loading: no window.pasyans yet)
+        page.wait_for_function("() => window.pasyans && window.pasyans.app.opens >= 1")
         page.evaluate(
             """() => { window.bannerSeen = false;
                new MutationObserver(() => {
