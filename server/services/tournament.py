@@ -598,13 +598,16 @@ class Tournaments:
         if not await self.store.tournament_flag(info.tid, "ended", KEEP_S):
             await self.store.unindex_tournament("open", info.tid)
             return
-        await self.store.set_tournament(info.tid, {"ended": 1})
         board = await self.ranked(info.tid)
         rows = await self.store.entrants(info.tid, [n for n, _ in board])
-        for place, ((name, _), row) in enumerate(zip(board, rows, strict=True), 1):
+        # every game replayable first, then the seeds shown ("ended"): whoever reads
+        # the seeds can open the replays
+        for (name, _), row in zip(board, rows, strict=True):
             prefix = f"{info.tid}-{hashlib.sha256(name.casefold().encode()).hexdigest()[:10]}-"
             for deal in range(1, int(row.get("deal") or 0) + 1):
                 await self.games.race_over([f"{prefix}{deal}"])
+        await self.store.set_tournament(info.tid, {"ended": 1})
+        for place, ((name, _), row) in enumerate(zip(board, rows, strict=True), 1):
             if int(row.get("deal") or 0) == 0:
                 continue
             item = self.inbox.item(InboxKind.TOURNAMENT_RESULT, info.creator or name, info.game)
