@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from server.patience import registry
 from tests.support import ServerProcess
@@ -40,6 +41,12 @@ COVER = 0.08
 SETTLED = """() => { const b = document.querySelector('section.game .board');
   const t = b && b.querySelector('.table');
   return Boolean(t) && t.dataset.room === `${b.clientWidth}x${b.clientHeight}`; }"""
+
+#: what the board shows and holds when a move did not land (a failure's message)
+SHOWN = """() => { const g = window.pasyans.app.game;
+  return {message: document.querySelector('.message')?.textContent, seq: g.state.seq,
+          status: g.state.status, source: g.source, queue: g.queue.length,
+          pumping: g.pumping, inflight: g.inflight}; }"""
 
 #: what is wrong with the board as drawn, in words (an empty list: nothing)
 MEASURE = (
@@ -158,8 +165,13 @@ def test_every_board_has_its_hooks_passes_axe_plays_and_fits_every_screen(page: 
                 wrong += [f"{slug} at {width}×{height}: {p}" for p in measured["problems"]]
             page.evaluate(BANNERS, False)
         page.wait_for_function(SETTLED)  # no card moving under the click (a busy machine)
-        click_move(page, a_card_move(state["legal"]), state)
-        assert board_at(page, state["seq"] + 1)["game_id"] == state["game_id"], slug
+        move = a_card_move(state["legal"])
+        click_move(page, move, state)
+        try:
+            assert board_at(page, state["seq"] + 1)["game_id"] == state["game_id"], slug
+        except PlaywrightTimeout:  # say what the page shows (seen once under two hogs)
+            shown = page.evaluate(SHOWN)
+            raise AssertionError(f"{slug}: {move} not played; the page: {shown}") from None
         page.click("[data-do=home]")
         page.wait_for_selector(f"[data-game={slug}]")
     print("\n".join(report))
