@@ -47,6 +47,15 @@ def board_at(page: Any, seq: int) -> dict[str, Any]:
     return held(page)
 
 
+def board_after(page: Any, seq: int) -> dict[str, Any]:
+    """The board once it is at ``seq`` or later: a move may bring the safe moves the
+    game plays after it in the same reply (St Helena's "played 1 safe move")."""
+    page.wait_for_function(
+        "(seq) => Number(document.querySelector('section.game')?.dataset.seq) >= seq", arg=seq
+    )
+    return held(page)
+
+
 def click_move(page: Any, move: dict[str, Any], state: dict[str, Any]) -> None:
     """Play ``move`` as a player does: an action's button (opening its list first when
     the action is offered several ways), or its card then its target — unless the card

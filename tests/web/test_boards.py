@@ -21,7 +21,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from server.patience import registry
 from tests.support import ServerProcess
 from tests.web.pages import PHONE, Audit, opened
-from tools.browser import a_card_move, board_at, click_move, held, sign_in
+from tools.browser import a_card_move, board_after, click_move, held, sign_in
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 
@@ -168,7 +168,7 @@ def test_every_board_has_its_hooks_passes_axe_plays_and_fits_every_screen(page: 
         move = a_card_move(state["legal"])
         click_move(page, move, state)
         try:
-            assert board_at(page, state["seq"] + 1)["game_id"] == state["game_id"], slug
+            assert board_after(page, state["seq"] + 1)["game_id"] == state["game_id"], slug
         except PlaywrightTimeout:  # say what the page shows (seen once under two hogs)
             shown = page.evaluate(SHOWN)
             raise AssertionError(f"{slug}: {move} not played; the page: {shown}") from None
