@@ -34,7 +34,7 @@ run: $(VENV)
 # test module's asserts again, and so does every server a test starts (a fifth of the
 # suite's CPU: 2 m 47 s against 3 m 19 s, docs/history/performance-rounds.md).
 test: $(VENV)
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n 3 --dist loadfile
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n 3 --dist loadfile --no-loadscope-reorder
 
 LINTED := server client protocol tests bench deploy tools
 

@@ -7,7 +7,10 @@ over two, so the CPU, not the seconds a test waits, is what to cut. CPU time als
 varies less than wall time with the machine's load.
 
     PASYANS_SUITE_CPU=/tmp/cpu .venv/bin/python -m pytest -n 3 --dist loadfile -p tools.suite_cpu
-    .venv/bin/python -m tools.suite_cpu /tmp/cpu [--top 40]
+    .venv/bin/python -m tools.suite_cpu /tmp/cpu [--top 40] [--durations tests/durations.json]
+
+``--durations`` writes each file's wall time (its tests' sum) for the suite's schedule:
+tests/conftest.py hands the workers the longest files first.
 
 A child's CPU is counted when it is reaped: a server of a module's fixture is counted
 in that module's last test, so read files and directories rather than single tests.
@@ -93,14 +96,31 @@ def report(folder: Path, top: int) -> str:
     return "\n".join(lines)
 
 
+def durations(folder: Path) -> dict[str, float]:
+    """Each test file's wall time: its tests' sum, in seconds (one decimal)."""
+    walls: dict[str, float] = collections.defaultdict(float)
+    for nodeid, _own, _children, wall in rows(folder):
+        walls[nodeid.split("::")[0]] += wall
+    return {name: round(wall, 1) for name, wall in sorted(walls.items())}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tools.suite_cpu", description="The suite's CPU by directory and file."
     )
     parser.add_argument("folder", type=Path, help=f"where the plugin wrote (${OUT})")
     parser.add_argument("--top", type=int, default=40, help="files shown (the dearest first)")
+    parser.add_argument(
+        "--durations",
+        type=Path,
+        metavar="PATH",
+        help="also write each file's wall time there (tests/durations.json: the schedule)",
+    )
     args = parser.parse_args(argv)
     print(report(args.folder, args.top))
+    if args.durations:
+        text = json.dumps(durations(args.folder), indent=1, ensure_ascii=False)
+        args.durations.write_text(text + "\n", encoding="utf-8")
     return 0
 
 
