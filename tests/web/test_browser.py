@@ -11,23 +11,16 @@ import asyncio
 import concurrent.futures
 import datetime
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import redis
 
 from tests.support import RedisProcess, ServerProcess, connect, eventually
-from tests.web.pages import STEP, base, opened
+from tests.web.pages import PHONE, STEP, base, opened
 from tools.browser import NO_HOWTO, a_card_move, board_at, click_move, held, press, sign_in
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
-
-
-@pytest.fixture
-def page(browser: Any, web_server: ServerProcess) -> Iterator[Any]:
-    with opened(browser, web_server) as page:
-        yield page
 
 
 def drag(page: Any, source: Any, target: Any) -> None:
@@ -131,7 +124,7 @@ def test_two_players_race_by_link_to_the_end_and_a_replay_steps_to_the_final_boa
     page.click("[data-game=crescent] [data-do=race]")
     link = page.get_attribute("[data-race-link]", "data-race-link")
     assert link and "#race/" in link
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context = browser.new_context(viewport=PHONE, service_workers="block")
     context.add_init_script(NO_HOWTO)
     try:
         friend = context.new_page()
@@ -445,7 +438,7 @@ def test_a_daily_being_certified_shows_its_progress_and_opens_when_ready(
     started = int(datetime.datetime.now(datetime.UTC).timestamp() * 1000) - 20_000
     store.hset(f"{prefix}daily:{{{today}}}", "progress:short", f"3:{started}:600:1200")
     env = {"PASYANS_KEY_PREFIX": prefix, "PASYANS_DAILY_WAIT": "0.1"}
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context = browser.new_context(viewport=PHONE, service_workers="block")
     context.add_init_script(NO_HOWTO)
     try:
         with ServerProcess(redis_url=redis_server.url, env=env) as server:

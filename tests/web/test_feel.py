@@ -6,7 +6,6 @@ go."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -24,12 +23,6 @@ ACES = ("st_helena", 1, ["C7", "C8", "C9"])
 
 #: a deal by number, opened as the home screen's form opens it
 DEAL = "async ([slug, seed]) => (await import('/session.mjs')).start(slug, 'deal', {seed})"
-
-
-@pytest.fixture
-def page(browser: Any, web_server: ServerProcess) -> Iterator[Any]:
-    with opened(browser, web_server) as page:
-        yield page
 
 
 def pile(page: Any, pid: str) -> list[str | None]:

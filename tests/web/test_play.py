@@ -6,7 +6,6 @@ the end screen, a new game from the board, and the page opening offline."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -59,12 +58,6 @@ def wire_moves(slug: str, seed: int, line: list[Move]) -> list[dict[str, Any]]:
     for move in line:
         state = game.apply(state, move)
     return [m.to_wire() for m in game.legal_moves(state)]
-
-
-@pytest.fixture
-def page(browser: Any, web_server: ServerProcess) -> Iterator[Any]:
-    with opened(browser, web_server) as page:
-        yield page
 
 
 #: the focused element draws a visible outline (:focus-visible, 3 px)
@@ -275,7 +268,7 @@ def base_of(page: Any) -> str:
 def test_the_page_opens_offline_and_says_so(browser: Any, web_server: ServerProcess) -> None:
     """Installable: a manifest, and a service worker that keeps the shell; without a
     network the page still opens, and says in words that it is offline."""
-    with opened(browser, web_server, viewport=PHONE) as page:
+    with opened(browser, web_server, viewport=PHONE, service_workers="allow") as page:
         sign_in(page, "Офлайн")
         manifest = page.evaluate(
             "async () => (await fetch(document.querySelector('link[rel=manifest]').href)).json()"
