@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.support import ServerProcess
-from tests.web.pages import PHONE, base, opened
+from tests.web.pages import PHONE, base, opened, shot
 from tools.browser import sign_in
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
@@ -38,10 +38,10 @@ def test_race_and_challenge_sent_from_friends_accepted_from_the_inbox(
         code = ann.evaluate("() => window.pasyans.app.race.code")
         bo.wait_for_selector("[data-news='1']")
         assert bo.get_attribute("a[href='#inbox']", "data-unread") == "1"
-        bo.screenshot(path="/tmp/pasyans-friends-invited.png")
+        shot(bo, "pasyans-friends-invited")
         bo.click("a[href='#inbox']")
         bo.wait_for_selector("[data-item=invite][data-read='0']")
-        bo.screenshot(path="/tmp/pasyans-inbox.png")
+        shot(bo, "pasyans-inbox")
         bo.click("[data-item=invite] [data-do=accept]")
         bo.wait_for_selector(f"[data-race-link*='{code}']")
         ann.wait_for_selector(f"[data-member='{bn}']")
@@ -77,7 +77,7 @@ def test_the_calendar_plays_a_past_day_unranked(browser: Any, web_server: Server
         played = page.query_selector_all(".month-grid [data-day]:not([data-status=none])")
         assert len(played) >= 3  # the deployment began the day before yesterday
         page.wait_for_selector("[data-playable='1'] [data-do=calendar-play]")
-        page.screenshot(path="/tmp/pasyans-calendar.png")
+        shot(page, "pasyans-calendar")
         page.click("[data-playable='1'] [data-do=calendar-play]")
         page.wait_for_selector("section.game[data-status=playing]")
         state = page.evaluate("() => window.pasyans.app.game.state")

@@ -1,8 +1,9 @@
 """Ratings (issue 51) in the browser, in both languages: a player's per-game rating
 (its value, "?" while provisional) on the stats page, on the friends page, and on a
 game's rating board (the leaderboard's "ratings from races"), from real races between
-accounts of different addresses (tests/support/ratings.py). Screenshots at phone and
-laptop size go to /tmp (pasyans-ratings-*.png) to be looked at."""
+accounts of different addresses (tests/support/ratings.py). With ``PASYANS_SHOTS=DIR``
+screenshots at phone and laptop size go to DIR (web-ratings-*.png: docs/web.md shows
+them, ``PASYANS_SHOTS=docs/img``)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import pytest
 from server.services.ratings import PROVISIONAL_RACES
 from tests.support import RedisProcess, ServerProcess, connect
 from tests.support.ratings import RATED_SERVER_ARGS, rated_players
-from tests.web.pages import DESKTOP, PHONE, base, opened
+from tests.web.pages import DESKTOP, PHONE, base, opened, shot
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 
@@ -86,14 +87,14 @@ def test_ratings_on_stats_friends_and_the_rating_board(
         )
         assert "?" not in shown(ratings[ann])
         page.wait_for_selector("[data-legend=rating]")
-        page.screenshot(path=f"/tmp/pasyans-ratings-stats-{lang}-{size}.png", full_page=True)
+        shot(page, f"web-ratings-stats-{lang}-{size}", full_page=True)
         page.goto(f"{base(server)}#friends")
         mark = f"[data-friend='{cid}'] [data-rating='crescent {shown(ratings[cid])}']"
         page.wait_for_selector(mark)
         assert shown(ratings[cid]).endswith("?")
         said = page.inner_text(mark)
         assert ("рейтинг" if lang == "ru" else "rating") in said and shown(ratings[cid]) in said
-        page.screenshot(path=f"/tmp/pasyans-ratings-friends-{lang}-{size}.png", full_page=True)
+        shot(page, f"web-ratings-friends-{lang}-{size}", full_page=True)
         page.goto(f"{base(server)}#leaderboard/crescent")
         page.wait_for_selector("section.leaderboard [data-field=board]")
         page.select_option("[data-field=board]", "rating")
@@ -104,4 +105,4 @@ def test_ratings_on_stats_friends_and_the_rating_board(
         assert not page.query_selector(f"table.ratings tr[data-player='{cid}']")  # provisional
         heads = page.inner_text("table.ratings thead")
         assert ("рейтинг" if lang == "ru" else "rating") in heads
-        page.screenshot(path=f"/tmp/pasyans-ratings-board-{lang}-{size}.png", full_page=True)
+        shot(page, f"web-ratings-board-{lang}-{size}", full_page=True)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.support import RedisProcess, ServerProcess
-from tests.web.pages import opened
+from tests.web.pages import opened, shot
 from tools.browser import sign_in
 
 from .test_friends import follow
@@ -54,4 +54,4 @@ def test_report_from_friends_then_a_ban_said_in_words(
         said = bo.wait_for_selector("[data-banned='1']").inner_text()
         assert "bad words" in said and "error." not in said
         assert bo.evaluate("() => window.pasyans.app.account.token") == token  # kept
-        bo.screenshot(path="/tmp/pasyans-banned.png")
+        shot(bo, "pasyans-banned")
