@@ -58,7 +58,8 @@ def opened(
 class Tab:
     """One page a module's tests take turns on (``tab`` in tests/web/conftest.py): a
     page loaded afresh costs far less than a new browser context. Each test gets it
-    signed out, its storage cleared and loaded again at ``viewport``; the listeners a
+    signed out, its storage cleared and loaded again at ``viewport`` (and
+    ``reduced_motion``, as a context's option of that name); the listeners a
     test adds (``on``, ``once``) go with the test, and so do the page's errors (they
     fail it)."""
 
@@ -70,9 +71,12 @@ class Tab:
         page.on("pageerror", lambda e: self.errors.append(str(e)))
 
     @contextmanager
-    def turn(self, viewport: dict[str, int] = DESKTOP) -> Iterator[Any]:
+    def turn(
+        self, viewport: dict[str, int] = DESKTOP, reduced_motion: str = "no-preference"
+    ) -> Iterator[Any]:
         page = self.page
         page.set_viewport_size(viewport)
+        page.emulate_media(reduced_motion=reduced_motion)
         page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
         page.goto("about:blank")
         page.goto(base(self.server))

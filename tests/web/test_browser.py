@@ -221,7 +221,7 @@ def test_a_challenge_link_opens_and_plays_the_same_deal(
 
 
 def test_a_challenge_link_opened_before_signing_in_says_so_and_plays_right_after(
-    browser: Any, web_server: ServerProcess
+    page: Any, web_server: ServerProcess
 ) -> None:
     """Issue 48: a newcomer opens a challenge's link: the sign-in page says it is a
     challenge (its code), shows what it is (its game, its creator, how many played it),
@@ -236,17 +236,16 @@ def test_a_challenge_link_opened_before_signing_in_says_so_and_plays_right_after
 
     with concurrent.futures.ThreadPoolExecutor(1) as pool:  # the page's loop runs here
         code = pool.submit(asyncio.run, make()).result()
-    with opened(browser, web_server) as page:
-        page.goto(f"{base(web_server)}#challenge/{code}")
-        page.wait_for_selector(f"[data-invited='{code}']")
-        assert code in page.inner_text("[data-invited]")
-        preview = page.wait_for_selector(f"[data-preview='{code}']").inner_text()
-        assert creator_name in preview and "Полумесяц" in preview, preview
-        page.fill("[data-field=name]", f"Новичок{uuid.uuid4().int % 100_000}")
-        page.click("[data-do=register]")
-        page.wait_for_selector("section.game[data-status=playing]")
-        state = page.evaluate("() => window.pasyans.app.game.state")
-        assert state["mode"] == "challenge" and state["game"] == "crescent"
+    page.goto(f"{base(web_server)}#challenge/{code}")
+    page.wait_for_selector(f"[data-invited='{code}']")
+    assert code in page.inner_text("[data-invited]")
+    preview = page.wait_for_selector(f"[data-preview='{code}']").inner_text()
+    assert creator_name in preview and "Полумесяц" in preview, preview
+    page.fill("[data-field=name]", f"Новичок{uuid.uuid4().int % 100_000}")
+    page.click("[data-do=register]")
+    page.wait_for_selector("section.game[data-status=playing]")
+    state = page.evaluate("() => window.pasyans.app.game.state")
+    assert state["mode"] == "challenge" and state["game"] == "crescent"
 
 
 def test_the_creator_closes_a_challenge_whose_seed_she_knew(

@@ -13,7 +13,7 @@ import pytest
 from server.patience import registry
 from server.patience.engine import Move
 from tests.support import ServerProcess
-from tests.web.pages import PHONE, STEP, base, opened
+from tests.web.pages import PHONE, STEP, Tab, base, opened
 from tools.browser import a_card_move, board_at, click_move, held, press, sign_in
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
@@ -335,15 +335,12 @@ def test_four_colour_suits_and_the_card_back_chosen_reach_the_board(page: Any) -
 
 
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
-def test_a_move_glides_unless_the_player_asks_for_less_motion(
-    browser: Any, web_server: ServerProcess, motion: str
-) -> None:
+def test_a_move_glides_unless_the_player_asks_for_less_motion(tab: Tab, motion: str) -> None:
     """A move's cards glide to their pile (and a win throws its suits up); with
     prefers-reduced-motion nothing moves by itself."""
-    with opened(browser, web_server, viewport=PHONE, reduced_motion=motion) as page:
-        page.add_init_script(COUNT_GLIDES)
-        page.reload()
+    with tab.turn(PHONE, reduced_motion=motion) as page:
         sign_in(page, "Плавно")
+        page.evaluate(COUNT_GLIDES)  # from now on
         page.click("[data-game=crescent] [data-do=practice]")
         page.wait_for_selector("section.game[data-status=playing] .table")
         state = held(page)
@@ -353,12 +350,10 @@ def test_a_move_glides_unless_the_player_asks_for_less_motion(
         assert glides > 0 if motion == "no-preference" else glides == 0, glides
 
 
-def test_the_more_list_opens_on_screen_and_closes_once_used(
-    browser: Any, web_server: ServerProcess
-) -> None:
+def test_the_more_list_opens_on_screen_and_closes_once_used(tab: Tab) -> None:
     """On a phone the More button sits at the left edge: its list opens on screen, and
     closes once Resign is chosen (it stayed open behind the end panel)."""
-    with opened(browser, web_server, viewport=PHONE) as page:
+    with tab.turn(PHONE) as page:
         page.on("dialog", lambda d: d.accept())
         sign_in(page, "Меню")
         page.click("[data-game=hand_reserve] [data-do=practice]")
