@@ -99,9 +99,9 @@ def test_lobby_countdown_deals_and_podium(browser: Any, tour_server: ServerProce
         for page in pages.values():
             page.wait_for_selector("section.game.has-side[data-status=playing] .table")
             page.wait_for_selector(".tour-panel [data-deal='1']")
-        wide = pages["laptop-en"]
         for name in names:
-            wide.wait_for_selector(f".tour-panel .standings [data-player='{name}']")
+            for tag in ("laptop-en", "laptop-ru"):
+                pages[tag].wait_for_selector(f".tour-panel .standings [data-player='{name}']")
         for tag, page in pages.items():
             side = page.eval_on_selector(".side", "(el) => el.getBoundingClientRect()")
             board = page.eval_on_selector(".board-wrap", "(el) => el.getBoundingClientRect()")
@@ -131,10 +131,12 @@ def test_lobby_countdown_deals_and_podium(browser: Any, tour_server: ServerProce
         # five entrants (the friend who made it too), each in a place of their own
         assert creator
         assert len(set(places)) == len(pages) and all(1 <= p <= 5 for p in places), places
-        pages["phone-ru"].goto(f"{base(tour_server)}#history")
-        pages["phone-ru"].wait_for_selector("section.history")
-        wide.goto(f"{base(tour_server)}#stats")
-        wide.wait_for_selector("[data-tournament-stats='1']")
+        for tag, page in pages.items():  # the history on a phone, the stats on a laptop
+            page.goto(f"{base(tour_server)}#{'history' if tag.startswith('phone') else 'stats'}")
+        for tag, page in pages.items():
+            page.wait_for_selector(
+                "section.history" if tag.startswith("phone") else "[data-tournament-stats='1']"
+            )
 
 
 def test_made_from_the_lobby_and_sent_to_a_friend(browser: Any, tour_server: ServerProcess) -> None:
