@@ -42,7 +42,7 @@ def opened(
     test_play.py's page opening offline."""
     options.setdefault("service_workers", "block")
     context = browser.new_context(viewport=viewport, **options)
-    context.add_init_script(NO_HOWTO)  # test_feel.py shows one
+    context.add_init_script(NO_HOWTO)  # test_play.py shows one
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
