@@ -19,7 +19,7 @@ from tools.browser import NO_HOWTO
 STEP = int(GUARD * 1000)
 
 #: the folder the tests' screenshots go to, when set: ``PASYANS_SHOTS=docs/img
-#: .venv/bin/python -m pytest tests/web/test_tournaments.py tests/web/test_ratings.py``
+#: .venv/bin/python -m pytest tests/web/test_tournaments.py`` (ratings and tournaments)
 #: retakes docs/web.md's (unset, as in ``make test``: none is taken, a PNG costs CPU)
 SHOTS = os.environ.get("PASYANS_SHOTS", "")
 
