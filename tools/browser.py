@@ -17,9 +17,11 @@ CHROMIUM = os.environ.get("PASYANS_CHROMIUM") or shutil.which("chromium") or "/u
 
 #: an init script for a browser context that plays by script (tests, benchmarks,
 #: screenshots): no game's how-to over its first board (web/howto.mjs) unless the
-#: page turned them on itself
+#: page turned them on itself (about:blank, where a test page waits between tests,
+#: has no storage)
 NO_HOWTO = (
-    "if (localStorage.getItem('pasyans.howTo') === null)"
+    "if (location.protocol.startsWith('http')"
+    " && localStorage.getItem('pasyans.howTo') === null)"
     " localStorage.setItem('pasyans.howTo', '0');"
 )
 

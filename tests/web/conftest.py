@@ -17,6 +17,7 @@ import pytest
 
 from tests.support import RedisProcess, ServerProcess
 from tests.support.fixtures import *  # noqa: F403
+from tests.web.pages import Tab, opened
 from tools.browser import CHROMIUM
 
 INSTALL = (
@@ -54,3 +55,18 @@ def browser() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+@pytest.fixture(scope="module")
+def tab(browser: Any, web_server: ServerProcess) -> Iterator[Tab]:
+    """The module's one page on ``web_server`` (``page`` gives each test its turn)."""
+    with opened(browser, web_server) as page:
+        yield Tab(page, web_server)
+
+
+@pytest.fixture
+def page(tab: Tab) -> Iterator[Any]:
+    """A page on ``web_server``, signed out, at a laptop's size: the module's one page
+    (tests/web/pages.py's ``Tab``), loaded afresh for this test."""
+    with tab.turn() as page:
+        yield page

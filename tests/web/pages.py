@@ -1,11 +1,13 @@
 """What the browser tests share: the hang guard of a page's steps, the page's address,
-a page opened on it that fails its test on any error of the page's own, and axe-core
-(vendored for the tests: tests/web/vendor) run on what a page shows."""
+a page opened on it that fails its test on any error of the page's own, axe-core
+(vendored for the tests: tests/web/vendor) run on what a page shows, and the
+screenshots some tests take when asked (``PASYANS_SHOTS``)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,11 @@ from tools.browser import NO_HOWTO
 #: milliseconds any one step of the page may take before the test fails: a hang guard
 #: (tests/support/wait.py's GUARD), far beyond a loaded machine or a fresh daily
 STEP = int(GUARD * 1000)
+
+#: the folder the tests' screenshots go to, when set: ``PASYANS_SHOTS=docs/img
+#: .venv/bin/python -m pytest tests/web/test_tournaments.py`` (ratings and tournaments)
+#: retakes docs/web.md's (unset, as in ``make test``: none is taken, a PNG costs CPU)
+SHOTS = os.environ.get("PASYANS_SHOTS", "")
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -29,9 +36,13 @@ def opened(
     browser: Any, server: ServerProcess, *, viewport: dict[str, int] = DESKTOP, **options: Any
 ) -> Iterator[Any]:
     """A new browser context's page on the server's page; errors thrown in the page
-    fail the test when the block ends."""
+    fail the test when the block ends. The page's service worker is not registered
+    (it fetches the whole shell again and stands between the page and every file it
+    loads: a third of a fresh page's CPU) unless ``service_workers="allow"`` says so:
+    test_play.py's page opening offline."""
+    options.setdefault("service_workers", "block")
     context = browser.new_context(viewport=viewport, **options)
-    context.add_init_script(NO_HOWTO)  # test_feel.py shows one
+    context.add_init_script(NO_HOWTO)  # test_play.py shows one
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -42,6 +53,63 @@ def opened(
     finally:
         context.close()
     assert not errors, errors
+
+
+class Tab:
+    """One page a module's tests take turns on (``tab`` in tests/web/conftest.py): a
+    page loaded afresh costs far less than a new browser context. Each test gets it
+    signed out, its storage cleared and loaded again at ``viewport`` (and
+    ``reduced_motion``, as a context's option of that name); the listeners a
+    test adds (``on``, ``once``) go with the test, and so do the page's errors (they
+    fail it)."""
+
+    def __init__(self, page: Any, server: ServerProcess) -> None:
+        self.page = page
+        self.server = server
+        self.errors: list[str] = []
+        self.added: list[tuple[str, Any]] = []
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    @contextmanager
+    def turn(
+        self, viewport: dict[str, int] = DESKTOP, reduced_motion: str = "no-preference"
+    ) -> Iterator[Any]:
+        page = self.page
+        page.set_viewport_size(viewport)
+        page.emulate_media(reduced_motion=reduced_motion)
+        page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        page.goto("about:blank")
+        page.goto(base(self.server))
+        self.errors.clear()
+        try:
+            yield self
+        finally:
+            for event, handler in self.added:
+                with suppress(KeyError):  # a ``once`` already heard
+                    page.remove_listener(event, handler)
+            self.added.clear()
+        assert not self.errors, self.errors
+
+    def on(self, event: str, handler: Any) -> None:
+        self.added.append((event, handler))
+        self.page.on(event, handler)
+
+    def once(self, event: str, handler: Any) -> None:
+        self.added.append((event, handler))
+        self.page.once(event, handler)
+
+    def add_init_script(self, *args: Any, **kwargs: Any) -> None:
+        raise AssertionError("an init script would stay for the next tests: use opened()")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.page, name)
+
+
+def shot(page: Any, name: str, **options: Any) -> None:
+    """The page as ``$PASYANS_SHOTS/name.png`` when ``PASYANS_SHOTS`` is set; else
+    nothing."""
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), **options)
 
 
 AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")

@@ -20,7 +20,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from server.patience import registry
 from tests.support import ServerProcess
-from tests.web.pages import PHONE, Audit, opened
+from tests.web.pages import PHONE, STEP, Audit, opened
 from tools.browser import a_card_move, board_after, click_move, held, sign_in
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
@@ -115,12 +115,40 @@ MEASURE = (
     .replace("__COVER__", str(COVER))
 )
 
-#: a banner (the connection's trouble) and a line of news (a friend's invite) shown, or
-#: taken away
-BANNERS = """async (on) => (await import('/store.mjs')).update(on
-  ? {banner: 'You are offline: the page comes back by itself.',
-     news: 'A friend invites you to a race'}
-  : {banner: null, news: null})"""
+#: the board at this size measured without, then with a banner (the connection's
+#: trouble) and a line of news (a friend's invite), each once laid out for its room:
+#: one call of the page for the two (a call for each step took twice as long). The
+#: page draws an update before its next task (preact renders in a microtask), so
+#: after one task the board has its new room, and SETTLED says whether the table was
+#: laid out for it; if not, the board's resize observer lays it out in the next frame
+MEASURED = (
+    """async () => {
+  const {update} = await import('/store.mjs');
+  const settled = __SETTLED__;
+  const measure = __MEASURE__;
+  const laidOut = async () => {
+    const give_up = performance.now() + __STEP__;
+    await new Promise((done) => setTimeout(done));
+    while (!settled()) {
+      if (performance.now() > give_up) throw new Error('the board was never laid out');
+      // the frame's resize observers run after its animation frames: a task later
+      await new Promise((done) => requestAnimationFrame(() => setTimeout(done)));
+    }
+  };
+  const out = [];
+  for (const on of [false, true]) {
+    update(on ? {banner: 'You are offline: the page comes back by itself.',
+                 news: 'A friend invites you to a race'} : {banner: null, news: null});
+    await laidOut();
+    out.push(measure());
+  }
+  return out;
+}""".replace("__SETTLED__", SETTLED)
+    .replace("__MEASURE__", MEASURE)
+    .replace("__STEP__", str(STEP))
+)
+#: the banner and the line of news taken away
+NO_BANNER = "async () => (await import('/store.mjs')).update({banner: null, news: null})"
 
 
 #: the piles of the state the page holds that have no hook, or whose top card has none
@@ -156,14 +184,12 @@ def test_every_board_has_its_hooks_passes_axe_plays_and_fits_every_screen(page: 
             assert label[:1].isupper() and not set(label) & set("_="), (slug, label)  # words
         for width, height in SIZES:
             page.set_viewport_size({"width": width, "height": height})
-            for banner in (False, True):  # the controls stay on screen under a banner
-                page.evaluate(BANNERS, banner)
-                page.wait_for_function(SETTLED)
-                measured = page.evaluate(MEASURE)
+            # the controls stay on screen under a banner
+            for banner, measured in zip((False, True), page.evaluate(MEASURED), strict=True):
                 shown = f"{measured['arrangement']}, {measured['card']} px, {measured['cover']}%"
                 report.append(f"{slug} {width}×{height}{' banner' if banner else ''}: {shown}")
                 wrong += [f"{slug} at {width}×{height}: {p}" for p in measured["problems"]]
-            page.evaluate(BANNERS, False)
+        page.evaluate(NO_BANNER)
         page.wait_for_function(SETTLED)  # no card moving under the click (a busy machine)
         move = a_card_move(state["legal"])
         click_move(page, move, state)

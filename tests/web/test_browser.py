@@ -11,23 +11,16 @@ import asyncio
 import concurrent.futures
 import datetime
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import redis
 
 from tests.support import RedisProcess, ServerProcess, connect, eventually
-from tests.web.pages import STEP, base, opened
+from tests.web.pages import PHONE, STEP, base, opened
 from tools.browser import NO_HOWTO, a_card_move, board_at, click_move, held, press, sign_in
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
-
-
-@pytest.fixture
-def page(browser: Any, web_server: ServerProcess) -> Iterator[Any]:
-    with opened(browser, web_server) as page:
-        yield page
 
 
 def drag(page: Any, source: Any, target: Any) -> None:
@@ -131,7 +124,7 @@ def test_two_players_race_by_link_to_the_end_and_a_replay_steps_to_the_final_boa
     page.click("[data-game=crescent] [data-do=race]")
     link = page.get_attribute("[data-race-link]", "data-race-link")
     assert link and "#race/" in link
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context = browser.new_context(viewport=PHONE, service_workers="block")
     context.add_init_script(NO_HOWTO)
     try:
         friend = context.new_page()
@@ -228,7 +221,7 @@ def test_a_challenge_link_opens_and_plays_the_same_deal(
 
 
 def test_a_challenge_link_opened_before_signing_in_says_so_and_plays_right_after(
-    browser: Any, web_server: ServerProcess
+    page: Any, web_server: ServerProcess
 ) -> None:
     """Issue 48: a newcomer opens a challenge's link: the sign-in page says it is a
     challenge (its code), shows what it is (its game, its creator, how many played it),
@@ -243,17 +236,16 @@ def test_a_challenge_link_opened_before_signing_in_says_so_and_plays_right_after
 
     with concurrent.futures.ThreadPoolExecutor(1) as pool:  # the page's loop runs here
         code = pool.submit(asyncio.run, make()).result()
-    with opened(browser, web_server) as page:
-        page.goto(f"{base(web_server)}#challenge/{code}")
-        page.wait_for_selector(f"[data-invited='{code}']")
-        assert code in page.inner_text("[data-invited]")
-        preview = page.wait_for_selector(f"[data-preview='{code}']").inner_text()
-        assert creator_name in preview and "Полумесяц" in preview, preview
-        page.fill("[data-field=name]", f"Новичок{uuid.uuid4().int % 100_000}")
-        page.click("[data-do=register]")
-        page.wait_for_selector("section.game[data-status=playing]")
-        state = page.evaluate("() => window.pasyans.app.game.state")
-        assert state["mode"] == "challenge" and state["game"] == "crescent"
+    page.goto(f"{base(web_server)}#challenge/{code}")
+    page.wait_for_selector(f"[data-invited='{code}']")
+    assert code in page.inner_text("[data-invited]")
+    preview = page.wait_for_selector(f"[data-preview='{code}']").inner_text()
+    assert creator_name in preview and "Полумесяц" in preview, preview
+    page.fill("[data-field=name]", f"Новичок{uuid.uuid4().int % 100_000}")
+    page.click("[data-do=register]")
+    page.wait_for_selector("section.game[data-status=playing]")
+    state = page.evaluate("() => window.pasyans.app.game.state")
+    assert state["mode"] == "challenge" and state["game"] == "crescent"
 
 
 def test_the_creator_closes_a_challenge_whose_seed_she_knew(
@@ -445,7 +437,7 @@ def test_a_daily_being_certified_shows_its_progress_and_opens_when_ready(
     started = int(datetime.datetime.now(datetime.UTC).timestamp() * 1000) - 20_000
     store.hset(f"{prefix}daily:{{{today}}}", "progress:short", f"3:{started}:600:1200")
     env = {"PASYANS_KEY_PREFIX": prefix, "PASYANS_DAILY_WAIT": "0.1"}
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context = browser.new_context(viewport=PHONE, service_workers="block")
     context.add_init_script(NO_HOWTO)
     try:
         with ServerProcess(redis_url=redis_server.url, env=env) as server:
