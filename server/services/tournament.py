@@ -216,7 +216,11 @@ class Tournaments:
             rows = dict(zip(top, await self.store.entrants(info.tid, top), strict=True))
         out = await self.head(info, viewer, len(board))
         finished = self.status(info) is TournamentStatus.FINISHED
-        deals = await self.store.deals(info.tid) if finished else {}
+        # the seeds once the end is written (:meth:`end`): its games replay by then, so
+        # whoever reads the seeds can open them (by the clock alone, a reader came
+        # before the end and its replay was refused)
+        shown = finished and info.ended
+        deals = await self.store.deals(info.tid) if shown else {}
         ready = (
             finished or int((await self.store.tournament(info.tid)).get("ready") or 0) >= info.deals
         )
@@ -237,8 +241,8 @@ class Tournaments:
             "deals": info.deals,
             "ready": ready,
             "commitment": info.commitment,
-            "seed": info.seed if finished else None,
-            "seeds": [int(unpack(deals[i])["seed"]) for i in sorted(deals)] if finished else None,
+            "seed": info.seed if shown else None,
+            "seeds": [int(unpack(deals[i])["seed"]) for i in sorted(deals)] if shown else None,
             "standings": standings,
             "me": me,
             "deal": deal,

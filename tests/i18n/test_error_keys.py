@@ -8,6 +8,7 @@ takes the parameters the server gives it."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,9 +40,14 @@ def _sources() -> Iterator[Path]:
         yield from sorted((ROOT / top).rglob("*.py"))
 
 
+@functools.cache
+def parsed() -> list[tuple[Path, ast.Module]]:
+    """Every source parsed, once for the module's tests (issue 45)."""
+    return [(path, ast.parse(path.read_text(encoding="utf-8"))) for path in _sources()]
+
+
 def raises() -> Iterator[tuple[str, int, ast.Call]]:
-    for path in _sources():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+    for path, tree in parsed():
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):
                 func = node.func
@@ -89,8 +95,7 @@ def test_the_allowed_ones_still_exist() -> None:
 
 def test_every_error_key_of_the_server_is_declared_and_said_in_every_language() -> None:
     used: set[str] = set()
-    for path in _sources():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+    for _, tree in parsed():
         for node in ast.walk(tree):
             text = node.value if isinstance(node, ast.Constant) else None
             if isinstance(text, str) and _KEY.fullmatch(text):

@@ -10,13 +10,17 @@ Three properties over many seeded deals of every patience:
    left repeats a position; no deal runs into the engine's move cap.
 3. **No dead piles**: every pile of the layout holds a card at some point.
 
-The seeds are fixed ranges (reproducible failures), kept small enough for every run;
+The seeds are fixed ranges (reproducible failures), kept small enough for every run:
+20 deals a game for each property (every pile of every game holds a card within its
+first six deals). The long form plays 200 deals a game for the endings and walks 100
+for empty moves and dead piles (``PASYANS_LONG_SWEEPS=1``, tests/support/sweeps.py);
 ``python -m bench.winrate --deals N`` plays the same policy over as many deals as one
 likes and exits 1 when any ran into the move cap.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -24,17 +28,21 @@ import pytest
 from bench.winrate import Greedy
 from server.patience import registry
 from server.patience.engine import AnyGame, AnyState
+from tests.support.sweeps import sweep
 
 SLUGS = registry.slugs()
-EMPTY_MOVE_SEEDS = range(40)
-ENDING_SEEDS = range(60)
+#: deals walked at random (was 40 in every run, issue 45)
+EMPTY_MOVE_SEEDS = range(sweep(20, 100))
+#: deals the greedy plays (was 60 in every run, issue 45)
+ENDING_SEEDS = range(sweep(20, 200))
 WALK = 400  # random moves per deal at most
 SAMPLE = 9  # try every legal move at one position in SAMPLE
 
 
+@functools.cache
 def walk(game: AnyGame, seed: int) -> tuple[list[AnyState], set[int]]:
     """A random legal game of ``seed``: the positions sampled, and the piles that held a
-    card at some point."""
+    card at some point (walked once for both tests)."""
     rnd = random.Random(seed)
     state = game.deal(seed)
     sampled = [state]
@@ -78,7 +86,7 @@ def test_every_game_ends_and_every_pile_is_used(slug: str) -> None:
             capped.append(seed)
     assert not capped, f"deals that ran into the move cap: {capped[:10]} of {len(capped)}"
     assert set(ends) <= {"won", "lost", "resigned"}, ends
-    for seed in EMPTY_MOVE_SEEDS[:50]:
+    for seed in EMPTY_MOVE_SEEDS:
         filled |= walk(game, seed)[1]
     dead = [pid for i, pid in enumerate(game.ids) if i not in filled]
     assert not dead, f"piles empty in every deal: {dead}"

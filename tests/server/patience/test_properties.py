@@ -1,5 +1,7 @@
 """Random legal play in every registered game, with the engine's invariants checked
-after every move (hypothesis chooses seeds and the random walk)."""
+after every move (hypothesis chooses seeds and the random walk): six walks of a game in
+every run (was twelve, issue 45; a run without the CI profile walks new ones each
+time), a hundred in the long form (``PASYANS_LONG_SWEEPS=1``, tests/support/sweeps.py)."""
 
 from __future__ import annotations
 
@@ -14,10 +16,13 @@ from hypothesis import strategies as st
 from server.patience import registry
 from server.patience.cards import code
 from server.patience.engine import AnyGame, AnyState, IllegalMove, Move, State
+from tests.support.sweeps import sweep
 
 SLUGS = registry.slugs()
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
-PLAY = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PLAY = settings(
+    max_examples=sweep(6, 100), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def check_invariants(game: AnyGame, state: AnyState) -> None:

@@ -6,12 +6,24 @@ come to the inbox too, and every race and challenge carries its full ``url``."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
+import pytest
+
 from server.net import App
 from server.services import FakeClock
 from tests.server.services.test_fair_play import QUICK, daily_line, play
 from tests.support import TestClient, connect
 from tests.support.fixtures import unique_name
 from tests.support.server import running_app
+
+
+@pytest.fixture
+async def app(redis_url: str, clock: FakeClock) -> AsyncIterator[App]:
+    """The test server with a burst that takes a line played at once (test_fair_play's
+    ``play`` sends a move as soon as the last is answered)."""
+    async with running_app(redis_url, clock=clock, burst=2_000) as server:
+        yield server
 
 
 async def test_an_invite_to_a_race_reaches_every_connection_and_the_inbox(

@@ -27,6 +27,7 @@ from server.patience.games.st_helena import StHelena
 from server.solver import TUNING, Tuning, certify, solve
 from server.solver.search import _expander
 from tests.server.patience.games.positions import position, run
+from tests.support.sweeps import LONG
 
 
 class ParadeUnguided(Parade):
@@ -279,10 +280,15 @@ def hemispheres_endgame(seed: int) -> State[NoVars]:
     return position(HEMISPHERES, spec | {p: " ".join(v) for p, v in piles.items()})
 
 
+#: endgames 1-11, four of them lost: deal 0 (1.9 CPU s, won with and without the
+#: safe moves) in the long form only (issue 45)
+HEMISPHERES_SEEDS = range(0 if LONG else 1, 40 if LONG else 12)
+
+
 def test_hemispheres_search_decides_alike_with_and_without_safe_moves() -> None:
     """On endgames dealt at random (cards still in the stock, on the waste and in
     the circle), the search's verdict is the same with the safe moves as without."""
-    states = (hemispheres_endgame(seed) for seed in range(12))
+    states = (hemispheres_endgame(seed) for seed in HEMISPHERES_SEEDS)
     verdicts = verdicts_alike(HEMISPHERES, HEMISPHERES_UNGUIDED, states, tuned=NO_BEAM)
     assert verdicts.count("win") >= 3 and verdicts.count("none") >= 3, verdicts
 
@@ -322,9 +328,15 @@ def st_helena_endgame(seed: int) -> State[NoVars]:
     return position(ST_HELENA, spec | {p: " ".join(v) for p, v in piles.items()})
 
 
+#: the endgames where the safe moves change the search (2, 3 and 8: 8 takes 4,415
+#: nodes with them, 10,593 without) and three quick ones; 0-9 were every run's until
+#: issue 45 (5.7 CPU s), the long form takes 0-39
+ST_HELENA_SEEDS = range(40) if LONG else (2, 3, 5, 6, 7, 8)
+
+
 def test_st_helena_search_decides_alike_with_and_without_safe_moves() -> None:
     """Endgames the plain search wins are won with the safe moves too."""
-    states = (st_helena_endgame(seed) for seed in range(10))
+    states = (st_helena_endgame(seed) for seed in ST_HELENA_SEEDS)
     verdicts = verdicts_alike(ST_HELENA, ST_HELENA_UNGUIDED, states)
     # the failure a safe move could cause is a lost verdict on a winnable position
     assert verdicts.count("win") >= 5, verdicts

@@ -14,6 +14,7 @@ from server.patience.engine import IllegalMove, InvalidMove, Move, State, shuffl
 from server.patience.games.hand_reserve import HandReserveVars as Vars
 from server.solver import solve
 from tests.server.patience.games.positions import position, run
+from tests.support.sweeps import sweep
 
 G = registry.get("hand_reserve")
 COLUMNS = [f"C{i}" for i in range(1, 10)]
@@ -244,10 +245,12 @@ def test_a_lone_card_does_not_move_to_an_empty_column() -> None:
     assert Move.card("C1", "C8") in set(G.legal_moves(lone))  # a card off a pile does
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", range(sweep(15, 100)))
 def test_no_legal_move_leaves_the_position_as_it_was(seed: int) -> None:
     """Random play; at every position each legal move changes the position (columns
-    and foundations renamed among themselves count as the same position)."""
+    and foundations renamed among themselves count as the same position). Deals 0-14
+    (0-39 until issue 45; tests/server/patience/test_endings.py walks 20 more of every
+    game, its long form 100), 0-99 in the long form (``PASYANS_LONG_SWEEPS=1``)."""
     rnd = random.Random(seed)
     state = G.deal(seed)
     for _ in range(150):
@@ -329,7 +332,9 @@ def test_a_blocked_position_still_offers_the_hand() -> None:
 def test_the_greedy_player_ends_every_deal_before_the_cap() -> None:
     """Cards may go round through the hand without end, so a blocked deal ends when
     the player resigns; the greedy player of bench/winrate.py gives up after a long run
-    that founds nothing, and so never meets the engine's move cap."""
+    that founds nothing, and so never meets the engine's move cap. Deals 20-39:
+    tests/server/patience/test_endings.py plays 0-19 (this test played 0-59 until
+    issue 45; the long form 20-199, ``PASYANS_LONG_SWEEPS=1``)."""
     greedy = Greedy(G)
-    ends = {greedy.play(seed).end for seed in range(60)}
+    ends = {greedy.play(seed).end for seed in range(20, sweep(40, 200))}
     assert ends <= {"won", "lost", "resigned"}
