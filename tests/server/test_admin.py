@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import io
 import os
 import sys
 from typing import Any
@@ -20,12 +18,13 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from protocol.i18n import translate_parser
-from server.__main__ import build_parser, main, operator_words
+from server.__main__ import build_parser, operator_words
 from server.net import App
 from server.services import FakeClock
 from server.services.clock import utc_date
 from server.services.moderation import REPORTS_PER_HOUR
 from tests.support import TestClient, connect
+from tests.support.admin import run_here
 
 from .services.test_daily import finish_daily
 
@@ -56,36 +55,10 @@ async def admin(app: App, redis_url: str, *args: str, lang: str = "en") -> tuple
 
 
 async def admin_here(app: App, redis_url: str, *args: str) -> tuple[int, str, str]:
-    """:func:`admin`, with the same ``pasyans-server`` ``main`` run in this process (in
-    a thread: the command runs an event loop of its own), in English: its exit code
-    (as the interpreter makes it of a ``SystemExit``), output and error output."""
+    """:func:`admin`, with the same ``main`` run in this process, in English."""
     assert app.store is not None
-    argv = ["admin", *args, "--redis-url", redis_url, "--key-prefix", app.store.keys.prefix]
-
-    def run() -> tuple[int, str, str]:
-        out, err = io.StringIO(), io.StringIO()
-        # the parser sets argparse's own words, and the operator's language is read
-        # from the environment: both given back after
-        words = argparse._, argparse.ngettext  # type: ignore[attr-defined]
-        lang = os.environ.get("PASYANS_LANG")
-        os.environ["PASYANS_LANG"] = "en"
-        try:
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                try:
-                    code = main(argv)
-                except SystemExit as exc:
-                    if isinstance(exc.code, str):
-                        print(exc.code, file=sys.stderr)
-                    code = 1 if isinstance(exc.code, str) else int(exc.code or 0)
-        finally:
-            argparse._, argparse.ngettext = words  # type: ignore[attr-defined]
-            if lang is None:
-                os.environ.pop("PASYANS_LANG", None)
-            else:
-                os.environ["PASYANS_LANG"] = lang
-        return code, out.getvalue(), err.getvalue()
-
-    return await asyncio.to_thread(run)
+    flags = ["--redis-url", redis_url, "--key-prefix", app.store.keys.prefix]
+    return await run_here(["admin", *args, *flags])
 
 
 async def board_players(c: TestClient, **params: Any) -> list[str]:
