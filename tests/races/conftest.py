@@ -1,7 +1,7 @@
 """Two real ``pasyans-server`` processes on different ports sharing one real Redis
-(and one key prefix), with a short race countdown: what the race tests run on. The
-presence tests start their own pair with short presence limits
-(:data:`PRESENCE`)."""
+(and one key prefix), with a short race countdown: what the race tests run on, one
+pair for the session. The presence tests start their own pair with short presence
+limits (:data:`PRESENCE`), the tournament's its own too."""
 
 from __future__ import annotations
 
@@ -72,8 +72,10 @@ def running(*extra: str) -> Iterator[Cluster]:
                 s.kill()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def cluster() -> Iterator[Cluster]:
+    """Kept for the worker's session: test_races, test_ban and test_friends share it
+    (each test its own players and races), even when other files ran between."""
     yield from running()
 
 
