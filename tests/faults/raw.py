@@ -82,7 +82,10 @@ class RawClient:
 
     async def _feed(self) -> bool:
         """Read what the socket has; False at its end."""
-        data = await asyncio.wait_for(self.reader.read(1 << 16), GUARD)
+        try:
+            data = await asyncio.wait_for(self.reader.read(1 << 16), GUARD)
+        except BrokenPipeError:  # our answer to a close came after the server went
+            data = b""
         if data:
             self.proto.receive_data(data)
         else:
@@ -127,7 +130,7 @@ class RawClient:
         while True:
             try:
                 data = await asyncio.wait_for(self.reader.read(1 << 16), GUARD)
-            except ConnectionResetError:
+            except (ConnectionResetError, BrokenPipeError):  # (after our close answer)
                 return total
             if not data:
                 return total
