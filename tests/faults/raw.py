@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
 import socket
 from typing import Any
 
@@ -145,8 +144,11 @@ class RawClient:
         (the protocol has queued the answer), so the server ends the connection at once
         rather than after its closing handshake's grace."""
         self.close_rcvd = self.proto.close_rcvd
-        with contextlib.suppress(ConnectionError):
-            await self._flush()
+        # written, not drained: a server that reads nothing more of this connection
+        # (its queue of requests full) would hold a drain until it aborts
+        for data in self.proto.data_to_send():
+            if data and not self.writer.is_closing():
+                self.writer.write(data)
 
     def abort(self) -> None:
         self.writer.transport.abort()
