@@ -95,6 +95,9 @@ class RedisProcess:
             appendonly=self.appendonly,
             unixsocket=self.socket_path if self.unix else None,
         )
+        # a replica's first sync starts at once (Redis waits 5 s by default for more
+        # replicas to share one diskless transfer)
+        cmd += ["--repl-diskless-sync-delay", "0"]
         if self.replica_of is not None:
             cmd += ["--replicaof", "127.0.0.1", str(self.replica_of)]
         self.process = subprocess.Popen(

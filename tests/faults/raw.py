@@ -6,6 +6,7 @@ when it chooses."""
 from __future__ import annotations
 
 import asyncio
+import collections
 import socket
 from typing import Any
 
@@ -32,6 +33,8 @@ class RawClient:
         self.ids = 0
         #: the close frame the server sent, once read
         self.close_rcvd: Close | None = None
+        #: messages read from the socket, not yet handed back by :meth:`recv`
+        self.unread: collections.deque[dict[str, Any]] = collections.deque()
 
     @classmethod
     async def open(
@@ -78,7 +81,10 @@ class RawClient:
 
     async def _feed(self) -> bool:
         """Read what the socket has; False at its end."""
-        data = await asyncio.wait_for(self.reader.read(1 << 16), GUARD)
+        try:
+            data = await asyncio.wait_for(self.reader.read(1 << 16), GUARD)
+        except BrokenPipeError:  # our answer to a close came after the server went
+            data = b""
         if data:
             self.proto.receive_data(data)
         else:
@@ -93,18 +99,20 @@ class RawClient:
         return self.ids
 
     async def recv(self) -> dict[str, Any]:
-        """The next message (a reply or an event)."""
-        while True:
+        """The next message (a reply or an event). The messages of a read that brought
+        several wait for the next calls, and a close frame among them is answered."""
+        while not self.unread:
             for event in self.proto.events_received():
                 if not isinstance(event, Frame):
                     continue
                 if event.opcode is Opcode.BINARY:
-                    msg: dict[str, Any] = P.decode(bytes(event.data), max_size=1 << 24)
-                    return msg
+                    self.unread.append(P.decode(bytes(event.data), max_size=1 << 24))
                 if event.opcode is Opcode.CLOSE:
-                    self.close_rcvd = self.proto.close_rcvd
-            if not await self._feed():
+                    await self._closed()
+            if not self.unread and not await self._feed():
                 raise EOFError("the server closed the connection")
+        msg: dict[str, Any] = self.unread.popleft()
+        return msg
 
     async def call(self, op: str, **params: Any) -> dict[str, Any]:
         """Send a request and read up to its reply (events before it are dropped)."""
@@ -121,7 +129,7 @@ class RawClient:
         while True:
             try:
                 data = await asyncio.wait_for(self.reader.read(1 << 16), GUARD)
-            except ConnectionResetError:
+            except (ConnectionResetError, BrokenPipeError):  # (after our close answer)
                 return total
             if not data:
                 return total
@@ -129,7 +137,18 @@ class RawClient:
             self.proto.receive_data(data)
             for event in self.proto.events_received():
                 if isinstance(event, Frame) and event.opcode is Opcode.CLOSE:
-                    self.close_rcvd = self.proto.close_rcvd
+                    await self._closed()
+
+    async def _closed(self) -> None:
+        """The server's close frame came: note it and answer it, as every client does
+        (the protocol has queued the answer), so the server ends the connection at once
+        rather than after its closing handshake's grace."""
+        self.close_rcvd = self.proto.close_rcvd
+        # written, not drained: a server that reads nothing more of this connection
+        # (its queue of requests full) would hold a drain until it aborts
+        for data in self.proto.data_to_send():
+            if data and not self.writer.is_closing():
+                self.writer.write(data)
 
     def abort(self) -> None:
         self.writer.transport.abort()

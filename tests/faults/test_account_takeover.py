@@ -10,9 +10,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from websockets.frames import Frame, Opcode
 
-import protocol as P
 from server.net import App
 from tests.support import TestClient, connect, running_app
 from tests.support.fixtures import redis_server, redis_url, unique_name
@@ -34,19 +32,14 @@ async def app(redis_url: str) -> AsyncIterator[App]:
 
 
 async def replies(raw: RawClient, rids: set[int]) -> list[dict[str, Any]]:
-    """The replies to ``rids``, reading every frame of each batch (``RawClient.recv``
-    hands back one message a read: frames arriving together would be lost)."""
+    """The replies to ``rids`` (events and other replies read meanwhile are dropped)."""
     got: list[dict[str, Any]] = []
     rids = set(rids)
     while rids:
-        for event in raw.proto.events_received():
-            if isinstance(event, Frame) and event.opcode is Opcode.BINARY:
-                msg = P.decode(bytes(event.data), max_size=1 << 24)
-                if msg.get("re") in rids:
-                    rids.discard(msg["re"])
-                    got.append(msg)
-        if rids and not await raw._feed():
-            raise EOFError("the server closed the connection")
+        msg = await raw.recv()
+        if msg.get("re") in rids:
+            rids.discard(msg["re"])
+            got.append(msg)
     return got
 
 

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench.load import make_players
+from bench.load import Player, make_players
 from client.connection import Connection, ServerError
 from protocol import ErrorCode
 from server.store.embedded import has_aof
@@ -97,15 +97,21 @@ async def test_backup_while_serving_then_restore_a_destroyed_deployment(tmp_path
     restored = ServerProcess(*args).start()
     try:
         seqs: dict[str, int] = {}
-        conn = await Connection(restored.url).open()
-        try:
-            for p in players:
-                await conn.auth(p.token)  # every account is there
-                for gid in p.acked:
-                    if gid in returned:
-                        seqs[gid] = await seq_of(conn, gid)
-        finally:
-            await conn.close()
+
+        async def audit(share: list[Player]) -> None:
+            """Each sign-in waits for the server's listener (up to a 50 ms poll): ten
+            auditors at once, each a share of the players."""
+            conn = await Connection(restored.url).open()
+            try:
+                for p in share:
+                    await conn.auth(p.token)  # every account is there
+                    for gid in p.acked:
+                        if gid in returned:
+                            seqs[gid] = await seq_of(conn, gid)
+            finally:
+                await conn.close()
+
+        await asyncio.gather(*(audit(players[i::10]) for i in range(10)))
         missing = [g for g, seq in before.items() if seqs.get(g, -1) < seq]
         assert not missing, f"{len(missing)} games lost acknowledged moves"
         claimed = [g for g, seq in seqs.items() if seq > returned[g] + 1]

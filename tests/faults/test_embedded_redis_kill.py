@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.load import lost_moves, make_players
-from tests.faults.conftest import server_args
+from bench.load import make_players
+from tests.faults.conftest import lost_moves, server_args
 from tests.faults.procs import children, command, op_counts
 from tests.support import GUARD, ServerProcess, connect, eventually
 

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from bench.load import Player, lost_moves, make_players
+from bench.load import Player, make_players
 from deploy.local import LocalDeployment, start_balancer
-from tests.faults.conftest import need_balancer, server_args
+from tests.faults.conftest import lost_moves, need_balancer, server_args
 from tests.support import GUARD, eventually
 
 PLAYERS = 200

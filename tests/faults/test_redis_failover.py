@@ -13,10 +13,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from bench.load import lost_moves, make_players
+from bench.load import make_players
 from deploy.local import LocalDeployment
 from server.store.keys import Keys
-from tests.faults.conftest import need_balancer, server_args
+from tests.faults.conftest import lost_moves, need_balancer, server_args
 from tests.support import eventually
 
 PLAYERS = 100

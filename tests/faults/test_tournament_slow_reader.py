@@ -8,6 +8,9 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+import pytest
+
+from server.net import conn as conn_module
 from server.services import FakeClock
 from tests.support import eventually, running_app
 from tests.support.fixtures import redis_server, redis_url
@@ -17,7 +20,12 @@ from .test_slow_reader import FLOOD_AT_ONCE, signed_in, slow_closes, stall, stal
 __all__ = ["redis_server", "redis_url"]  # the fixtures of a real Redis, used here
 
 
-async def test_a_stalled_entrant_holds_up_no_other(redis_url: str) -> None:
+async def test_a_stalled_entrant_holds_up_no_other(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the close is counted when its closing handshake ends: the server's grace, made
+    # short (test_slow_reader.py says why)
+    monkeypatch.setattr(conn_module, "CLOSE_GRACE", 0.2)
     clock = FakeClock("2026-03-14T12:00:00")
     async with (
         running_app(redis_url, clock=clock, **FLOOD_AT_ONCE, write_timeout=0) as app,
@@ -33,9 +41,9 @@ async def test_a_stalled_entrant_holds_up_no_other(redis_url: str) -> None:
         )["tournament"]
         tid, code = made["tournament_id"], made["code"]
         await honest.call("tournament_join", code=code)
-        raw, _ = await stall(url, attacker.token)  # the account's events reach it too
+        raw, conn, _ = await stall(app, attacker.token)  # the account's events reach it too
         stack.callback(raw.abort)
-        await eventually(lambda: stalled(app), what="the attacker's replies piling up", every=0.1)
+        await eventually(lambda: stalled(conn), what="the attacker's replies piling up", every=0.1)
 
         async def ready() -> bool:
             shown: dict[str, Any] = (await honest.call("tournament", code=code))["tournament"]

@@ -1,12 +1,13 @@
 """Two real ``pasyans-server`` processes on different ports sharing one real Redis
-(and one key prefix), with a short race countdown: what the race tests run on. The
-presence tests start their own pair with short presence limits
-(:data:`PRESENCE`)."""
+(and one key prefix), with a short race countdown: what the race tests run on, one
+pair for the session. The presence tests start their own pair with short presence
+limits (:data:`PRESENCE`), the tournament's its own too."""
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -60,7 +61,7 @@ class Cluster:
         return self.servers[i].url
 
 
-def running(*extra: str) -> Iterator[Cluster]:
+def running(*extra: str) -> Generator[Cluster]:
     with RedisProcess() as redis:
         c = Cluster(redis, f"r{uuid.uuid4().hex[:8]}:", *extra)
         try:
@@ -72,9 +73,52 @@ def running(*extra: str) -> Iterator[Cluster]:
                 s.kill()
 
 
+class Shared:
+    """The pair most files here share, started when a test first asks for it;
+    :meth:`stop` stops it (a later test starts another)."""
+
+    def __init__(self) -> None:
+        self.running: Generator[Cluster] | None = None
+        self.cluster: Cluster | None = None
+
+    def get(self) -> Cluster:
+        if self.cluster is None:
+            self.running = running()
+            self.cluster = next(self.running)
+        return self.cluster
+
+    def stop(self) -> None:
+        if self.running is not None:
+            self.running.close()  # its finally: the servers killed, the Redis stopped
+        self.running = self.cluster = None
+
+
+SHARED = Shared()
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.fixture(scope="session")
+def shared() -> Iterator[Shared]:
+    try:
+        yield SHARED
+    finally:
+        SHARED.stop()
+
+
 @pytest.fixture(scope="module")
-def cluster() -> Iterator[Cluster]:
-    yield from running()
+def cluster(shared: Shared) -> Cluster:
+    """Shared by test_races, test_ban and test_friends (each test its own players and
+    races) while they run one after another in this worker; stopped once the worker's
+    next test is none of this directory's (:func:`pytest_runtest_teardown`)."""
+    return shared.get()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """After a test's own teardown: the shared pair stops when this worker's next test
+    is outside this directory, rather than idle beside the rest of the suite."""
+    if nextitem is None or HERE not in nextitem.path.resolve().parents:
+        SHARED.stop()
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,10 @@
 """``pasyans-server admin`` (issue 49, the operators' half) against a real Redis and a
 real server: ban and unban, remove-result, reports (and the ``report`` op), the audit
-log, bad input refused. Each command runs as the operator runs it: a process of its
-own, with the server's storage flags."""
+log, bad input refused. Each test runs its command as the operator runs it, a process
+of its own with the server's storage flags (:func:`admin`); the further commands of a
+test (the refusals, the audit log after) run the same ``main`` in this process
+(:func:`admin_here`: each process would start the server's imports again, half a
+CPU-second)."""
 
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ from server.services import FakeClock
 from server.services.clock import utc_date
 from server.services.moderation import REPORTS_PER_HOUR
 from tests.support import TestClient, connect
+from tests.support.admin import run_here
 
 from .services.test_daily import finish_daily
 
@@ -48,6 +52,13 @@ async def admin(app: App, redis_url: str, *args: str, lang: str = "en") -> tuple
     out, err = await proc.communicate()
     assert proc.returncode is not None
     return proc.returncode, out.decode(), err.decode()
+
+
+async def admin_here(app: App, redis_url: str, *args: str) -> tuple[int, str, str]:
+    """:func:`admin`, with the same ``main`` run in this process, in English."""
+    assert app.store is not None
+    flags = ["--redis-url", redis_url, "--key-prefix", app.store.keys.prefix]
+    return await run_here(["admin", *args, *flags])
 
 
 async def board_players(c: TestClient, **params: Any) -> list[str]:
@@ -104,10 +115,11 @@ async def test_bad_input_is_refused_clearly(app: App, redis_url: str, player: Te
         (("ban", "x", "--reason", "a\nb"), "--reason"),
         (("log", "--count", "0"), "--count"),
     ]
-    for args, said in cases:
-        code, _, err = await admin(app, redis_url, *args)
+    for i, (args, said) in enumerate(cases):
+        run = admin if i == 0 else admin_here  # the first as a process of its own
+        code, _, err = await run(app, redis_url, *args)
         assert code != 0 and said in err, (args, err)
-    code, out, _ = await admin(app, redis_url, "log")
+    code, out, _ = await admin_here(app, redis_url, "log")
     assert code == 0 and out == ""  # nothing refused was done, nor logged
 
 
@@ -128,7 +140,7 @@ async def test_remove_result_and_the_next_best_all_time(
     # the all-time entry is the best of the days left: day one's
     assert [(e["player"], e["foundation"]) for e in after] == [(name, first["foundation"])]
     assert len(alltime) == 1
-    code, out, _ = await admin(app, redis_url, "log")
+    code, out, _ = await admin_here(app, redis_url, "log")
     assert "remove-result" in out and f"date='{day2}'" in out
 
 
@@ -162,7 +174,7 @@ async def test_reports_are_limited_checked_and_listed(
     assert code == 0 and len(lines) == REPORTS_PER_HOUR
     assert f"{player.player} reports {bad} for cheating: too fast" in lines[0]
     assert f"pasyans replay {state['game_id']}" in lines[0]
-    assert (await admin(app, redis_url, "reports", "--count", "2"))[1].count("\n") == 2
+    assert (await admin_here(app, redis_url, "reports", "--count", "2"))[1].count("\n") == 2
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
@@ -217,7 +229,7 @@ async def test_rename_moves_the_account_and_holds_the_old_name(
             (("rename", "nobody-here", "Polite"), "no player"),
         ]
         for args, said in refused:
-            code, _, err = await admin(app, redis_url, *args)
+            code, _, err = await admin_here(app, redis_url, *args)
             assert code != 0 and said in err, (args, err)
         code, out, err = await admin(app, redis_url, "rename", "rudeword", "Polite")
         assert code == 0 and "renamed rudeword to Polite" in out, err
@@ -239,7 +251,7 @@ async def test_rename_moves_the_account_and_holds_the_old_name(
         assert "renamed_from" not in await later.call("auth", token=token)  # said once
         held = await later.error("register", name="RudeWord")  # the old name is held
         assert held["code"] == "name_taken"
-    code, out, _ = await admin(app, redis_url, "log")
+    code, out, _ = await admin_here(app, redis_url, "log")
     assert "rename" in out and "new='Polite'" in out
 
 
@@ -251,7 +263,7 @@ async def test_backup_of_an_external_redis_and_no_restore_into_it(
     assert "1 of 1 snapshots copied" in out
     assert (tmp_path / "b" / "dump.rdb").stat().st_size > 0
     assert '"embedded": false' in (tmp_path / "b" / "backup.json").read_text()
-    code, _, err = await admin(app, redis_url, "backup", str(tmp_path / "b"))
+    code, _, err = await admin_here(app, redis_url, "backup", str(tmp_path / "b"))
     assert code != 0 and "is not empty" in err  # never over an earlier backup
-    code, _, err = await admin(app, redis_url, "restore", str(tmp_path / "b"))
+    code, _, err = await admin_here(app, redis_url, "restore", str(tmp_path / "b"))
     assert code != 0 and "embedded Redis's --data-dir" in err

@@ -33,8 +33,15 @@ async def pair(limit: int) -> AsyncIterator[tuple[Conn, ClientConnection]]:
 
     async with serve(handler, "127.0.0.1", 0, compression=None, ping_interval=None) as server:
         port = server.sockets[0].getsockname()[1]
+        # close_timeout: a client that stopped reading never reads the server's close
+        # frame (its queue of unread frames is full), so its closing handshake can only
+        # time out (websockets' default: 10 s); nothing is checked of it
         async with connect(
-            f"ws://127.0.0.1:{port}", compression=None, ping_interval=None, max_size=None
+            f"ws://127.0.0.1:{port}",
+            compression=None,
+            ping_interval=None,
+            max_size=None,
+            close_timeout=0.2,
         ) as client:
             conn = await asyncio.wait_for(made, GUARD)
             try:
