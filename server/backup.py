@@ -37,6 +37,8 @@ from typing import Any
 
 import redis
 import redis.asyncio as aioredis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from .settings import Settings
 from .store import Store
@@ -218,7 +220,11 @@ def restore(settings: Settings, source: Path) -> int:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
         try:
             wait_ready(str(restoring), timeout=SAVE_TIMEOUT)
-            client = redis.Redis(unix_socket_path=str(restoring))
+            # no retries: SHUTDOWN closes the connection, and redis-py 8 would retry it
+            # with backoff for seconds before it gave up
+            client = redis.Redis(
+                unix_socket_path=str(restoring), retry=Retry(NoBackoff(), retries=0)
+            )
             keys = client.dbsize()
             client.config_set("appendonly", "yes")  # Redis writes the AOF from the data
             deadline = time.monotonic() + SAVE_TIMEOUT
