@@ -22,7 +22,7 @@ from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
 from .drawing import Density, Drawing, Marks, draw
-from .lang import _
+from .lang import _, current
 
 
 class BoardView(Widget, can_focus=True):
@@ -55,6 +55,8 @@ class BoardView(Widget, can_focus=True):
         #: the rows it has (a drawing that does not fit them scrolls)
         self.rows: int | None = None
         self.drawing: Drawing = draw([])
+        #: what :attr:`drawing` was drawn from (its piles, marks, room, language)
+        self._drawn: tuple[Sequence[Mapping[str, Any]], tuple[object, ...]] | None = None
 
     @property
     def density(self) -> Density:
@@ -66,6 +68,14 @@ class BoardView(Widget, can_focus=True):
         self.refresh(layout=True)
 
     def _draw(self) -> None:
+        # A screen redraws on every change of what it shows (a counter, the hint, a
+        # refit) and the layout asks the width more than once: the same piles and
+        # marks in the same room are the same drawing, which tries up to eight
+        # densities; draw it again only when something it depends on changed.
+        drawn = (self.marks, self.room, self.rows, current().lang)
+        if self._drawn is not None and self._drawn[1] == drawn and self._drawn[0] == self.piles:
+            return
+        self._drawn = (self.piles, drawn)
         was = self.drawing
         self.drawing = draw(self.piles, self.marks, width=self.room, height=self.rows)
         if (self.drawing.density, self.drawing.cut) != (was.density, was.cut):
@@ -121,8 +131,31 @@ class KeyFooter(Footer):
     def __init__(self) -> None:
         super().__init__(compact=True, show_command_palette=False)
         self._width = 0
+        #: what the keys shown were composed from (:meth:`_keys_now`)
+        self._composed: tuple[object, ...] | None = None
+
+    def _keys_now(self) -> tuple[object, ...]:
+        """What the footer would show now: each key offered, its words, whether it
+        works, in the language in use and the terminal's width."""
+        shown = tuple(
+            (key, b.action, b.description, b.key_display, enabled, tooltip)
+            for key, (_node, b, enabled, tooltip) in self.screen.active_bindings.items()
+            if b.show
+        )
+        return (current().lang, self.app.size.width, shown)
+
+    async def recompose(self) -> None:
+        # Textual rebuilds the footer on every change of bindings a screen signals
+        # (a focus, a screen on top and back, each reply that may change a key): most
+        # change nothing it shows, and rebuilding its keys is most of the cost of
+        # showing a screen. Only a change of what it shows rebuilds it.
+        if self._bindings_ready and self.is_attached and self._keys_now() == self._composed:
+            return
+        await super().recompose()
 
     def compose(self) -> ComposeResult:
+        if self._bindings_ready:
+            self._composed = self._keys_now()
         keys = list(super().compose())
         for key in keys:  # each screen's BINDINGS mark their words with N_
             if isinstance(key, FooterKey):

@@ -31,8 +31,12 @@ from .test_app import until
 from .test_home_races import showing
 
 #: seconds a tournament's minute lasts on this module's server: a 5-minute one runs in
-#: 20 s, room for a deal resigned and the next one dealt on a loaded machine
-MINUTE = 4.0
+#: 10 s, room for its first deal dealt, resigned and the next one dealt on a loaded
+#: machine (under 2 s on a quiet one: the screen notices the start at its next tick)
+MINUTE = 2.0
+#: seconds ahead the test's tournament starts: room for the lobby, ``j`` and the code
+#: typed, and the tournament's screen counting down (a second on a quiet machine)
+LEAD = 5.0
 
 
 @pytest.fixture(scope="module")
@@ -121,7 +125,7 @@ async def test_lobby_countdown_deals_and_podium_at_80x24(
         await showing(pilot, DailyScreen)
         await pilot.press("t")
         await showing(pilot, TournamentsScreen)
-        made = await create(friend, lead=4 * MINUTE)
+        made = await create(friend, lead=LEAD)
         code = str(made["code"])
         await pilot.press("j")
         await showing(pilot, JoinTournamentScreen)
