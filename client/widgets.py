@@ -21,7 +21,7 @@ from textual.widget import Widget
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
-from .drawing import Density, Drawing, Marks, draw
+from .drawing import Density, Drawing, Marks, draw, redrawn
 from .lang import _, current
 
 
@@ -55,7 +55,7 @@ class BoardView(Widget, can_focus=True):
         #: the rows it has (a drawing that does not fit them scrolls)
         self.rows: int | None = None
         self.drawing: Drawing = draw([])
-        #: what :attr:`drawing` was drawn from (its piles, marks, room, language)
+        #: what :attr:`drawing` was laid out for (its piles; its room and language)
         self._drawn: tuple[Sequence[Mapping[str, Any]], tuple[object, ...]] | None = None
 
     @property
@@ -68,14 +68,17 @@ class BoardView(Widget, can_focus=True):
         self.refresh(layout=True)
 
     def _draw(self) -> None:
-        # A screen redraws on every change of what it shows (a counter, the hint, a
-        # refit) and the layout asks the width more than once: the same piles and
-        # marks in the same room are the same drawing, which tries up to eight
-        # densities; draw it again only when something it depends on changed.
-        drawn = (self.marks, self.room, self.rows, current().lang)
-        if self._drawn is not None and self._drawn[1] == drawn and self._drawn[0] == self.piles:
+        # A screen redraws on every change of what it shows (a counter, the hint, the
+        # cursor) and the layout asks the width more than once. Choosing the density
+        # draws the board up to eight times; it depends on the piles and the room
+        # alone (marks change only styles): the same piles in the same room keep
+        # their density and are drawn once again only if their marks changed.
+        room = (self.room, self.rows, current().lang)
+        if self._drawn is not None and self._drawn[1] == room and self._drawn[0] == self.piles:
+            if self.marks != self.drawing.marks:
+                self.drawing = redrawn(self.drawing, self.piles, self.marks)
             return
-        self._drawn = (self.piles, drawn)
+        self._drawn = (self.piles, room)
         was = self.drawing
         self.drawing = draw(self.piles, self.marks, width=self.room, height=self.rows)
         if (self.drawing.density, self.drawing.cut) != (was.density, was.cut):

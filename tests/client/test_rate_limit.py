@@ -20,7 +20,6 @@ from tests.support import GUARD, running_app
 
 from .conftest import LIMITED_BURST, LIMITED_RATE, fresh_name
 
-
 #: lines of the long script: forty times the burst, so that all but the first few wait
 #: for the bucket to refill (at the test server's 50 a second, about 4 s). The script's
 #: length changes nothing in how it is paced: ``PASYANS_SCRIPT_LINES=1000`` runs the

@@ -132,9 +132,15 @@ async def test_a_move_typed_after_a_restart_is_played_at_once(
         assert "Move the 2♥ from column 3 (T3) to foundation 2 (FA-H)" in status_of(app)()
 
 
-async def test_an_idle_board_notices_a_frozen_server(restartable: Restartable) -> None:
+async def test_an_idle_board_notices_a_frozen_server(
+    restartable: Restartable, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A server that stops answering closes no socket: the keep-alive pings notice."""
     assert PING_INTERVAL + PING_TIMEOUT + CLOSE_TIMEOUT < NOTICE
+    # the pings of the app's connection come faster than the product's, so that the
+    # test waits less for the notice (the settings themselves are checked above)
+    monkeypatch.setattr("client.connection.PING_INTERVAL", 0.5)
+    monkeypatch.setattr("client.connection.PING_TIMEOUT", 1.0)
     await signed_in(restartable.url)
     app = PasyansApp(restartable.url, launch=Launch(game="crescent", mode=Mode.DEAL, seed=0))
     async with app.run_test(size=SIZE) as pilot:
