@@ -27,10 +27,14 @@ SIZE = (120, 40)
 WIDE = (200, 50)  # thirteen piles in a row
 
 
-async def until(pilot: Pilot[int], cond: Callable[[], bool], timeout: float = GUARD) -> None:
-    """Wait for the app to get where ``cond`` says (``timeout``: a hang guard)."""
+async def until(
+    pilot: Pilot[int], cond: Callable[[], bool], timeout: float = GUARD, every: float = 0.02
+) -> None:
+    """Wait for the app to get where ``cond`` says (``timeout``: a hang guard), asking
+    every ``every`` seconds (longer for what comes seconds later: each ask lets the
+    app lay out and paint what changed)."""
     await eventually(
-        cond, what="the app never got there", guard=timeout, every=0.02, pause=pilot.pause
+        cond, what="the app never got there", guard=timeout, every=every, pause=pilot.pause
     )
 
 

@@ -37,6 +37,9 @@ MINUTE = 2.0
 #: seconds ahead the test's tournament starts: room for the lobby, ``j`` and the code
 #: typed, and the tournament's screen counting down (a second on a quiet machine)
 LEAD = 5.0
+#: seconds between two looks while the test waits for the start or the end (the
+#: screen notices either at its once-a-second tick)
+SLOW = 0.2
 
 
 @pytest.fixture(scope="module")
@@ -135,7 +138,7 @@ async def test_lobby_countdown_deals_and_podium_at_80x24(
         shown = await on_screen(pilot, "Starts in", code, "2 players")
         assert f"#tournament/{code}" in shown
         # the start: deal 1 on the board, the standings beside it, all at 80×24
-        board = await showing(pilot, TournamentBoardScreen, "#tour-panel")
+        board = await showing(pilot, TournamentBoardScreen, "#tour-panel", every=SLOW)
         assert board.deal == 1 and board.state["mode"] == "tournament"
         shown = await on_screen(pilot, f"Tournament {code}", "deal 1", "you: 0 points")
         assert me.player in shown and str(friend.player) in shown
@@ -146,7 +149,7 @@ async def test_lobby_countdown_deals_and_podium_at_80x24(
         await until(pilot, lambda: board.deal == 2 and board.state["game_id"] != first)
         await on_screen(pilot, "deal 2")
         # the end: the podium, the player's place among the two
-        podium = await showing(pilot, PodiumScreen, "#podium")
+        podium = await showing(pilot, PodiumScreen, "#podium", every=SLOW)
         shown = await on_screen(pilot, "the podium", "You finished")
         assert "1. " in shown and "2. " in shown and "of 2 with" in shown
         assert podium.tournament["status"] == "finished"
