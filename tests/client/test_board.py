@@ -243,15 +243,14 @@ def test_marks_change_no_size(slug: str) -> None:
     piles = state["view"]["piles"]
     ids = [str(p["id"]) for p in piles]
     move = next((m for m in state["legal"] if "from" in m), None)
-    marked = [Marks(cursor=ids[-1]), Marks(cursor=ids[0], sources=frozenset(ids[:3]))]
-    if move is not None:
+    marks = Marks(cursor=ids[-1], sources=frozenset(ids[:3]))
+    if move is not None:  # every mark at once: a source, its targets, the cursor
         source = str(move["from"])
         targets = frozenset(str(m["to"]) for m in state["legal"] if m.get("from") == source)
-        marked.append(Marks(source=source, targets=targets, cursor=source))
+        marks = Marks(source=source, targets=targets, sources=frozenset(ids), cursor=ids[-1])
     for width, height in ((100, 40), (78, 17)):  # a roomy board is the full drawing
         plain = draw(piles, width=width, height=height)
-        for marks in marked:
-            assert redrawn(plain, piles, marks) == draw(piles, marks, width=width, height=height)
+        assert redrawn(plain, piles, marks) == draw(piles, marks, width=width, height=height)
 
 
 def test_the_chosen_card_is_marked() -> None:
