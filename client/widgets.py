@@ -8,7 +8,7 @@ most compact drawing is too wide does its container scroll sideways.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rich.cells import cell_len
@@ -18,8 +18,9 @@ from textual.app import ComposeResult
 from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Footer
+from textual.widgets import DataTable, Footer
 from textual.widgets._footer import FooterKey
+from textual.widgets.data_table import RowKey
 
 from .drawing import Density, Drawing, Marks, draw, redrawn
 from .lang import _, current
@@ -116,6 +117,24 @@ class BoardView(Widget, can_focus=True):
                 if i == index:
                     return x + left, y
         return box.x + left, box.y
+
+
+class Table(DataTable[Any]):
+    """Textual's DataTable, its cells drawn again once its columns are measured.
+
+    A DataTable measures its columns when it is next idle after rows are added, but
+    keeps the lines of a cell it drew before then (its cache of a cell is not keyed
+    by the column's width): a cell of two lines drawn in between stayed wrapped at
+    the header's width ("Cres / cent") until something resized the table. A footer
+    rebuilt on every change of bindings used to resize it by chance; a loaded
+    machine drew in between more often."""
+
+    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
+        before = [c.get_render_width(self) for c in self.ordered_columns]
+        super()._update_dimensions(new_rows)
+        if before != [c.get_render_width(self) for c in self.ordered_columns]:
+            self._clear_caches()
+            self.refresh()
 
 
 class KeyFooter(Footer):

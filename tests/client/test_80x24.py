@@ -86,7 +86,11 @@ async def on_screen(pilot: Pilot[int], *texts: str, wrapped: bool = False) -> st
         text = screen_text(pilot)
         return flowing(text) if wrapped else text
 
-    await until(pilot, lambda: all(text in shown() for text in texts))
+    try:
+        await until(pilot, lambda: all(text in shown() for text in texts))
+    except AssertionError:
+        missing = [text for text in texts if text not in shown()]
+        raise AssertionError(f"not on screen: {missing}\n{screen_text(pilot)}") from None
     return screen_text(pilot)
 
 
