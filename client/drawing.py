@@ -153,6 +153,9 @@ class Drawing:
     boxes: dict[str, Box] = field(default_factory=dict)
     density: Density = FULL
     cut: dict[str, str] = field(default_factory=dict)
+    #: what it highlights, and the width its titles were fitted to (None: not fitted)
+    marks: Marks = field(default_factory=Marks)
+    room: int | None = None
 
     def plain(self) -> str:
         return "\n".join("".join(ch for ch, _ in row).rstrip() for row in self.cells)
@@ -528,7 +531,14 @@ def draw_with(
             len(lines),
             tuple((i, bx + dx, by + dy, w) for i, dx, dy, w in b.cards),
         )
-    return Drawing(board_width, height, cells, boxes, density, cut)
+    return Drawing(board_width, height, cells, boxes, density, cut, marks, width)
+
+
+def redrawn(drawing: Drawing, piles: Sequence[Mapping[str, Any]], marks: Marks) -> Drawing:
+    """``drawing`` of ``piles`` with other ``marks``. Marks change styles, never a
+    size: the density :func:`draw` chose for these piles in this room stays, and the
+    board is drawn once instead of once for each density tried."""
+    return draw_with(piles, marks, drawing.density, width=drawing.room)
 
 
 def _offsets(sizes: Mapping[int, int], gap: int) -> dict[int, int]:

@@ -8,7 +8,7 @@ most compact drawing is too wide does its container scroll sideways.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rich.cells import cell_len
@@ -18,11 +18,12 @@ from textual.app import ComposeResult
 from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Footer
+from textual.widgets import DataTable, Footer
 from textual.widgets._footer import FooterKey
+from textual.widgets.data_table import RowKey
 
-from .drawing import Density, Drawing, Marks, draw
-from .lang import _
+from .drawing import Density, Drawing, Marks, draw, redrawn
+from .lang import _, current
 
 
 class BoardView(Widget, can_focus=True):
@@ -55,6 +56,8 @@ class BoardView(Widget, can_focus=True):
         #: the rows it has (a drawing that does not fit them scrolls)
         self.rows: int | None = None
         self.drawing: Drawing = draw([])
+        #: what :attr:`drawing` was laid out for (its piles; its room and language)
+        self._drawn: tuple[Sequence[Mapping[str, Any]], tuple[object, ...]] | None = None
 
     @property
     def density(self) -> Density:
@@ -66,6 +69,17 @@ class BoardView(Widget, can_focus=True):
         self.refresh(layout=True)
 
     def _draw(self) -> None:
+        # A screen redraws on every change of what it shows (a counter, the hint, the
+        # cursor) and the layout asks the width more than once. Choosing the density
+        # draws the board up to eight times; it depends on the piles and the room
+        # alone (marks change only styles): the same piles in the same room keep
+        # their density and are drawn once again only if their marks changed.
+        room = (self.room, self.rows, current().lang)
+        if self._drawn is not None and self._drawn[1] == room and self._drawn[0] == self.piles:
+            if self.marks != self.drawing.marks:
+                self.drawing = redrawn(self.drawing, self.piles, self.marks)
+            return
+        self._drawn = (self.piles, room)
         was = self.drawing
         self.drawing = draw(self.piles, self.marks, width=self.room, height=self.rows)
         if (self.drawing.density, self.drawing.cut) != (was.density, was.cut):
@@ -105,6 +119,24 @@ class BoardView(Widget, can_focus=True):
         return box.x + left, box.y
 
 
+class Table(DataTable[Any]):
+    """Textual's DataTable, its cells drawn again once its columns are measured.
+
+    A DataTable measures its columns when it is next idle after rows are added, but
+    keeps the lines of a cell it drew before then (its cache of a cell is not keyed
+    by the column's width): a cell of two lines drawn in between stayed wrapped at
+    the header's width ("Cres / cent") until something resized the table. A footer
+    rebuilt on every change of bindings used to resize it by chance; a loaded
+    machine drew in between more often."""
+
+    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
+        before = [c.get_render_width(self) for c in self.ordered_columns]
+        super()._update_dimensions(new_rows)
+        if before != [c.get_render_width(self) for c in self.ordered_columns]:
+            self._clear_caches()
+            self.refresh()
+
+
 class KeyFooter(Footer):
     """The footer of every screen: the keys that work now, on as many lines as they
     need (up to three), so that an 80-column terminal shows them all; compact, and
@@ -121,8 +153,31 @@ class KeyFooter(Footer):
     def __init__(self) -> None:
         super().__init__(compact=True, show_command_palette=False)
         self._width = 0
+        #: what the keys shown were composed from (:meth:`_keys_now`)
+        self._composed: tuple[object, ...] | None = None
+
+    def _keys_now(self) -> tuple[object, ...]:
+        """What the footer would show now: each key offered, its words, whether it
+        works, in the language in use and the terminal's width."""
+        shown = tuple(
+            (key, b.action, b.description, b.key_display, enabled, tooltip)
+            for key, (_node, b, enabled, tooltip) in self.screen.active_bindings.items()
+            if b.show
+        )
+        return (current().lang, self.app.size.width, shown)
+
+    async def recompose(self) -> None:
+        # Textual rebuilds the footer on every change of bindings a screen signals
+        # (a focus, a screen on top and back, each reply that may change a key): most
+        # change nothing it shows, and rebuilding its keys is most of the cost of
+        # showing a screen. Only a change of what it shows rebuilds it.
+        if self._bindings_ready and self.is_attached and self._keys_now() == self._composed:
+            return
+        await super().recompose()
 
     def compose(self) -> ComposeResult:
+        if self._bindings_ready:
+            self._composed = self._keys_now()
         keys = list(super().compose())
         for key in keys:  # each screen's BINDINGS mark their words with N_
             if isinstance(key, FooterKey):

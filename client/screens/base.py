@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, cast
 from textual.app import ComposeResult
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from ..connection import ClientError
 from ..host import Host, host
 from ..lang import _
 from ..text import title
-from ..widgets import KeyFooter
+from ..widgets import KeyFooter, Table
 from .dialogs import RulesScreen
 
 if TYPE_CHECKING:
@@ -167,6 +167,6 @@ class ListScreen(HostedScreen):
 
     def compose(self) -> ComposeResult:
         yield Static(id="head")
-        yield DataTable(id=self.TABLE, cursor_type="row", zebra_stripes=True)
+        yield Table(id=self.TABLE, cursor_type="row", zebra_stripes=True)
         yield Static(id="status")
         yield KeyFooter()

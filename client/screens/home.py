@@ -35,7 +35,7 @@ from ..text import (
     title_in,
     unproven_label,
 )
-from ..widgets import KeyFooter
+from ..widgets import KeyFooter, Table
 from .base import LIST_CSS, ListScreen
 from .calendar import CalendarScreen
 from .friends import FriendsScreen
@@ -125,7 +125,7 @@ class DailyScreen(ListScreen):
 
     def compose(self) -> ComposeResult:
         yield Static(id="head")
-        yield DataTable(id=self.TABLE, cursor_type="row", zebra_stripes=True)
+        yield Table(id=self.TABLE, cursor_type="row", zebra_stripes=True)
         yield Static(id="friends", markup=False)
         yield Static(id="detail")
         yield Static(id="status")

@@ -17,7 +17,7 @@ from ..lang import N_, _, ngettext
 from ..records import LOST_CELL, WON_CELL, chart_rows, stats, stats_row
 from ..text import STREAK_MEANING, game_name, rating_value, title
 from ..tournaments import stats_words
-from ..widgets import KeyFooter
+from ..widgets import KeyFooter, Table
 from .base import HostedScreen
 
 
@@ -127,7 +127,7 @@ class StatsScreen(HostedScreen):
     def compose(self) -> ComposeResult:
         yield Static(id="head")
         # no padding in the cells: each starts with one space (80 columns hold them all)
-        yield DataTable(id="stats", cursor_type="row", zebra_stripes=True, cell_padding=0)
+        yield Table(id="stats", cursor_type="row", zebra_stripes=True, cell_padding=0)
         yield Static(id="detail", markup=False)
         yield Static(id="chart")
         yield Static(id="status")

@@ -7,7 +7,6 @@ the screen as the terminal would show it."""
 
 from __future__ import annotations
 
-import pytest
 from rich.cells import cell_len
 from textual.pilot import Pilot
 from textual.widgets import Static
@@ -19,7 +18,7 @@ from client.connection import Connection
 from client.drawing import CUT_MARK, Drawing
 from client.launch import Launch
 from client.records import history_row, replay_heading, stats_row, today_lines
-from client.screens.board import EndScreen, fit_heading
+from client.screens.board import BoardScreen, EndScreen, fit_heading
 from client.screens.dialogs import RulesScreen
 from client.screens.friends import FriendsScreen
 from client.screens.history import HistoryScreen
@@ -36,7 +35,7 @@ from server.patience import registry
 from tests.support import TestClient, connect
 
 from .conftest import fresh_name
-from .test_app import on_board, until
+from .test_app import deal_0_instead, on_board, until
 from .test_narrow import off_screen
 from .views import titles as views_titles
 
@@ -87,7 +86,11 @@ async def on_screen(pilot: Pilot[int], *texts: str, wrapped: bool = False) -> st
         text = screen_text(pilot)
         return flowing(text) if wrapped else text
 
-    await until(pilot, lambda: all(text in shown() for text in texts))
+    try:
+        await until(pilot, lambda: all(text in shown() for text in texts))
+    except AssertionError:
+        missing = [text for text in texts if text not in shown()]
+        raise AssertionError(f"not on screen: {missing}\n{screen_text(pilot)}") from None
     return screen_text(pilot)
 
 
@@ -175,51 +178,64 @@ def cut_headers(drawing: Drawing) -> list[str]:
     return cut
 
 
-@pytest.mark.parametrize("slug", registry.slugs())
 async def test_every_board_at_80x24(
-    server_url: str, account: config.Credentials, slug: str, language: str
+    server_url: str, account: config.Credentials, language: str
 ) -> None:
-    """Deal 0 of every game, in both languages: every pile's id and cards, the
-    counters (redeals left…) whole, every key; compact foundations still say which
-    way they build; no pile header cut short with ``…`` (issue 47: ``FA-S…``,
-    ``X…``): a header too long for its room is the pile's id (and direction), and
-    its whole title is on the hint line when the cursor is on it."""
-    app = PasyansApp(server_url, launch=Launch(game=slug, mode=Mode.DEAL, seed=0))
+    """Deal 0 of every game, in both languages (one app each, each game's board in
+    place of the last one's): every pile's id and cards, the counters (redeals left…)
+    whole, every key; compact foundations still say which way they build; no pile header
+    cut short with ``…`` (issue 47: ``FA-S…``, ``X…``): a header too long for its
+    room is the pile's id (and direction), and its whole title is on the hint line
+    when the cursor is on it."""
+    app = PasyansApp(server_url)
     async with app.run_test(size=SMALL) as pilot:
-        board = await on_board(pilot)
-        counters = str(board.query_one("#counters", Static).render())
-        await until(pilot, lambda: flowing(counters) in flowing(screen_text(pilot)))
-        await pilot.pause()  # laid out: every message the screen had is handled
-        shown = screen_text(pilot)
-        view = board.query_one("#board")
-        scroll = board.query_one("#scroll")
-        assert off_screen(view, scroll.scrollable_content_region) == [], (slug, shown)  # type: ignore[arg-type]
+        await until(pilot, lambda: isinstance(app.screen, DailyScreen))
+        for slug in registry.slugs():
+            board = await deal_0_instead(pilot, slug)
+            await one_board_at_80x24(pilot, board, slug, language)
+
+
+async def one_board_at_80x24(
+    pilot: Pilot[int], board: BoardScreen, slug: str, language: str
+) -> None:
+    """The checks of :func:`test_every_board_at_80x24` on one board."""
+    counters = str(board.query_one("#counters", Static).render())
+    await until(pilot, lambda: flowing(counters) in flowing(screen_text(pilot)))
+    await pilot.pause()  # laid out: every message the screen had is handled
+    shown = screen_text(pilot)
+    view = board.query_one("#board")
+    scroll = board.query_one("#scroll")
+    lost = off_screen(view, scroll.scrollable_content_region)  # type: ignore[arg-type]
+    assert lost == [], (slug, language, lost, shown)
+    try:
         await all_keys_shown(pilot)
-        drawing = board.query_one(BoardView).drawing
-        assert cut_headers(drawing) == [], (slug, language, drawing.plain())
-        for pid, whole in drawing.cut.items():  # a shortened title, whole on the hint line
-            board.cursor = pid
-            board.redraw()
+    except AssertionError as exc:
+        raise AssertionError(f"{slug} ({language}): {exc}") from None
+    drawing = board.query_one(BoardView).drawing
+    assert cut_headers(drawing) == [], (slug, language, drawing.plain())
+    for pid, whole in drawing.cut.items():  # a shortened title, whole on the hint line
+        board.cursor = pid
+        board.redraw()
 
-            def said(w: str = whole) -> bool:
-                return w in str(board.query_one("#hint").render())
+        def said(w: str = whole) -> bool:
+            return w in str(board.query_one("#hint").render())
 
-            await until(pilot, said)
-        if language == "ru":
-            return
-        if slug in ("travellers", "cotillion", "little_packs", "travellers_aces"):
-            for pile in board.piles:
-                label = str(pile.get("label") or "")
-                if pile.get("kind") == "foundation" and "→" in label:
-                    end = label.partition("→")[2]
-                    pid = str(pile["id"])
-                    assert (
-                        f"{pid} →{end}" in shown
-                        or f"{pid}→{end}" in shown
-                        or (f"{pid} {label}" in shown)
-                    ), (pid, shown)
-        if "redeals" in counters:
-            assert "redeals left" in flowing(shown)
+        await until(pilot, said)
+    if language == "ru":
+        return
+    if slug in ("travellers", "cotillion", "little_packs", "travellers_aces"):
+        for pile in board.piles:
+            label = str(pile.get("label") or "")
+            if pile.get("kind") == "foundation" and "→" in label:
+                end = label.partition("→")[2]
+                pid = str(pile["id"])
+                assert (
+                    f"{pid} →{end}" in shown
+                    or f"{pid}→{end}" in shown
+                    or (f"{pid} {label}" in shown)
+                ), (slug, pid, shown)
+    if "redeals" in counters:
+        assert "redeals left" in flowing(shown), (slug, shown)
 
 
 async def test_end_screen_and_rules_at_80x24(server_url: str, account: config.Credentials) -> None:

@@ -22,6 +22,7 @@ from client.drawing import (
     draw,
     draw_with,
     header,
+    redrawn,
     short_header,
 )
 from client.text import state_text
@@ -231,6 +232,25 @@ def test_marks_style_the_piles() -> None:
     assert "bold reverse yellow" in styles
     assert "bold black on green" in styles
     assert rich.plain == draw(piles).rich().plain
+
+
+@pytest.mark.parametrize("slug", registry.slugs())
+def test_marks_change_no_size(slug: str) -> None:
+    """A board whose marks changed (the cursor, a source and its targets) is drawn in
+    the density chosen without them (``redrawn``: the board screen draws once, not once
+    a density): what ``draw`` chooses with the marks is the same drawing."""
+    state = engine_state(slug, 0)
+    piles = state["view"]["piles"]
+    ids = [str(p["id"]) for p in piles]
+    move = next((m for m in state["legal"] if "from" in m), None)
+    marks = Marks(cursor=ids[-1], sources=frozenset(ids[:3]))
+    if move is not None:  # every mark at once: a source, its targets, the cursor
+        source = str(move["from"])
+        targets = frozenset(str(m["to"]) for m in state["legal"] if m.get("from") == source)
+        marks = Marks(source=source, targets=targets, sources=frozenset(ids), cursor=ids[-1])
+    for width, height in ((100, 40), (78, 17)):  # a roomy board is the full drawing
+        plain = draw(piles, width=width, height=height)
+        assert redrawn(plain, piles, marks) == draw(piles, marks, width=width, height=height)
 
 
 def test_the_chosen_card_is_marked() -> None:

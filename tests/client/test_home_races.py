@@ -38,11 +38,14 @@ async def friend(server_url: str) -> AsyncIterator[TestClient]:
 S = TypeVar("S", bound=Screen[Any])
 
 
-async def showing(pilot: Pilot[int], kind: type[S], part: str = "") -> S:
-    """The app's screen once it is a ``kind`` (with ``part`` composed, a selector)."""
+async def showing(pilot: Pilot[int], kind: type[S], part: str = "", every: float = 0.02) -> S:
+    """The app's screen once it is a ``kind`` (with ``part`` composed, a selector),
+    asked every ``every`` seconds."""
     app = pilot.app
     await until(
-        pilot, lambda: isinstance(app.screen, kind) and (not part or bool(app.screen.query(part)))
+        pilot,
+        lambda: isinstance(app.screen, kind) and (not part or bool(app.screen.query(part))),
+        every=every,
     )
     screen = app.screen
     assert isinstance(screen, kind)

@@ -12,13 +12,12 @@ from client import config
 from client.app import PasyansApp
 from client.drawing import FULL, Drawing, draw
 from client.launch import Launch
-from client.screens.board import BoardScreen
 from client.screens.home import DailyScreen
 from client.widgets import BoardView
 from protocol.messages import Mode
 from server.patience import registry
 
-from .test_app import on_board, until
+from .test_app import deal_0_instead, on_board, until
 from .test_home_races import in_lobby, on_race_board
 from .views import engine_state
 
@@ -55,8 +54,7 @@ async def test_every_game_is_on_screen_at_100_columns(
         await until(pilot, lambda: isinstance(app.screen, DailyScreen))
         squeezed = []
         for slug in registry.slugs():
-            await app.open_game(slug, Mode.DEAL, seed=0)
-            board: BoardScreen = await on_board(pilot)
+            board = await deal_0_instead(pilot, slug)
             await pilot.pause()
             view = board.query_one(BoardView)
             scroll = board.query_one("#scroll", ScrollableContainer)
@@ -69,8 +67,6 @@ async def test_every_game_is_on_screen_at_100_columns(
             if view.density != FULL:
                 squeezed.append(slug)
                 assert f"{view.density.name} layout" in str(board.query_one("#title").render())
-            await pilot.press("q")
-            await until(pilot, lambda: isinstance(app.screen, DailyScreen))
         assert "little_packs" in squeezed and "cotillion" in squeezed
 
 

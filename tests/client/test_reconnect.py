@@ -44,22 +44,34 @@ class Restartable:
 
     async def start(self) -> None:
         """The same port again, as a restarted deployment would have (same Redis)."""
-        await asyncio.to_thread(self.server.start)
+        await asyncio.to_thread(again, self.server)
+
+
+def again(server: ServerProcess) -> None:
+    """Start ``server`` on the port it had."""
+    server.start(port=server.port)
+
+
+@pytest.fixture(scope="module")
+def module_server(redis_url: str) -> Iterator[ServerProcess]:
+    """The module's server (on the session's Redis): its tests stop and start it, each
+    leaves it running for the next (and the next starts it if one did not)."""
+    server = ServerProcess("--log-level", "warning", redis_url=redis_url).start()
+    try:
+        yield server
+    finally:
+        server.kill()
 
 
 @pytest.fixture
-def restartable(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Restartable]:
-    """A server of its own (on the session's Redis) that a test may stop and start."""
-    server = ServerProcess("--log-level", "warning", redis_url=redis_url).start()
-    port = server.port
-    monkeypatch.setattr("deploy.procs.free_port", lambda: port)
+def restartable(module_server: ServerProcess, monkeypatch: pytest.MonkeyPatch) -> Restartable:
+    """A server of the module's own that a test may stop and start: up when it begins."""
+    if module_server.process is None or module_server.process.poll() is not None:
+        again(module_server)
     # The client reconnects for RECONNECT_PATIENCE (15 s) by default: a restart on a
     # loaded machine may take longer, and these tests are about carrying on after it.
     monkeypatch.setattr("client.connection.RECONNECT_PATIENCE", GUARD)
-    try:
-        yield Restartable(server)
-    finally:
-        server.kill()
+    return Restartable(module_server)
 
 
 async def signed_in(url: str) -> config.Credentials:
@@ -120,9 +132,15 @@ async def test_a_move_typed_after_a_restart_is_played_at_once(
         assert "Move the 2♥ from column 3 (T3) to foundation 2 (FA-H)" in status_of(app)()
 
 
-async def test_an_idle_board_notices_a_frozen_server(restartable: Restartable) -> None:
+async def test_an_idle_board_notices_a_frozen_server(
+    restartable: Restartable, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A server that stops answering closes no socket: the keep-alive pings notice."""
     assert PING_INTERVAL + PING_TIMEOUT + CLOSE_TIMEOUT < NOTICE
+    # the pings of the app's connection come faster than the product's, so that the
+    # test waits less for the notice (the settings themselves are checked above)
+    monkeypatch.setattr("client.connection.PING_INTERVAL", 0.5)
+    monkeypatch.setattr("client.connection.PING_TIMEOUT", 1.0)
     await signed_in(restartable.url)
     app = PasyansApp(restartable.url, launch=Launch(game="crescent", mode=Mode.DEAL, seed=0))
     async with app.run_test(size=SIZE) as pilot:
@@ -168,7 +186,7 @@ def restart(
 ) -> Callable[[], None]:
     def run() -> None:
         server.terminate()
-        server.start()
+        again(server)
         if meanwhile is not None:
             meanwhile()
 

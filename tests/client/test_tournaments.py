@@ -31,8 +31,15 @@ from .test_app import until
 from .test_home_races import showing
 
 #: seconds a tournament's minute lasts on this module's server: a 5-minute one runs in
-#: 20 s, room for a deal resigned and the next one dealt on a loaded machine
-MINUTE = 4.0
+#: 10 s, room for its first deal dealt, resigned and the next one dealt on a loaded
+#: machine (under 2 s on a quiet one: the screen notices the start at its next tick)
+MINUTE = 2.0
+#: seconds ahead the test's tournament starts: room for the lobby, ``j`` and the code
+#: typed, and the tournament's screen counting down (a second on a quiet machine)
+LEAD = 5.0
+#: seconds between two looks while the test waits for the start or the end (the
+#: screen notices either at its once-a-second tick)
+SLOW = 0.2
 
 
 @pytest.fixture(scope="module")
@@ -121,7 +128,7 @@ async def test_lobby_countdown_deals_and_podium_at_80x24(
         await showing(pilot, DailyScreen)
         await pilot.press("t")
         await showing(pilot, TournamentsScreen)
-        made = await create(friend, lead=4 * MINUTE)
+        made = await create(friend, lead=LEAD)
         code = str(made["code"])
         await pilot.press("j")
         await showing(pilot, JoinTournamentScreen)
@@ -131,7 +138,7 @@ async def test_lobby_countdown_deals_and_podium_at_80x24(
         shown = await on_screen(pilot, "Starts in", code, "2 players")
         assert f"#tournament/{code}" in shown
         # the start: deal 1 on the board, the standings beside it, all at 80×24
-        board = await showing(pilot, TournamentBoardScreen, "#tour-panel")
+        board = await showing(pilot, TournamentBoardScreen, "#tour-panel", every=SLOW)
         assert board.deal == 1 and board.state["mode"] == "tournament"
         shown = await on_screen(pilot, f"Tournament {code}", "deal 1", "you: 0 points")
         assert me.player in shown and str(friend.player) in shown
@@ -142,7 +149,7 @@ async def test_lobby_countdown_deals_and_podium_at_80x24(
         await until(pilot, lambda: board.deal == 2 and board.state["game_id"] != first)
         await on_screen(pilot, "deal 2")
         # the end: the podium, the player's place among the two
-        podium = await showing(pilot, PodiumScreen, "#podium")
+        podium = await showing(pilot, PodiumScreen, "#podium", every=SLOW)
         shown = await on_screen(pilot, "the podium", "You finished")
         assert "1. " in shown and "2. " in shown and "of 2 with" in shown
         assert podium.tournament["status"] == "finished"
