@@ -50,24 +50,30 @@ def redis_binary(pubsub_kind: str) -> str:
 
 class Deployments:
     """The package's deployments, one a kind of pub/sub, each started when a test
-    first asks for it; :meth:`stop` stops them all (a later test starts its kind's
-    again)."""
+    first asks for it; :meth:`discard` stops one (after a test that restarted a node
+    of it: the next test gets a fresh one), :meth:`stop` them all (a later test
+    starts its kind's again)."""
 
     def __init__(self) -> None:
-        self.stack = contextlib.ExitStack()
-        self.made: dict[str, LocalDeployment] = {}
+        self.made: dict[str, tuple[LocalDeployment, contextlib.ExitStack]] = {}
 
     def get(self, kind: str, binary: str) -> LocalDeployment:
         if kind not in self.made:
+            stack = contextlib.ExitStack()
             started = LocalDeployment(
                 instances=2, masters=3, server_args=server_args(), redis_server=binary
             )
-            self.made[kind] = self.stack.enter_context(started)
-        return self.made[kind]
+            self.made[kind] = (stack.enter_context(started), stack)
+        return self.made[kind][0]
+
+    def discard(self, kind: str) -> None:
+        made = self.made.pop(kind, None)
+        if made is not None:
+            made[1].close()
 
     def stop(self) -> None:
-        self.made.clear()
-        self.stack.close()
+        for kind in list(self.made):
+            self.discard(kind)
 
 
 DEPLOYMENTS = Deployments()
@@ -95,7 +101,7 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
         DEPLOYMENTS.stop()
 
 
-@pytest.fixture(scope="package")
+@pytest.fixture
 def deployment(pubsub_kind: str, redis_binary: str, deployments: Deployments) -> LocalDeployment:
     return deployments.get(pubsub_kind, redis_binary)
 

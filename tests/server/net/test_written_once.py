@@ -119,5 +119,7 @@ async def test_a_rules_page_comes_in_the_language_asked_else_english(
     english = Path("docs/games/carpet.md").read_text(encoding="utf-8")
     (tmp_path / "carpet.md").write_text(english, encoding="utf-8")
     monkeypatch.setattr(catalogue, "DOCS", tmp_path)
+    # and none of the pages an earlier test of this process had read (they are kept)
+    monkeypatch.setattr(catalogue, "_PAGES", {})
     en = await client.call(P.Op.RULES, game="carpet", lang="ru")
     assert en["lang"] == "en" and en["text"] == english and en["html"].startswith("<h1>")
