@@ -452,6 +452,10 @@ class Tournaments:
             gid=gid,
             commitment=info.commitment,
         )
+        if rec.status != GameStatus.PLAYING and now >= info.ends_at:
+            # a deal that ended after the tournament did is not scored, so it stays the
+            # entrant's current one: over, rather than that finished deal again
+            raise forbidden("error.tournament_over", "this tournament is over")
         if rec.seq == 0:
             await self.store.set_game_fields(gid, {"tour": info.tid, "deal": deal})
         if not current:

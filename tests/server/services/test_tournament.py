@@ -134,6 +134,12 @@ async def test_a_tournament_from_creation_to_its_podium(
         assert stats["tournaments"] == {"played": 1, "won": 1, "podiums": 1, "best": 1}
     late = await bob.error("tournament_join", code=code)
     assert late["key"] == "error.tournament_over"
+    # a deal that ends after the tournament did is not scored: the tournament is over
+    # for its player (it once dealt that finished deal again, and a script looped)
+    clock.advance(seconds=1)  # after the end, not at it
+    after = (await bob.call("resign", game_id=second["state"]["game_id"]))["state"]
+    assert after["status"] == "lost"
+    assert (await bob.error("tournament_play", tournament_id=tid))["key"] == "error.tournament_over"
 
 
 async def test_a_tournaments_limits_and_refusals(
