@@ -243,8 +243,10 @@ class Walk:
         self.page.wait_for_selector(ready)
         # names are no words: those of the players the module's other tests made too
         # (a leaderboard's rows), each marked data-player
-        self.allowed.update(self.page.evaluate(PLAYERS))
-        words = self.foreign(self.page.evaluate(SHOWN), self.allowed)
+        # both read at once: a row drawn between two reads would be a word, not a name
+        names, shown = self.page.evaluate(f"() => [({PLAYERS})(), ({SHOWN})()]")
+        self.allowed.update(names)
+        words = self.foreign(shown, self.allowed)
         if words:
             self.bad[screen] = words
 

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -19,7 +20,7 @@ import redis.asyncio as aioredis
 from server.net import App
 from server.store.durability import Durability
 from server.store.errors import NotReplicated
-from tests.support import GUARD, RedisProcess, connect, running_app
+from tests.support import GUARD, RedisProcess, connect, eventually, running_app
 from tests.support.server import server_settings
 
 
@@ -80,7 +81,18 @@ async def test_replicated_answers_unavailable_when_no_replica_confirms() -> None
             connect(f"ws://127.0.0.1:{app.port}/ws") as c,
         ):
             await c.register("lagging")
-            state = await c.start("crescent", "deal", seed=4)
+
+            async def started() -> dict[str, Any] | None:
+                """The game, started again while its start is not confirmed in the
+                0.3 s (a loaded machine's replica may be slower, even unpaused)."""
+                reply = await c.request("start", game="crescent", mode="deal", seed=4)
+                if not reply["ok"]:
+                    assert reply["error"]["code"] == "unavailable", reply
+                    return None
+                result: dict[str, Any] = reply["state"]
+                return result
+
+            state = await eventually(started, what="a start the replica confirms")
             move = state["legal"][0]
             with paused(replica):
                 err = await c.error("move", game_id=state["game_id"], seq=state["seq"], move=move)
