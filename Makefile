@@ -24,17 +24,18 @@ $(VENV): $(BIN)/activate
 run: $(VENV)
 	$(BIN)/pasyans-server serve
 
-# Three worker processes, a test file each at a time (its module fixtures stay whole):
-# tests spend about a third of their time waiting on servers, sockets, subprocesses
-# and paced clients, so a third worker fills the two cores' idle time (measured quiet
-# on this 2-core machine: 3 m 17 s with -n 2, 2 m 38 s with -n 3;
-# docs/history/performance-rounds.md).
+# Four worker processes, a test file each at a time (its module fixtures stay whole;
+# tests/cluster and tests/races a directory each, for their shared deployment), the
+# longest first (tests/durations.json; tests/conftest.py): tests spend more than a third
+# of their time waiting on servers, browsers, sockets and paced clients, so workers
+# beyond the two cores fill the idle time (measured quiet on this 2-core machine,
+# 2026-12-07: 4 m 47 s with -n 3, 4 m 22 s with -n 4; docs/performance.md).
 # Bytecode is written even where the environment says not to (PYTHONDONTWRITEBYTECODE,
 # set on this machine): without it every worker compiles the project and rewrites every
 # test module's asserts again, and so does every server a test starts (a fifth of the
 # suite's CPU: 2 m 47 s against 3 m 19 s, docs/history/performance-rounds.md).
 test: $(VENV)
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n 3 --dist loadfile --no-loadscope-reorder
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n 4 --dist loadfile --no-loadscope-reorder
 
 LINTED := server client protocol tests bench deploy tools
 
