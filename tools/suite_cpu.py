@@ -6,7 +6,8 @@ The suite is CPU-bound on a 2-core machine (issue 45): its wall time is about it
 over two, so the CPU, not the seconds a test waits, is what to cut. CPU time also
 varies less than wall time with the machine's load.
 
-    PASYANS_SUITE_CPU=/tmp/cpu .venv/bin/python -m pytest -n 4 --dist loadfile --no-loadscope-reorder -p tools.suite_cpu
+    PASYANS_SUITE_CPU=/tmp/cpu .venv/bin/python -m pytest -n 4 --dist loadfile \
+        --no-loadscope-reorder -p tools.suite_cpu
     .venv/bin/python -m tools.suite_cpu /tmp/cpu [--top 40] [--durations tests/durations.json]
 
 ``--durations`` writes each file's wall time (its tests' sum) for the suite's schedule:
