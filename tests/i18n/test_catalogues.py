@@ -4,7 +4,6 @@ every language, Russian is Russian, and the compiled files agree with the source
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,14 +17,8 @@ _LATIN = re.compile(r"[A-Za-z]{2,}")
 _CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def extracted_once() -> Iterator[None]:
-    """The sources' messages extracted once for the module's tests (a CPU second each
-    time: Babel reads every source; issue 45)."""
-    found = list(i18n.extracted())
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(i18n, "extracted", lambda: iter(found))
-        yield
+#: the sources' messages extracted once for the module (tests/i18n/conftest.py)
+pytestmark = pytest.mark.usefixtures("extracted_once")
 
 
 def keyed(msgid: str) -> bool:

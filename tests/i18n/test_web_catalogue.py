@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 
 import pytest
 
@@ -16,14 +15,8 @@ from tools import i18n
 MARKED = re.compile(r'\b(?:_|N_|ngettext)\(\s*"((?:[^"\\]|\\.)*)"')
 
 
-@pytest.fixture(scope="module", autouse=True)
-def extracted_once() -> Iterator[None]:
-    """The sources' messages extracted once for the module's tests (a CPU second each
-    time: Babel reads every source; issue 45)."""
-    found = list(i18n.extracted())
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(i18n, "extracted", lambda: iter(found))
-        yield
+#: the sources' messages extracted once for the module (tests/i18n/conftest.py)
+pytestmark = pytest.mark.usefixtures("extracted_once")
 
 
 def marked_in_web() -> set[str]:
