@@ -210,6 +210,7 @@ def test_a_drag_reaches_a_pile_off_screen(page: Any) -> None:
     foundations is below the grid, off screen; a card held at the board's lower edge
     scrolls the board until its foundation shows."""
     page.set_viewport_size(PHONE)
+    page.wait_for_selector("[data-field=name], [data-game=crescent]")  # run alone: a new page
     if page.locator("[data-field=name]").count():
         sign_in(page, "Тяга")
     for _ in range(10):  # deals until one has a move to a pile below the fold
@@ -226,13 +227,19 @@ def test_a_drag_reaches_a_pile_off_screen(page: Any) -> None:
         page.click("details.more:not(.action-group) > summary")
         state = held(page)
         moves = [m for m in state["legal"] if "from" in m]
-        lowest = page.evaluate(  # the move whose target is lowest on the board
+        lowest = page.evaluate(  # of the moves whose card shows, the one whose target is lowest
             """(moves) => {
                  const b = document.querySelector('section.game .board').getBoundingClientRect();
-                 const top = (m) =>
-                   document.querySelector(`[data-pile="${m.to}"]`).getBoundingClientRect().top;
-                 const i = moves.reduce((best, m, i) => (top(m) > top(moves[best]) ? i : best), 0);
-                 return moves.length && top(moves[i]) > b.bottom ? i : -1; }""",
+                 const box = (q) => document.querySelector(q).getBoundingClientRect();
+                 const top = (i) => box(`[data-pile="${moves[i].to}"]`).top;
+                 const shown = (m) => {  // the card to grab: its middle on the board's view
+                   const c = [...document.querySelectorAll(`[data-pile="${m.from}"] [data-index]`)]
+                     .at(-1).getBoundingClientRect();
+                   const x = c.x + c.width / 2, y = c.y + c.height / 2;
+                   return x > b.left && x < b.right && y > b.top && y < b.bottom; };
+                 const ok = [...moves.keys()].filter((i) => shown(moves[i]));
+                 const i = ok.reduce((best, i) => (top(i) > top(best) ? i : best), ok[0]);
+                 return ok.length && top(i) > b.bottom ? i : -1; }""",
             moves,
         )
         if lowest >= 0:
