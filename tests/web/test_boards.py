@@ -48,6 +48,20 @@ SHOWN = """() => { const g = window.pasyans.app.game;
           status: g.state.status, source: g.source, queue: g.queue.length,
           pumping: g.pumping, inflight: g.inflight}; }"""
 
+#: the middle of a pile, once the board has stopped scrolling (two frames alike), in
+#: whole pixels
+STILL_MIDDLE = """async (pid) => {
+  const b = document.querySelector('section.game .board');
+  const frame = () => new Promise((done) => requestAnimationFrame(done));
+  for (let last = null; ; ) {
+    await frame();
+    const now = `${b.scrollLeft},${b.scrollTop}`;
+    if (now === last) break;
+    last = now;
+  }
+  const r = document.querySelector(`[data-pile="${pid}"]`).getBoundingClientRect();
+  return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]; }"""
+
 #: what is wrong with the board as drawn, in words (an empty list: nothing)
 MEASURE = (
     """() => {
@@ -261,6 +275,16 @@ def test_a_drag_reaches_a_pile_off_screen(page: Any) -> None:
     )
     box = page.locator(f"[data-pile='{move['to']}']").bounding_box()
     assert box["y"] + box["height"] <= board["y"] + board["height"] + 1
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=3)
+    at = None
+    for _ in range(10):  # over the target; near a side edge the board scrolls on: follow it
+        middle = page.evaluate(STILL_MIDDLE, move["to"])
+        if middle == at:
+            break
+        page.mouse.move(*middle, steps=3)
+        at = middle
     page.mouse.up()
-    page.wait_for_selector(f"section.game[data-seq='{state['seq'] + 1}']")
+    page.wait_for_function(
+        "(seq) => Number(document.querySelector('section.game').dataset.seq) > seq",
+        arg=state["seq"],
+    )
+    assert len(held(page)["piles"][move["to"]]) == len(state["piles"][move["to"]]) + 1
