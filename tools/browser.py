@@ -11,8 +11,18 @@ import shutil
 import uuid
 from typing import Any
 
-#: the Chromium to drive (PASYANS_CHROMIUM overrides): Debian's, never a download
+#: the Chromium to drive (PASYANS_CHROMIUM overrides): Debian's, never a download. The
+#: full browser, as players run it: the benchmark and the screenshots.
 CHROMIUM = os.environ.get("PASYANS_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+
+#: the Chromium the browser tests drive (PASYANS_CHROMIUM overrides): Debian's
+#: chromium-headless-shell when installed (.ci/run installs it), the same release's Blink
+#: without the full browser around it, as Playwright's own headless default is; a
+#: browser test's Chromium costs about 40 % less CPU there (issue 45: tests/web took 169
+#: CPU-s of Chromium, 98 with the shell). Without it, the full browser.
+TEST_CHROMIUM = (
+    os.environ.get("PASYANS_CHROMIUM") or shutil.which("chromium-headless-shell") or CHROMIUM
+)
 
 
 #: an init script for a browser context that plays by script (tests, benchmarks,

@@ -1,5 +1,6 @@
 """Fixtures of the web client's tests: a real redis-server and server (tests/support),
-and for the browser tests one headless Debian Chromium driven by Playwright.
+and for the browser tests one headless Debian Chromium driven by Playwright (its
+headless shell when installed: tools/browser.py's TEST_CHROMIUM).
 
 The browser is the system's (``apt-get install chromium``), never one Playwright
 downloads: ``playwright==1.64.1`` (dev extras) expects Chromium 156, Debian's. Without
@@ -18,11 +19,12 @@ import pytest
 from tests.support import RedisProcess, ServerProcess
 from tests.support.fixtures import *  # noqa: F403
 from tests.web.pages import Tab, opened
-from tools.browser import CHROMIUM
+from tools.browser import TEST_CHROMIUM
 
 INSTALL = (
-    "the browser tests need Debian's chromium (apt-get install chromium) and the dev "
-    "extras' playwright (pip install -e '.[dev]'); .ci/run installs chromium when missing"
+    "the browser tests need Debian's chromium-headless-shell or chromium (apt-get install "
+    "chromium-headless-shell) and the dev extras' playwright (pip install -e '.[dev]'); "
+    ".ci/run installs the headless shell when missing"
 )
 
 
@@ -43,14 +45,14 @@ def web_server(redis_server: RedisProcess) -> Iterator[ServerProcess]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"no Chromium at {CHROMIUM}: {INSTALL}")
+    if not os.path.exists(TEST_CHROMIUM):
+        pytest.skip(f"no Chromium at {TEST_CHROMIUM}: {INSTALL}")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
         pytest.skip(f"no playwright: {INSTALL}")
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM)
+        browser = p.chromium.launch(executable_path=TEST_CHROMIUM)
         try:
             yield browser
         finally:
