@@ -17,11 +17,17 @@ function later(load, name) {
   let Screen = null;
   const warm = () => (Screen ? Promise.resolve() : load().then((module) => void (Screen = module[name])));
   function Later(props) {
+    const [failed, setFailed] = useState(false);
     const [, ready] = useState(0);
     useEffect(() => {
-      if (!Screen) warm().then(() => ready(1));
+      if (!Screen) warm().then(() => ready(1), () => setFailed(true));
     }, []);
-    return Screen ? html`<${Screen} ...${props} />` : html`<p class="loading" role="status">${W.loading}</p>`;
+    if (Screen) return html`<${Screen} ...${props} />`;
+    // a module that failed to load stays failed in this page: a new page loads it
+    if (failed) {
+      return html`<div role="alert" data-load-failed="1"><p class="error">${W.loadFailed}</p><button class="primary" data-do="load-again" onClick=${() => location.reload()}>${W.loadAgain}</button></div>`;
+    }
+    return html`<p class="loading" role="status">${W.loading}</p>`;
   }
   Later.warm = warm;
   return Later;

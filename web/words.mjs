@@ -14,6 +14,8 @@ export const W = {
   brand: "Пасьянсы", // lang="ru" wherever it shows
   brandLatin: LATIN,
   loading: _("loading…"),
+  loadFailed: _("This screen did not load: the network or the server failed to answer."),
+  loadAgain: _("Try again"),
   connecting: _("connecting to the server…"),
   signingIn: _("signing in…"),
   close: _("Close"),

@@ -42,13 +42,20 @@ def embedded_redis(server: ServerProcess) -> int:
 
 
 async def probe(
-    url: str, killed: asyncio.Event, out: dict[str, float], log: Callable[[], str]
+    url: str,
+    ready: asyncio.Event,
+    killed: asyncio.Event,
+    out: dict[str, float],
+    log: Callable[[], str],
 ) -> None:
     """One raw player (no retry of its own) moving every 20 ms: when its moves were
-    first refused after the kill, and when one was played again."""
+    first refused after the kill, and when one was played again. ``ready`` once it has
+    its game: the kill waits for it (on a loaded machine the load may reach the kill
+    first)."""
     async with connect(url) as c:
         await c.register(f"probe{os.getpid()}")
         state = await c.start("crescent", "deal", seed=5)
+        ready.set()
         await killed.wait()
         deadline = time.monotonic() + GUARD
         while time.monotonic() < deadline:
@@ -76,14 +83,19 @@ async def test_kill_the_embedded_redis_under_load_loses_no_acknowledged_move(
     players = make_players(url, PLAYERS, stem="redis9")
     deadline = time.monotonic() + SECONDS
     load = asyncio.gather(*(p.play(MOVES, deadline=deadline) for p in players))
-    killed = asyncio.Event()
+    ready, killed = asyncio.Event(), asyncio.Event()
     seen: dict[str, float] = {}
-    probing = asyncio.create_task(probe(url, killed, seen, server.output))
+    probing = asyncio.create_task(probe(url, ready, killed, seen, server.output))
 
     def acked_moves() -> int:
         return sum(p.moves for p in players)
 
     await eventually(lambda: acked_moves() >= KILL_AFTER, what=f"{KILL_AFTER} moves")
+    waiting = asyncio.create_task(ready.wait())
+    await asyncio.wait({waiting, probing}, timeout=GUARD, return_when=asyncio.FIRST_COMPLETED)
+    if probing.done():  # it failed before the kill: say why
+        await probing
+    assert ready.is_set(), "the probe had no game after the hang guard"
     redis = embedded_redis(server)
     at = time.monotonic()
     os.kill(redis, signal.SIGKILL)

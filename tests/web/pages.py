@@ -50,9 +50,20 @@ def opened(
     page.goto(base(server))
     try:
         yield page
+    except BaseException:  # pytest.fail's too
+        told(page)
+        raise
     finally:
         context.close()
     assert not errors, errors
+
+
+def told(page: Any) -> None:
+    """What a page showed when its test failed (its address and words), printed: the
+    failure's report shows it (a CI run keeps no browser)."""
+    with suppress(Exception):  # a page already closed or hung tells nothing
+        text = page.inner_text("body", timeout=5000)[:1500]
+        print(f"the page at {page.url} showed:\n{text}")
 
 
 class Tab:
@@ -83,6 +94,9 @@ class Tab:
         self.errors.clear()
         try:
             yield self
+        except BaseException:  # pytest.fail's too
+            told(page)
+            raise
         finally:
             for event, handler in self.added:
                 with suppress(KeyError):  # a ``once`` already heard

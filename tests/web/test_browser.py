@@ -488,3 +488,21 @@ def test_a_visitor_not_signed_in_is_reconnected_without_a_banner(
         assert page.evaluate("() => window.bannerSeen") is False
         sign_in(page, "Тоня")
         assert page.evaluate("() => window.bannerSeen") is False
+
+
+def test_a_screen_that_fails_to_load_says_so_and_loads_on_a_try_again(page: Any) -> None:
+    """A screen's module is fetched when first shown (web/app.mjs ``later``): when the
+    fetch fails, the page says so in words with a button to try again, never a
+    "loading…" for ever; the button loads the page again, and the screen shows."""
+    page.route("**/screens/account.mjs", lambda route: route.abort("connectionfailed"))
+    try:
+        page.reload()  # the screens are fetched ahead once the first shows: this one fails
+        sign_in(page, "Сбой")
+        page.click("a[href='#account']")
+        page.wait_for_selector("[data-load-failed]")
+        assert "did not load" in page.inner_text("[data-load-failed]")
+        assert not page.locator("p.loading").count()
+    finally:
+        page.unroute("**/screens/account.mjs")
+    page.click("[data-do=load-again]")
+    page.wait_for_selector("section.account [data-field=lang]")
