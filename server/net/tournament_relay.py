@@ -37,7 +37,7 @@ class TournamentRelay:
         self.subscribers: dict[str, dict[str, bool]] = {}
         self.names: dict[str, str] = {}
         self.dirty: set[str] = set()
-        #: tournament → the status last sent
+        #: tournament → the status last sent (", ended" once its end was written)
         self.sent: dict[str, str] = {}
         self.wake = asyncio.Event()
         #: events sent (a benchmark's count)
@@ -75,17 +75,21 @@ class TournamentRelay:
             self.wake.clear()
             now = self.tournaments.clock.now_ms()
             for tid in list(self.subscribers):
+                # the mark goes before the reads: a change published while they wait
+                # marks the tournament again, for the next batch (taken after them, its
+                # end, written meanwhile, was lost: no event ever showed the seeds)
+                changed = tid in self.dirty
+                self.dirty.discard(tid)
                 try:
                     info = await self.tournaments.info(tid)
                     if info is None:
                         self.subscribers.pop(tid, None)
                         continue
                     status = str(self.tournaments.status(info))
-                    if self.sent.get(tid) != status:
-                        self.dirty.add(tid)
-                    if tid in self.dirty:
-                        self.dirty.discard(tid)
-                        self.sent[tid] = status
+                    # its end written is news too, published or not (the seeds show)
+                    stage = f"{status}, ended" if info.ended else status
+                    if changed or self.sent.get(tid) != stage:
+                        self.sent[tid] = stage
                         await self.send(info)
                     if status == "finished" and info.ended and now > info.ends_at:
                         # the last event went out; nothing changes any more
@@ -93,8 +97,10 @@ class TournamentRelay:
                 except asyncio.CancelledError:
                     raise
                 except OUTAGE as exc:  # a storage outage: the next batch tries again
+                    self.dirty.add(tid)
                     log.warning("tournament %s's events: %r", tid, exc)
                 except Exception:
+                    self.dirty.add(tid)
                     log.warning("tournament %s's events", tid, exc_info=True)
             await asyncio.sleep(self.period)  # a batch at most every period
 
