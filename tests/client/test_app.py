@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from client import config, launch
 from client.app import PasyansApp
@@ -33,8 +34,20 @@ async def until(
     """Wait for the app to get where ``cond`` says (``timeout``: a hang guard), asking
     every ``every`` seconds (longer for what comes seconds later: each ask lets the
     app lay out and paint what changed)."""
-    await eventually(
-        cond, what="the app never got there", guard=timeout, every=every, pause=pilot.pause
+    await eventually(cond, what=lambda: where(pilot), guard=timeout, every=every, pause=pilot.pause)
+
+
+def where(pilot: Pilot[int]) -> str:
+    """Where the app is instead (a failure's message): its screen, what has the keys,
+    and the words of its texts."""
+    screen = pilot.app.screen
+    try:
+        words = " | ".join(str(w.render()).strip()[:80] for w in screen.query(Static))
+    except Exception as exc:
+        words = repr(exc)
+    return (
+        f"the app never got there: on {type(screen).__name__}, keys to "
+        f"{type(pilot.app.focused).__name__}, showing {words[:800]}"
     )
 
 

@@ -27,6 +27,12 @@ from .conftest import fresh_name
 from .test_app import SIZE, until
 
 
+def typing_in(app: Any) -> bool:
+    """The dialog's code field has the keys (focused when the dialog is mounted: keys
+    pressed before that, faster than any typist, go nowhere)."""
+    return isinstance(app.focused, Input)
+
+
 @pytest.fixture
 async def friend(server_url: str) -> AsyncIterator[TestClient]:
     """Another player, on their own connection."""
@@ -124,7 +130,7 @@ async def test_a_new_race_on_a_fresh_deal_then_back_to_it(
         await pilot.press("q", "y")  # leave the race's board: back home, the game goes on
         await until(pilot, lambda: app.screen is home)
         await pilot.press("j")
-        await until(pilot, lambda: isinstance(app.screen, JoinRaceScreen))
+        await until(pilot, lambda: isinstance(app.screen, JoinRaceScreen) and typing_in(app))
         await pilot.press(*str(race["code"]), "enter")
         board = await on_race_board(pilot)  # a member coming back gets the race's board
         assert board.state["game_id"] == game_id
@@ -176,7 +182,7 @@ async def test_join_checks_the_code_and_shows_the_servers_refusals(
     async with app.run_test(size=SIZE) as pilot:
         home = await at_home(pilot)
         await click_footer(pilot, "j")
-        await until(pilot, lambda: isinstance(app.screen, JoinRaceScreen))
+        await until(pilot, lambda: isinstance(app.screen, JoinRaceScreen) and typing_in(app))
         await pilot.press("enter")
         assert "type the race's code" in text(app.screen, "#why")
         await pilot.press("k", "7", "-", "enter")
@@ -223,7 +229,7 @@ async def test_join_checks_the_code_and_shows_the_servers_refusals(
         left = await friend.call("race_join", code=race["code"])
         assert [p["player"] for p in left["race"]["players"]] == [friend.player]
         await pilot.press("j")
-        await until(pilot, lambda: isinstance(app.screen, JoinRaceScreen))
+        await until(pilot, lambda: isinstance(app.screen, JoinRaceScreen) and typing_in(app))
         await pilot.click("#cancel")
         await until(pilot, lambda: app.screen is home)
 
