@@ -164,6 +164,14 @@ def healthy(port: int) -> bool:
         return False
 
 
+#: how many free ports :meth:`ServerProcess.start` tries when one is taken meanwhile
+PORT_TRIES = 5
+
+
+class PortTaken(RuntimeError):
+    """The port a server was to bind was taken before it did."""
+
+
 class ServerProcess:
     """``pasyans-server serve`` in a subprocess on a free loopback port, with the
     dailies chosen on :data:`QUICK_DAILIES`' tiny budget unless ``env`` says otherwise.
@@ -189,7 +197,21 @@ class ServerProcess:
     def start(self, timeout: float = 60.0, *, port: int | None = None) -> ServerProcess:
         """Start on ``port`` (a restart on the port it had: pass ``self.port``), by
         default a free one; ``timeout``: a hang guard (it is up in a second or two,
-        longer on a loaded machine)."""
+        longer on a loaded machine). A free port found here can be taken by another
+        process before the server binds it (beside other servers and browsers on one
+        machine, it was): then another one is tried, a few times."""
+        ours = not self.metrics_port  # its operator's port too, chosen here
+        for _ in range(PORT_TRIES - 1):
+            try:
+                return self._start(timeout, port)
+            except PortTaken:
+                if port is not None:
+                    raise
+                if ours:
+                    self.metrics_port = 0
+        return self._start(timeout, port)
+
+    def _start(self, timeout: float, port: int | None) -> ServerProcess:
         self.port = port if port is not None else free_port()
         self.metrics_port = self.metrics_port or free_port()
         cmd = [
@@ -225,7 +247,11 @@ class ServerProcess:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"pasyans-server exited: {self.output()}")
+                output = self.output()
+                self._close()
+                if f"{self.port} is in use" in output:
+                    raise PortTaken(f"pasyans-server exited: {output}")
+                raise RuntimeError(f"pasyans-server exited: {output}")
             if self.healthy():
                 return self
             time.sleep(0.05)

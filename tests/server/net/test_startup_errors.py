@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
+from deploy import procs
 from tests.support import GUARD, free_port
 from tests.support.server import ROOT, ServerProcess
 
@@ -99,3 +103,21 @@ def _healthy(port: int) -> bool:
             return bool(r.status == 200)
     except OSError:
         return False
+
+
+def test_a_test_servers_free_port_taken_before_it_binds_is_tried_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """deploy/procs.py's ServerProcess picks a free port, then the server binds it: in
+    between another process took it (beside other servers and browsers, it did), and
+    the server said so and exited. The start tries another port, and the log of the
+    failed one is closed (it was left to the garbage collector, which failed a later
+    test with a ResourceWarning)."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        first = iter([port])
+        monkeypatch.setattr(procs, "free_port", lambda: next(first, None) or free_port())
+        with ServerProcess("--data-dir", str(tmp_path / "data")) as server:
+            assert server.port != port and server.healthy()
