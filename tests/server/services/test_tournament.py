@@ -218,14 +218,14 @@ async def test_a_scheduled_public_tournament_is_in_everyones_lobby(
         assert joined["joined"] and joined["public"]
 
 
-class RacingTheEnd:
+class ChangeDuringARead:
     """The tournaments as the relay sees them (server/net/tournament_relay.py), where
-    its first read of the tournament finished by the clock but not yet ended meets the
-    end written while it waits: the batch holds the tournament as it was before. The
-    end's news is heard during the read (``heard``) or lost (a publish nobody got)."""
+    the first of its reads that ``when`` picks meets ``change(info)`` written while it
+    waits: the batch holds the tournament as it was before. The change's own publish
+    is held back; its news is heard during the read (``heard``) or never."""
 
-    def __init__(self, real: Any, relay: Any, *, heard: bool) -> None:
-        self.real, self.relay, self.heard = real, relay, heard
+    def __init__(self, real: Any, relay: Any, change: Any, *, when: Any, heard: bool) -> None:
+        self.real, self.relay, self.change, self.when, self.heard = real, relay, change, when, heard
         self.raced = False
 
     def __getattr__(self, name: str) -> Any:
@@ -233,18 +233,38 @@ class RacingTheEnd:
 
     async def info(self, tid: str) -> Any:
         got = await self.real.info(tid)
-        finished = got is not None and self.real.status(got) is TournamentStatus.FINISHED
-        if finished and not got.ended and not self.raced:
+        if got is not None and not self.raced and self.when(got):
             self.raced = True
             real_changed = self.real.changed
             self.real.changed = nothing  # its news: here, or never
             try:
-                await self.real.end(got)
+                await self.change(got)
             finally:
                 self.real.changed = real_changed
             if self.heard:
                 self.relay.changed(tid)
         return got
+
+
+async def watched(
+    app: App, clock: FakeClock, ann: TestClient, bob: TestClient, minutes: int
+) -> tuple[Any, str, str]:
+    """Ann's tournament, its deals certified, watched by Bob: the tournaments, its id
+    and its code."""
+    tours = app.services.tournaments if app.services else None
+    assert tours is not None
+    start = clock.now_ms() + 120_000
+    made = (await ann.call("tournament_create", game=GAME, starts_at=start, minutes=minutes))[
+        "tournament"
+    ]
+    tid, code = made["tournament_id"], made["code"]
+    await bob.call("tournament_watch", code=code)
+
+    async def ready() -> bool:
+        return bool((await ann.call("tournament", code=code))["tournament"]["ready"])
+
+    await eventually(ready, what="the deals certified", every=0.1)
+    return tours, tid, code
 
 
 async def nothing(*_: Any) -> None:
@@ -265,22 +285,14 @@ async def test_an_end_written_while_the_events_read_still_reaches_the_watchers(
     seeds, whether the end's news came during the read (a batch once took its mark
     off after reading, and lost it) or never came (the end is a change of its own)."""
     ann, bob = player, player2
-    tours = app.services.tournaments if app.services else None
-    assert tours is not None
-    start = clock.now_ms() + 120_000
-    made = (await ann.call("tournament_create", game=GAME, starts_at=start, minutes=5))[
-        "tournament"
-    ]
-    tid, code = made["tournament_id"], made["code"]
-    await bob.call("tournament_watch", code=code)
-
-    async def ready() -> bool:
-        return bool((await ann.call("tournament", code=code))["tournament"]["ready"])
-
-    await eventually(ready, what="the deals certified", every=0.1)
+    tours, tid, code = await watched(app, clock, ann, bob, minutes=5)
     monkeypatch.setattr(tours, "tick", nothing)  # the end is left to the race below
     relay = app.tournament_relay
-    racing = RacingTheEnd(tours, relay, heard=heard)
+
+    def finished_not_ended(info: Any) -> bool:
+        return tours.status(info) is TournamentStatus.FINISHED and not info.ended
+
+    racing = ChangeDuringARead(tours, relay, tours.end, when=finished_not_ended, heard=heard)
     monkeypatch.setattr(relay, "tournaments", racing)
     clock.advance(seconds=120 + 300)
     while True:
@@ -289,71 +301,3 @@ async def test_an_end_written_while_the_events_read_still_reaches_the_watchers(
             break
     assert racing.raced  # the race happened: the end was written during a read
     assert ev["seeds"] == (await ann.call("tournament", code=code))["tournament"]["seeds"]
-
-
-class ScoringDuringARead:
-    """The tournaments as the relay sees them, where one read of a running tournament
-    meets a deal scored meanwhile (``score``, run once), its news heard during the read
-    and its publish not needed."""
-
-    def __init__(self, real: Any, relay: Any, score: Any) -> None:
-        self.real, self.relay, self.score = real, relay, score
-        self.raced = False
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.real, name)
-
-    async def info(self, tid: str) -> Any:
-        got = await self.real.info(tid)
-        if not self.raced:
-            self.raced = True
-            real_changed = self.real.changed
-            self.real.changed = nothing
-            try:
-                await self.score()
-            finally:
-                self.real.changed = real_changed
-            self.relay.changed(tid)
-        return got
-
-
-async def test_a_change_heard_while_the_events_read_is_sent_in_the_next_batch(
-    app: App,
-    clock: FakeClock,
-    player: TestClient,
-    player2: TestClient,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A deal scored while a batch of events reads the tournament: the batch sends the
-    standings it read, and the next one those with the deal (a batch once took the
-    tournament's mark off after its reads, so the watchers kept the old standings)."""
-    ann, bob = player, player2
-    tours = app.services.tournaments if app.services else None
-    assert tours is not None
-    start = clock.now_ms() + 120_000
-    made = (await ann.call("tournament_create", game=GAME, starts_at=start, minutes=60))[
-        "tournament"
-    ]
-    tid, code = made["tournament_id"], made["code"]
-    await bob.call("tournament_watch", code=code)
-
-    async def ready() -> bool:
-        return bool((await ann.call("tournament", code=code))["tournament"]["ready"])
-
-    await eventually(ready, what="the deals certified", every=0.1)
-    clock.advance(seconds=120)
-    state = (await ann.call("tournament_play", tournament_id=tid))["state"]
-    await bob.next_event("tournament", tournament_id=tid, status="running")
-
-    async def resign() -> None:
-        await ann.call("resign", game_id=state["game_id"])
-
-    relay = app.tournament_relay
-    racing = ScoringDuringARead(tours, relay, resign)
-    monkeypatch.setattr(relay, "tournaments", racing)
-    relay.changed(tid)  # a batch now: it reads, and the deal is scored meanwhile
-    while True:
-        ev = await bob.next_event("tournament", tournament_id=tid)
-        if ev["standings"] and ev["standings"][0]["played"] == 1:
-            break
-    assert racing.raced
