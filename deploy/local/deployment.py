@@ -31,6 +31,7 @@ class LocalDeployment:
         directory: Path | None = None,
         redis_server: str | None = None,
         server_args: Sequence[str] = (),
+        fork: bool = False,
     ) -> None:
         if lb is not None and lb not in BALANCERS:
             raise ValueError(f"lb is one of {', '.join(BALANCERS)}, not {lb!r}")
@@ -51,6 +52,8 @@ class LocalDeployment:
         # balancer (on this machine) the servers believe its X-Forwarded-For.
         proxies = ["--trusted-proxies", "127.0.0.1"] if lb is not None else []
         self.server_args = ["--durability", durability, *proxies, *server_args]
+        #: the servers forked, not executed (:mod:`deploy.forked`: the tests')
+        self.fork = fork
         self._tmp = directory is None
         self.directory = directory or Path(tempfile.mkdtemp(prefix="pasyans-local-"))
         self.cluster: LocalCluster | None = None
@@ -82,6 +85,7 @@ class LocalDeployment:
                 self.directory,
                 instances=self.instances,
                 server_args=self.server_args,
+                fork=self.fork,
             )
             if self.lb is not None:
                 self.balancer, self.lb_port = start_balancer(

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from deploy.forked import Forked
 from server.store.embedded import die_with_parent
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,7 +38,7 @@ class Child:
     """A process this launcher started, with the file its output goes to."""
 
     name: str
-    process: subprocess.Popen[bytes]
+    process: subprocess.Popen[bytes] | Forked
     log: Path
 
     @property

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from deploy import forked
 from deploy.procs import healthy
 
 from .processes import ROOT, SERVER_TIMEOUT, Child, LaunchError, spawn
@@ -36,10 +37,13 @@ def start_servers(
     instances: int = 2,
     server_args: Sequence[str] = (),
     timeout: float = SERVER_TIMEOUT,
+    fork: bool = False,
 ) -> list[Instance]:
     """``instances`` ``pasyans-server serve`` processes on the cluster ``spec``, each on
     a free loopback port (``--port 0``; the port is read from what it prints), returned
-    once every one answers ``/healthz``. Logs go to ``directory``/server-N.log."""
+    once every one answers ``/healthz``. Logs go to ``directory``/server-N.log.
+    ``fork``: forked from a process that has imported the server (:mod:`deploy.forked`,
+    the tests' deployments) rather than executed."""
     directory.mkdir(parents=True, exist_ok=True)
     path = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
@@ -50,7 +54,14 @@ def start_servers(
             # Our host and port come last: they win over any in server_args.
             args = [*cmd, *server_args, "--host", "127.0.0.1", "--port", "0"]
             log = directory / f"server-{i}.log"
-            servers.append(Instance(spawn(f"server {i}", args, log, cwd=ROOT, env=env)))
+            if fork:
+                log.write_bytes(b"")  # a fresh log: an old one could announce an old port
+                child = Child(
+                    f"server {i}", forked.spawn(args[3:], env, str(log), launched=True), log
+                )
+            else:
+                child = spawn(f"server {i}", args, log, cwd=ROOT, env=env)
+            servers.append(Instance(child))
         deadline = time.monotonic() + timeout
         for server in servers:
             while not (server.port and server.healthy()):
@@ -64,7 +75,7 @@ def start_servers(
                     found = _ANNOUNCED.search(server.child.log.read_bytes())
                     if found:
                         server.url, server.port = found[1].decode(), int(found[2])
-                time.sleep(0.05)
+                time.sleep(0.02)
         return servers
     except BaseException:
         for server in servers:

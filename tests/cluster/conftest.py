@@ -61,7 +61,7 @@ class Deployments:
         if kind not in self.made:
             stack = contextlib.ExitStack()
             started = LocalDeployment(
-                instances=2, masters=3, server_args=server_args(), redis_server=binary
+                instances=2, masters=3, server_args=server_args(), redis_server=binary, fork=True
             )
             self.made[kind] = (stack.enter_context(started), stack)
         return self.made[kind][0]

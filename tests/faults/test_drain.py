@@ -30,7 +30,9 @@ SHUTDOWN_TIMEOUT = 2.0  # server_args' --shutdown-timeout
 @pytest.fixture(scope="module")
 def deployment() -> Iterator[LocalDeployment]:
     need_balancer("haproxy")
-    with LocalDeployment(instances=2, masters=1, lb="haproxy", server_args=server_args()) as d:
+    with LocalDeployment(
+        instances=2, masters=1, lb="haproxy", server_args=server_args(), fork=True
+    ) as d:
         yield d
 
 

@@ -24,7 +24,9 @@ SECONDS = 120.0  # the whole load's hang guard (it takes seconds)
 @pytest.fixture(scope="module")
 def deployment() -> Iterator[LocalDeployment]:
     need_balancer("haproxy")
-    with LocalDeployment(instances=3, masters=3, lb="haproxy", server_args=server_args()) as d:
+    with LocalDeployment(
+        instances=3, masters=3, lb="haproxy", server_args=server_args(), fork=True
+    ) as d:
         yield d
 
 

@@ -34,6 +34,7 @@ def deployment(request: pytest.FixtureRequest) -> Iterator[LocalDeployment]:
         node_timeout_ms=NODE_TIMEOUT_MS,
         redis_server=binary,
         server_args=server_args("--race-countdown", "0.2"),
+        fork=True,
     ) as d:
         yield d
 

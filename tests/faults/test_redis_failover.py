@@ -37,6 +37,7 @@ def deployment() -> Iterator[LocalDeployment]:
         durability="replicated",
         node_timeout_ms=NODE_TIMEOUT_MS,
         lb="haproxy",
+        fork=True,
         server_args=server_args("--replica-timeout", "0.5"),
     ) as d:
         yield d

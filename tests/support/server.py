@@ -1,5 +1,6 @@
 """A real pasyans server on a free port: in-process (:func:`running_app`, fast, same
-event loop) or as a subprocess (:class:`ServerProcess`, for kill/restart tests)."""
+event loop) or as a process of its own (:class:`ServerProcess`, for kill/restart tests;
+forked from one that has imported the server: :mod:`deploy.forked`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from collections.abc import AsyncIterator
 from dataclasses import replace
 from typing import Any
 
-from deploy.procs import QUICK_DAILIES, ROOT, ServerProcess
+from deploy import procs
+from deploy.procs import QUICK_DAILIES, ROOT
 from server.net import App
 from server.services import Clock
 from server.settings import Settings
@@ -19,6 +21,13 @@ __all__ = ["ROOT", "SOLVER", "ServerProcess", "redis_calls", "running_app", "ser
 #: a tiny solver budget for test servers: a daily is chosen in milliseconds (tests of
 #: the choice itself set their own budgets)
 SOLVER = QUICK_DAILIES
+
+
+class ServerProcess(procs.ServerProcess):
+    """:class:`deploy.procs.ServerProcess`, forked: the same ``serve`` in a process of
+    its own, started without importing the server again (:mod:`deploy.forked`)."""
+
+    fork = True
 
 
 def server_settings(redis_url: str, **overrides: Any) -> Settings:

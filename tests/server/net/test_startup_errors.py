@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from deploy import procs
+from deploy import forked, procs
 from tests.support import GUARD, free_port
 from tests.support.server import ROOT, ServerProcess
 
@@ -105,8 +105,9 @@ def _healthy(port: int) -> bool:
         return False
 
 
+@pytest.mark.parametrize("kind", [procs.ServerProcess, ServerProcess], ids=["executed", "forked"])
 def test_a_test_servers_free_port_taken_before_it_binds_is_tried_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    kind: type[procs.ServerProcess], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """deploy/procs.py's ServerProcess picks a free port, then the server binds it: in
     between another process took it (beside other servers and browsers, it did), and
@@ -119,5 +120,23 @@ def test_a_test_servers_free_port_taken_before_it_binds_is_tried_again(
         port = taken.getsockname()[1]
         first = iter([port])
         monkeypatch.setattr(procs, "free_port", lambda: next(first, None) or free_port())
-        with ServerProcess("--data-dir", str(tmp_path / "data")) as server:
+        with kind("--data-dir", str(tmp_path / "data")) as server:
             assert server.port != port and server.healthy()
+
+
+def test_a_forked_test_server_is_a_process_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tests' servers are forked from a process that has imported the server once
+    (deploy/forked.py), not executed: each still runs with the environment it is given
+    (here its log level, which this process does not have), writes to its own log,
+    is no child of the test's process, ends with 0 on SIGTERM and dies by SIGKILL."""
+    monkeypatch.delenv("PASYANS_LOG_LEVEL", raising=False)
+    quiet = ServerProcess("--data-dir", str(tmp_path / "a"), env={"PASYANS_LOG_LEVEL": "warning"})
+    with quiet, ServerProcess("--data-dir", str(tmp_path / "b")) as told:
+        assert isinstance(told.process, forked.Forked) and quiet.process is not None
+        assert "listening on" in told.output() and "listening on" not in quiet.output()
+        assert {quiet.process.pid, told.process.pid}.isdisjoint(procs.children(os.getpid()))
+        assert quiet.terminate() == 0
+        told.process.kill()
+        assert told.process.wait() == -signal.SIGKILL
