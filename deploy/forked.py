@@ -12,6 +12,10 @@ stderr, then :func:`server.__main__.main`. :class:`Forked` is the part of
 (``pid``, ``poll``, ``wait``, ``send_signal``, ``terminate``, ``kill``), so a forked
 server is stopped, killed and restarted as a process is.
 
+Each child imports the starting program's main module first, as any multiprocessing
+child does: a script that starts a forked server guards its work with ``if __name__ ==
+"__main__"`` (pytest and its workers do).
+
 The tests' local deployments fork theirs too (``LocalDeployment(fork=True)``). The
 benchmarks and ``python -m deploy.local`` still execute ``python -m server``: what
 they measure or run is the server as it is deployed.
@@ -106,7 +110,8 @@ def spawn(argv: list[str], env: dict[str, str], log: str, *, launched: bool = Fa
         _context = multiprocessing.get_context("forkserver")
         _context.set_forkserver_preload(PRELOAD)
         # A server still running when the tests' process exits is killed, not waited
-        # for (multiprocessing would join it for ever).
+        # for: registered after multiprocessing's own exit handler (imported by the
+        # line above), this runs before it, which would join the server for ever.
         atexit.register(_kill_all)
     process = _context.Process(
         target=_serve, args=(argv, env, log, launched), name="pasyans-server"
