@@ -5,13 +5,16 @@ screenshots some tests take when asked (``PASYANS_SHOTS``)."""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import datetime
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from tests.support import GUARD, ServerProcess
+from tests.support import GUARD, ServerProcess, connect, eventually
 from tools.browser import NO_HOWTO
 
 #: milliseconds any one step of the page may take before the test fails: a hang guard
@@ -160,3 +163,29 @@ class Audit:
                 self.bad.append(line)
             else:
                 print(line)
+
+
+def past_dailies(server: ServerProcess, days_back: int) -> dict[str, Any]:
+    """The ``daily`` reply of the day ``days_back`` days before today, once the
+    server's background scan has chosen every game's (a module's ``web_server`` began
+    two days ago: tests/web/conftest.py). A page reads the days before when it shows
+    them, so a test of them waits for this first, then loads its page."""
+
+    async def chosen() -> dict[str, Any]:
+        async with connect(server.url) as c:
+            today = datetime.date.fromisoformat((await c.call("daily"))["date"])
+            date = (today - datetime.timedelta(days=days_back)).isoformat()
+
+            async def all_chosen() -> dict[str, Any] | None:
+                reply: dict[str, Any] = await c.call("daily", date=date)
+                done = not any(g.get("preparing") for g in reply["games"].values())
+                return reply if done else None
+
+            past: dict[str, Any] = await eventually(
+                all_chosen, every=0.1, what=f"the dailies of {date} chosen"
+            )
+            return past
+
+    # Playwright's sync API runs an event loop in this thread: ask from another one
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, chosen()).result()

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 import redis
 
-from tests.support import RedisProcess, ServerProcess, connect, eventually
-from tests.web.pages import PHONE, STEP, base, opened
+from tests.support import RedisProcess, ServerProcess, connect
+from tests.web.pages import PHONE, STEP, base, opened, past_dailies
 from tools.browser import NO_HOWTO, a_card_move, board_at, click_move, held, press, sign_in
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
@@ -82,26 +82,7 @@ def test_a_practice_of_travellers_classic_is_won(page: Any) -> None:
 def test_yesterdays_commitments_verify_in_the_browser_with_exact_seeds(
     page: Any, web_server: ServerProcess
 ) -> None:
-    async def yesterday() -> dict[str, Any]:
-        """The day before's dailies, once the server's background scan chose them all
-        (the deployment began two days ago: see the ``web_server`` fixture)."""
-        async with connect(web_server.url) as c:
-            today = datetime.date.fromisoformat((await c.call("daily"))["date"])
-            date = (today - datetime.timedelta(days=1)).isoformat()
-
-            async def chosen() -> dict[str, Any] | None:
-                reply: dict[str, Any] = await c.call("daily", date=date)
-                done = not any(g.get("preparing") for g in reply["games"].values())
-                return reply if done else None
-
-            past: dict[str, Any] = await eventually(
-                chosen, every=0.1, what="yesterday's dailies chosen"
-            )
-            return past
-
-    # Playwright's sync API runs an event loop in this thread: ask from another one
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        past = pool.submit(asyncio.run, yesterday()).result()
+    past = past_dailies(web_server, days_back=1)
     page.reload()  # the home reads the day before once: now that it is chosen
     sign_in(page, "Оля")
     page.click("[data-do=verify-all]")
